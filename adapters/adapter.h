@@ -1,0 +1,48 @@
+// The adapter seam (GAT-style): one narrow interface through which the
+// runtime runs jobs on a host, whatever the host is (local processes, ssh,
+// a batch queue, a simulation). One Adapter object serves one host.
+//
+// Adapters never retry: retry budgets live in the runtime. Every callback
+// runs on the engine's thread (the io_context the adapter was made with).
+#ifndef GSRT_ADAPTERS_ADAPTER_H_
+#define GSRT_ADAPTERS_ADAPTER_H_
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "adapters/job.h"
+#include "runtime/status.h"
+
+namespace gs {
+
+class Adapter {
+ public:
+  using DoneCallback = std::function<void(JobReport)>;
+
+  virtual ~Adapter() = default;
+
+  // "local", "ssh", "slurm", "pbs", "sim".
+  virtual std::string_view kind() const = 0;
+
+  // Makes the host usable (connect, start agents, check the worker).
+  virtual Status Connect() = 0;
+
+  // How many more jobs the host takes now.
+  virtual int FreeSlots() const = 0;
+
+  // Starts `spec`. `done` is called exactly once, later (never from inside
+  // Submit), with the job's outcome.
+  virtual void Submit(JobSpec spec, DoneCallback done) = 0;
+
+  // Asks the job to stop; its `done` still fires once (with Cancelled if it
+  // was stopped in time, otherwise with whatever it ended with).
+  virtual void Cancel(JobId id) = 0;
+
+  // Cancels what runs and releases the host. Pending `done` callbacks fire.
+  virtual void Shutdown() = 0;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_ADAPTER_H_

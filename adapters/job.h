@@ -1,0 +1,95 @@
+// What an adapter is asked to run (JobSpec) and what it reports back
+// (JobReport with a JobOutcome variant). Plain data, no I/O.
+#ifndef GSRT_ADAPTERS_JOB_H_
+#define GSRT_ADAPTERS_JOB_H_
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "runtime/clock.h"
+
+namespace gs {
+
+using JobId = uint64_t;
+using TaskId = uint32_t;
+
+// One parameter of a job, in the order of the operation's IDL parameters.
+struct JobParam {
+  enum class Kind : uint8_t {
+    kScalar,     // `value` is the encoded scalar or string (in)
+    kOutScalar,  // nothing to pass: the worker reports the value (out)
+    kInOutScalar,  // `value` is the encoded input value
+    kFileIn,     // `source` is the path of the input version on the host
+    kFileOut,    // `dest` is where the new version goes after success
+    kFileInOut,  // both: the worker edits a copy of `source`
+  };
+  Kind kind = Kind::kScalar;
+  std::string value;
+  std::string source;
+  std::string dest;
+};
+
+struct JobSpec {
+  JobId id = 0;
+  TaskId task = 0;
+  std::string operation;
+  std::vector<JobParam> params;
+  // Absolute path of the worker executable on the host.
+  std::string worker;
+  // Seconds; 0 means no limit.
+  Seconds timeout = 0;
+};
+
+// Resource use of a finished worker.
+struct Usage {
+  Seconds user_cpu = 0;
+  Seconds system_cpu = 0;
+  int64_t max_rss_kb = 0;
+};
+
+// The worker ran and exited. `code` 0 with every declared output present is
+// success; anything else is an application failure.
+struct Exited {
+  int code = 0;
+  // Encoded return value and out/inout scalars, one per line (see
+  // runtime/scalar_codec.h), in IDL order, return value first.
+  std::string results;
+  Usage usage;
+  uint64_t bytes_in = 0;
+  uint64_t bytes_out = 0;
+  // Empty on success; otherwise what went wrong ("exit code 3",
+  // "declared output 'c' was not written").
+  std::string error;
+  // Where the job's stdout/stderr were kept ("" when nothing was kept).
+  std::string log_dir;
+  bool succeeded() const { return code == 0 && error.empty(); }
+};
+
+// The host or the connection to it failed; the job's fate is unknown.
+struct HostFailed {
+  std::string reason;
+};
+
+// The job ran longer than its timeout and was killed.
+struct TimedOut {
+  Seconds limit = 0;
+};
+
+// The runtime cancelled the job.
+struct Cancelled {};
+
+using JobOutcome = std::variant<Exited, HostFailed, TimedOut, Cancelled>;
+
+struct JobReport {
+  JobId id = 0;
+  JobOutcome outcome;
+  Seconds submitted = 0;
+  Seconds started = 0;
+  Seconds ended = 0;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_JOB_H_

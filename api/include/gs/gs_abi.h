@@ -1,0 +1,77 @@
+/* The small ABI between code that gsstubgen generates and the gsrt libraries.
+ * Users do not call these functions directly. */
+#ifndef GS_GS_ABI_H_
+#define GS_GS_ABI_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  GS_TYPE_VOID = 0,
+  GS_TYPE_FILE,
+  GS_TYPE_STRING,
+  GS_TYPE_CHAR,
+  GS_TYPE_BOOLEAN,
+  GS_TYPE_SHORT,
+  GS_TYPE_INT,
+  GS_TYPE_LONG,
+  GS_TYPE_FLOAT,
+  GS_TYPE_DOUBLE
+} gs_type;
+
+typedef enum { GS_DIR_IN = 0, GS_DIR_OUT, GS_DIR_INOUT } gs_dir;
+
+typedef struct {
+  const char* name;
+  gs_type type;
+  gs_dir dir;
+} gs_param_desc;
+
+/* One operation of the IDL, as a static table in the generated code. */
+typedef struct {
+  const char* name;
+  gs_type return_type;
+  int num_params;
+  const gs_param_desc* params;
+} gs_operation;
+
+/* One argument of a call. `in` File/string: `str`; `in` scalars: the matching
+ * value field; `out`/`inout` scalars: `ptr` to the caller's variable (read
+ * for inout, written when the task finishes). */
+typedef struct {
+  const char* str;
+  void* ptr;
+  long long i;
+  double d;
+} gs_arg;
+
+/* Master side: submits one call of `op`. When the operation returns a value
+ * or has out/inout scalars, waits for the task and stores the results
+ * (`return_slot` points to a variable of the return type, or is NULL). */
+void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot);
+
+/* Worker side: one entry per operation, with a trampoline that decodes the
+ * arguments and calls the user's function. `args` holds one entry per
+ * parameter; out/inout scalars point into `slots`, and the return value goes
+ * to `return_slot`. */
+typedef void (*gs_trampoline)(const gs_arg* args, void* return_slot);
+
+typedef struct {
+  const gs_operation* op;
+  gs_trampoline call;
+} gs_worker_entry;
+
+/* The worker program's main: `NAME-worker run OP RESULT ARG...`,
+ * `--version`, `--list`, `--help`. */
+int gs_worker_main(int argc, char** argv, const char* interface_name,
+                   const gs_worker_entry* entries, int num_entries);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GS_GS_ABI_H_ */

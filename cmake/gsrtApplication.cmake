@@ -1,0 +1,30 @@
+# gsrt_add_application(NAME IDL file.idl MASTER src... FUNCTIONS src...)
+#
+# Runs gsstubgen on the IDL file and builds two executables: NAME, the master
+# (the user's sequential program linked with the generated stubs and the
+# gsrt runtime), and NAME-worker (the user's functions linked with the
+# generated worker main). The master finds NAME-worker next to itself.
+function(gsrt_add_application name)
+  cmake_parse_arguments(ARG "" "IDL" "MASTER;FUNCTIONS" ${ARGN})
+  if(NOT ARG_IDL OR NOT ARG_MASTER OR NOT ARG_FUNCTIONS)
+    message(FATAL_ERROR
+      "gsrt_add_application(${name}) needs IDL, MASTER and FUNCTIONS")
+  endif()
+  get_filename_component(idl ${ARG_IDL} ABSOLUTE)
+  get_filename_component(base ${ARG_IDL} NAME_WE)
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}.gsstubgen)
+  set(generated ${out}/${base}.h ${out}/${base}-stubs.cc
+                ${out}/${base}-worker.cc)
+  add_custom_command(
+    OUTPUT ${generated}
+    COMMAND gsrt::gsstubgen -o ${out} ${idl}
+    DEPENDS ${idl} gsrt::gsstubgen
+    COMMENT "gsstubgen ${ARG_IDL}"
+    VERBATIM)
+  add_executable(${name} ${ARG_MASTER} ${out}/${base}-stubs.cc ${out}/${base}.h)
+  target_include_directories(${name} PRIVATE ${out})
+  target_link_libraries(${name} PRIVATE gsrt::gsrt)
+  add_executable(${name}-worker ${ARG_FUNCTIONS} ${out}/${base}-worker.cc)
+  target_include_directories(${name}-worker PRIVATE ${out})
+  target_link_libraries(${name}-worker PRIVATE gsrt::worker)
+endfunction()

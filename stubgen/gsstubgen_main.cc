@@ -1,0 +1,2 @@
+// Placeholder until the stub generator lands.
+int main() { return 1; }

@@ -1,0 +1,1 @@
+#include "stubgen/idl_model.h"
