@@ -1,0 +1,156 @@
+// The engine: owns the task graph, the scheduler and the hosts, and runs
+// jobs on its own thread (one Boost.Asio io_context). The master program's
+// thread calls in through the public methods, which are cheap except the
+// ones documented as waiting.
+#ifndef GSRT_RUNTIME_ENGINE_H_
+#define GSRT_RUNTIME_ENGINE_H_
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "gs/gs_abi.h"
+#include "runtime/clock.h"
+#include "runtime/file_table.h"
+#include "runtime/operation_table.h"
+#include "runtime/run_stats.h"
+#include "runtime/scheduler.h"
+#include "runtime/status.h"
+#include "runtime/task_graph.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace gs {
+
+class History;
+class ExecTimeEstimator;
+
+// How many times a task may be tried again after each kind of failure.
+struct RetryBudgets {
+  int app = 1;      // the worker failed (exit code, missing output)
+  int infra = 5;    // the host failed; not the task's fault
+  int timeout = 0;  // the job ran past its timeout
+};
+
+struct EngineOptions {
+  std::string cwd;       // the master's working directory (absolute)
+  std::string work_dir;  // absolute; versions in work_dir/data
+  std::string program;   // for the history
+  std::string policy = "mct";
+  RetryBudgets retries;
+  std::string history_path;  // "" = no history
+  std::string dot_path;      // "" = no DOT file
+  bool progress = false;     // a progress line on stderr
+};
+
+// One host to run jobs on, made on the engine's io_context.
+struct HostSetup {
+  std::string name;
+  std::function<std::unique_ptr<Adapter>(boost::asio::io_context&, Clock&)>
+      make;
+  std::string worker;  // the worker executable's path on that host
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineOptions options);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Makes and connects the hosts, opens the history, starts the thread.
+  // Fails (naming every host and why) when no host can be used.
+  Status Start(std::vector<HostSetup> hosts);
+
+  // Adds one call of `op` as a task. Cheap: no I/O, no waiting.
+  TaskId Submit(const gs_operation* op, const gs_arg* args);
+
+  // Waits for `task`; on success stores its results (see DecodeResults).
+  Status WaitForResults(TaskId task, const gs_arg* args, void* return_slot);
+
+  // Waits until every task submitted so far has finished.
+  void Barrier();
+
+  // GS_Open / GS_Close. Open waits only for the version it opens.
+  StatusOr<int> Open(const char* name, int mode);
+  // Closes `fd` (unless the caller already did, as fclose does) and makes
+  // what was written the newest version.
+  Status Close(int fd, bool already_closed = false);
+
+  // Waits for everything, puts final versions under the user's names,
+  // writes the DOT file and the summary, stops the thread. Returns 0 when
+  // every task succeeded.
+  int Stop();
+
+  // Submission without a running engine thread, for the benchmark.
+  const TaskGraph& graph() const { return graph_; }
+
+ private:
+  struct HostEntry;
+  struct JobEntry;
+  struct OpenFile {
+    VersionId read = kNoVersion;
+    VersionId write = kNoVersion;
+  };
+  struct Dispatch {
+    HostId host;
+    JobSpec spec;
+  };
+
+  std::string VersionPath(VersionId v) const;
+  void WakeLocked();
+  void RunSchedule();
+  void ScheduleLocked(std::vector<Dispatch>* out);
+  void Send(std::vector<Dispatch> dispatches);
+  void OnJobDone(HostId host, JobReport report);
+  void FinishTaskLocked(TaskId task, std::vector<TaskId>* ready);
+  void FailTaskLocked(TaskId task, const std::string& error,
+                      const std::string& log_dir);
+  void CollectGarbageLocked(std::vector<std::string>* doomed);
+  bool AllFinishedLocked() const;
+  Status WaitVersionLocked(std::unique_lock<std::mutex>& lock, VersionId v,
+                           const char* name);
+  void FinalizeFilesLocked();
+  void ShowProgress();
+  void ScheduleProgress();
+
+  EngineOptions options_;
+  FileTable files_;
+  TaskGraph graph_;
+  OperationTable ops_;
+  Scheduler scheduler_;
+  RunStats stats_;
+
+  std::unique_ptr<boost::asio::io_context> io_;
+  std::unique_ptr<Clock> clock_;
+  std::unique_ptr<History> history_;
+  std::unique_ptr<ExecTimeEstimator> estimator_;
+  std::unique_ptr<Predictor> predictor_;
+  std::vector<std::unique_ptr<HostEntry>> hosts_;
+  std::unordered_map<JobId, JobEntry> jobs_;
+  std::unordered_map<TaskId, std::string> results_;
+  std::unordered_map<int, OpenFile> open_files_;
+  std::unique_ptr<Timer> progress_timer_;
+  JobId next_job_ = 1;
+  int64_t run_id_ = 0;
+  Seconds started_ = 0;
+
+  std::mutex mu_;
+  std::condition_variable finished_cv_;  // a task or version finished
+  int waiters_ = 0;
+  bool wake_posted_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_ENGINE_H_

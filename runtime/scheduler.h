@@ -1,0 +1,108 @@
+// Scheduling: which ready task runs on which host, and when. Pure logic over
+// host states and predictions (like ninja's Plan): no adapters, no I/O, so
+// policies are tested with made-up hosts and times.
+#ifndef GSRT_RUNTIME_SCHEDULER_H_
+#define GSRT_RUNTIME_SCHEDULER_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/clock.h"
+#include "runtime/status.h"
+#include "runtime/task_graph.h"
+
+namespace gs {
+
+using HostId = uint32_t;
+
+// What the scheduler knows of one host at a moment.
+struct HostState {
+  int slots = 1;
+  bool usable = true;
+  // Predicted end time of each job running there (size = jobs running).
+  std::vector<Seconds> busy_until;
+  int free_slots() const {
+    return usable ? slots - static_cast<int>(busy_until.size()) : 0;
+  }
+};
+
+// Predictions the policies use.
+class Predictor {
+ public:
+  virtual ~Predictor() = default;
+  // Execution time of `op` on `host`.
+  virtual Seconds ExecTime(OpId op, HostId host) const = 0;
+  // Time to bring the inputs of `task` that are not on `host` there.
+  virtual Seconds TransferTime(TaskId task, HostId host) const = 0;
+};
+
+struct ReadyTask {
+  TaskId id;
+  OpId op;
+};
+
+struct Placement {
+  TaskId task;
+  HostId host;
+  Seconds predicted_end;
+};
+
+struct SchedulingInput {
+  Seconds now = 0;
+  const std::vector<HostState>* hosts = nullptr;
+  const Predictor* predictor = nullptr;
+};
+
+// A scheduling policy. `Place` looks at ready tasks in order and returns
+// the ones that should start now; the others stay ready for a later round.
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  virtual std::string_view name() const = 0;
+  virtual void Place(const std::vector<ReadyTask>& ready,
+                     const SchedulingInput& in,
+                     std::vector<Placement>* out) = 0;
+};
+
+// Minimum completion time (paper 003): each task goes to the host where it
+// would finish first, counting the host's predicted backlog, the execution
+// time and the input transfer time. A task whose best host is busy waits
+// for it rather than running somewhere slower.
+std::unique_ptr<Policy> MakeMctPolicy();
+// Minimum execution time (paper 003): the host with the fastest predicted
+// execution, whatever its backlog.
+std::unique_ptr<Policy> MakeMetPolicy();
+
+// Builds a policy by its configuration name ("mct", "met").
+StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name);
+
+// The ready queue plus a policy.
+class Scheduler {
+ public:
+  explicit Scheduler(std::unique_ptr<Policy> policy)
+      : policy_(std::move(policy)) {}
+
+  void AddReady(TaskId task, OpId op) { ready_.push_back({task, op}); }
+  size_t num_ready() const { return ready_.size(); }
+
+  // Places what can start now and removes it from the ready queue.
+  std::vector<Placement> Schedule(const SchedulingInput& in);
+
+  // Drops ready tasks for which `gone(task)` is true (futile, cancelled).
+  template <typename Pred>
+  void RemoveIf(Pred gone) {
+    std::erase_if(ready_, [&](const ReadyTask& r) { return gone(r.id); });
+  }
+
+  const Policy& policy() const { return *policy_; }
+
+ private:
+  std::unique_ptr<Policy> policy_;
+  std::vector<ReadyTask> ready_;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_SCHEDULER_H_
