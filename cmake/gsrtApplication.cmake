@@ -1,11 +1,15 @@
-# gsrt_add_application(NAME IDL file.idl MASTER src... FUNCTIONS src...)
+# gsrt_add_application(NAME IDL file.idl MASTER src... FUNCTIONS src...
+#                      [SEQUENTIAL])
 #
 # Runs gsstubgen on the IDL file and builds two executables: NAME, the master
 # (the user's sequential program linked with the generated stubs and the
 # gsrt runtime), and NAME-worker (the user's functions linked with the
 # generated worker main). The master finds NAME-worker next to itself.
+# With SEQUENTIAL it also builds NAME-sequential: the master linked directly
+# with the functions, every call run in order in one process (the reference
+# a parallel run must reproduce, and a way to debug the functions).
 function(gsrt_add_application name)
-  cmake_parse_arguments(ARG "" "IDL" "MASTER;FUNCTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "SEQUENTIAL" "IDL" "MASTER;FUNCTIONS" ${ARGN})
   if(NOT ARG_IDL OR NOT ARG_MASTER OR NOT ARG_FUNCTIONS)
     message(FATAL_ERROR
       "gsrt_add_application(${name}) needs IDL, MASTER and FUNCTIONS")
@@ -27,4 +31,12 @@ function(gsrt_add_application name)
   add_executable(${name}-worker ${ARG_FUNCTIONS} ${out}/${base}-worker.cc)
   target_include_directories(${name}-worker PRIVATE ${out})
   target_link_libraries(${name}-worker PRIVATE gsrt::worker)
+  # Build the worker whenever the master is built: the master needs it.
+  add_dependencies(${name} ${name}-worker)
+  if(ARG_SEQUENTIAL)
+    add_executable(${name}-sequential ${ARG_MASTER} ${ARG_FUNCTIONS}
+                                      ${out}/${base}.h)
+    target_include_directories(${name}-sequential PRIVATE ${out})
+    target_link_libraries(${name}-sequential PRIVATE gsrt::sequential)
+  endif()
 endfunction()

@@ -18,6 +18,7 @@
 #include "gs/gs_abi.h"
 #include "runtime/clock.h"
 #include "runtime/file_table.h"
+#include "runtime/history_records.h"
 #include "runtime/operation_table.h"
 #include "runtime/run_stats.h"
 #include "runtime/scheduler.h"
@@ -31,7 +32,6 @@ class io_context;
 namespace gs {
 
 class History;
-class ExecTimeEstimator;
 
 // How many times a task may be tried again after each kind of failure.
 struct RetryBudgets {
@@ -121,6 +121,10 @@ class Engine {
   void FinalizeFilesLocked();
   void ShowProgress();
   void ScheduleProgress();
+  void ScheduleHistoryFlush();
+  void OpenHistory();
+  void RecordPending();
+  void ShutdownOnEngineThread();
 
   EngineOptions options_;
   FileTable files_;
@@ -132,13 +136,14 @@ class Engine {
   std::unique_ptr<boost::asio::io_context> io_;
   std::unique_ptr<Clock> clock_;
   std::unique_ptr<History> history_;
-  std::unique_ptr<ExecTimeEstimator> estimator_;
+  std::vector<JobRecord> pending_records_;  // written outside the lock
   std::unique_ptr<Predictor> predictor_;
   std::vector<std::unique_ptr<HostEntry>> hosts_;
   std::unordered_map<JobId, JobEntry> jobs_;
   std::unordered_map<TaskId, std::string> results_;
   std::unordered_map<int, OpenFile> open_files_;
   std::unique_ptr<Timer> progress_timer_;
+  std::unique_ptr<Timer> flush_timer_;
   JobId next_job_ = 1;
   int64_t run_id_ = 0;
   Seconds started_ = 0;

@@ -1,0 +1,452 @@
+#include "runtime/engine.h"
+
+#include <unistd.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <type_traits>
+#include <variant>
+
+#include "runtime/asio_clock.h"
+#include "runtime/history.h"
+#include "runtime/job_builder.h"
+
+namespace gs {
+
+namespace fs = std::filesystem;
+
+struct Engine::HostEntry {
+  std::string name;
+  std::string worker;
+  std::unique_ptr<Adapter> adapter;
+  bool usable = true;
+  uint64_t running = 0;
+};
+
+struct Engine::JobEntry {
+  TaskId task;
+  HostId host;
+  Seconds predicted_end;
+  Seconds submitted;
+  uint32_t attempt;
+};
+
+namespace {
+
+// Mean execution time per (operation, host) of the jobs seen in this run.
+// Unknown pairs predict 0 so that every host gets tried.
+class RunningMeanPredictor : public Predictor {
+ public:
+  Seconds ExecTime(OpId op, HostId host) const override {
+    auto it = means_.find(Key(op, host));
+    return it == means_.end() ? 0 : it->second.sum / it->second.count;
+  }
+  Seconds TransferTime(TaskId, HostId) const override { return 0; }
+  void Observe(OpId op, HostId host, Seconds s) {
+    Mean& m = means_[Key(op, host)];
+    m.sum += s;
+    m.count += 1;
+  }
+
+ private:
+  struct Mean {
+    double sum = 0;
+    double count = 0;
+  };
+  static uint64_t Key(OpId op, HostId h) {
+    return (static_cast<uint64_t>(op) << 32) | h;
+  }
+  std::unordered_map<uint64_t, Mean> means_;
+};
+
+}  // namespace
+
+Engine::Engine(EngineOptions options)
+    : options_(std::move(options)),
+      files_(options_.cwd),
+      graph_(&files_),
+      scheduler_(MakeMctPolicy()) {}
+
+Engine::~Engine() {
+  if (thread_.joinable()) {
+    io_->stop();
+    thread_.join();
+  }
+}
+
+Status Engine::Start(std::vector<HostSetup> hosts) {
+  auto policy = MakePolicy(options_.policy);
+  if (!policy.ok()) return policy.status();
+  scheduler_ = Scheduler(std::move(policy).value());
+  std::error_code ec;
+  fs::create_directories(options_.work_dir + "/data", ec);
+  if (ec) {
+    return Status::IoError("cannot create the work directory " +
+                           options_.work_dir + ": " + ec.message());
+  }
+  fs::permissions(options_.work_dir, fs::perms::owner_all,
+                  fs::perm_options::replace, ec);
+  io_ = std::make_unique<boost::asio::io_context>(1);
+  clock_ = std::make_unique<AsioClock>(*io_);
+  predictor_ = std::make_unique<RunningMeanPredictor>();
+  std::string refused;
+  for (HostSetup& setup : hosts) {
+    auto entry = std::make_unique<HostEntry>();
+    entry->name = setup.name;
+    entry->worker = setup.worker;
+    entry->adapter = setup.make(*io_, *clock_);
+    Status s = entry->adapter->Connect();
+    if (!s.ok()) {
+      refused += "\n  " + setup.name + ": " + s.message();
+      entry->usable = false;
+    }
+    hosts_.push_back(std::move(entry));
+  }
+  bool any = false;
+  for (auto& h : hosts_) any |= h->usable;
+  if (!any) {
+    return Status::Unavailable("no host can run jobs:" + refused);
+  }
+  if (!refused.empty()) {
+    std::fprintf(stderr, "gsrt: some hosts are not used:%s\n", refused.c_str());
+  }
+  started_ = clock_->Now();
+  OpenHistory();
+  thread_ = std::thread([this] {
+    auto guard = boost::asio::make_work_guard(*io_);
+    io_->run();
+  });
+  boost::asio::post(*io_, [this] {
+    if (options_.progress) ScheduleProgress();
+    if (history_) ScheduleHistoryFlush();
+  });
+  return Status::Ok();
+}
+
+void Engine::OpenHistory() {
+  if (options_.history_path.empty()) return;
+  HistoryOptions hopts;
+  // Jobs end at up to ~1,500/s here: commit in groups, flushed every second.
+  hopts.batch_size = 64;
+  auto history = History::Open(options_.history_path, hopts);
+  Status s = history.status();
+  if (history.ok()) {
+    auto run = (*history)->BeginRun(options_.program, options_.cwd,
+                                    static_cast<int>(hosts_.size()), started_);
+    s = run.status();
+    if (run.ok()) {
+      run_id_ = *run;
+      for (const auto& h : hosts_) {
+        (void)(*history)->RecordHost(
+            HostInfo{h->name, std::string(h->adapter->kind()), ""});
+      }
+      history_ = std::move(history).value();
+    }
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr,
+                 "gsrt: warning: running without a history (%s); "
+                 "predictions start from nothing\n",
+                 s.message().c_str());
+  }
+}
+
+void Engine::ScheduleHistoryFlush() {
+  flush_timer_ = clock_->After(1.0, [this] {
+    Status s = history_->Flush();
+    if (!s.ok()) std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+    ScheduleHistoryFlush();
+  });
+}
+
+void Engine::RecordPending() {
+  std::vector<JobRecord> records;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    records.swap(pending_records_);
+  }
+  if (!history_) return;
+  for (const JobRecord& r : records) {
+    Status s = history_->RecordJob(r);
+    if (!s.ok()) {
+      std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+      break;
+    }
+  }
+}
+
+void Engine::ShutdownOnEngineThread() {
+  if (progress_timer_) progress_timer_->Cancel();
+  if (flush_timer_) flush_timer_->Cancel();
+  for (auto& h : hosts_) h->adapter->Shutdown();
+  RecordPending();
+  io_->stop();
+}
+
+std::string Engine::VersionPath(VersionId v) const {
+  const Version& ver = graph_.version(v);
+  const std::string& user = files_.path(ver.file);
+  if (ver.number == 0) return user;
+  // Keep the user's base name (and so its extension) for functions that
+  // look at it; bound its length to stay under NAME_MAX.
+  std::string base = user.substr(user.rfind('/') + 1);
+  if (base.size() > 200) base = base.substr(base.size() - 200);
+  return options_.work_dir + "/data/" + std::to_string(v) + "-" + base;
+}
+
+TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
+  FileParam params[64];
+  FileParam* files = op->num_params <= 64 ? params : new FileParam[op->num_params];
+  int n = 0;
+  for (int i = 0; i < op->num_params; ++i) {
+    const gs_param_desc& p = op->params[i];
+    if (p.type != GS_TYPE_FILE) continue;
+    files[n++] = FileParam{args[i].str ? args[i].str : "",
+                           p.dir != GS_DIR_OUT, p.dir != GS_DIR_IN};
+  }
+  std::string scalars;
+  if (n != op->num_params) EncodeScalars(*op, args, &scalars);
+  std::lock_guard<std::mutex> lock(mu_);
+  OpId id = ops_.Intern(op);
+  TaskId t = graph_.AddTask(id, files, n, scalars);
+  if (files != params) delete[] files;
+  ++stats_.submitted;
+  TaskState state = graph_.task(t).state;
+  if (state == TaskState::kReady) {
+    scheduler_.AddReady(t, id);
+    WakeLocked();
+  } else if (state == TaskState::kFutile) {
+    ++stats_.futile;
+  }
+  return t;
+}
+
+void Engine::WakeLocked() {
+  if (wake_posted_ || !io_) return;
+  wake_posted_ = true;
+  boost::asio::post(*io_, [this] { RunSchedule(); });
+}
+
+void Engine::RunSchedule() {
+  std::vector<Dispatch> out;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    wake_posted_ = false;
+    ScheduleLocked(&out);
+  }
+  Send(std::move(out));
+}
+
+void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
+  if (scheduler_.num_ready() == 0) return;
+  std::vector<HostState> states(hosts_.size());
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    states[h].usable = hosts_[h]->usable;
+    states[h].slots = static_cast<int>(hosts_[h]->running) +
+                      hosts_[h]->adapter->FreeSlots();
+  }
+  for (const auto& [id, job] : jobs_) {
+    states[job.host].busy_until.push_back(job.predicted_end);
+  }
+  SchedulingInput in{clock_->Now(), &states, predictor_.get()};
+  for (const Placement& p : scheduler_.Schedule(in)) {
+    Task& task = graph_.task(p.task);
+    task.state = TaskState::kRunning;
+    ++task.attempts;
+    HostEntry& host = *hosts_[p.host];
+    JobSpec spec = BuildJobSpec(
+        graph_, p.task, ops_[task.op],
+        [this](VersionId v) { return VersionPath(v); }, host.worker);
+    spec.id = next_job_++;
+    jobs_.emplace(spec.id, JobEntry{p.task, p.host, p.predicted_end, in.now,
+                                    task.attempts});
+    ++host.running;
+    ++stats_.running;
+    ++stats_.jobs;
+    ++stats_.jobs_per_host[host.name];
+    out->push_back({p.host, std::move(spec)});
+  }
+}
+
+void Engine::Send(std::vector<Dispatch> dispatches) {
+  for (Dispatch& d : dispatches) {
+    hosts_[d.host]->adapter->Submit(
+        std::move(d.spec),
+        [this, host = d.host](JobReport report) { OnJobDone(host, report); });
+  }
+}
+
+void Engine::OnJobDone(HostId host_id, JobReport report) {
+  std::vector<Dispatch> out;
+  std::vector<std::string> doomed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(report.id);
+    if (it == jobs_.end()) return;
+    JobEntry job = it->second;
+    jobs_.erase(it);
+    HostEntry& host = *hosts_[host_id];
+    --host.running;
+    --stats_.running;
+    Task& task = graph_.task(job.task);
+    const OperationInfo& op = ops_[task.op];
+    std::vector<TaskId> ready;
+    std::string error, log_dir;
+    int budget = 0;
+    if (history_) {
+      JobRecord rec;
+      rec.run = run_id_;
+      rec.task = job.task;
+      rec.job = report.id;
+      rec.operation = op.name;
+      rec.host = host.name;
+      rec.submitted = report.submitted ? report.submitted : job.submitted;
+      rec.started = report.started;
+      rec.ended = report.ended;
+      std::visit(
+          [&rec](const auto& o) {
+            using T = std::decay_t<decltype(o)>;
+            if constexpr (std::is_same_v<T, Exited>) {
+              rec.outcome = o.succeeded() ? OutcomeClass::kOk : OutcomeClass::kApp;
+              rec.exit_code = o.code;
+              rec.error = o.error;
+              rec.bytes_in = o.bytes_in;
+              rec.bytes_out = o.bytes_out;
+              rec.usage = o.usage;
+              rec.log_dir = o.log_dir;
+            } else if constexpr (std::is_same_v<T, HostFailed>) {
+              rec.outcome = OutcomeClass::kInfra;
+              rec.error = o.reason;
+            } else if constexpr (std::is_same_v<T, TimedOut>) {
+              rec.outcome = OutcomeClass::kTimeout;
+            } else {
+              rec.outcome = OutcomeClass::kCancelled;
+            }
+          },
+          report.outcome);
+      pending_records_.push_back(std::move(rec));
+    }
+    if (auto* exited = std::get_if<Exited>(&report.outcome)) {
+      if (exited->succeeded()) {
+        static_cast<RunningMeanPredictor*>(predictor_.get())
+            ->Observe(task.op, host_id, report.ended - report.started);
+        if (op.synchronous) results_[job.task] = std::move(exited->results);
+        FinishTaskLocked(job.task, &ready);
+      } else {
+        error = exited->error.empty()
+                    ? "exit code " + std::to_string(exited->code)
+                    : exited->error;
+        log_dir = exited->log_dir;
+        budget = options_.retries.app;
+      }
+    } else if (auto* failed = std::get_if<HostFailed>(&report.outcome)) {
+      error = "host " + host.name + " failed: " + failed->reason;
+      budget = options_.retries.infra;
+    } else if (auto* timed = std::get_if<TimedOut>(&report.outcome)) {
+      error = "timed out after " + std::to_string(timed->limit) + " s";
+      budget = options_.retries.timeout;
+    } else {
+      error = "cancelled";
+      budget = stopping_ ? -1 : options_.retries.infra;
+    }
+    if (!error.empty()) {
+      if (static_cast<int>(task.attempts) <= budget) {
+        ++stats_.retries;
+        task.state = TaskState::kReady;
+        scheduler_.AddReady(job.task, task.op);
+      } else {
+        FailTaskLocked(job.task, error, log_dir);
+      }
+    }
+    for (TaskId t : ready) scheduler_.AddReady(t, graph_.task(t).op);
+    CollectGarbageLocked(&doomed);
+    if (!stopping_) ScheduleLocked(&out);
+    if (waiters_ > 0) finished_cv_.notify_all();
+  }
+  for (const std::string& path : doomed) ::unlink(path.c_str());
+  Send(std::move(out));
+  RecordPending();
+}
+
+void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
+  graph_.MarkDone(t, ready);
+  ++stats_.done;
+}
+
+void Engine::FailTaskLocked(TaskId t, const std::string& error,
+                            const std::string& log_dir) {
+  std::vector<TaskId> futile;
+  graph_.MarkFailed(t, &futile);
+  ++stats_.failed;
+  stats_.futile += futile.size();
+  const Task& task = graph_.task(t);
+  stats_.failures.push_back({t, ops_[task.op].name, error, log_dir,
+                             static_cast<int>(task.attempts)});
+  if (!futile.empty()) {
+    scheduler_.RemoveIf([this](TaskId id) {
+      return graph_.task(id).state == TaskState::kFutile;
+    });
+  }
+}
+
+void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
+  for (VersionId v : graph_.TakeGarbage()) doomed->push_back(VersionPath(v));
+}
+
+bool Engine::AllFinishedLocked() const { return stats_.all_finished(); }
+
+Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
+  std::unique_lock<std::mutex> lock(mu_);
+  ++waiters_;
+  finished_cv_.wait(lock, [&] {
+    TaskState s = graph_.task(t).state;
+    return s == TaskState::kDone || s == TaskState::kFailed ||
+           s == TaskState::kFutile;
+  });
+  --waiters_;
+  const Task& task = graph_.task(t);
+  const OperationInfo& op = ops_[task.op];
+  if (task.state != TaskState::kDone) {
+    std::string why = task.state == TaskState::kFutile
+                          ? "an input it needs was never produced"
+                          : "it failed";
+    for (const TaskFailure& f : stats_.failures) {
+      if (f.task == t) why = f.error;
+    }
+    return Status::FailedPrecondition("task " + std::to_string(t) + " (" +
+                                      op.name + ") has no result: " + why);
+  }
+  auto it = results_.find(t);
+  std::string results = it == results_.end() ? "" : std::move(it->second);
+  if (it != results_.end()) results_.erase(it);
+  return DecodeResults(*op.desc, results, args, return_slot);
+}
+
+void Engine::Barrier() {
+  std::unique_lock<std::mutex> lock(mu_);
+  ++waiters_;
+  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  --waiters_;
+}
+
+void Engine::ScheduleProgress() {
+  progress_timer_ = clock_->After(0.25, [this] {
+    ShowProgress();
+    ScheduleProgress();
+  });
+}
+
+void Engine::ShowProgress() {
+  std::string line;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    line = FormatProgress(stats_);
+  }
+  std::fprintf(stderr, "\r%s\033[K", line.c_str());
+}
+
+}  // namespace gs

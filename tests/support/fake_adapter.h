@@ -1,0 +1,170 @@
+// A scripted adapter for engine and scheduler tests: no processes. Each job
+// "computes" its outputs as text that records the operation, its scalar
+// arguments and the contents of its inputs, so a test can check which
+// version of every file each task saw. Jobs can be held until released to
+// observe what runs at the same time.
+#ifndef GSRT_TESTS_SUPPORT_FAKE_ADAPTER_H_
+#define GSRT_TESTS_SUPPORT_FAKE_ADAPTER_H_
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "runtime/clock.h"
+
+namespace gs::testing {
+
+class FakeAdapter : public Adapter {
+ public:
+  struct Behavior {
+    int exit_code = 0;
+    int fail_first = 0;   // attempts that fail with exit_code 1 first
+    bool host_fails = false;  // report HostFailed instead
+    std::string results;  // the worker's result text
+  };
+
+  // State shared with the test thread.
+  struct Log {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<JobSpec> submitted;
+    int running = 0;
+    int max_running = 0;
+    bool hold = false;  // keep jobs running until Release()
+    std::map<std::string, Behavior> script;
+    std::map<std::string, int> attempts;
+    std::function<void()> release;  // lets held jobs finish
+
+    void ReleaseAll() {
+      if (release) release();
+    }
+
+    // Waits (bounded) until `n` jobs run at once; false on timeout.
+    bool WaitRunning(int n) {
+      std::unique_lock<std::mutex> lock(mu);
+      return cv.wait_for(lock, std::chrono::seconds(10),
+                         [&] { return running >= n; });
+    }
+  };
+
+  FakeAdapter(boost::asio::io_context& io, Clock& clock, int slots, Log* log)
+      : io_(io), clock_(clock), slots_(slots), log_(log) {
+    log_->release = [this] { boost::asio::post(io_, [this] { Release(); }); };
+  }
+
+  std::string_view kind() const override { return "fake"; }
+  Status Connect() override { return Status::Ok(); }
+  int FreeSlots() const override { return slots_ - static_cast<int>(held_.size()) - busy_; }
+
+  void Submit(JobSpec spec, DoneCallback done) override {
+    bool hold;
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      log_->submitted.push_back(spec);
+      ++log_->running;
+      log_->max_running = std::max(log_->max_running, log_->running);
+      hold = log_->hold;
+    }
+    log_->cv.notify_all();
+    Seconds now = clock_.Now();
+    if (hold) {
+      held_.push_back({std::move(spec), std::move(done), now});
+      return;
+    }
+    ++busy_;
+    boost::asio::post(io_, [this, spec = std::move(spec),
+                            done = std::move(done), now]() mutable {
+      --busy_;
+      Finish(spec, done, now);
+    });
+  }
+
+  void Cancel(JobId) override {}
+  void Shutdown() override { Release(); }
+
+  // Lets held jobs finish (call through the engine's io_context).
+  void Release() {
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      log_->hold = false;
+    }
+    auto held = std::move(held_);
+    held_.clear();
+    for (auto& h : held) Finish(h.spec, h.done, h.submitted);
+  }
+
+ private:
+  struct Held {
+    JobSpec spec;
+    DoneCallback done;
+    Seconds submitted;
+  };
+
+  static std::string ReadAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "<none>";
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  void Finish(const JobSpec& spec, const DoneCallback& done, Seconds submitted) {
+    Behavior b;
+    int attempt;
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      b = log_->script[spec.operation];
+      attempt = ++log_->attempts[spec.operation];
+      --log_->running;
+    }
+    JobReport report;
+    report.id = spec.id;
+    report.submitted = submitted;
+    report.started = submitted;
+    report.ended = clock_.Now();
+    if (b.host_fails) {
+      report.outcome = HostFailed{"scripted"};
+    } else if (attempt <= b.fail_first || b.exit_code != 0) {
+      Exited e;
+      e.code = b.exit_code != 0 ? b.exit_code : 1;
+      e.error = "exit code " + std::to_string(e.code);
+      report.outcome = e;
+    } else {
+      std::string text = spec.operation + "(";
+      for (const JobParam& p : spec.params) {
+        if (p.kind == JobParam::Kind::kScalar) text += p.value + ",";
+        if (!p.source.empty()) text += "[" + ReadAll(p.source) + "],";
+      }
+      text += ")";
+      for (const JobParam& p : spec.params) {
+        if (p.dest.empty()) continue;
+        std::ofstream out(p.dest, std::ios::binary | std::ios::trunc);
+        out << text;
+      }
+      Exited e;
+      e.results = b.results;
+      report.outcome = e;
+    }
+    done(std::move(report));
+  }
+
+  boost::asio::io_context& io_;
+  Clock& clock_;
+  int slots_;
+  int busy_ = 0;
+  Log* log_;
+  std::vector<Held> held_;
+};
+
+}  // namespace gs::testing
+
+#endif  // GSRT_TESTS_SUPPORT_FAKE_ADAPTER_H_
