@@ -16,6 +16,7 @@
 namespace gs {
 
 using HostId = uint32_t;
+inline constexpr HostId kNoHost = static_cast<HostId>(-1);
 
 // What the scheduler knows of one host at a moment.
 struct HostState {
@@ -55,24 +56,66 @@ struct SchedulingInput {
   const Predictor* predictor = nullptr;
 };
 
+// Slot availability of every host during one scheduling round: for each
+// host a min-heap of the times its slots free up (free slots at `now`).
+// Policies reserve slots on it as they assign tasks.
+class SlotBoard {
+ public:
+  explicit SlotBoard(const SchedulingInput& in);
+
+  size_t num_hosts() const { return slots_.size(); }
+  bool usable(HostId h) const { return !slots_[h].empty(); }
+  // When the next slot of `h` is free, and whether that is now.
+  Seconds earliest(HostId h) const { return slots_[h].front().time; }
+  bool free_now(HostId h) const { return slots_[h].front().free; }
+  int total_free() const { return free_; }
+  Seconds now() const { return now_; }
+
+  // Gives the earliest slot of `h` to a task ending at `end`.
+  void Take(HostId h, Seconds end);
+
+ private:
+  struct Slot {
+    Seconds time;
+    bool free;
+  };
+  static bool Later(const Slot& a, const Slot& b);
+  Seconds now_;
+  int free_ = 0;
+  std::vector<std::vector<Slot>> slots_;
+};
+
 // A scheduling policy. `Place` looks at ready tasks in order and returns
 // the ones that should start now; the others stay ready for a later round.
 class Policy {
  public:
   virtual ~Policy() = default;
   virtual std::string_view name() const = 0;
+
+  // Immediate-mode policies choose one task's host at a time: the host the
+  // task should go to given the board, with its predicted end; kNoHost when
+  // no host fits.
+  struct Choice {
+    HostId host = kNoHost;
+    Seconds end = 0;
+  };
+  virtual Choice Choose(const ReadyTask& task, const SlotBoard& board,
+                        const Predictor& predictor) = 0;
+
+  // By default: each task in order goes to its Choose() host; it starts now
+  // if that host has a free slot, otherwise it waits for that host (the
+  // slot is reserved so later tasks see the backlog). Batch policies
+  // (Min-Min) override this.
   virtual void Place(const std::vector<ReadyTask>& ready,
-                     const SchedulingInput& in,
-                     std::vector<Placement>* out) = 0;
+                     const SchedulingInput& in, std::vector<Placement>* out);
 };
 
 // Minimum completion time (paper 003): each task goes to the host where it
 // would finish first, counting the host's predicted backlog, the execution
-// time and the input transfer time. A task whose best host is busy waits
-// for it rather than running somewhere slower.
+// time and the input transfer time. Ties go to the lowest host index.
 std::unique_ptr<Policy> MakeMctPolicy();
 // Minimum execution time (paper 003): the host with the fastest predicted
-// execution, whatever its backlog.
+// execution (plus transfer), whatever its backlog.
 std::unique_ptr<Policy> MakeMetPolicy();
 
 // Builds a policy by its configuration name ("mct", "met").
