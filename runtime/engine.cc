@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "runtime/asio_clock.h"
+#include "runtime/exec_time_estimator.h"
 #include "runtime/history.h"
 #include "runtime/job_builder.h"
 
@@ -36,30 +37,34 @@ struct Engine::JobEntry {
 
 namespace {
 
-// Mean execution time per (operation, host) of the jobs seen in this run.
-// Unknown pairs predict 0 so that every host gets tried.
-class RunningMeanPredictor : public Predictor {
+// Predictions from the execution-time estimator (seeded from the history),
+// with the engine's operation and host numbering mapped onto its own.
+class EstimatorPredictor : public Predictor {
  public:
+  explicit EstimatorPredictor(const OperationTable* ops) : ops_(ops) {}
+  ExecTimeEstimator& estimator() { return estimator_; }
+  void AddHost(const std::string& name) {
+    hosts_.push_back(estimator_.InternHost(name));
+  }
   Seconds ExecTime(OpId op, HostId host) const override {
-    auto it = means_.find(Key(op, host));
-    return it == means_.end() ? 0 : it->second.sum / it->second.count;
+    return estimator_.Predict(EstimatorOp(op), hosts_[host]);
   }
   Seconds TransferTime(TaskId, HostId) const override { return 0; }
   void Observe(OpId op, HostId host, Seconds s) {
-    Mean& m = means_[Key(op, host)];
-    m.sum += s;
-    m.count += 1;
+    estimator_.Observe(EstimatorOp(op), hosts_[host], s);
   }
 
  private:
-  struct Mean {
-    double sum = 0;
-    double count = 0;
-  };
-  static uint64_t Key(OpId op, HostId h) {
-    return (static_cast<uint64_t>(op) << 32) | h;
+  uint32_t EstimatorOp(OpId op) const {
+    while (op_ids_.size() <= op) {
+      op_ids_.push_back(estimator_.InternOp((*ops_)[op_ids_.size()].name));
+    }
+    return op_ids_[op];
   }
-  std::unordered_map<uint64_t, Mean> means_;
+  const OperationTable* ops_;
+  mutable ExecTimeEstimator estimator_;
+  mutable std::vector<uint32_t> op_ids_;
+  std::vector<uint32_t> hosts_;
 };
 
 }  // namespace
@@ -91,7 +96,9 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
                   fs::perm_options::replace, ec);
   io_ = std::make_unique<boost::asio::io_context>(1);
   clock_ = std::make_unique<AsioClock>(*io_);
-  predictor_ = std::make_unique<RunningMeanPredictor>();
+  auto predictor = std::make_unique<EstimatorPredictor>(&ops_);
+  for (const HostSetup& setup : hosts) predictor->AddHost(setup.name);
+  predictor_ = std::move(predictor);
   std::string refused;
   for (HostSetup& setup : hosts) {
     auto entry = std::make_unique<HostEntry>();
@@ -142,6 +149,12 @@ void Engine::OpenHistory() {
       for (const auto& h : hosts_) {
         (void)(*history)->RecordHost(
             HostInfo{h->name, std::string(h->adapter->kind()), ""});
+      }
+      // Predictions start from what earlier runs measured.
+      if (auto samples = (*history)->LoadExecTimes(20); samples.ok()) {
+        static_cast<EstimatorPredictor*>(predictor_.get())
+            ->estimator()
+            .Seed(*samples);
       }
       history_ = std::move(history).value();
     }
@@ -331,7 +344,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report) {
     }
     if (auto* exited = std::get_if<Exited>(&report.outcome)) {
       if (exited->succeeded()) {
-        static_cast<RunningMeanPredictor*>(predictor_.get())
+        static_cast<EstimatorPredictor*>(predictor_.get())
             ->Observe(task.op, host_id, report.ended - report.started);
         if (op.synchronous) results_[job.task] = std::move(exited->results);
         FinishTaskLocked(job.task, &ready);

@@ -18,7 +18,7 @@
 
 namespace gs {
 
-using OpId = uint16_t;
+using OpId = uint32_t;
 using VersionId = uint32_t;
 
 inline constexpr VersionId kNoVersion = std::numeric_limits<VersionId>::max();
