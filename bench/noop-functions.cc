@@ -1,0 +1,3 @@
+#include "noop.h"
+
+void noop(int) {}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs gsrt from BUILD_DIR into a temporary prefix, builds the ledger
+# application outside the tree with find_package(gsrt) and
+# gsrt_add_application, and checks its run against its sequential build.
+#
+#   outoftree_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+cmake -S "$src/tests/outoftree/ledger" -B "$work/ledger" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log" ||
+  { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/ledger" > "$work/build.log" || { cat "$work/build.log"; exit 1; }
+for exe in ledger ledger-worker ledger-sequential; do
+  [ -x "$work/ledger/$exe" ] || { echo "FAIL: $exe not built"; exit 1; }
+done
+bash "$src/tests/compare_with_sequential.sh" "$work/ledger/ledger" "$work/ledger/ledger-sequential"
