@@ -1,4 +1,67 @@
-// Placeholder: the IDL model comes with the stub generator.
+// The IDL model: what gsstubgen knows about an interface once the text is
+// parsed. Emitters read only this, never the text (as gRPC's compiler splits
+// its descriptor model from the printers).
 #ifndef GSRT_STUBGEN_IDL_MODEL_H_
 #define GSRT_STUBGEN_IDL_MODEL_H_
-#endif
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gs/gs_abi.h"
+
+namespace gs {
+
+struct Param {
+  gs_dir dir = GS_DIR_IN;
+  gs_type type = GS_TYPE_FILE;
+  std::string name;
+};
+
+struct Operation {
+  std::string name;
+  gs_type return_type = GS_TYPE_VOID;
+  std::vector<Param> params;
+  // Raw text inside `@Constraints(...)` / `@Timeout(...)` lines written
+  // just before the operation; empty when there were none.
+  std::string constraints;
+  std::string timeout;
+  // Line of the operation's return type in the IDL file (1-based).
+  int line = 0;
+};
+
+struct Interface {
+  std::string name;
+  std::vector<Operation> operations;
+};
+
+// True for char, boolean, short, int, long, float and double.
+bool IsScalar(gs_type type);
+
+// The IDL spelling of a type or direction ("File", "inout").
+const char* IdlTypeName(gs_type type);
+const char* IdlDirName(gs_dir dir);
+
+// The type named `name` in the IDL ("void" included), if any.
+std::optional<gs_type> TypeFromIdlName(std::string_view name);
+std::optional<gs_dir> DirFromIdlName(std::string_view name);
+
+// C spelling of a value of `type`: "const char*" for File/string, "bool"
+// for boolean, "void" for void.
+const char* CTypeName(gs_type type);
+
+// The enumerator names of api/include/gs/gs_abi.h ("GS_TYPE_FILE").
+const char* AbiTypeName(gs_type type);
+const char* AbiDirName(gs_dir dir);
+
+// True for out/inout scalars, which the generated code passes by pointer
+// and the worker reports back.
+bool IsByPointer(const Param& param);
+
+// "void add(in File a, inout double acc)".
+std::string Signature(const Operation& op);
+
+}  // namespace gs
+
+#endif  // GSRT_STUBGEN_IDL_MODEL_H_

@@ -1,0 +1,131 @@
+#include "runtime/worker/worker_args.h"
+
+#include "runtime/scalar_codec.h"
+
+namespace gs {
+
+namespace {
+
+bool IsScalarType(gs_type type) { return ScalarSize(type) > 0; }
+
+const char* DirName(gs_dir dir) {
+  switch (dir) {
+    case GS_DIR_IN:
+      return "in";
+    case GS_DIR_OUT:
+      return "out";
+    case GS_DIR_INOUT:
+      return "inout";
+  }
+  return "?";
+}
+
+// An `in` scalar goes by value: integers in `i`, floating point in `d`.
+bool DecodeInScalar(gs_type type, const char* text, gs_arg* arg) {
+  ScalarSlot slot;
+  if (!DecodeValue(type, text, slot.bytes)) return false;
+  const void* p = slot.bytes;
+  switch (type) {
+    case GS_TYPE_CHAR:
+      arg->i = *static_cast<const char*>(p);
+      break;
+    case GS_TYPE_BOOLEAN:
+      arg->i = *static_cast<const bool*>(p) ? 1 : 0;
+      break;
+    case GS_TYPE_SHORT:
+      arg->i = *static_cast<const short*>(p);
+      break;
+    case GS_TYPE_INT:
+      arg->i = *static_cast<const int*>(p);
+      break;
+    case GS_TYPE_LONG:
+      arg->i = *static_cast<const long*>(p);
+      break;
+    case GS_TYPE_FLOAT:
+      arg->d = *static_cast<const float*>(p);
+      break;
+    case GS_TYPE_DOUBLE:
+      arg->d = *static_cast<const double*>(p);
+      break;
+    default:
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsReported(const gs_param_desc& param) {
+  return param.dir != GS_DIR_IN && IsScalarType(param.type);
+}
+
+Status DecodeCall(const gs_operation& op,
+                  const std::vector<const char*>& values, DecodedCall* call) {
+  size_t n = static_cast<size_t>(op.num_params);
+  if (values.size() != n) {
+    std::string names;
+    for (size_t k = 0; k < n; ++k) {
+      names += (k > 0 ? ", " : "") + std::string(op.params[k].name);
+    }
+    return Status::InvalidArgument(
+        "operation '" + std::string(op.name) + "' takes " + std::to_string(n) +
+        " argument" + (n == 1 ? "" : "s") +
+        (n > 0 ? " (" + names + ")" : std::string()) + ", got " +
+        std::to_string(values.size()));
+  }
+  call->args.assign(n, gs_arg{});
+  call->slots.assign(n, ScalarSlot{});
+  call->result = ScalarSlot{};
+  for (size_t k = 0; k < n; ++k) {
+    const gs_param_desc& p = op.params[k];
+    gs_arg& arg = call->args[k];
+    bool ok = true;
+    if (!IsScalarType(p.type)) {
+      arg.str = values[k];
+    } else if (p.dir == GS_DIR_IN) {
+      ok = DecodeInScalar(p.type, values[k], &arg);
+    } else {
+      arg.ptr = call->slots[k].bytes;
+      if (p.dir == GS_DIR_INOUT) ok = DecodeValue(p.type, values[k], arg.ptr);
+    }
+    if (!ok) {
+      return Status::InvalidArgument("operation '" + std::string(op.name) +
+                                     "', parameter '" + p.name + "' (" +
+                                     DirName(p.dir) + " " + TypeName(p.type) +
+                                     "): cannot decode '" + values[k] + "'");
+    }
+  }
+  return Status::Ok();
+}
+
+std::string EncodeResults(const gs_operation& op, const DecodedCall& call) {
+  std::string text;
+  if (op.return_type != GS_TYPE_VOID) {
+    text += EncodeValue(op.return_type, call.result.bytes) + "\n";
+  }
+  for (int k = 0; k < op.num_params; ++k) {
+    if (IsReported(op.params[k])) {
+      text += EncodeValue(op.params[k].type, call.slots[k].bytes) + "\n";
+    }
+  }
+  return text;
+}
+
+std::string OperationSignature(const gs_operation& op) {
+  std::string text = TypeName(op.return_type);
+  text += ' ';
+  text += op.name;
+  text += '(';
+  for (int k = 0; k < op.num_params; ++k) {
+    const gs_param_desc& p = op.params[k];
+    if (k > 0) text += ", ";
+    text += DirName(p.dir);
+    text += ' ';
+    text += TypeName(p.type);
+    text += ' ';
+    text += p.name;
+  }
+  return text + ")";
+}
+
+}  // namespace gs

@@ -1,0 +1,153 @@
+#include "stubgen/emitters.h"
+
+#include "stubgen/emit_util.h"
+
+namespace gs {
+
+namespace {
+
+std::string IncludeGuard(std::string_view base) {
+  std::string guard = "GSRT_GENERATED_";
+  for (char c : base) {
+    if (c >= 'a' && c <= 'z') {
+      guard += static_cast<char>(c - 'a' + 'A');
+    } else if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+      guard += c;
+    } else {
+      guard += '_';
+    }
+  }
+  return guard + "_H_";
+}
+
+std::string Includes(const EmitNames& names) {
+  return "#include \"" + names.base + ".h\"\n\n#include <gs/gs_abi.h>\n\n";
+}
+
+// The master's stub: packs the arguments and submits the call.
+std::string Stub(const Operation& op) {
+  std::string text = CDeclaration(op, " {") + "\n";
+  size_t n = op.params.size();
+  text += "  gs_arg gs_args[" + std::to_string(n > 0 ? n : 1) + "] = {};\n";
+  for (size_t k = 0; k < n; ++k) {
+    const Param& p = op.params[k];
+    std::string field;
+    if (IsByPointer(p)) {
+      field = "ptr";
+    } else if (p.type == GS_TYPE_FILE || p.type == GS_TYPE_STRING) {
+      field = "str";
+    } else if (p.type == GS_TYPE_FLOAT || p.type == GS_TYPE_DOUBLE) {
+      field = "d";
+    } else {
+      field = "i";
+    }
+    text += "  gs_args[" + std::to_string(k) + "]." + field + " = " + p.name +
+            ";\n";
+  }
+  if (op.return_type == GS_TYPE_VOID) {
+    text += "  gs_call(&gs_op_" + op.name + ", gs_args, nullptr);\n";
+  } else {
+    text += "  " + std::string(CTypeName(op.return_type)) + " gs_result{};\n";
+    text += "  gs_call(&gs_op_" + op.name + ", gs_args, &gs_result);\n";
+    text += "  return gs_result;\n";
+  }
+  return text + "}\n";
+}
+
+// How the trampoline turns a[k] back into the user's argument.
+std::string DecodedArg(const Param& p, size_t k) {
+  std::string a = "a[" + std::to_string(k) + "]";
+  if (IsByPointer(p)) {
+    return "static_cast<" + std::string(CTypeName(p.type)) + "*>(" + a +
+           ".ptr)";
+  }
+  switch (p.type) {
+    case GS_TYPE_FILE:
+    case GS_TYPE_STRING:
+      return a + ".str";
+    case GS_TYPE_DOUBLE:
+      return a + ".d";
+    case GS_TYPE_FLOAT:
+      return "static_cast<float>(" + a + ".d)";
+    default:
+      return "static_cast<" + std::string(CTypeName(p.type)) + ">(" + a + ".i)";
+  }
+}
+
+std::string Trampoline(const Operation& op) {
+  bool has_ret = op.return_type != GS_TYPE_VOID;
+  std::string text = "static void tramp_" + op.name + "(const gs_arg* " +
+                     (op.params.empty() ? "/*a*/" : "a") + ", void* " +
+                     (has_ret ? "ret" : "/*ret*/") + ") {\n";
+  std::vector<std::string> args;
+  for (size_t k = 0; k < op.params.size(); ++k) {
+    args.push_back(DecodedArg(op.params[k], k));
+  }
+  std::string head = op.name;
+  if (has_ret) {
+    head = "*static_cast<" + std::string(CTypeName(op.return_type)) +
+           "*>(ret) = " + op.name;
+  }
+  return text + WrapCall("  ", head, args, ";") + "\n}\n";
+}
+
+}  // namespace
+
+std::string EmitHeader(const Interface& iface, const EmitNames& names) {
+  std::string guard = IncludeGuard(names.base);
+  std::string text = Banner(
+      names, "The operations of interface '" + iface.name +
+                 "', for the master (which calls them) and the functions "
+                 "file (which implements them).");
+  text += "#ifndef " + guard + "\n#define " + guard + "\n\n";
+  text += "#include <stdbool.h>\n\n";
+  text += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+  for (const Operation& op : iface.operations) {
+    text += "\n" + OperationComment(op) + CDeclaration(op, ";") + "\n";
+  }
+  text += "\n#ifdef __cplusplus\n}\n#endif\n\n";
+  text += "#endif  // " + guard + "\n";
+  return text;
+}
+
+std::string EmitStubs(const Interface& iface, const EmitNames& names) {
+  std::string text = Banner(
+      names, "Master side: each call becomes a task of the gsrt runtime.");
+  text += Includes(names) + OperationTables(iface);
+  for (size_t i = 0; i < iface.operations.size(); ++i) {
+    if (i > 0) text += "\n";
+    text += Stub(iface.operations[i]);
+  }
+  return text;
+}
+
+std::string EmitWorker(const Interface& iface, const EmitNames& names) {
+  std::string text = Banner(names,
+                            "Worker program: runs one operation per invocation "
+                            "(see gs_worker_main).");
+  text += Includes(names) + OperationTables(iface);
+  for (const Operation& op : iface.operations) text += Trampoline(op) + "\n";
+  text += "static const gs_worker_entry gs_entries[] = {\n";
+  for (const Operation& op : iface.operations) {
+    text += "    {&gs_op_" + op.name + ", tramp_" + op.name + "},\n";
+  }
+  text += "};\n\n";
+  text += "int main(int argc, char** argv) {\n";
+  text += WrapCall("  ", "return gs_worker_main",
+                   {"argc", "argv", "\"" + iface.name + "\"", "gs_entries",
+                    std::to_string(iface.operations.size())},
+                   ";") +
+          "\n}\n";
+  return text;
+}
+
+std::vector<GeneratedFile> EmitAll(const Interface& iface,
+                                   const EmitNames& names) {
+  return {
+      {names.base + ".h", EmitHeader(iface, names)},
+      {names.base + "-stubs.cc", EmitStubs(iface, names)},
+      {names.base + "-worker.cc", EmitWorker(iface, names)},
+  };
+}
+
+}  // namespace gs

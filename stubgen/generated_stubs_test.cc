@@ -1,0 +1,212 @@
+// The stubs that gsstubgen generated at build time from
+// testdata/everything.idl, linked with a fake gs_call that records what each
+// stub passes and plays the runtime's part for results.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "everything.h"
+#include "gs/gs_abi.h"
+
+namespace {
+
+struct RecordedCall {
+  const gs_operation* op = nullptr;
+  std::vector<gs_arg> args;
+  std::vector<std::string> strs;  // copies of args[k].str ("" when null)
+  void* return_slot = nullptr;
+};
+
+std::vector<RecordedCall> g_calls;
+// Runs inside gs_call, like the runtime storing results.
+std::function<void(const gs_arg*, void*)> g_results;
+
+}  // namespace
+
+extern "C" void gs_call(const gs_operation* op, const gs_arg* args,
+                        void* return_slot) {
+  RecordedCall call;
+  call.op = op;
+  call.return_slot = return_slot;
+  EXPECT_NE(args, nullptr);
+  for (int k = 0; k < op->num_params; ++k) {
+    call.args.push_back(args[k]);
+    call.strs.push_back(args[k].str ? args[k].str : "");
+  }
+  g_calls.push_back(call);
+  if (g_results) g_results(args, return_slot);
+}
+
+namespace gs {
+namespace {
+
+class GeneratedStubsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    g_calls.clear();
+    g_results = nullptr;
+  }
+  void TearDown() override { g_results = nullptr; }
+
+  const RecordedCall& OnlyCall() {
+    EXPECT_EQ(g_calls.size(), 1u);
+    return g_calls.back();
+  }
+};
+
+void ExpectParam(const gs_operation& op, int k, const char* name, gs_type type,
+                 gs_dir dir) {
+  ASSERT_LT(k, op.num_params);
+  EXPECT_STREQ(op.params[k].name, name);
+  EXPECT_EQ(op.params[k].type, type) << name;
+  EXPECT_EQ(op.params[k].dir, dir) << name;
+}
+
+TEST_F(GeneratedStubsTest, InParametersGoByValue) {
+  ins("in.txt", "two words; \"$HOME\"\n", 'z', true, -3, 7, 1L << 40, 1.5f,
+      2.25, "dump.txt");
+  const RecordedCall& c = OnlyCall();
+  EXPECT_STREQ(c.op->name, "ins");
+  EXPECT_EQ(c.op->return_type, GS_TYPE_VOID);
+  ASSERT_EQ(c.op->num_params, 10);
+  ExpectParam(*c.op, 0, "f", GS_TYPE_FILE, GS_DIR_IN);
+  ExpectParam(*c.op, 1, "s", GS_TYPE_STRING, GS_DIR_IN);
+  ExpectParam(*c.op, 2, "c", GS_TYPE_CHAR, GS_DIR_IN);
+  ExpectParam(*c.op, 3, "b", GS_TYPE_BOOLEAN, GS_DIR_IN);
+  ExpectParam(*c.op, 4, "sh", GS_TYPE_SHORT, GS_DIR_IN);
+  ExpectParam(*c.op, 5, "i", GS_TYPE_INT, GS_DIR_IN);
+  ExpectParam(*c.op, 6, "l", GS_TYPE_LONG, GS_DIR_IN);
+  ExpectParam(*c.op, 7, "fl", GS_TYPE_FLOAT, GS_DIR_IN);
+  ExpectParam(*c.op, 8, "d", GS_TYPE_DOUBLE, GS_DIR_IN);
+  ExpectParam(*c.op, 9, "dump", GS_TYPE_FILE, GS_DIR_OUT);
+  EXPECT_EQ(c.strs[0], "in.txt");
+  EXPECT_EQ(c.strs[1], "two words; \"$HOME\"\n");
+  EXPECT_EQ(c.args[2].i, 'z');
+  EXPECT_EQ(c.args[3].i, 1);
+  EXPECT_EQ(c.args[4].i, -3);
+  EXPECT_EQ(c.args[5].i, 7);
+  EXPECT_EQ(c.args[6].i, 1LL << 40);
+  EXPECT_EQ(c.args[7].d, 1.5);
+  EXPECT_EQ(c.args[8].d, 2.25);
+  EXPECT_EQ(c.strs[9], "dump.txt");
+  EXPECT_EQ(c.return_slot, nullptr);
+}
+
+TEST_F(GeneratedStubsTest, OutScalarsPassTheCallersPointers) {
+  char c = 0;
+  bool b = false;
+  short sh = 0;
+  int i = 0;
+  long l = 0;
+  float fl = 0;
+  double d = 0;
+  g_results = [](const gs_arg* a, void*) {
+    *static_cast<char*>(a[1].ptr) = 'Q';
+    *static_cast<bool*>(a[2].ptr) = true;
+    *static_cast<short*>(a[3].ptr) = -9;
+    *static_cast<int*>(a[4].ptr) = 123456;
+    *static_cast<long*>(a[5].ptr) = -(1L << 50);
+    *static_cast<float*>(a[6].ptr) = 0.25f;
+    *static_cast<double*>(a[7].ptr) = 1e300;
+  };
+  outs("out.txt", &c, &b, &sh, &i, &l, &fl, &d);
+  const RecordedCall& rec = OnlyCall();
+  EXPECT_STREQ(rec.op->name, "outs");
+  ExpectParam(*rec.op, 0, "f", GS_TYPE_FILE, GS_DIR_OUT);
+  ExpectParam(*rec.op, 7, "d", GS_TYPE_DOUBLE, GS_DIR_OUT);
+  EXPECT_EQ(rec.strs[0], "out.txt");
+  EXPECT_EQ(rec.args[1].ptr, &c);
+  EXPECT_EQ(rec.args[7].ptr, &d);
+  EXPECT_EQ(c, 'Q');
+  EXPECT_TRUE(b);
+  EXPECT_EQ(sh, -9);
+  EXPECT_EQ(i, 123456);
+  EXPECT_EQ(l, -(1L << 50));
+  EXPECT_EQ(fl, 0.25f);
+  EXPECT_EQ(d, 1e300);
+}
+
+TEST_F(GeneratedStubsTest, InoutScalarsPassPointersToTheCurrentValues) {
+  char c = 'a';
+  bool b = true;
+  short sh = 1;
+  int i = 2;
+  long l = 3;
+  float fl = 4;
+  double d = 5;
+  inouts("io.txt", &c, &b, &sh, &i, &l, &fl, &d);
+  const RecordedCall& rec = OnlyCall();
+  ExpectParam(*rec.op, 0, "f", GS_TYPE_FILE, GS_DIR_INOUT);
+  ExpectParam(*rec.op, 4, "i", GS_TYPE_INT, GS_DIR_INOUT);
+  EXPECT_EQ(rec.args[1].ptr, &c);
+  EXPECT_EQ(rec.args[2].ptr, &b);
+  EXPECT_EQ(rec.args[3].ptr, &sh);
+  EXPECT_EQ(rec.args[4].ptr, &i);
+  EXPECT_EQ(rec.args[5].ptr, &l);
+  EXPECT_EQ(rec.args[6].ptr, &fl);
+  EXPECT_EQ(rec.args[7].ptr, &d);
+}
+
+// The stub's return slot starts at zero and its value is what the stub
+// returns.
+template <typename T>
+void ExpectReturn(T (*stub)(T), const char* name, gs_type type, T arg,
+                  T result) {
+  g_calls.clear();
+  g_results = [result](const gs_arg*, void* slot) {
+    ASSERT_NE(slot, nullptr);
+    T zero{};
+    EXPECT_EQ(std::memcmp(slot, &zero, sizeof(T)), 0);
+    *static_cast<T*>(slot) = result;
+  };
+  EXPECT_EQ(stub(arg), result) << name;
+  ASSERT_EQ(g_calls.size(), 1u);
+  EXPECT_STREQ(g_calls[0].op->name, name);
+  EXPECT_EQ(g_calls[0].op->return_type, type);
+}
+
+TEST_F(GeneratedStubsTest, ReturnValuesComeFromTheReturnSlot) {
+  ExpectReturn<char>(ret_char, "ret_char", GS_TYPE_CHAR, 'a', 'b');
+  ExpectReturn<bool>(ret_boolean, "ret_boolean", GS_TYPE_BOOLEAN, false, true);
+  ExpectReturn<short>(ret_short, "ret_short", GS_TYPE_SHORT, 1, -2);
+  ExpectReturn<int>(ret_int, "ret_int", GS_TYPE_INT, 1, 1 << 30);
+  ExpectReturn<long>(ret_long, "ret_long", GS_TYPE_LONG, 1, 1L << 60);
+  ExpectReturn<float>(ret_float, "ret_float", GS_TYPE_FLOAT, 1, 3.5f);
+  ExpectReturn<double>(ret_double, "ret_double", GS_TYPE_DOUBLE, 1, -0.125);
+}
+
+TEST_F(GeneratedStubsTest, ZeroParameterOperations) {
+  nothing();
+  g_results = [](const gs_arg*, void* slot) { *static_cast<int*>(slot) = 9; };
+  EXPECT_EQ(no_params(), 9);
+  ASSERT_EQ(g_calls.size(), 2u);
+  EXPECT_STREQ(g_calls[0].op->name, "nothing");
+  EXPECT_EQ(g_calls[0].op->num_params, 0);
+  EXPECT_EQ(g_calls[0].op->params, nullptr);
+  EXPECT_EQ(g_calls[0].return_slot, nullptr);
+  EXPECT_STREQ(g_calls[1].op->name, "no_params");
+  EXPECT_NE(g_calls[1].return_slot, nullptr);
+}
+
+TEST_F(GeneratedStubsTest, MixedFileInAndOut) {
+  int n = 0;
+  g_results = [](const gs_arg* a, void* slot) {
+    *static_cast<int*>(a[2].ptr) = 11;
+    *static_cast<int*>(slot) = -1;
+  };
+  EXPECT_EQ(mixed("c.txt", 0.5, &n), -1);
+  EXPECT_EQ(n, 11);
+  const RecordedCall& rec = OnlyCall();
+  EXPECT_EQ(rec.op->return_type, GS_TYPE_INT);
+  ExpectParam(*rec.op, 0, "c", GS_TYPE_FILE, GS_DIR_INOUT);
+  ExpectParam(*rec.op, 1, "x", GS_TYPE_DOUBLE, GS_DIR_IN);
+  ExpectParam(*rec.op, 2, "n", GS_TYPE_INT, GS_DIR_OUT);
+  EXPECT_EQ(rec.strs[0], "c.txt");
+  EXPECT_EQ(rec.args[1].d, 0.5);
+}
+
+}  // namespace
+}  // namespace gs

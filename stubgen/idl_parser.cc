@@ -1,0 +1,266 @@
+#include "stubgen/idl_parser.h"
+
+#include <map>
+
+#include "stubgen/idl_names.h"
+
+namespace gs {
+
+namespace {
+
+constexpr const char kParamTypes[] =
+    "File, string, char, boolean, short, int, long, float or double";
+constexpr const char kReturnTypes[] =
+    "void, char, boolean, short, int, long, float or double";
+
+class Parser {
+ public:
+  explicit Parser(const std::vector<Token>& tokens) : tokens_(tokens) {}
+
+  bool Run(Interface* out, SourceError* error) {
+    if (!ParseInterface(out)) {
+      *error = error_;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  const Token& Cur() const { return tokens_[i_]; }
+  const Token& Prev() const { return tokens_[i_ > 0 ? i_ - 1 : 0]; }
+  void Next() {
+    if (Cur().kind != TokenKind::kEnd) ++i_;
+  }
+  bool At(TokenKind kind) const { return Cur().kind == kind; }
+  bool AtWord(std::string_view word) const {
+    return At(TokenKind::kIdentifier) && Cur().text == word;
+  }
+
+  bool Fail(SourcePos pos, std::string message) {
+    error_ = {pos, std::move(message)};
+    return false;
+  }
+
+  // A missing ';' is reported just after the token it should follow, as
+  // compilers do, not at the start of whatever comes next.
+  bool ExpectSemicolon(const std::string& after) {
+    if (!At(TokenKind::kSemicolon)) {
+      return Fail(Prev().end,
+                  "expected ';' after " + after + ", got " + Describe(Cur()));
+    }
+    Next();
+    return true;
+  }
+
+  bool ExpectName(const std::string& what, std::string* name) {
+    if (!At(TokenKind::kIdentifier)) {
+      return Fail(Cur().pos, "expected " + what + ", got " + Describe(Cur()));
+    }
+    std::string article = what.find_first_of("aeiou") == 0 ? "an " : "a ";
+    std::string why = CheckName(Cur().text, article + what);
+    if (!why.empty()) return Fail(Cur().pos, why);
+    *name = Cur().text;
+    Next();
+    return true;
+  }
+
+  bool ParseInterface(Interface* iface) {
+    if (At(TokenKind::kAnnotation)) {
+      return Fail(Cur().pos,
+                  "@" + Cur().text + " must come right before an operation");
+    }
+    if (!AtWord("interface")) {
+      return Fail(Cur().pos, "expected 'interface', got " + Describe(Cur()));
+    }
+    Next();
+    SourcePos name_pos = Cur().pos;
+    if (!ExpectName("interface name", &iface->name)) return false;
+    if (!At(TokenKind::kLBrace)) {
+      return Fail(Cur().pos, "expected '{' after interface name '" +
+                                 iface->name + "', got " + Describe(Cur()));
+    }
+    Next();
+    std::map<std::string, int> first_line;
+    while (true) {
+      Operation op;
+      const Token* first_annotation = nullptr;
+      while (At(TokenKind::kAnnotation)) {
+        if (!first_annotation) first_annotation = &Cur();
+        std::string& slot =
+            Cur().text == "Constraints" ? op.constraints : op.timeout;
+        if (!slot.empty()) {
+          return Fail(Cur().pos, "more than one @" + Cur().text +
+                                     " for the same operation");
+        }
+        slot = Cur().value;
+        Next();
+      }
+      if (At(TokenKind::kRBrace) || At(TokenKind::kEnd)) {
+        if (first_annotation) {
+          return Fail(first_annotation->pos,
+                      "@" + first_annotation->text +
+                          " must come right before an operation");
+        }
+        if (At(TokenKind::kEnd)) {
+          return Fail(Cur().pos, "expected '}' at the end of interface '" +
+                                     iface->name + "', got end of file");
+        }
+        break;
+      }
+      SourcePos name_pos_op;
+      if (!ParseOperation(&op, &name_pos_op)) return false;
+      auto [it, inserted] = first_line.emplace(op.name, op.line);
+      if (!inserted) {
+        return Fail(name_pos_op, "duplicate operation '" + op.name +
+                                     "' (first declared at line " +
+                                     std::to_string(it->second) + ")");
+      }
+      iface->operations.push_back(std::move(op));
+    }
+    Next();  // '}'
+    if (iface->operations.empty()) {
+      return Fail(name_pos,
+                  "interface '" + iface->name + "' declares no operations");
+    }
+    if (!ExpectSemicolon("'}' of interface '" + iface->name + "'")) {
+      return false;
+    }
+    if (!At(TokenKind::kEnd)) {
+      return Fail(Cur().pos, "expected end of file after interface '" +
+                                 iface->name + "', got " + Describe(Cur()) +
+                                 " (one interface per file)");
+    }
+    return true;
+  }
+
+  bool ParseOperation(Operation* op, SourcePos* name_pos) {
+    if (!At(TokenKind::kIdentifier)) {
+      return Fail(Cur().pos, "expected an operation (return type), got " +
+                                 Describe(Cur()));
+    }
+    op->line = Cur().pos.line;
+    std::optional<gs_type> type = TypeFromIdlName(Cur().text);
+    if (!type) {
+      return Fail(Cur().pos, "unknown return type '" + Cur().text +
+                                 "'; expected " + kReturnTypes);
+    }
+    if (*type == GS_TYPE_FILE) {
+      return Fail(Cur().pos,
+                  "File cannot be a return type; use an out File parameter");
+    }
+    if (*type == GS_TYPE_STRING) {
+      return Fail(Cur().pos,
+                  "string cannot be a return type; use a File for string "
+                  "results");
+    }
+    op->return_type = *type;
+    Next();
+    *name_pos = Cur().pos;
+    if (!ExpectName("operation name", &op->name)) return false;
+    if (!At(TokenKind::kLParen)) {
+      return Fail(Cur().pos, "expected '(' after operation name '" + op->name +
+                                 "', got " + Describe(Cur()));
+    }
+    Next();
+    if (AtWord("void") && tokens_[i_ + 1].kind == TokenKind::kRParen) Next();
+    if (At(TokenKind::kRParen)) {
+      Next();
+    } else {
+      while (true) {
+        if (!ParseParam(op)) return false;
+        if (At(TokenKind::kComma)) {
+          Next();
+        } else if (At(TokenKind::kRParen)) {
+          Next();
+          break;
+        } else {
+          return Fail(Cur().pos, "expected ',' or ')' after parameter '" +
+                                     op->params.back().name + "', got " +
+                                     Describe(Cur()));
+        }
+      }
+    }
+    return ExpectSemicolon("operation '" + op->name + "'");
+  }
+
+  bool ParseParam(Operation* op) {
+    Param param;
+    std::optional<gs_dir> dir;
+    if (At(TokenKind::kIdentifier)) dir = DirFromIdlName(Cur().text);
+    if (!dir) {
+      if (At(TokenKind::kIdentifier) && TypeFromIdlName(Cur().text)) {
+        return Fail(Cur().pos, "missing direction before '" + Cur().text +
+                                   "'; expected in, out or inout");
+      }
+      return Fail(Cur().pos,
+                  "expected parameter direction (in, out or inout), got " +
+                      Describe(Cur()));
+    }
+    param.dir = *dir;
+    Next();
+    const Token& type_token = Cur();
+    if (!At(TokenKind::kIdentifier)) {
+      return Fail(Cur().pos, "expected parameter type after '" +
+                                 std::string(IdlDirName(param.dir)) +
+                                 "', got " + Describe(Cur()));
+    }
+    std::optional<gs_type> type = TypeFromIdlName(Cur().text);
+    if (!type) {
+      return Fail(Cur().pos,
+                  "unknown type '" + Cur().text + "'; expected " + kParamTypes);
+    }
+    if (*type == GS_TYPE_VOID) {
+      return Fail(Cur().pos, "void is not a parameter type; expected " +
+                                 std::string(kParamTypes));
+    }
+    param.type = *type;
+    Next();
+    SourcePos name_pos = Cur().pos;
+    if (!ExpectName("parameter name", &param.name)) return false;
+    if (param.type == GS_TYPE_STRING && param.dir != GS_DIR_IN) {
+      return Fail(type_token.pos, std::string(IdlDirName(param.dir)) +
+                                      " string parameter '" + param.name +
+                                      "' is not supported; use a File for "
+                                      "string results");
+    }
+    for (const Param& other : op->params) {
+      if (other.name == param.name) {
+        return Fail(name_pos, "duplicate parameter '" + param.name +
+                                  "' in operation '" + op->name + "'");
+      }
+    }
+    op->params.push_back(std::move(param));
+    return true;
+  }
+
+  const std::vector<Token>& tokens_;
+  size_t i_ = 0;
+  SourceError error_;
+};
+
+}  // namespace
+
+bool ParseTokens(const std::vector<Token>& tokens, Interface* out,
+                 SourceError* error) {
+  return Parser(tokens).Run(out, error);
+}
+
+std::string FormatSourceError(std::string_view filename,
+                              const SourceError& error) {
+  return std::string(filename) + ":" + std::to_string(error.pos.line) + ":" +
+         std::to_string(error.pos.col) + ": error: " + error.message;
+}
+
+StatusOr<Interface> ParseIdl(std::string_view source,
+                             std::string_view filename) {
+  std::vector<Token> tokens;
+  SourceError error;
+  Interface iface;
+  if (!Tokenize(source, &tokens, &error) ||
+      !ParseTokens(tokens, &iface, &error)) {
+    return Status::InvalidArgument(FormatSourceError(filename, error));
+  }
+  return iface;
+}
+
+}  // namespace gs

@@ -1,0 +1,192 @@
+#include "stubgen/idl_parser.h"
+
+#include <gtest/gtest.h>
+
+namespace gs {
+namespace {
+
+TEST(IdlParserTest, ParsesOperationsParamsAndAnnotations) {
+  StatusOr<Interface> parsed = ParseIdl(
+      "# header line\n"
+      "interface bank {\n"
+      "  @Constraints(ComputingUnits=2)\n"
+      "  @Timeout(10)\n"
+      "  double deposit(inout File ledger, in string who, in double amount,\n"
+      "                 out boolean ok);\n"
+      "  void reset(void);\n"
+      "  /* c */ int count() ;\n"
+      "};\n",
+      "bank.idl");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const Interface& iface = *parsed;
+  EXPECT_EQ(iface.name, "bank");
+  ASSERT_EQ(iface.operations.size(), 3u);
+
+  const Operation& deposit = iface.operations[0];
+  EXPECT_EQ(deposit.name, "deposit");
+  EXPECT_EQ(deposit.return_type, GS_TYPE_DOUBLE);
+  EXPECT_EQ(deposit.constraints, "ComputingUnits=2");
+  EXPECT_EQ(deposit.timeout, "10");
+  EXPECT_EQ(deposit.line, 5);
+  ASSERT_EQ(deposit.params.size(), 4u);
+  EXPECT_EQ(deposit.params[0].dir, GS_DIR_INOUT);
+  EXPECT_EQ(deposit.params[0].type, GS_TYPE_FILE);
+  EXPECT_EQ(deposit.params[0].name, "ledger");
+  EXPECT_EQ(deposit.params[1].type, GS_TYPE_STRING);
+  EXPECT_EQ(deposit.params[3].dir, GS_DIR_OUT);
+  EXPECT_EQ(deposit.params[3].type, GS_TYPE_BOOLEAN);
+  EXPECT_EQ(Signature(deposit),
+            "double deposit(inout File ledger, in string who, in double "
+            "amount, out boolean ok)");
+
+  EXPECT_EQ(iface.operations[1].name, "reset");
+  EXPECT_TRUE(iface.operations[1].params.empty());
+  EXPECT_TRUE(iface.operations[1].constraints.empty());
+  EXPECT_EQ(iface.operations[2].return_type, GS_TYPE_INT);
+  EXPECT_EQ(iface.operations[2].line, 8);
+}
+
+TEST(IdlParserTest, AcceptsEveryScalarTypeInEveryDirection) {
+  for (const char* type :
+       {"char", "boolean", "short", "int", "long", "float", "double"}) {
+    std::string t = type;
+    StatusOr<Interface> parsed =
+        ParseIdl("interface x { " + t + " f(in " + t + " a, out " + t +
+                     " b, inout " + t + " c); };",
+                 "x.idl");
+    ASSERT_TRUE(parsed.ok()) << t << ": " << parsed.status().message();
+    EXPECT_EQ(Signature(parsed->operations[0]),
+              t + " f(in " + t + " a, out " + t + " b, inout " + t + " c)");
+  }
+}
+
+struct ErrorCase {
+  const char* what;
+  const char* idl;
+  const char* expected;
+};
+
+// Every message the parser and lexer give, with its exact position.
+const ErrorCase kErrors[] = {
+    {"empty file", "",
+     "t.idl:1:1: error: expected 'interface', got end of file"},
+    {"no interface keyword", "void f();",
+     "t.idl:1:1: error: expected 'interface', got 'void'"},
+    {"interface without name", "interface {",
+     "t.idl:1:11: error: expected interface name, got '{'"},
+    {"keyword as interface name", "interface int {",
+     "t.idl:1:11: error: 'int' is an IDL keyword and cannot be used as an "
+     "interface name"},
+    {"missing brace", "interface a void f();",
+     "t.idl:1:13: error: expected '{' after interface name 'a', got 'void'"},
+    {"unterminated comment", "interface a {\n  /* oops\n  void f();\n};\n",
+     "t.idl:2:3: error: unterminated /* comment"},
+    {"missing semicolon after operation", "interface a {\n  void f()\n};\n",
+     "t.idl:2:11: error: expected ';' after operation 'f', got '}'"},
+    {"missing semicolon before next operation",
+     "interface a {\n  void f(in int x)\n  void g();\n};\n",
+     "t.idl:2:19: error: expected ';' after operation 'f', got 'void'"},
+    {"missing semicolon after interface", "interface a {\n  void f();\n}\n",
+     "t.idl:3:2: error: expected ';' after '}' of interface 'a', got end of "
+     "file"},
+    {"end of file inside interface", "interface a {\n  void f();\n",
+     "t.idl:3:1: error: expected '}' at the end of interface 'a', got end of "
+     "file"},
+    {"two interfaces", "interface a { void f(); };\ninterface b { void g(); };",
+     "t.idl:2:1: error: expected end of file after interface 'a', got "
+     "'interface' (one interface per file)"},
+    {"empty interface", "interface a {\n};\n",
+     "t.idl:1:11: error: interface 'a' declares no operations"},
+    {"unknown return type", "interface a { integer f(); };",
+     "t.idl:1:15: error: unknown return type 'integer'; expected void, char, "
+     "boolean, short, int, long, float or double"},
+    {"File return type", "interface a { File f(); };",
+     "t.idl:1:15: error: File cannot be a return type; use an out File "
+     "parameter"},
+    {"string return type", "interface a { string f(); };",
+     "t.idl:1:15: error: string cannot be a return type; use a File for "
+     "string results"},
+    {"stray token in body", "interface a { ; };",
+     "t.idl:1:15: error: expected an operation (return type), got ';'"},
+    {"missing operation name", "interface a { void (); };",
+     "t.idl:1:20: error: expected operation name, got '('"},
+    {"C++ keyword as operation name", "interface a { void delete(); };",
+     "t.idl:1:20: error: 'delete' is reserved in C/C++ and cannot be used as "
+     "an operation name"},
+    {"main as operation name", "interface a { int main(); };",
+     "t.idl:1:19: error: 'main' is reserved in C/C++ and cannot be used as "
+     "an operation name"},
+    {"reserved prefix", "interface a { void gs_call(); };",
+     "t.idl:1:20: error: 'gs_call' cannot be used as an operation name: "
+     "names starting with gs_, GS_ or tramp_ are used by the generated code"},
+    {"reserved underscore name", "interface a { void f(in int _X); };",
+     "t.idl:1:29: error: '_X' cannot be used as a parameter name: names "
+     "starting with __ or _ and a capital letter are reserved in C/C++"},
+    {"missing parenthesis", "interface a { void f; };",
+     "t.idl:1:21: error: expected '(' after operation name 'f', got ';'"},
+    {"missing direction", "interface a { void f(File x); };",
+     "t.idl:1:22: error: missing direction before 'File'; expected in, out or "
+     "inout"},
+    {"bad direction", "interface a { void f(input File x); };",
+     "t.idl:1:22: error: expected parameter direction (in, out or inout), got "
+     "'input'"},
+    {"missing type", "interface a { void f(in x); };",
+     "t.idl:1:25: error: unknown type 'x'; expected File, string, char, "
+     "boolean, short, int, long, float or double"},
+    {"missing type before comma", "interface a { void f(in , in int y); };",
+     "t.idl:1:25: error: expected parameter type after 'in', got ','"},
+    {"unknown parameter type", "interface a { void f(in integer x); };",
+     "t.idl:1:25: error: unknown type 'integer'; expected File, string, char, "
+     "boolean, short, int, long, float or double"},
+    {"void parameter", "interface a { void f(in void x); };",
+     "t.idl:1:25: error: void is not a parameter type; expected File, string, "
+     "char, boolean, short, int, long, float or double"},
+    {"missing parameter name", "interface a { void f(in File); };",
+     "t.idl:1:29: error: expected parameter name, got ')'"},
+    {"IDL keyword as parameter name", "interface a { void f(in int in); };",
+     "t.idl:1:29: error: 'in' is an IDL keyword and cannot be used as a "
+     "parameter name"},
+    {"out string", "interface a { void f(out string s); };",
+     "t.idl:1:26: error: out string parameter 's' is not supported; use a "
+     "File for string results"},
+    {"inout string", "interface a { void f(inout string s); };",
+     "t.idl:1:28: error: inout string parameter 's' is not supported; use a "
+     "File for string results"},
+    {"missing comma", "interface a { void f(in int x in int y); };",
+     "t.idl:1:31: error: expected ',' or ')' after parameter 'x', got 'in'"},
+    {"default value", "interface a { void f(in int x = 3); };",
+     "t.idl:1:31: error: unexpected character '='"},
+    {"duplicate parameter", "interface a { void f(in int x, out int x); };",
+     "t.idl:1:40: error: duplicate parameter 'x' in operation 'f'"},
+    {"duplicate operation",
+     "interface a {\n  void f();\n  int g();\n  int f(in int x);\n};\n",
+     "t.idl:4:7: error: duplicate operation 'f' (first declared at line 2)"},
+    {"annotation before interface", "@Constraints(x)\ninterface a {",
+     "t.idl:1:1: error: @Constraints must come right before an operation"},
+    {"annotation at end of body",
+     "interface a {\n  void f();\n  @Timeout(5)\n};\n",
+     "t.idl:3:3: error: @Timeout must come right before an operation"},
+    {"two constraints for one operation",
+     "interface a {\n@Constraints(a)\n@Constraints(b)\nvoid f();\n};\n",
+     "t.idl:3:1: error: more than one @Constraints for the same operation"},
+    {"unterminated constraints", "interface a {\n@Constraints(a\nvoid f();",
+     "t.idl:2:13: error: unterminated @Constraints(...): ')' must close it on "
+     "the same line"},
+    {"non-ASCII character", "interface a { void f(in int \xc3\xa9); };",
+     "t.idl:1:29: error: unexpected character '\\xc3'"},
+};
+
+class IdlParserErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(IdlParserErrorTest, GivesExactMessage) {
+  StatusOr<Interface> parsed = ParseIdl(GetParam().idl, "t.idl");
+  ASSERT_FALSE(parsed.ok()) << GetParam().what;
+  EXPECT_EQ(parsed.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(parsed.status().message(), GetParam().expected) << GetParam().what;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, IdlParserErrorTest,
+                         ::testing::ValuesIn(kErrors));
+
+}  // namespace
+}  // namespace gs

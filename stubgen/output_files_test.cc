@@ -1,0 +1,87 @@
+#include "stubgen/output_files.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "stubgen/test_support.h"
+
+namespace gs {
+namespace {
+
+TEST(OutputNamesTest, BaseEndsAtFirstDotLikeCMakeNameWe) {
+  StatusOr<EmitNames> names = OutputNames("some/dir/ledger.idl");
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(names->base, "ledger");
+  EXPECT_EQ(names->source, "ledger.idl");
+  EXPECT_EQ(OutputNames("a.b.idl")->base, "a");
+  EXPECT_EQ(OutputNames("noext")->base, "noext");
+  EXPECT_EQ(OutputNames("my-app_2.idl")->base, "my-app_2");
+}
+
+TEST(OutputNamesTest, RefusesNamesThatCannotBeIncluded) {
+  EXPECT_FALSE(OutputNames(".idl").ok());
+  EXPECT_FALSE(OutputNames("dir/").ok());
+  StatusOr<EmitNames> bad = OutputNames("my app.idl");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "cannot name the outputs after 'my app.idl': use only letters, "
+            "digits, '_', '-' and '+' before the extension");
+}
+
+TEST(ReadTextFileTest, ReadsBytesAndNamesMissingFile) {
+  testing::TempDir dir;
+  testing::WriteFile(dir / "x.idl", std::string("a\0b\n", 4));
+  StatusOr<std::string> text = ReadTextFile(dir / "x.idl");
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(*text, std::string("a\0b\n", 4));
+
+  StatusOr<std::string> missing = ReadTextFile(dir / "nope.idl");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().message(), "cannot read " + (dir / "nope.idl") +
+                                            ": No such file or directory");
+  EXPECT_FALSE(ReadTextFile(dir.path()).ok());  // a directory
+}
+
+TEST(WriteFilesAtomicallyTest, WritesAllFilesAndCreatesTheDirectory) {
+  testing::TempDir dir;
+  std::string out = dir / "a/b";
+  Status s = WriteFilesAtomically(out, {{"x.h", "one"}, {"x.cc", "two"}});
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(testing::ListDir(out), (std::vector<std::string>{"x.cc", "x.h"}));
+  EXPECT_EQ(testing::ReadFileOrEmpty(out + "/x.h"), "one");
+  EXPECT_EQ(testing::ReadFileOrEmpty(out + "/x.cc"), "two");
+  // Overwrites existing outputs.
+  ASSERT_TRUE(WriteFilesAtomically(out, {{"x.h", "three"}}).ok());
+  EXPECT_EQ(testing::ReadFileOrEmpty(out + "/x.h"), "three");
+}
+
+TEST(WriteFilesAtomicallyTest, FailureLeavesNoFilesBehind) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
+  testing::TempDir dir;
+  std::string out = dir / "ro";
+  ASSERT_EQ(::mkdir(out.c_str(), 0555), 0);
+  Status s = WriteFilesAtomically(out, {{"x.h", "one"}, {"x.cc", "two"}});
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("cannot create " + out + "/.x.h.tmp."),
+            std::string::npos)
+      << s.message();
+  EXPECT_TRUE(testing::ListDir(out).empty());
+  ::chmod(out.c_str(), 0755);
+}
+
+TEST(WriteFilesAtomicallyTest, FailureOnALaterFileRemovesEarlierTemporaries) {
+  testing::TempDir dir;
+  std::string out = dir / "o";
+  // The second file's temporary name is taken by a directory, so its
+  // creation fails after the first one was written.
+  ASSERT_TRUE(std::filesystem::create_directories(out + "/.b.tmp." +
+                                                  std::to_string(::getpid())));
+  Status s = WriteFilesAtomically(out, {{"a", "1"}, {"b", "2"}});
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(testing::ListDir(out),
+            (std::vector<std::string>{".b.tmp." + std::to_string(::getpid())}));
+}
+
+}  // namespace
+}  // namespace gs
