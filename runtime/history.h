@@ -1,0 +1,116 @@
+// The history database: one SQLite file shared by the runtime (which records
+// every job attempt and host event) and gsdeploy (probes, ranking). It feeds
+// execution-time predictions, host reliability (paper 004 eq. 1-3) and, later,
+// resume after a master crash. docs/history.md documents the schema.
+//
+// One History object per process, used from one thread (the engine's). Other
+// processes may use the same file at the same time: WAL mode plus a busy
+// timeout serialise the writers.
+#ifndef GSRT_RUNTIME_HISTORY_H_
+#define GSRT_RUNTIME_HISTORY_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/clock.h"
+#include "runtime/history_records.h"
+#include "runtime/sqlite_db.h"
+#include "runtime/status.h"
+
+namespace gs {
+
+struct HistoryOptions {
+  // How long a statement waits for another process's write lock before it
+  // fails with kUnavailable. A probe and a run share the file, so waits are
+  // short in practice; 5 s covers a checkpoint on a slow disk.
+  int busy_timeout_ms = 5000;
+
+  // Records (jobs, checks, failures) grouped into one transaction. 1 commits
+  // each record on its own (each is durable on return). N > 1 keeps a write
+  // transaction open until N records are pending or Flush() is called, which
+  // is several times cheaper per record but holds the write lock in between
+  // (other processes wait, up to their busy timeout) and a crash loses the
+  // pending records. With batching, call Flush() from a periodic timer.
+  int batch_size = 1;
+};
+
+class History {
+ public:
+  // Opens `path`, creating its parent directory (mode 0700) and the file
+  // (mode 0600) when missing, and migrates the schema. An existing file that
+  // is group- or world-writable loses those bits. Refuses, changing nothing,
+  // a file that is not a readable gsrt history or whose schema is newer than
+  // this build knows.
+  static StatusOr<std::unique_ptr<History>> Open(const std::string& path);
+  static StatusOr<std::unique_ptr<History>> Open(const std::string& path,
+                                                 const HistoryOptions& options);
+  // Commits pending records (errors are lost here: call Flush() to see them).
+  ~History();
+  History(const History&) = delete;
+  History& operator=(const History&) = delete;
+
+  const std::string& path() const { return db_->path(); }
+
+  // A run is one execution of a master program. `now` comes from the clock
+  // seam (the history never reads the system clock).
+  StatusOr<RunId> BeginRun(std::string_view program, std::string_view cwd,
+                           int host_count, Seconds now);
+  // Also flushes pending records.
+  Status EndRun(RunId run, RunStatus status, Seconds now);
+
+  // Inserts or updates the host named `host.name`.
+  Status RecordHost(const HostInfo& host);
+  Status RecordJob(const JobRecord& job);
+  Status RecordHostCheck(const HostCheck& check);
+  // Infrastructure failures only (they raise the host's distrust).
+  Status RecordHostFailure(const HostFailure& failure);
+
+  // Commits the records pending in batch mode; a no-op otherwise.
+  Status Flush();
+  // Records written but not yet committed (always 0 when batch_size is 1).
+  int pending() const { return pending_; }
+
+  // Durations (ended - started) of successful jobs, at most
+  // `limit_per_key` per (operation, host), grouped by (operation, host) in
+  // name order, newest first within a group.
+  StatusOr<std::vector<ExecTimeSample>> LoadExecTimes(int limit_per_key);
+  // Accumulated availability and distrust counts (zeros for a host never
+  // seen).
+  StatusOr<HostReliability> LoadHostReliability(std::string_view host);
+  // The same for every host that has checks or failures, by name.
+  StatusOr<std::vector<HostReliability>> LoadAllHostReliability();
+  // Every job of `run`, in the order they were recorded.
+  StatusOr<std::vector<JobRecord>> JobsForRun(RunId run);
+
+ private:
+  explicit History(std::unique_ptr<SqliteDb> db, const HistoryOptions& options)
+      : db_(std::move(db)), options_(options) {}
+  Status PrepareStatements();
+  // Runs an INSERT/UPDATE that records something, inside the batch
+  // transaction when batching.
+  Status Write(SqliteStatement& stmt);
+
+  std::unique_ptr<SqliteDb> db_;
+  HistoryOptions options_;
+  int pending_ = 0;
+  bool in_batch_ = false;
+
+  // Prepared once; SQLite keeps their query plans.
+  SqliteStatement begin_run_;
+  SqliteStatement end_run_;
+  SqliteStatement upsert_host_;
+  SqliteStatement insert_job_;
+  SqliteStatement insert_check_;
+  SqliteStatement insert_failure_;
+  SqliteStatement exec_times_;
+  SqliteStatement checks_for_host_;
+  SqliteStatement failures_for_host_;
+  SqliteStatement all_reliability_;
+  SqliteStatement jobs_for_run_;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_HISTORY_H_
