@@ -274,6 +274,10 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
         graph_, p.task, ops_[task.op],
         [this](VersionId v) { return VersionPath(v); }, host.worker);
     spec.id = next_job_++;
+    if (auto t = options_.timeouts.find(spec.operation);
+        t != options_.timeouts.end()) {
+      spec.timeout = t->second;
+    }
     jobs_.emplace(spec.id, JobEntry{p.task, p.host, p.predicted_end, in.now,
                                     task.attempts});
     ++host.running;
@@ -354,6 +358,9 @@ void Engine::OnJobDone(HostId host_id, JobReport report) {
                     : exited->error;
         log_dir = exited->log_dir;
         budget = options_.retries.app;
+        for (int code : options_.retries.unless_exit) {
+          if (exited->code == code) budget = 0;  // the application says: final
+        }
       }
     } else if (auto* failed = std::get_if<HostFailed>(&report.outcome)) {
       error = "host " + host.name + " failed: " + failed->reason;

@@ -7,6 +7,7 @@
 
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,6 +18,7 @@
 #include "adapters/adapter.h"
 #include "gs/gs_abi.h"
 #include "runtime/clock.h"
+#include "runtime/config.h"
 #include "runtime/file_table.h"
 #include "runtime/history_records.h"
 #include "runtime/operation_table.h"
@@ -33,19 +35,14 @@ namespace gs {
 
 class History;
 
-// How many times a task may be tried again after each kind of failure.
-struct RetryBudgets {
-  int app = 1;      // the worker failed (exit code, missing output)
-  int infra = 5;    // the host failed; not the task's fault
-  int timeout = 0;  // the job ran past its timeout
-};
-
 struct EngineOptions {
   std::string cwd;       // the master's working directory (absolute)
   std::string work_dir;  // absolute; versions in work_dir/data
   std::string program;   // for the history
   std::string policy = "mct";
   RetryBudgets retries;
+  // Seconds a job of the named operation may run; absent = no limit.
+  std::map<std::string, Seconds> timeouts;
   std::string history_path;  // "" = no history
   std::string dot_path;      // "" = no DOT file
   bool progress = false;     // a progress line on stderr

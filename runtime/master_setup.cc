@@ -4,9 +4,9 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <thread>
 
 #include "adapters/local/local_adapter.h"
+#include "runtime/config.h"
 
 namespace gs {
 
@@ -32,38 +32,88 @@ StatusOr<std::string> FindWorker() {
   if (::access(path.c_str(), X_OK) != 0) {
     return Status::NotFound(
         "worker program not found: " + path + ". Build the '" +
-        self.filename().string() + "-worker' target (gsrt_add_application "
-        "makes it next to the master), or set GSRT_WORKER to its path");
+        self.filename().string() +
+        "-worker' target (gsrt_add_application makes it next to the "
+        "master), or set GSRT_WORKER to its path");
   }
   return path;
 }
 
+namespace {
+
+// The host setups the configuration asks for, or why none can be used.
+StatusOr<std::vector<HostSetup>> MakeHosts(const Config& config,
+                                           const std::string& worker) {
+  std::vector<HostSetup> hosts;
+  std::string refused;
+  for (size_t i = 0; i < config.hosts.size(); ++i) {
+    const HostConfig& host = config.hosts[i];
+    // Adapters are tried in order (as JavaGAT does): the first this build
+    // provides is used.
+    bool made = false;
+    for (AdapterKind kind : host.adapters) {
+      if (kind != AdapterKind::kLocal) continue;
+      LocalAdapterOptions local;
+      local.slots = host.slots;
+      local.work_dir = config.runtime.work_dir;
+      local.host_name = host.name;
+      hosts.push_back(HostSetup{
+          host.name,
+          [local](boost::asio::io_context& io,
+                  Clock& clock) -> std::unique_ptr<Adapter> {
+            return std::make_unique<LocalAdapter>(io, clock, local);
+          },
+          worker});
+      made = true;
+      break;
+    }
+    if (!made) {
+      std::string kinds;
+      for (AdapterKind kind : host.adapters) {
+        kinds += (kinds.empty() ? "" : ", ") + std::string(AdapterKindName(kind));
+      }
+      refused += "\n  " + config.source.Where("hosts[" + std::to_string(i) + "]") + "host '" + host.name +
+                 "': adapter " + kinds +
+                 " is not available in this build of gsrt (available: local)";
+    }
+  }
+  if (hosts.empty()) {
+    return Status::Unavailable("no host can run jobs:" + refused);
+  }
+  if (!refused.empty()) {
+    std::fprintf(stderr, "gsrt: some hosts are not used:%s\n", refused.c_str());
+  }
+  return hosts;
+}
+
+}  // namespace
+
 StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
   auto worker = FindWorker();
   if (!worker.ok()) return worker.status();
+  ConfigEnv env = ConfigEnv::FromProcess();
+  auto config = LoadDefaultConfig(env);
+  if (!config.ok()) return config.status();
+  const RuntimeConfig& rt = config->runtime;
   EngineOptions options;
-  options.cwd = fs::current_path().string();
-  options.work_dir = options.cwd + "/.gsrt";
-  options.history_path = options.work_dir + "/history.db";
+  options.cwd = env.cwd;
+  options.work_dir = rt.work_dir;
+  options.history_path = rt.history;
+  options.policy = rt.policy;
+  options.retries = rt.retries;
+  options.timeouts = rt.timeout;
   std::error_code ec;
   options.program = fs::read_symlink("/proc/self/exe", ec).string();
   if (const char* dot = std::getenv("GSRT_DOT"); dot && *dot) {
     options.dot_path = fs::absolute(dot).string();
   }
-  options.progress = ::isatty(STDERR_FILENO) == 1;
+  options.progress = rt.progress == ProgressMode::kAlways ||
+                     (rt.progress == ProgressMode::kAuto &&
+                      ::isatty(STDERR_FILENO) == 1);
+  auto hosts = MakeHosts(*config, *worker);
+  if (!hosts.ok()) return hosts.status();
   auto engine = std::make_unique<Engine>(options);
-  std::vector<HostSetup> hosts;
-  LocalAdapterOptions local;
-  local.slots = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  local.work_dir = options.work_dir;
-  local.host_name = "local";
-  hosts.push_back(HostSetup{
-      "local",
-      [local](boost::asio::io_context& io, Clock& clock) -> std::unique_ptr<Adapter> {
-        return std::make_unique<LocalAdapter>(io, clock, local);
-      },
-      *worker});
-  Status s = engine->Start(std::move(hosts));
+  Status s = engine->Start(std::move(hosts).value());
   if (!s.ok()) return s;
   return engine;
 }
