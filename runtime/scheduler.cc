@@ -4,6 +4,9 @@
 #include <limits>
 #include <unordered_set>
 
+#include "runtime/policies_ft.h"
+#include "runtime/policies_minmin.h"
+
 namespace gs {
 
 SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
@@ -97,9 +100,12 @@ std::unique_ptr<Policy> MakeMetPolicy() { return std::make_unique<MetPolicy>(); 
 StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
   if (name == "mct") return MakeMctPolicy();
   if (name == "met") return MakeMetPolicy();
-  return Status::InvalidArgument("unknown scheduling policy '" +
-                                 std::string(name) +
-                                 "'; known policies: mct, met");
+  if (name == "min-min") return MakeMinMinPolicy();
+  if (name == "ftmct") return MakeFtMctPolicy();
+  if (name == "ftmet") return MakeFtMetPolicy();
+  return Status::InvalidArgument(
+      "unknown scheduling policy '" + std::string(name) +
+      "'; known policies: mct, met, min-min, ftmct, ftmet");
 }
 
 std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
