@@ -41,6 +41,36 @@ class Adapter {
 
   // Cancels what runs and releases the host. Pending `done` callbacks fire.
   virtual void Shutdown() = 0;
+
+  // --- Data staging, for hosts that do not see the master's files. ---
+  using StatusCallback = std::function<void(Status)>;
+
+  // True when the host sees the master's files at the same paths (local
+  // processes, a shared file system): no staging is needed.
+  virtual bool shares_master_files() const { return true; }
+
+  // The host's own directory for version files and job sandboxes (an
+  // absolute path on the host).
+  virtual std::string work_dir() const { return ""; }
+
+  // Copies the master's file `master_path` to `host_path` on the host,
+  // checked (size and hash) on arrival. `done` fires once, later.
+  virtual void Put(std::string master_path, std::string host_path,
+                   StatusCallback done) {
+    done(Status::FailedPrecondition(std::string(kind()) +
+                                    " adapter does not stage files"));
+  }
+
+  // Copies `host_path` on the host to `master_path` on the master's
+  // machine (written under a temporary name, renamed when complete).
+  virtual void Get(std::string host_path, std::string master_path,
+                   StatusCallback done) {
+    done(Status::FailedPrecondition(std::string(kind()) +
+                                    " adapter does not stage files"));
+  }
+
+  // Deletes `host_path` on the host, if it is there (no answer).
+  virtual void Remove(std::string host_path) {}
 };
 
 }  // namespace gs
