@@ -12,28 +12,13 @@
 
 #include "runtime/asio_clock.h"
 #include "runtime/exec_time_estimator.h"
+#include "runtime/engine_hosts.h"
 #include "runtime/history.h"
 #include "runtime/job_builder.h"
 
 namespace gs {
 
 namespace fs = std::filesystem;
-
-struct Engine::HostEntry {
-  std::string name;
-  std::string worker;
-  std::unique_ptr<Adapter> adapter;
-  bool usable = true;
-  uint64_t running = 0;
-};
-
-struct Engine::JobEntry {
-  TaskId task;
-  HostId host;
-  Seconds predicted_end;
-  Seconds submitted;
-  uint32_t attempt;
-};
 
 namespace {
 
@@ -106,6 +91,8 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     entry->worker = setup.worker;
     entry->adapter = setup.make(*io_, *clock_);
     Status s = entry->adapter->Connect();
+    entry->shared = entry->adapter->shares_master_files();
+    entry->data_dir = entry->adapter->work_dir() + "/data";
     if (!s.ok()) {
       refused += "\n  " + setup.name + ": " + s.message();
       entry->usable = false;
@@ -258,7 +245,9 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   std::vector<HostState> states(hosts_.size());
   for (HostId h = 0; h < hosts_.size(); ++h) {
     states[h].usable = hosts_[h]->usable;
-    states[h].slots = static_cast<int>(hosts_[h]->running) +
+    // Jobs still staging their inputs hold a slot the adapter does not
+    // know about yet.
+    states[h].slots = static_cast<int>(hosts_[h]->running - hosts_[h]->staging) +
                       hosts_[h]->adapter->FreeSlots();
   }
   for (const auto& [id, job] : jobs_) {
@@ -272,7 +261,7 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
     HostEntry& host = *hosts_[p.host];
     JobSpec spec = BuildJobSpec(
         graph_, p.task, ops_[task.op],
-        [this](VersionId v) { return VersionPath(v); }, host.worker);
+        [this, h = p.host](VersionId v) { return PathOn(v, h); }, host.worker);
     spec.id = next_job_++;
     if (auto t = options_.timeouts.find(spec.operation);
         t != options_.timeouts.end()) {
@@ -284,12 +273,24 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
     ++stats_.running;
     ++stats_.jobs;
     ++stats_.jobs_per_host[host.name];
-    out->push_back({p.host, std::move(spec)});
+    std::vector<VersionId> inputs;
+    const FileAccess* acc = graph_.accesses(p.task);
+    for (uint32_t i = 0; i < task.num_files; ++i) {
+      if (acc[i].in != kNoVersion && !HasCopyLocked(acc[i].in, p.host)) {
+        inputs.push_back(acc[i].in);
+      }
+    }
+    if (!inputs.empty()) ++host.staging;
+    out->push_back({p.host, std::move(spec), std::move(inputs)});
   }
 }
 
 void Engine::Send(std::vector<Dispatch> dispatches) {
   for (Dispatch& d : dispatches) {
+    if (!d.inputs.empty()) {
+      StageAndSubmit(std::move(d));
+      continue;
+    }
     hosts_[d.host]->adapter->Submit(
         std::move(d.spec),
         [this, host = d.host](JobReport report) { OnJobDone(host, report); });
@@ -351,6 +352,14 @@ void Engine::OnJobDone(HostId host_id, JobReport report) {
         static_cast<EstimatorPredictor*>(predictor_.get())
             ->Observe(task.op, host_id, report.ended - report.started);
         if (op.synchronous) results_[job.task] = std::move(exited->results);
+        if (!host.shared) {
+          const FileAccess* acc = graph_.accesses(job.task);
+          for (uint32_t i = 0; i < task.num_files; ++i) {
+            if (acc[i].out == kNoVersion) continue;
+            graph_.version(acc[i].out).on_master = false;
+            remote_copies_[acc[i].out] = {host_id};
+          }
+        }
         FinishTaskLocked(job.task, &ready);
       } else {
         error = exited->error.empty()
@@ -413,7 +422,14 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
 }
 
 void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
-  for (VersionId v : graph_.TakeGarbage()) doomed->push_back(VersionPath(v));
+  for (VersionId v : graph_.TakeGarbage()) {
+    if (graph_.version(v).on_master) doomed->push_back(VersionPath(v));
+    if (remote_copies_.count(v)) {
+      // Remote copies are removed through their adapters, on the engine
+      // thread.
+      boost::asio::post(*io_, [this, v] { RemoveVersionData(v); });
+    }
+  }
 }
 
 bool Engine::AllFinishedLocked() const { return stats_.all_finished(); }

@@ -100,9 +100,24 @@ class Engine {
   struct Dispatch {
     HostId host;
     JobSpec spec;
+    std::vector<VersionId> inputs;  // to stage on `host` first
   };
+  using DoneFn = std::function<void(Status)>;
 
   std::string VersionPath(VersionId v) const;
+  // Where version `v` lives (or will) on `host`.
+  std::string PathOn(VersionId v, HostId host) const;
+  bool HasCopyLocked(VersionId v, HostId host) const;
+
+  // Data layer (engine thread): copies versions where jobs and the master
+  // need them. engine_data.cc.
+  void StageAndSubmit(Dispatch d);
+  void EnsureOnHost(VersionId v, HostId host, DoneFn done);
+  void FetchToMaster(VersionId v, DoneFn done);
+  void DropCopiesOn(HostId host);
+  void RemoveVersionData(VersionId v);
+  // Master thread: waits until `v` is on the master's machine.
+  Status BringToMasterLocked(std::unique_lock<std::mutex>& lock, VersionId v);
   void WakeLocked();
   void RunSchedule();
   void ScheduleLocked(std::vector<Dispatch>* out);
@@ -115,7 +130,7 @@ class Engine {
   bool AllFinishedLocked() const;
   Status WaitVersionLocked(std::unique_lock<std::mutex>& lock, VersionId v,
                            const char* name);
-  void FinalizeFilesLocked();
+  void FinalizeFilesLocked(std::unique_lock<std::mutex>& lock);
   void ShowProgress();
   void ScheduleProgress();
   void ScheduleHistoryFlush();
@@ -139,6 +154,11 @@ class Engine {
   std::unordered_map<JobId, JobEntry> jobs_;
   std::unordered_map<TaskId, std::string> results_;
   std::unordered_map<int, OpenFile> open_files_;
+  // Hosts that do not share the master's files holding a copy of a version.
+  std::unordered_map<VersionId, std::vector<HostId>> remote_copies_;
+  // Transfers under way, (version, destination host or kNoHost for the
+  // master) -> what to do when they end; later requests join them.
+  std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;
   std::unique_ptr<Timer> progress_timer_;
   std::unique_ptr<Timer> flush_timer_;
   JobId next_job_ = 1;

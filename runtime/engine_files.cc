@@ -61,6 +61,7 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
   if (mode == R || mode == A) {
     VersionId v = graph_.LatestVersion(f);
     Status s = WaitVersionLocked(lock, v, name);
+    if (s.ok()) s = BringToMasterLocked(lock, v);
     if (!s.ok()) return s;
     // Hold it so it is not collected while open or copied.
     graph_.AddReader(v);
@@ -137,7 +138,7 @@ Status Engine::Close(int fd, bool already_closed) {
   return Status::Ok();
 }
 
-void Engine::FinalizeFilesLocked() {
+void Engine::FinalizeFilesLocked(std::unique_lock<std::mutex>& lock) {
   for (FileId f = 0; f < files_.size(); ++f) {
     uint32_t latest = files_.latest(f);
     if (latest == FileTable::kNone) continue;
@@ -149,8 +150,19 @@ void Engine::FinalizeFilesLocked() {
                              "version did not succeed");
       continue;
     }
-    Status s = MoveFile(VersionPath(latest), files_.path(f));
-    if (!s.ok()) stats_.notes.push_back("cannot put the final version in place: " + s.message());
+    Status s = BringToMasterLocked(lock, latest);
+    if (!s.ok()) {
+      stats_.notes.push_back("cannot fetch the final version of " +
+                             files_.path(f) + ": " + s.message());
+      ++stats_.lost_outputs;
+      continue;
+    }
+    s = MoveFile(VersionPath(latest), files_.path(f));
+    if (!s.ok()) {
+      stats_.notes.push_back("cannot put the final version in place: " +
+                             s.message());
+      ++stats_.lost_outputs;
+    }
   }
 }
 
@@ -174,7 +186,7 @@ int Engine::Stop() {
     }
     open_files_.clear();
   }
-  FinalizeFilesLocked();
+  FinalizeFilesLocked(lock);
   lock.unlock();
   // The engine thread may still be inside a handler; stop it before the
   // adapters go away.
@@ -201,7 +213,7 @@ int Engine::Stop() {
   }
   std::string summary = FormatSummary(stats_, now - started_);
   std::fputs(summary.c_str(), stderr);
-  return stats_.failed + stats_.futile == 0 ? 0 : 1;
+  return stats_.failed + stats_.futile + stats_.lost_outputs == 0 ? 0 : 1;
 }
 
 }  // namespace gs

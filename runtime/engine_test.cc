@@ -262,3 +262,63 @@ TEST_F(EngineTest, BarrierWaitsForEverything) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+// Hosts that do not share the master's files: versions stay where they
+// were made and move only when needed.
+class EngineDataTest : public EngineTest {
+ protected:
+  void StartRemote() {
+    EngineOptions options;
+    options.cwd = dir_.string();
+    options.work_dir = (dir_ / ".gsrt").string();
+    engine_ = std::make_unique<Engine>(options);
+    std::vector<HostSetup> hosts;
+    std::string remote = (dir_ / "remote").string();
+    hosts.push_back(HostSetup{
+        "far",
+        [this, remote](boost::asio::io_context& io, Clock& clock) {
+          return std::make_unique<FakeAdapter>(io, clock, 4, &log_, remote);
+        },
+        "/no/worker"});
+    ASSERT_TRUE(engine_->Start(std::move(hosts)).ok());
+  }
+};
+
+TEST_F(EngineDataTest, OutputsStayOnTheirHostUntilNeeded) {
+  std::ofstream(dir_ / "input") << "data";
+  StartRemote();
+  Consume("input", "a");  // stages input (a Put)
+  Consume("a", "b");      // a is already there: no transfer
+  Consume("b", "c");
+  engine_->Barrier();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    ASSERT_EQ(log_.puts.size(), 1u);
+    EXPECT_EQ(log_.puts[0].first, (dir_ / "input").string());
+    EXPECT_TRUE(log_.gets.empty()) << "an output moved before anyone needed it";
+  }
+  EXPECT_EQ(ReadThroughEngine("b"), "consume([consume([data],)],)");
+  EXPECT_EQ(engine_->Stop(), 0);
+  // GS_Open fetched b; GS_Off fetched the final versions of a and c.
+  EXPECT_EQ(log_.gets.size(), 3u);
+  EXPECT_EQ(Read("c"), "consume([consume([consume([data],)],)],)");
+  EXPECT_EQ(Read("a"), "consume([data],)");
+}
+
+TEST_F(EngineDataTest, SupersededRemoteVersionsAreRemoved) {
+  StartRemote();
+  Produce("scratch", 1);
+  Consume("scratch", "out1");
+  Produce("scratch", 2);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("scratch"), "produce(2,)");
+  EXPECT_EQ(Read("out1"), "consume([produce(1,)],)");
+  std::lock_guard<std::mutex> lock(log_.mu);
+  EXPECT_FALSE(log_.removes.empty());
+}
+
+}  // namespace
+}  // namespace gs

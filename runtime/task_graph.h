@@ -46,6 +46,9 @@ struct Version {
   uint32_t number = 0;  // 0 is the user's file as it was; 1.. are renamed
   TaskId producer = kMasterTask;
   VersionState state = VersionState::kPending;
+  // Whether the master's machine (and every host sharing its files) holds
+  // the data; copies on other hosts are kept by the engine's data layer.
+  bool on_master = true;
   // Unfinished tasks (and open master descriptors) that read this version;
   // when it is superseded and this drops to 0 its data can be deleted.
   uint32_t readers = 0;

@@ -10,6 +10,8 @@
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <fstream>
 #include <map>
@@ -43,6 +45,9 @@ class FakeAdapter : public Adapter {
     std::map<std::string, Behavior> script;
     std::map<std::string, int> attempts;
     std::function<void()> release;  // lets held jobs finish
+    // Staging through Put/Get (hosts with a remote_dir), as (from, to).
+    std::vector<std::pair<std::string, std::string>> puts, gets;
+    std::vector<std::string> removes;
 
     void ReleaseAll() {
       if (release) release();
@@ -56,8 +61,15 @@ class FakeAdapter : public Adapter {
     }
   };
 
-  FakeAdapter(boost::asio::io_context& io, Clock& clock, int slots, Log* log)
-      : io_(io), clock_(clock), slots_(slots), log_(log) {
+  // With a `remote_dir` the host does not share the master's files: its
+  // versions live under remote_dir and move through Put/Get (plain copies).
+  FakeAdapter(boost::asio::io_context& io, Clock& clock, int slots, Log* log,
+              std::string remote_dir = "")
+      : io_(io),
+        clock_(clock),
+        slots_(slots),
+        log_(log),
+        remote_dir_(std::move(remote_dir)) {
     log_->release = [this] { boost::asio::post(io_, [this] { Release(); }); };
   }
 
@@ -91,6 +103,20 @@ class FakeAdapter : public Adapter {
   void Cancel(JobId) override {}
   void Shutdown() override { Release(); }
 
+  bool shares_master_files() const override { return remote_dir_.empty(); }
+  std::string work_dir() const override { return remote_dir_; }
+  void Put(std::string from, std::string to, StatusCallback done) override {
+    Copy(from, to, std::move(done), &Log::puts);
+  }
+  void Get(std::string from, std::string to, StatusCallback done) override {
+    Copy(from, to, std::move(done), &Log::gets);
+  }
+  void Remove(std::string path) override {
+    std::remove(path.c_str());
+    std::lock_guard<std::mutex> lock(log_->mu);
+    log_->removes.push_back(path);
+  }
+
   // Lets held jobs finish (call through the engine's io_context).
   void Release() {
     {
@@ -108,6 +134,23 @@ class FakeAdapter : public Adapter {
     DoneCallback done;
     Seconds submitted;
   };
+
+  void Copy(const std::string& from, const std::string& to,
+            StatusCallback done,
+            std::vector<std::pair<std::string, std::string>> Log::*list) {
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      (log_->*list).push_back({from, to});
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(
+        std::filesystem::path(to).parent_path(), ec);
+    std::filesystem::copy_file(
+        from, to, std::filesystem::copy_options::overwrite_existing, ec);
+    Status s = ec ? Status::IoError("copy " + from + ": " + ec.message())
+                  : Status::Ok();
+    boost::asio::post(io_, [done = std::move(done), s] { done(s); });
+  }
 
   static std::string ReadAll(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -147,6 +190,9 @@ class FakeAdapter : public Adapter {
       text += ")";
       for (const JobParam& p : spec.params) {
         if (p.dest.empty()) continue;
+        std::error_code ec;
+        std::filesystem::create_directories(
+            std::filesystem::path(p.dest).parent_path(), ec);
         std::ofstream out(p.dest, std::ios::binary | std::ios::trunc);
         out << text;
       }
@@ -162,6 +208,7 @@ class FakeAdapter : public Adapter {
   int slots_;
   int busy_ = 0;
   Log* log_;
+  std::string remote_dir_;
   std::vector<Held> held_;
 };
 

@@ -1,0 +1,34 @@
+// The engine's private records of hosts and jobs, shared by engine*.cc.
+#ifndef GSRT_RUNTIME_ENGINE_HOSTS_H_
+#define GSRT_RUNTIME_ENGINE_HOSTS_H_
+
+#include <memory>
+#include <string>
+
+#include "adapters/adapter.h"
+#include "runtime/engine.h"
+
+namespace gs {
+
+struct Engine::HostEntry {
+  std::string name;
+  std::string worker;
+  std::unique_ptr<Adapter> adapter;
+  bool usable = true;
+  bool shared = true;     // sees the master's files at the same paths
+  std::string data_dir;   // version files on the host when not shared
+  uint64_t running = 0;   // jobs placed here and not finished
+  uint64_t staging = 0;   // of which still waiting for their inputs
+};
+
+struct Engine::JobEntry {
+  TaskId task;
+  HostId host;
+  Seconds predicted_end;
+  Seconds submitted;
+  uint32_t attempt;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_ENGINE_HOSTS_H_
