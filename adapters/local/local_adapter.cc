@@ -1,0 +1,477 @@
+#include "adapters/local/local_adapter.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "adapters/local/job_files.h"
+#include "adapters/local/process_spawn.h"
+#include "adapters/worker_command.h"
+
+namespace gs {
+
+namespace {
+
+// Result files hold a few encoded scalars; anything near this is a bug.
+constexpr uint64_t kMaxResultBytes = 16 << 20;
+
+Seconds ToSeconds(const timeval& tv) {
+  return static_cast<Seconds>(tv.tv_sec) + tv.tv_usec / 1e6;
+}
+
+std::string SignalText(int sig) {
+  std::string text = "killed by signal " + std::to_string(sig);
+  if (const char* abbrev = sigabbrev_np(sig)) {
+    text += " (SIG";
+    text += abbrev;
+    text += ")";
+  }
+  return text;
+}
+
+// The outcome of a job whose worker never ran.
+Exited NotStarted(std::string error) {
+  Exited e;
+  e.code = 127;
+  e.error = std::move(error);
+  return e;
+}
+
+LocalAdapterOptions Normalized(LocalAdapterOptions options) {
+  if (options.slots < 1) options.slots = 1;
+  while (options.work_dir.size() > 1 && options.work_dir.back() == '/') {
+    options.work_dir.pop_back();
+  }
+  return options;
+}
+
+bool IsInput(JobParam::Kind kind) {
+  return kind == JobParam::Kind::kFileIn || kind == JobParam::Kind::kFileInOut;
+}
+
+}  // namespace
+
+int LocalAdapterOptions::DefaultSlots() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+struct LocalAdapter::Job {
+  explicit Job(boost::asio::io_context& io) : pidfd(io) {}
+  JobSpec spec;
+  DoneCallback done;
+  WorkerCommand cmd;
+  std::string sandbox;
+  pid_t pid = -1;
+  // Readable when the worker has exited.
+  boost::asio::posix::stream_descriptor pidfd;
+  std::unique_ptr<Timer> timeout;
+  Seconds submitted = 0;
+  Seconds started = 0;
+  uint64_t bytes_in = 0;
+  rusage usage{};
+  bool cancel_requested = false;
+  bool timed_out = false;
+  // Reported (or being reported) already; late asio completions ignore it.
+  bool finished = false;
+};
+
+LocalAdapter::LocalAdapter(boost::asio::io_context& io, Clock& clock,
+                           LocalAdapterOptions options)
+    : io_(io),
+      clock_(clock),
+      options_(Normalized(std::move(options))),
+      jobs_dir_(options_.work_dir + "/jobs"),
+      logs_dir_(options_.work_dir + "/logs"),
+      sandboxes_(jobs_dir_, options_.slots) {}
+
+LocalAdapter::~LocalAdapter() {
+  Shutdown();
+  if (devnull_fd_ >= 0) ::close(devnull_fd_);
+}
+
+Status LocalAdapter::Connect() {
+  shut_down_ = false;
+  return EnsureOpen();
+}
+
+Status LocalAdapter::EnsureOpen() {
+  const std::string where = "host '" + options_.host_name + "'";
+  if (!dirs_ready_) {
+    if (options_.work_dir.empty() || options_.work_dir.front() != '/') {
+      return Status::InvalidArgument(
+          where + ": work dir '" + options_.work_dir +
+          "' is not an absolute path; set the host's workdir to one");
+    }
+    for (const std::string& dir : {jobs_dir_, logs_dir_}) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      if (ec) {
+        return Status::FromErrno(
+            where + ": cannot create '" + dir + "' (choose a writable workdir)",
+            ec.value());
+      }
+    }
+    sandboxes_.RemoveStale();
+    dirs_ready_ = true;
+  }
+  if (devnull_fd_ < 0) {
+    devnull_fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull_fd_ < 0) {
+      return Status::FromErrno(where + ": open /dev/null", errno);
+    }
+  }
+  return Status::Ok();
+}
+
+int LocalAdapter::FreeSlots() const {
+  const int free = options_.slots - static_cast<int>(running_.size()) -
+                   static_cast<int>(queued_.size());
+  return free > 0 ? free : 0;
+}
+
+void LocalAdapter::Submit(JobSpec spec, DoneCallback done) {
+  auto job = std::make_shared<Job>(io_);
+  job->spec = std::move(spec);
+  job->done = std::move(done);
+  job->submitted = clock_.Now();
+  if (shut_down_) {
+    PostFailure(job, HostFailed{"host '" + options_.host_name +
+                                "' was shut down; Connect() it again"});
+    return;
+  }
+  if (queued_.empty() && static_cast<int>(running_.size()) < options_.slots) {
+    Start(job);
+  } else {
+    queued_.push_back(std::move(job));
+  }
+}
+
+void LocalAdapter::PostFailure(const JobPtr& job, JobOutcome outcome) {
+  job->finished = true;
+  JobReport report;
+  report.id = job->spec.id;
+  report.outcome = std::move(outcome);
+  report.submitted = job->submitted;
+  report.started = job->started > 0 ? job->started : clock_.Now();
+  report.ended = clock_.Now();
+  // Captures no `this`: it may run after the adapter is gone.
+  boost::asio::post(io_, [done = std::move(job->done),
+                          report = std::move(report)]() { done(report); });
+}
+
+void LocalAdapter::Start(const JobPtr& job) {
+  const JobSpec& spec = job->spec;
+  Status s = EnsureOpen();
+  if (!s.ok()) return PostFailure(job, HostFailed{s.message()});
+
+  if (running_.count(spec.id) > 0) {
+    return PostFailure(job, NotStarted("job id " + std::to_string(spec.id) +
+                                       " is already running on host '" +
+                                       options_.host_name + "'"));
+  }
+  job->sandbox = jobs_dir_ + "/" + std::to_string(spec.id);
+  auto cmd = BuildWorkerCommand(spec, job->sandbox);
+  if (!cmd.ok()) return PostFailure(job, NotStarted(cmd.status().message()));
+  job->cmd = std::move(cmd).value();
+
+  for (size_t i = 0; i < spec.params.size(); ++i) {
+    const JobParam& p = spec.params[i];
+    if (!IsInput(p.kind)) continue;
+    auto size = FileSize(p.source);
+    if (!size.ok()) {
+      return PostFailure(
+          job, NotStarted("input file of parameter " + std::to_string(i) +
+                          " is not readable on host '" + options_.host_name +
+                          "': " + size.status().message()));
+    }
+    job->bytes_in += *size;
+  }
+
+  s = sandboxes_.Acquire(job->sandbox);
+  if (!s.ok()) {
+    return PostFailure(
+        job, HostFailed{"host '" + options_.host_name + "': " + s.message()});
+  }
+  for (const OutputMove& out : job->cmd.outputs) {
+    if (out.source.empty()) continue;
+    s = CopyFile(out.source, out.temp);
+    if (!s.ok()) {
+      SandboxPool::Remove(job->sandbox);
+      return PostFailure(job, NotStarted("cannot stage inout file of "
+                                         "parameter " +
+                                         std::to_string(out.param_index) +
+                                         ": " + s.message()));
+    }
+  }
+
+  SpawnRequest req;
+  req.argv = &job->cmd.argv;
+  req.cwd = job->sandbox;
+  req.devnull_fd = devnull_fd_;
+  auto proc = SpawnProcess(req);
+  if (!proc.ok()) {
+    SandboxPool::Remove(job->sandbox);
+    std::string what = "cannot start worker '" + spec.worker + "' on host '" +
+                       options_.host_name + "': ";
+    if (::access(spec.worker.c_str(), F_OK) != 0) {
+      what += "no such file; build the worker or fix the worker path";
+    } else if (::access(spec.worker.c_str(), X_OK) != 0) {
+      what += "not executable; check its permissions (chmod +x)";
+    } else {
+      what += proc.status().message();
+    }
+    return PostFailure(job, NotStarted(what));
+  }
+  job->pid = proc->pid;
+  boost::system::error_code ec;
+  job->pidfd.assign(proc->pidfd, ec);
+  if (ec) {
+    // Cannot watch it (reactor trouble): stop it now rather than lose it.
+    ::close(proc->pidfd);
+    Kill(*job);
+    ::waitpid(job->pid, nullptr, 0);
+    SandboxPool::Remove(job->sandbox);
+    return PostFailure(
+        job, HostFailed{"host '" + options_.host_name +
+                        "': cannot watch worker process: " + ec.message()});
+  }
+  job->started = clock_.Now();
+  running_.emplace(spec.id, job);
+  if (spec.timeout > 0) {
+    job->timeout = clock_.After(spec.timeout, [this, id = spec.id] {
+      auto it = running_.find(id);
+      if (it == running_.end() || it->second->cancel_requested) return;
+      it->second->timed_out = true;
+      Kill(*it->second);
+    });
+  }
+  WaitForExit(job);
+}
+
+void LocalAdapter::WaitForExit(const JobPtr& job) {
+  job->pidfd.async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                        [this, job](const boost::system::error_code& ec) {
+                          // A job taken by Shutdown (maybe with the adapter
+                          // gone) is done.
+                          if (job->finished) return;
+                          OnExit(job);
+                        });
+}
+
+void LocalAdapter::OnExit(const JobPtr& job) {
+  int status = 0;
+  pid_t r;
+  do {
+    r = ::wait4(job->pid, &status, WNOHANG, &job->usage);
+  } while (r < 0 && errno == EINTR);
+  if (r == 0) return WaitForExit(job);  // woken before the exit
+  const int wait_errno = errno;
+
+  job->finished = true;
+  running_.erase(job->spec.id);
+  job->timeout.reset();
+  boost::system::error_code ignored;
+  job->pidfd.close(ignored);
+
+  JobReport report;
+  report.id = job->spec.id;
+  report.submitted = job->submitted;
+  report.started = job->started;
+  if (r < 0) {
+    report.outcome = HostFailed{
+        "lost the exit status of worker pid " + std::to_string(job->pid) +
+        " on host '" + options_.host_name + "' (" + std::strerror(wait_errno) +
+        "); is SIGCHLD ignored or another thread reaping children?"};
+    SandboxPool::Remove(job->sandbox);
+  } else if (job->cancel_requested) {
+    report.outcome = Cancelled{};
+    SandboxPool::Remove(job->sandbox);
+  } else if (job->timed_out) {
+    report.outcome = TimedOut{job->spec.timeout};
+    SandboxPool::Remove(job->sandbox);
+  } else {
+    Exited exited = Collect(*job, status);
+    if (!exited.succeeded()) RemoveIfStale(job->cmd.result_path);
+    report.outcome = std::move(exited);
+  }
+  report.ended = clock_.Now();
+  StartQueued();
+  DoneCallback done = std::move(job->done);
+  done(std::move(report));
+}
+
+Exited LocalAdapter::Collect(Job& job, int status) {
+  Exited e;
+  e.usage.user_cpu = ToSeconds(job.usage.ru_utime);
+  e.usage.system_cpu = ToSeconds(job.usage.ru_stime);
+  e.usage.max_rss_kb = job.usage.ru_maxrss;
+  e.bytes_in = job.bytes_in;
+  e.log_dir = job.sandbox;  // kept unless everything below succeeds
+  if (WIFSIGNALED(status)) {
+    e.code = 128 + WTERMSIG(status);
+    e.error = SignalText(WTERMSIG(status));
+    return e;
+  }
+  e.code = WEXITSTATUS(status);
+  if (e.code != 0) {
+    e.error = "exit code " + std::to_string(e.code);
+    return e;
+  }
+  for (const OutputMove& out : job.cmd.outputs) {
+    auto size = FileSize(out.temp);
+    if (!size.ok()) {
+      e.error = "declared output '" + out.dest + "' (parameter " +
+                std::to_string(out.param_index) + ") was not written";
+      return e;
+    }
+    e.bytes_out += *size;
+  }
+  auto results = ReadResultFile(job.cmd.result_path, kMaxResultBytes);
+  if (!results.ok()) {
+    e.error = "the worker exited 0 but its result file is unusable: " +
+              results.status().message();
+    return e;
+  }
+  e.results = std::move(results).value();
+  for (const OutputMove& out : job.cmd.outputs) {
+    Status s = MoveFile(out.temp, out.dest);
+    if (!s.ok()) {
+      e.error = "output of parameter " + std::to_string(out.param_index) +
+                " could not be put in place: " + s.message();
+      return e;
+    }
+  }
+  KeepLogs(job, e);
+  return e;
+}
+
+void LocalAdapter::KeepLogs(Job& job, Exited& e) {
+  e.log_dir.clear();
+  const std::string id = std::to_string(job.spec.id);
+  for (const char* stream : {SandboxPool::kStdout, SandboxPool::kStderr}) {
+    const std::string path = job.sandbox + "/" + stream;
+    auto size = FileSize(path);
+    if (!size.ok() || *size == 0) continue;
+    const std::string kept = logs_dir_ + "/job-" + id + "." + stream;
+    // A log that cannot be kept is not worth failing a finished job.
+    if (MoveFile(path, kept).ok()) e.log_dir = logs_dir_;
+  }
+  sandboxes_.Release(job.sandbox);
+}
+
+void LocalAdapter::Kill(Job& job) {
+  // The worker leads its own process group; its children go too.
+  if (::kill(-job.pid, SIGKILL) != 0) ::kill(job.pid, SIGKILL);
+}
+
+void LocalAdapter::Cancel(JobId id) {
+  auto it = running_.find(id);
+  if (it != running_.end()) {
+    if (!it->second->cancel_requested) {
+      it->second->cancel_requested = true;
+      Kill(*it->second);
+    }
+    return;
+  }
+  for (auto q = queued_.begin(); q != queued_.end(); ++q) {
+    if ((*q)->spec.id == id) {
+      JobPtr job = *q;
+      queued_.erase(q);
+      PostFailure(job, Cancelled{});
+      return;
+    }
+  }
+}
+
+void LocalAdapter::StartQueued() {
+  while (!queued_.empty() &&
+         static_cast<int>(running_.size()) < options_.slots) {
+    JobPtr job = std::move(queued_.front());
+    queued_.pop_front();
+    Start(job);
+  }
+}
+
+namespace {
+
+// Copies `from` to `to` so that `to` appears complete or not at all.
+Status CopyAtomically(const std::string& from, const std::string& to) {
+  const std::string part = to + ".gsrt-part";
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(to).parent_path(),
+                                      ec);
+  Status s = CopyFile(from, part);
+  if (s.ok()) s = MoveFile(part, to);
+  if (!s.ok()) std::filesystem::remove(part, ec);
+  return s;
+}
+
+}  // namespace
+
+void LocalAdapter::Put(std::string master_path, std::string host_path,
+                       StatusCallback done) {
+  Status s = CopyAtomically(master_path, host_path);
+  boost::asio::post(io_, [done = std::move(done), s] { done(s); });
+}
+
+void LocalAdapter::Get(std::string host_path, std::string master_path,
+                       StatusCallback done) {
+  Status s = CopyAtomically(host_path, master_path);
+  boost::asio::post(io_, [done = std::move(done), s] { done(s); });
+}
+
+void LocalAdapter::Remove(std::string host_path) {
+  std::error_code ec;
+  std::filesystem::remove(host_path, ec);
+}
+
+void LocalAdapter::Shutdown() {
+  shut_down_ = true;
+  std::vector<JobPtr> jobs;
+  jobs.reserve(running_.size() + queued_.size());
+  for (auto& [id, job] : running_) jobs.push_back(job);
+  running_.clear();
+  for (JobPtr& job : queued_) jobs.push_back(std::move(job));
+  queued_.clear();
+
+  for (const JobPtr& job : jobs) {
+    job->finished = true;
+    job->timeout.reset();
+    if (job->pid > 0) {
+      Kill(*job);
+      while (::waitpid(job->pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+      boost::system::error_code ignored;
+      job->pidfd.close(ignored);
+      SandboxPool::Remove(job->sandbox);
+    }
+  }
+  sandboxes_.Clear();
+  // Callbacks last: they may call back into the adapter.
+  const Seconds now = clock_.Now();
+  for (const JobPtr& job : jobs) {
+    JobReport report;
+    report.id = job->spec.id;
+    report.outcome = Cancelled{};
+    report.submitted = job->submitted;
+    report.started = job->pid > 0 ? job->started : now;
+    report.ended = now;
+    DoneCallback done = std::move(job->done);
+    done(std::move(report));
+  }
+}
+
+}  // namespace gs

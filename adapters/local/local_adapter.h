@@ -1,0 +1,134 @@
+// The `local` adapter: runs each job as a worker process on this machine,
+// started with posix_spawn (never a shell) and waited for on the engine's
+// io_context through a pidfd, so no thread is spent per job.
+//
+// One job = one sandbox directory SANDBOX = work_dir/jobs/<job id> (mode
+// 0700), the worker's cwd, holding its stdout, stderr, result file and the
+// temporaries of its outputs. Outputs become their `dest` only after the
+// worker exited 0 and wrote every declared output (see
+// adapters/worker_command.h for the command line). Logs of a successful job
+// are kept in work_dir/logs/job-<id>.{stdout,stderr} when not empty; a
+// failed job keeps its whole sandbox for inspection (Exited::log_dir).
+// Clean sandboxes are recycled (see sandbox_pool.h), which is most of what
+// keeps the overhead per job near a bare posix_spawn + waitpid loop.
+//
+// Outcomes: exit 0 with every output and the result file -> Exited success;
+// other exit codes -> Exited{code, "exit code N"}; a signal ->
+// Exited{128 + S, "killed by signal S (SIGxxx)"}; a worker that cannot be
+// started (missing, not executable, input missing) -> Exited{127, what to
+// fix}; the timeout -> TimedOut; Cancel/Shutdown -> Cancelled; a work dir
+// that cannot be used -> HostFailed.
+//
+// One work dir serves one master at a time.
+#ifndef GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
+#define GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "adapters/adapter.h"
+#include "adapters/local/sandbox_pool.h"
+#include "runtime/clock.h"
+
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
+
+namespace gs {
+
+struct LocalAdapterOptions {
+  // Jobs that run at once. Default: the number of hardware threads (at
+  // least 1).
+  int slots = DefaultSlots();
+  // Absolute directory for sandboxes (work_dir/jobs) and kept logs
+  // (work_dir/logs); created when missing. Required.
+  std::string work_dir;
+  // Names this host in reports and error messages.
+  std::string host_name = "local";
+
+  static int DefaultSlots();
+};
+
+class LocalAdapter : public Adapter {
+ public:
+  // Callbacks run on `io`; Submit, Cancel and Shutdown must be called on the
+  // thread running `io`. `io` and `clock` must outlive the adapter.
+  LocalAdapter(boost::asio::io_context& io, Clock& clock,
+               LocalAdapterOptions options);
+  // As Shutdown(): running jobs are killed and their callbacks fire.
+  ~LocalAdapter() override;
+
+  LocalAdapter(const LocalAdapter&) = delete;
+  LocalAdapter& operator=(const LocalAdapter&) = delete;
+
+  std::string_view kind() const override { return "local"; }
+
+  // Creates work_dir/jobs and work_dir/logs and opens /dev/null; says what
+  // to fix when the work dir is not usable.
+  Status Connect() override;
+
+  // slots - running - queued, never negative.
+  int FreeSlots() const override;
+
+  // Starts the job now when a slot is free, otherwise queues it (FIFO).
+  void Submit(JobSpec spec, DoneCallback done) override;
+
+  // Kills the job (SIGKILL to its process group); done fires with
+  // Cancelled. A queued job is dropped and reported Cancelled.
+  void Cancel(JobId id) override;
+
+  // Kills every job, waits for their processes, removes their sandboxes and
+  // fires their callbacks with Cancelled before returning. Submit after
+  // Shutdown reports HostFailed until Connect() is called again.
+  void Shutdown() override;
+
+  // Staging: the local host sees the master's files, so the runtime needs
+  // none; these are plain local copies for callers that stage anyway.
+  std::string work_dir() const override { return options_.work_dir; }
+  // Copies to a temporary beside `host_path`, renamed when complete (the
+  // parent directories are created). `done` fires later, on the io_context.
+  void Put(std::string master_path, std::string host_path,
+           StatusCallback done) override;
+  void Get(std::string host_path, std::string master_path,
+           StatusCallback done) override;
+  // Deletes the file, if it is there.
+  void Remove(std::string host_path) override;
+
+  // Jobs started and not yet reported; for tests and status displays.
+  int running() const { return static_cast<int>(running_.size()); }
+
+ private:
+  struct Job;
+  using JobPtr = std::shared_ptr<Job>;
+
+  void Start(const JobPtr& job);
+  void WaitForExit(const JobPtr& job);
+  void OnExit(const JobPtr& job);
+  Exited Collect(Job& job, int wait_status);
+  void KeepLogs(Job& job, Exited& exited);
+  void Kill(Job& job);
+  void StartQueued();
+  // Reports a job that never ran, from the io_context (not from inside
+  // Submit).
+  void PostFailure(const JobPtr& job, JobOutcome outcome);
+  Status EnsureOpen();
+
+  boost::asio::io_context& io_;
+  Clock& clock_;
+  LocalAdapterOptions options_;
+  std::string jobs_dir_;
+  std::string logs_dir_;
+  SandboxPool sandboxes_;
+  int devnull_fd_ = -1;
+  bool dirs_ready_ = false;
+  bool shut_down_ = false;
+  std::unordered_map<JobId, JobPtr> running_;
+  std::deque<JobPtr> queued_;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_

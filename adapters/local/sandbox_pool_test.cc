@@ -1,0 +1,113 @@
+#include "adapters/local/sandbox_pool.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "adapters/local/job_files.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_files.h"
+
+namespace gs {
+namespace {
+
+class SandboxPoolTest : public ::testing::Test {
+ protected:
+  SandboxPoolTest() { std::filesystem::create_directories(jobs_); }
+  int Entries() const {
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(jobs_)) {
+      (void)e;
+      ++n;
+    }
+    return n;
+  }
+  TempDir dir_;
+  const std::string jobs_ = dir_ / "jobs";
+};
+
+TEST_F(SandboxPoolTest, CleanSandboxIsReusedWithItsResultMarkedStale) {
+  SandboxPool pool(jobs_, 2);
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
+  WriteText(jobs_ + "/1/stdout", "");
+  WriteText(jobs_ + "/1/result", "42\n");
+  pool.Release(jobs_ + "/1");
+  EXPECT_FALSE(Exists(jobs_ + "/1"));
+  EXPECT_EQ(pool.idle(), 1);
+
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/2").ok());
+  EXPECT_EQ(pool.idle(), 0);
+  EXPECT_TRUE(Exists(jobs_ + "/2/stdout")) << "reused, not recreated";
+  EXPECT_FALSE(ReadResultFile(jobs_ + "/2/result", 100).ok())
+      << "the earlier job's result must not count for this one";
+  struct stat st;
+  ASSERT_EQ(::stat((jobs_ + "/2").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
+TEST_F(SandboxPoolTest, SandboxWithOtherFilesIsRemoved) {
+  SandboxPool pool(jobs_, 2);
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
+  WriteText(jobs_ + "/1/scratch.tmp", "x");
+  pool.Release(jobs_ + "/1");
+  EXPECT_EQ(pool.idle(), 0);
+  EXPECT_EQ(Entries(), 0);
+
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/2").ok());
+  std::filesystem::create_directories(jobs_ + "/2/subdir");
+  pool.Release(jobs_ + "/2");
+  EXPECT_EQ(pool.idle(), 0);
+  EXPECT_EQ(Entries(), 0);
+}
+
+TEST_F(SandboxPoolTest, KeepsAtMostMaxIdle) {
+  SandboxPool pool(jobs_, 1);
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/2").ok());
+  pool.Release(jobs_ + "/1");
+  pool.Release(jobs_ + "/2");
+  EXPECT_EQ(pool.idle(), 1);
+  EXPECT_EQ(Entries(), 1);
+}
+
+TEST_F(SandboxPoolTest, AcquireReplacesAStaleSandboxOfTheSameId) {
+  SandboxPool pool(jobs_, 2);
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
+  pool.Release(jobs_ + "/1");
+  std::filesystem::create_directories(jobs_ + "/9");
+  WriteText(jobs_ + "/9/out.0", "from an earlier run");
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/9").ok());
+  EXPECT_FALSE(Exists(jobs_ + "/9/out.0"));
+  EXPECT_EQ(Entries(), 1);
+}
+
+TEST_F(SandboxPoolTest, ClearAndDestructorRemoveIdleSandboxes) {
+  {
+    SandboxPool pool(jobs_, 4);
+    ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
+    ASSERT_TRUE(pool.Acquire(jobs_ + "/2").ok());
+    pool.Release(jobs_ + "/1");
+    pool.Release(jobs_ + "/2");
+    EXPECT_EQ(Entries(), 2);
+    pool.Clear();
+    EXPECT_EQ(Entries(), 0);
+    ASSERT_TRUE(pool.Acquire(jobs_ + "/3").ok());
+    pool.Release(jobs_ + "/3");
+    EXPECT_EQ(Entries(), 1);
+  }
+  EXPECT_EQ(Entries(), 0);
+}
+
+TEST_F(SandboxPoolTest, RemoveStaleDropsIdleSandboxesOfEarlierRuns) {
+  std::filesystem::create_directories(jobs_ + "/.idle.1.0");
+  WriteText(jobs_ + "/.idle.1.0/junk", "");
+  std::filesystem::create_directories(jobs_ + "/17");  // a kept failure
+  SandboxPool pool(jobs_, 2);
+  pool.RemoveStale();
+  EXPECT_FALSE(Exists(jobs_ + "/.idle.1.0"));
+  EXPECT_TRUE(Exists(jobs_ + "/17"));
+}
+
+}  // namespace
+}  // namespace gs
