@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
@@ -187,10 +188,17 @@ void LocalAdapter::Start(const JobPtr& job) {
   if (!cmd.ok()) return PostFailure(job, NotStarted(cmd.status().message()));
   job->cmd = std::move(cmd).value();
 
+  std::vector<std::string> absent_inputs;
   for (size_t i = 0; i < spec.params.size(); ++i) {
     const JobParam& p = spec.params[i];
     if (!IsInput(p.kind)) continue;
     auto size = FileSize(p.source);
+    // An input that does not exist is passed through, as a sequential run
+    // would see it: the function decides (an append creates the file).
+    if (!size.ok() && size.status().code() == Status::Code::kNotFound) {
+      absent_inputs.push_back(p.source);
+      continue;
+    }
     if (!size.ok()) {
       return PostFailure(
           job, NotStarted("input file of parameter " + std::to_string(i) +
@@ -207,6 +215,10 @@ void LocalAdapter::Start(const JobPtr& job) {
   }
   for (const OutputMove& out : job->cmd.outputs) {
     if (out.source.empty()) continue;
+    if (std::find(absent_inputs.begin(), absent_inputs.end(), out.source) !=
+        absent_inputs.end()) {
+      continue;  // the worker starts without the file
+    }
     s = CopyFile(out.source, out.temp);
     if (!s.ok()) {
       SandboxPool::Remove(job->sandbox);
