@@ -34,7 +34,13 @@ class EstimatorPredictor : public Predictor {
   Seconds ExecTime(OpId op, HostId host) const override {
     return estimator_.Predict(EstimatorOp(op), hosts_[host]);
   }
-  Seconds TransferTime(TaskId, HostId) const override { return 0; }
+  Seconds TransferTime(TaskId task, HostId host) const override {
+    return transfer_ ? transfer_(task, host) : 0;
+  }
+  // The engine's estimate of moving a task's missing inputs to a host.
+  void set_transfer(std::function<Seconds(TaskId, HostId)> f) {
+    transfer_ = std::move(f);
+  }
   void Observe(OpId op, HostId host, Seconds s) {
     estimator_.Observe(EstimatorOp(op), hosts_[host], s);
   }
@@ -50,6 +56,7 @@ class EstimatorPredictor : public Predictor {
   mutable ExecTimeEstimator estimator_;
   mutable std::vector<uint32_t> op_ids_;
   std::vector<uint32_t> hosts_;
+  std::function<Seconds(TaskId, HostId)> transfer_;
 };
 
 }  // namespace
@@ -83,6 +90,10 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   clock_ = std::make_unique<AsioClock>(*io_);
   auto predictor = std::make_unique<EstimatorPredictor>(&ops_);
   for (const HostSetup& setup : hosts) predictor->AddHost(setup.name);
+  // Called while scheduling, with the engine mutex held.
+  predictor->set_transfer([this](TaskId t, HostId h) {
+    return PredictTransferLocked(t, h);
+  });
   predictor_ = std::move(predictor);
   std::string refused;
   for (HostSetup& setup : hosts) {
@@ -97,6 +108,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
       refused += "\n  " + setup.name + ": " + s.message();
       entry->usable = false;
     }
+    links_.AddHost(entry->shared);
     hosts_.push_back(std::move(entry));
   }
   bool any = false;
@@ -352,11 +364,17 @@ void Engine::OnJobDone(HostId host_id, JobReport report) {
         static_cast<EstimatorPredictor*>(predictor_.get())
             ->Observe(task.op, host_id, report.ended - report.started);
         if (op.synchronous) results_[job.task] = std::move(exited->results);
-        if (!host.shared) {
-          const FileAccess* acc = graph_.accesses(job.task);
-          for (uint32_t i = 0; i < task.num_files; ++i) {
-            if (acc[i].out == kNoVersion) continue;
-            graph_.version(acc[i].out).on_master = false;
+        const FileAccess* acc = graph_.accesses(job.task);
+        uint32_t outputs = 0;
+        for (uint32_t i = 0; i < task.num_files; ++i) outputs += acc[i].out != kNoVersion;
+        for (uint32_t i = 0; i < task.num_files; ++i) {
+          if (acc[i].out == kNoVersion) continue;
+          Version& out_version = graph_.version(acc[i].out);
+          // Adapters report the total; an even split is enough to predict
+          // transfer times.
+          out_version.size = exited->bytes_out / std::max(outputs, 1u);
+          if (!host.shared) {
+            out_version.on_master = false;
             remote_copies_[acc[i].out] = {host_id};
           }
         }

@@ -21,6 +21,7 @@
 #include "runtime/config.h"
 #include "runtime/file_table.h"
 #include "runtime/history_records.h"
+#include "runtime/link_model.h"
 #include "runtime/operation_table.h"
 #include "runtime/run_stats.h"
 #include "runtime/scheduler.h"
@@ -108,6 +109,7 @@ class Engine {
   // Where version `v` lives (or will) on `host`.
   std::string PathOn(VersionId v, HostId host) const;
   bool HasCopyLocked(VersionId v, HostId host) const;
+  Seconds PredictTransferLocked(TaskId task, HostId host) const;
 
   // Data layer (engine thread): copies versions where jobs and the master
   // need them. engine_data.cc.
@@ -156,6 +158,7 @@ class Engine {
   std::unordered_map<int, OpenFile> open_files_;
   // Hosts that do not share the master's files holding a copy of a version.
   std::unordered_map<VersionId, std::vector<HostId>> remote_copies_;
+  LinkModel links_;  // learned from transfers
   // Transfers under way, (version, destination host or kNoHost for the
   // master) -> what to do when they end; later requests join them.
   std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;

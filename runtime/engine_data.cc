@@ -6,6 +6,7 @@
 // Transfers run on the engine thread through the adapters' Put/Get; the
 // maps below are guarded by the engine mutex, and adapters are never called
 // with it held.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
@@ -34,6 +35,26 @@ bool Engine::HasCopyLocked(VersionId v, HostId host) const {
     if (h == host) return true;
   }
   return false;
+}
+
+Seconds Engine::PredictTransferLocked(TaskId task, HostId host) const {
+  Seconds total = 0;
+  const Task& t = graph_.task(task);
+  const FileAccess* acc = graph_.accesses(task);
+  for (uint32_t i = 0; i < t.num_files; ++i) {
+    VersionId v = acc[i].in;
+    if (v == kNoVersion || HasCopyLocked(v, host)) continue;
+    const Version& ver = graph_.version(v);
+    if (!ver.on_master) {
+      // Two hops: to the master first, from wherever a copy is.
+      auto it = remote_copies_.find(v);
+      if (it != remote_copies_.end() && !it->second.empty()) {
+        total += links_.Time(it->second.front(), ver.size);
+      }
+    }
+    total += links_.Time(host, ver.size);
+  }
+  return total;
 }
 
 void Engine::StageAndSubmit(Dispatch d) {
@@ -90,15 +111,24 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
     on_master = graph_.version(v).on_master;
     master_path = VersionPath(v);
     host_path = PathOn(v, host);
+    if (on_master && graph_.version(v).number == 0) {
+      // The user's own file: its size is learnt when first sent.
+      struct stat st;
+      if (::stat(master_path.c_str(), &st) == 0) graph_.version(v).size = st.st_size;
+    }
   }
-  auto finish = [this, v, host](Status s) {
+  Seconds started = clock_->Now();
+  auto finish = [this, v, host, started](Status s) {
     std::vector<DoneFn> waiters;
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = in_flight_.find({v, host});
       waiters = std::move(it->second);
       in_flight_.erase(it);
-      if (s.ok()) remote_copies_[v].push_back(host);
+      if (s.ok()) {
+        remote_copies_[v].push_back(host);
+        links_.Observe(host, graph_.version(v).size, clock_->Now() - started);
+      }
     }
     for (DoneFn& w : waiters) w(s);
   };
@@ -139,14 +169,18 @@ void Engine::FetchToMaster(VersionId v, DoneFn done) {
     master_path = VersionPath(v);
     if (from != kNoHost) host_path = PathOn(v, from);
   }
-  auto finish = [this, v](Status s) {
+  Seconds started = clock_->Now();
+  auto finish = [this, v, from, started](Status s) {
     std::vector<DoneFn> waiters;
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = in_flight_.find({v, kNoHost});
       waiters = std::move(it->second);
       in_flight_.erase(it);
-      if (s.ok()) graph_.version(v).on_master = true;
+      if (s.ok()) {
+        graph_.version(v).on_master = true;
+        links_.Observe(from, graph_.version(v).size, clock_->Now() - started);
+      }
       if (waiters_ > 0) finished_cv_.notify_all();
     }
     for (DoneFn& w : waiters) w(s);
