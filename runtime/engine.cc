@@ -5,6 +5,9 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <type_traits>
@@ -125,6 +128,13 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     auto guard = boost::asio::make_work_guard(*io_);
     io_->run();
   });
+  if (options_.handle_signals) {
+    auto signals = std::make_shared<boost::asio::signal_set>(*io_, SIGINT, SIGTERM);
+    signals->async_wait([this](const boost::system::error_code& ec, int sig) {
+      if (!ec) OnSignal(sig);
+    });
+    signals_ = signals;
+  }
   boost::asio::post(*io_, [this] {
     if (options_.progress) ScheduleProgress();
     if (history_) ScheduleHistoryFlush();
@@ -164,6 +174,27 @@ void Engine::OpenHistory() {
                  "predictions start from nothing\n",
                  s.message().c_str());
   }
+}
+
+void Engine::OnSignal(int sig) {
+  uint64_t running;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    running = stats_.running;
+  }
+  std::fprintf(stderr,
+               "\ngsrt: %s: stopped %llu running jobs; your files are as "
+               "they were before the run (completed versions stay in "
+               ".gsrt/data)\n",
+               sig == SIGINT ? "interrupted" : "terminated",
+               static_cast<unsigned long long>(running));
+  for (auto& h : hosts_) h->adapter->Shutdown();
+  RecordPending();
+  if (history_) {
+    (void)history_->EndRun(run_id_, RunStatus::kCancelled, clock_->Now());
+  }
+  std::_Exit(128 + sig);
 }
 
 void Engine::ScheduleHistoryFlush() {

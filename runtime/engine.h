@@ -47,6 +47,10 @@ struct EngineOptions {
   std::string history_path;  // "" = no history
   std::string dot_path;      // "" = no DOT file
   bool progress = false;     // a progress line on stderr
+  // Ctrl-C and SIGTERM stop the running jobs before the master exits
+  // (workers run in their own process groups, so the terminal's signal
+  // does not reach them).
+  bool handle_signals = false;
 };
 
 // One host to run jobs on, made on the engine's io_context.
@@ -164,6 +168,8 @@ class Engine {
   std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;
   std::unique_ptr<Timer> progress_timer_;
   std::unique_ptr<Timer> flush_timer_;
+  std::shared_ptr<void> signals_;  // boost::asio::signal_set, when handled
+  void OnSignal(int signal);
   JobId next_job_ = 1;
   int64_t run_id_ = 0;
   Seconds started_ = 0;

@@ -110,6 +110,7 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
   options.progress = rt.progress == ProgressMode::kAlways ||
                      (rt.progress == ProgressMode::kAuto &&
                       ::isatty(STDERR_FILENO) == 1);
+  options.handle_signals = true;
   auto hosts = MakeHosts(*config, *worker);
   if (!hosts.ok()) return hosts.status();
   auto engine = std::make_unique<Engine>(options);
