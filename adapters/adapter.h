@@ -16,6 +16,17 @@
 
 namespace gs {
 
+// What a probe of a host found (gsdeploy probe, the grank policy).
+struct HostProbe {
+  Seconds rtt = 0;  // round trip of the check itself
+  uint32_t cores = 0;
+  uint64_t memory_total = 0;      // bytes
+  uint64_t memory_available = 0;  // bytes
+  double load1 = 0;               // 1-minute load average
+  double bandwidth = 0;  // bytes/s of a timed transfer; 0 = not measured
+  Seconds queue_wait = -1;  // expected wait of a batch queue; -1 = none
+};
+
 class Adapter {
  public:
   using DoneCallback = std::function<void(JobReport)>;
@@ -71,6 +82,14 @@ class Adapter {
 
   // Deletes `host_path` on the host, if it is there (no answer).
   virtual void Remove(std::string host_path) {}
+
+  // Asks the connected host for its facts (cores, memory, load) and times
+  // the round trip. `done` fires once, later.
+  using ProbeCallback = std::function<void(StatusOr<HostProbe>)>;
+  virtual void Probe(ProbeCallback done) {
+    done(Status::FailedPrecondition(std::string(kind()) +
+                                    " adapter cannot be probed"));
+  }
 };
 
 }  // namespace gs

@@ -104,6 +104,9 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     entry->name = setup.name;
     entry->worker = setup.worker;
     entry->adapter = setup.make(*io_, *clock_);
+    if (!entry->adapter) {
+      return Status::Internal("host '" + setup.name + "': no adapter was made");
+    }
     Status s = entry->adapter->Connect();
     entry->shared = entry->adapter->shares_master_files();
     entry->data_dir = entry->adapter->work_dir() + "/data";

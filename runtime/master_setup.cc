@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "adapters/local/local_adapter.h"
+#include "adapters/registry.h"
 #include "runtime/config.h"
 
 namespace gs {
@@ -42,40 +42,28 @@ StatusOr<std::string> FindWorker() {
 namespace {
 
 // The host setups the configuration asks for, or why none can be used.
-StatusOr<std::vector<HostSetup>> MakeHosts(const Config& config,
-                                           const std::string& worker) {
+StatusOr<std::vector<HostSetup>> MakeHosts(
+    const std::shared_ptr<const Config>& config, const std::string& worker) {
   std::vector<HostSetup> hosts;
   std::string refused;
-  for (size_t i = 0; i < config.hosts.size(); ++i) {
-    const HostConfig& host = config.hosts[i];
-    // Adapters are tried in order (as JavaGAT does): the first this build
-    // provides is used.
-    bool made = false;
-    for (AdapterKind kind : host.adapters) {
-      if (kind != AdapterKind::kLocal) continue;
-      LocalAdapterOptions local;
-      local.slots = host.slots;
-      local.work_dir = config.runtime.work_dir;
-      local.host_name = host.name;
-      hosts.push_back(HostSetup{
-          host.name,
-          [local](boost::asio::io_context& io,
-                  Clock& clock) -> std::unique_ptr<Adapter> {
-            return std::make_unique<LocalAdapter>(io, clock, local);
-          },
-          worker});
-      made = true;
-      break;
+  for (size_t i = 0; i < config->hosts.size(); ++i) {
+    const HostConfig& host = config->hosts[i];
+    bool available = false;
+    for (AdapterKind kind : host.adapters) available |= AdapterAvailable(kind);
+    if (!available) {
+      auto why = MakeAdapter(host, AdapterContext{nullptr, nullptr, config.get(), worker});
+      refused += "\n  " + config->source.Where("hosts[" + std::to_string(i) + "]") +
+                 why.status().message();
+      continue;
     }
-    if (!made) {
-      std::string kinds;
-      for (AdapterKind kind : host.adapters) {
-        kinds += (kinds.empty() ? "" : ", ") + std::string(AdapterKindName(kind));
-      }
-      refused += "\n  " + config.source.Where("hosts[" + std::to_string(i) + "]") + "host '" + host.name +
-                 "': adapter " + kinds +
-                 " is not available in this build of gsrt (available: local)";
-    }
+    hosts.push_back(HostSetup{
+        host.name,
+        [config, &host, worker](boost::asio::io_context& io,
+                                Clock& clock) -> std::unique_ptr<Adapter> {
+          auto adapter = MakeAdapter(host, AdapterContext{&io, &clock, config.get(), worker});
+          return adapter.ok() ? std::move(adapter).value() : nullptr;
+        },
+        worker});
   }
   if (hosts.empty()) {
     return Status::Unavailable("no host can run jobs:" + refused);
@@ -92,8 +80,10 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
   auto worker = FindWorker();
   if (!worker.ok()) return worker.status();
   ConfigEnv env = ConfigEnv::FromProcess();
-  auto config = LoadDefaultConfig(env);
-  if (!config.ok()) return config.status();
+  auto loaded = LoadDefaultConfig(env);
+  if (!loaded.ok()) return loaded.status();
+  // Adapters made later (reconnects) still read it.
+  auto config = std::make_shared<const Config>(std::move(loaded).value());
   const RuntimeConfig& rt = config->runtime;
   EngineOptions options;
   options.cwd = env.cwd;
@@ -111,7 +101,7 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
                      (rt.progress == ProgressMode::kAuto &&
                       ::isatty(STDERR_FILENO) == 1);
   options.handle_signals = true;
-  auto hosts = MakeHosts(*config, *worker);
+  auto hosts = MakeHosts(config, *worker);
   if (!hosts.ok()) return hosts.status();
   auto engine = std::make_unique<Engine>(options);
   Status s = engine->Start(std::move(hosts).value());
