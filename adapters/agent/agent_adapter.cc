@@ -1,0 +1,410 @@
+#include "adapters/agent/agent_adapter.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+#include "adapters/agent/agent.h"
+
+namespace gs {
+
+using namespace agent;  // NOLINT: the protocol's message names
+
+namespace {
+
+std::string Secs(Seconds s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+
+}  // namespace
+
+AgentAdapter::AgentAdapter(boost::asio::io_context& io, Clock& clock,
+                           ByteStreamFactory connect,
+                           AgentAdapterOptions options)
+    : io_(io),
+      clock_(clock),
+      connect_(std::move(connect)),
+      options_(std::move(options)),
+      pump_(clock, options_.pump) {
+  if (options_.heartbeat_timeout <= 0) {
+    options_.heartbeat_timeout = 3 * options_.heartbeat_interval;
+  }
+}
+
+AgentAdapter::~AgentAdapter() {
+  Shutdown();
+  *alive_ = false;
+}
+
+std::string AgentAdapter::Where() const {
+  return "host '" + options_.host_name + "'";
+}
+
+std::string AgentAdapter::NotUsable() const {
+  std::string why = Where() + " is not connected";
+  if (!lost_reason_.empty()) why += " (" + lost_reason_ + ")";
+  return why + "; Connect() it again";
+}
+
+Status AgentAdapter::Connect() {
+  Status result;
+  bool finished = false;
+  ConnectAsync([&](Status s) {
+    result = std::move(s);
+    finished = true;
+  });
+  while (!finished) {
+    if (io_.stopped()) io_.restart();
+    if (io_.run_one() == 0 && !finished) {
+      // Nothing left that could answer (no stream, no timer on `io`).
+      Lose(Status::Internal(Where() + ": nothing left to wait for while "
+                                      "connecting; does the clock run on this "
+                                      "io_context?"));
+    }
+  }
+  return result;
+}
+
+void AgentAdapter::ConnectAsync(StatusCallback done) {
+  if (state_ == State::kReady) return PostStatus(std::move(done), Status::Ok());
+  if (state_ == State::kConnecting) {
+    return PostStatus(std::move(done), Status::FailedPrecondition(
+                                           Where() + " is already connecting"));
+  }
+  auto stream = connect_();
+  if (!stream.ok()) {
+    state_ = State::kLost;
+    lost_reason_ = "cannot start the agent: " + stream.status().message();
+    return PostStatus(
+        std::move(done),
+        stream.status().WithContext(Where() + ": cannot start the agent"));
+  }
+  stream_ = std::move(stream).value();
+  state_ = State::kConnecting;
+  const uint64_t gen = ++generation_;
+  decoder_ = FrameDecoder();
+  hello_ = Hello();
+  connect_done_ = std::move(done);
+  last_heard_ = clock_.Now();
+  std::shared_ptr<bool> alive = alive_;
+  stream_->Start(
+      [this, alive, gen](std::string_view bytes) {
+        if (*alive && gen == generation_) OnData(bytes);
+      },
+      [this, alive, gen](Status why) {
+        if (!*alive || gen != generation_) return;
+        Lose(why.ok()
+                 ? Status::Unavailable(Where() +
+                                       ": the agent closed the connection")
+                 : why.WithContext(Where() + ": connection to the agent lost"));
+      });
+  pump_.set_stream(stream_.get());
+  Hello hello;
+  hello.software = std::string("gsrt ") + AgentSoftwareVersion();
+  Send(hello);
+  connect_timer_ = clock_.After(options_.connect_timeout, [this] {
+    if (state_ != State::kConnecting) return;
+    Lose(Status::TimedOut(Where() +
+                          ": the agent did not answer the handshake "
+                          "within " +
+                          Secs(options_.connect_timeout) +
+                          " s; is gsrt-agent installed and runnable there?"));
+  });
+}
+
+int AgentAdapter::FreeSlots() const {
+  if (state_ != State::kReady) return 0;
+  return std::max(
+      0, static_cast<int>(hello_.slots) - static_cast<int>(jobs_.size()));
+}
+
+void AgentAdapter::OnData(std::string_view bytes) {
+  last_heard_ = clock_.Now();
+  decoder_.Append(bytes);
+  const uint64_t gen = generation_;
+  while (gen == generation_) {
+    const uint64_t before = decoder_.consumed();
+    auto next = decoder_.Next();
+    if (!next.ok()) {
+      std::string why = Where() + ": the agent broke the protocol: " +
+                        next.status().message();
+      if (state_ == State::kConnecting && before == 0) {
+        why = Where() + ": what came back is not the gsrt agent protocol (" +
+              next.status().message() +
+              "); does something print to stdout before the agent starts "
+              "(a login banner, .bashrc)?";
+      }
+      return Lose(Status::Unavailable(why));
+    }
+    if (!next->has_value()) return;
+    Handle(**next);
+  }
+}
+
+void AgentAdapter::Handle(Message& message) {
+  if (state_ == State::kConnecting && !std::holds_alternative<Hello>(message) &&
+      !std::holds_alternative<Error>(message)) {
+    return Lose(Status::Unavailable(Where() + ": the agent sent " +
+                                    TypeName(TypeOf(message)) +
+                                    " before HELLO"));
+  }
+  if (auto* m = std::get_if<Hello>(&message)) return OnHello(*m);
+  if (auto* m = std::get_if<Error>(&message)) return OnError(*m);
+  if (auto* m = std::get_if<JobFinished>(&message)) {
+    return OnJobFinished(std::move(m->report));
+  }
+  if (std::holds_alternative<HeartbeatAck>(message)) return;
+  if (auto* m = std::get_if<PutDone>(&message)) {
+    return FinishTransfer(m->id, Status::Ok());
+  }
+  if (auto* m = std::get_if<GetChunk>(&message)) return OnGetChunk(*m);
+  if (auto* m = std::get_if<GetEnd>(&message)) return OnGetEnd(*m);
+  Lose(Status::Unavailable(Where() + ": the agent sent a " +
+                           TypeName(TypeOf(message)) +
+                           " frame, which only the master sends"));
+}
+
+void AgentAdapter::OnHello(const Hello& hello) {
+  if (state_ != State::kConnecting) {
+    return Lose(Status::Unavailable(Where() + ": the agent sent a second "
+                                              "HELLO"));
+  }
+  Status s = CheckHello(
+      hello, "the agent on " + Where() + " (" + hello.software + ")");
+  if (!s.ok()) return Lose(s);
+  if (hello.slots == 0) {
+    return Lose(
+        Status::FailedPrecondition(Where() + ": the agent offers 0 slots"));
+  }
+  hello_ = hello;
+  state_ = State::kReady;
+  lost_reason_.clear();
+  connect_timer_.reset();
+  ArmHeartbeat();
+  StatusCallback done = std::move(connect_done_);
+  connect_done_ = nullptr;
+  done(Status::Ok());
+}
+
+void AgentAdapter::OnError(const Error& error) {
+  if (error.request == 0) {
+    return Lose(MakeStatus(error.code, Where() + ": " + error.message));
+  }
+  pump_.Cancel(error.request);
+  auto it = transfers_.find(error.request);
+  if (it == transfers_.end()) return;
+  const std::string what = it->second.what;
+  FinishTransfer(error.request,
+                 MakeStatus(error.code, what + ": " + error.message));
+}
+
+void AgentAdapter::OnJobFinished(JobReport report) {
+  auto it = jobs_.find(report.id);
+  if (it == jobs_.end()) return;  // not ours (any more)
+  Job job = std::move(it->second);
+  jobs_.erase(it);
+  // The agent's clock may differ from ours: keep its durations, anchored
+  // at our now.
+  const Seconds now = clock_.Now();
+  const Seconds shift = now - report.ended;
+  report.started = std::clamp(report.started + shift, job.submitted,
+                              std::max(now, job.submitted));
+  report.submitted = job.submitted;
+  report.ended = std::max(now, report.started);
+  job.done(std::move(report));
+}
+
+void AgentAdapter::OnGetChunk(const GetChunk& chunk) {
+  auto it = transfers_.find(chunk.id);
+  if (it == transfers_.end() || !it->second.file) return;
+  Status s = it->second.file->Append(chunk.data);
+  if (s.ok()) return;
+  Send(Error{chunk.id, s.code(), "the master gave up: " + s.message()});
+  FinishTransfer(chunk.id, s.WithContext(it->second.what));
+}
+
+void AgentAdapter::OnGetEnd(const GetEnd& end) {
+  auto it = transfers_.find(end.id);
+  if (it == transfers_.end() || !it->second.file) return;
+  Status s = it->second.file->Commit(end.size, end.hash);
+  FinishTransfer(end.id, s.ok() ? s : s.WithContext(it->second.what));
+}
+
+void AgentAdapter::FinishTransfer(uint64_t id, Status s) {
+  auto it = transfers_.find(id);
+  if (it == transfers_.end()) return;
+  StatusCallback done = std::move(it->second.done);
+  transfers_.erase(it);
+  done(std::move(s));
+}
+
+void AgentAdapter::Send(const Message& message) {
+  if (stream_) stream_->Write(Encode(message));
+}
+
+void AgentAdapter::ArmHeartbeat() {
+  if (options_.heartbeat_interval <= 0) return;
+  heartbeat_timer_ = clock_.After(options_.heartbeat_interval, [this] {
+    if (state_ != State::kReady) return;
+    const Seconds silent = clock_.Now() - last_heard_;
+    if (silent > options_.heartbeat_timeout) {
+      return Lose(Status::Unavailable(
+          Where() + ": the agent did not answer for " + Secs(silent) +
+          " s (heartbeat timeout " + Secs(options_.heartbeat_timeout) + " s)"));
+    }
+    Send(Heartbeat{++heartbeat_seq_});
+    ArmHeartbeat();
+  });
+}
+
+void AgentAdapter::Lose(const Status& why) {
+  if (state_ != State::kConnecting && state_ != State::kReady) return;
+  Drop(State::kLost, why, HostFailed{why.message()});
+}
+
+void AgentAdapter::Drop(State next, const Status& why, JobOutcome outcome) {
+  const bool was_connecting = state_ == State::kConnecting;
+  state_ = next;
+  ++generation_;
+  lost_reason_ = why.message();
+  connect_timer_.reset();
+  heartbeat_timer_.reset();
+  pump_.Clear();
+  pump_.set_stream(nullptr);
+  if (stream_) {
+    stream_->Close();
+    // We may be inside one of its callbacks: destroy it later.
+    boost::asio::post(io_,
+                      [s = std::shared_ptr<ByteStream>(std::move(stream_))] {});
+  }
+  auto jobs = std::move(jobs_);
+  jobs_.clear();
+  auto transfers = std::move(transfers_);
+  transfers_.clear();
+  // Callbacks last, our state settled: they may call back in.
+  if (was_connecting && connect_done_) {
+    StatusCallback done = std::move(connect_done_);
+    connect_done_ = nullptr;
+    done(why);
+  }
+  const Seconds now = clock_.Now();
+  for (auto& [id, job] : jobs) {
+    JobReport report;
+    report.id = id;
+    report.outcome = outcome;
+    report.submitted = job.submitted;
+    report.started = job.submitted;
+    report.ended = std::max(now, job.submitted);
+    job.done(std::move(report));
+  }
+  for (auto& [id, transfer] : transfers) {
+    transfer.done(why.WithContext(transfer.what));
+  }
+}
+
+void AgentAdapter::Submit(JobSpec spec, DoneCallback done) {
+  const Seconds now = clock_.Now();
+  JobReport report;
+  report.id = spec.id;
+  report.submitted = report.started = report.ended = now;
+  if (state_ != State::kReady) {
+    report.outcome = HostFailed{NotUsable()};
+    return PostReport(std::move(done), std::move(report));
+  }
+  if (jobs_.count(spec.id)) {
+    Exited e;
+    e.code = 127;
+    e.error = "job " + std::to_string(spec.id) + " is already running on " +
+              Where() + "; job ids must be unique";
+    report.outcome = e;
+    return PostReport(std::move(done), std::move(report));
+  }
+  jobs_[spec.id] = Job{std::move(done), now};
+  Send(RunJob{std::move(spec)});
+}
+
+void AgentAdapter::Cancel(JobId id) {
+  if (state_ == State::kReady && jobs_.count(id)) Send(agent::Cancel{id});
+}
+
+void AgentAdapter::Shutdown() {
+  if (state_ == State::kReady) Send(agent::Shutdown{});
+  Drop(State::kShutDown, Status::Cancelled(Where() + " was shut down"),
+       Cancelled{});
+}
+
+void AgentAdapter::Put(std::string master_path, std::string host_path,
+                       StatusCallback done) {
+  const std::string what =
+      "put '" + master_path + "' to " + Where() + " as '" + host_path + "'";
+  if (state_ != State::kReady) {
+    return PostStatus(std::move(done),
+                      Status::Unavailable(what + ": " + NotUsable()));
+  }
+  const int fd = ::open(master_path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const int err = fd < 0 ? errno : EINVAL;
+    if (fd >= 0) ::close(fd);
+    return PostStatus(std::move(done),
+                      Status::FromErrno(what + ": cannot read the file", err));
+  }
+  const uint64_t id = next_transfer_++;
+  transfers_[id] = Transfer{std::move(done), nullptr, what};
+  Send(PutBegin{id, std::move(host_path), static_cast<uint64_t>(st.st_size)});
+  std::shared_ptr<bool> alive = alive_;
+  const uint64_t gen = generation_;
+  pump_.Add(id, fd, MessageType::kPutChunk, MessageType::kPutEnd,
+            [this, alive, gen, id](Status s) {
+              if (s.ok()) return;  // PUT_DONE or ERROR will answer
+              // May run inside Put(): report from the io_context.
+              boost::asio::post(io_, [this, alive, gen, id, s] {
+                if (*alive && gen == generation_) FinishTransfer(id, s);
+              });
+            });
+}
+
+void AgentAdapter::Get(std::string host_path, std::string master_path,
+                       StatusCallback done) {
+  const std::string what =
+      "get '" + host_path + "' from " + Where() + " to '" + master_path + "'";
+  if (state_ != State::kReady) {
+    return PostStatus(std::move(done),
+                      Status::Unavailable(what + ": " + NotUsable()));
+  }
+  auto file = IncomingFile::Create(master_path);
+  if (!file.ok()) {
+    return PostStatus(std::move(done), file.status().WithContext(what));
+  }
+  const uint64_t id = next_transfer_++;
+  transfers_[id] = Transfer{std::move(done), std::move(file).value(), what};
+  Send(GetRequest{id, std::move(host_path)});
+}
+
+void AgentAdapter::Remove(std::string host_path) {
+  if (state_ == State::kReady) Send(agent::Remove{std::move(host_path)});
+}
+
+void AgentAdapter::PostReport(DoneCallback done, JobReport report) {
+  boost::asio::post(
+      io_, [done = std::move(done), report = std::move(report)]() mutable {
+        done(std::move(report));
+      });
+}
+
+void AgentAdapter::PostStatus(StatusCallback done, Status s) {
+  boost::asio::post(io_,
+                    [done = std::move(done), s = std::move(s)] { done(s); });
+}
+
+}  // namespace gs

@@ -1,0 +1,125 @@
+// Benchmark: no-op jobs through an AgentAdapter over a PipeStream to a
+// local gsrt-agent (which runs them with its embedded local adapter),
+// against the LocalAdapter used directly, same worker, same slots, same
+// process. The ratio is the cost of the agent hop (frames, one more
+// process, the pipe) on job throughput.
+//
+//   agent_pipe_bench [jobs (default 2000)] [rounds (default 2)]
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include "adapters/agent/local_agent.h"
+#include "adapters/local/local_adapter.h"
+#include "runtime/asio_clock.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+double Now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Runs `jobs` no-op jobs keeping the adapter's slots full; returns jobs/s.
+double Rate(boost::asio::io_context& io, gs::Adapter& adapter,
+            const std::string& worker, int jobs, int* failures) {
+  int submitted = 0, finished = 0;
+  std::function<void()> fill = [&] {
+    while (submitted < jobs && adapter.FreeSlots() > 0) {
+      gs::JobSpec spec;
+      spec.id = static_cast<gs::JobId>(++submitted);
+      spec.operation = "noop";
+      spec.worker = worker;
+      gs::JobParam p;
+      p.kind = gs::JobParam::Kind::kScalar;
+      p.value = std::to_string(submitted);
+      spec.params.push_back(p);
+      adapter.Submit(std::move(spec), [&](gs::JobReport r) {
+        const auto* e = std::get_if<gs::Exited>(&r.outcome);
+        if (e == nullptr || !e->succeeded()) ++*failures;
+        ++finished;
+        fill();
+      });
+    }
+  };
+  const double t0 = Now();
+  fill();
+  while (finished < jobs) {
+    io.restart();
+    io.run_one();
+  }
+  return jobs / (Now() - t0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int jobs = argc > 1 ? std::atoi(argv[1]) : 2000;
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 2;
+  if (jobs < 1 || rounds < 1) {
+    std::fprintf(stderr, "usage: %s [jobs >= 1] [rounds >= 1]\n", argv[0]);
+    return 2;
+  }
+  const std::string worker =
+      fs::read_symlink("/proc/self/exe").string() + "-worker";
+  const int slots =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const fs::path dir = fs::temp_directory_path() /
+                       ("gsrt-agent-bench-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+
+  boost::asio::io_context io(1);
+  gs::AsioClock clock(io);
+  gs::LocalAdapterOptions local_options;
+  local_options.slots = slots;
+  local_options.work_dir = (dir / "local").string();
+  gs::LocalAdapter local(io, clock, local_options);
+  if (gs::Status s = local.Connect(); !s.ok()) {
+    std::fprintf(stderr, "local adapter: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  gs::LocalAgentOptions agent_options;
+  agent_options.program = GSRT_AGENT;
+  agent_options.work_dir = (dir / "agent").string();
+  agent_options.slots = slots;
+  auto agent = gs::MakeLocalAgentAdapter(io, clock, agent_options);
+  const double c0 = Now();
+  if (gs::Status s = agent->Connect(); !s.ok()) {
+    std::fprintf(stderr, "agent adapter: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  std::printf("agent start + handshake: %.1f ms\n", (Now() - c0) * 1e3);
+
+  double best_local = 0, best_agent = 0;
+  int failures = 0;
+  for (int r = 0; r < rounds; ++r) {
+    const double l = Rate(io, local, worker, jobs, &failures);
+    const double a = Rate(io, *agent, worker, jobs, &failures);
+    std::printf(
+        "round %d: local %.0f jobs/s, agent over pipe %.0f jobs/s, "
+        "ratio %.2f\n",
+        r + 1, l, a, a / l);
+    best_local = std::max(best_local, l);
+    best_agent = std::max(best_agent, a);
+  }
+  agent->Shutdown();
+  local.Shutdown();
+  std::printf(
+      "agent_pipe_bench: %d no-op jobs, %d slots: local %.0f jobs/s, "
+      "agent %.0f jobs/s, ratio agent/local %.2f%s\n",
+      jobs, slots, best_local, best_agent, best_agent / best_local,
+      failures ? " (SOME JOBS FAILED)" : "");
+  fs::remove_all(dir);
+  return failures ? 1 : 0;
+}
