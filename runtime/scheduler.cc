@@ -61,11 +61,19 @@ class MctPolicy : public Policy {
   Choice Choose(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) override {
     Choice best{kNoHost, std::numeric_limits<Seconds>::infinity()};
+    bool best_free = false;
     for (HostId h = 0; h < board.num_hosts(); ++h) {
       if (!board.usable(h)) continue;
       Seconds end = board.earliest(h) + predictor.ExecTime(task.op, h) +
                     predictor.TransferTime(task.id, h);
-      if (end < best.end) best = {h, end};
+      // Among equal completion times a host that is free now wins (before
+      // anything is measured every prediction is 0, and waiting for a busy
+      // host would serialise the run).
+      bool free = board.free_now(h);
+      if (end < best.end || (end == best.end && free && !best_free)) {
+        best = {h, end};
+        best_free = free;
+      }
     }
     return best;
   }

@@ -128,3 +128,26 @@ TEST(PolicyTest, UnknownNameIsAClearError) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST(MctTest, UnknownTimesSpreadOverFreeHosts) {
+  // Before anything is measured every prediction is 0: a tie everywhere.
+  class Zero : public Predictor {
+    Seconds ExecTime(OpId, HostId) const override { return 0; }
+    Seconds TransferTime(TaskId, HostId) const override { return 0; }
+  } zero;
+  std::vector<HostState> hosts(3);
+  hosts[0].busy_until = {0};  // host 0 busy, "ending" now
+  Scheduler s(MakeMctPolicy());
+  s.AddReady(0, 0);
+  s.AddReady(1, 0);
+  auto placed = s.Schedule({0, &hosts, &zero});
+  ASSERT_EQ(placed.size(), 2u);
+  EXPECT_EQ(placed[0].host, 1u);
+  EXPECT_EQ(placed[1].host, 2u);
+}
+
+}  // namespace
+}  // namespace gs
