@@ -210,11 +210,14 @@ void Engine::ScheduleHistoryFlush() {
 
 void Engine::RecordPending() {
   std::vector<JobRecord> records;
+  std::vector<HostFailure> failures;
   {
     std::lock_guard<std::mutex> lock(mu_);
     records.swap(pending_records_);
+    failures.swap(pending_failures_);
   }
   if (!history_) return;
+  for (const HostFailure& f : failures) (void)history_->RecordHostFailure(f);
   for (const JobRecord& r : records) {
     Status s = history_->RecordJob(r);
     if (!s.ok()) {
@@ -304,6 +307,8 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
     Task& task = graph_.task(p.task);
     task.state = TaskState::kRunning;
     ++task.attempts;
+    if (task_host_.size() <= p.task) task_host_.resize(graph_.num_tasks(), kNoHost);
+    task_host_[p.task] = p.host;
     HostEntry& host = *hosts_[p.host];
     JobSpec spec = BuildJobSpec(
         graph_, p.task, ops_[task.op],
@@ -343,7 +348,7 @@ void Engine::Send(std::vector<Dispatch> dispatches) {
   }
 }
 
-void Engine::OnJobDone(HostId host_id, JobReport report) {
+void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
   std::vector<Dispatch> out;
   std::vector<std::string> doomed;
   {
@@ -426,6 +431,9 @@ void Engine::OnJobDone(HostId host_id, JobReport report) {
     } else if (auto* failed = std::get_if<HostFailed>(&report.outcome)) {
       error = "host " + host.name + " failed: " + failed->reason;
       budget = options_.retries.infra;
+      // Infrastructure failures are the host's, not the task's: the task's
+      // own budget is charged only for its own failures.
+      if (host.usable && host_at_fault) HostLostLocked(host_id, failed->reason);
     } else if (auto* timed = std::get_if<TimedOut>(&report.outcome)) {
       error = "timed out after " + std::to_string(timed->limit) + " s";
       budget = options_.retries.timeout;
@@ -436,8 +444,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report) {
     if (!error.empty()) {
       if (static_cast<int>(task.attempts) <= budget) {
         ++stats_.retries;
-        task.state = TaskState::kReady;
-        scheduler_.AddReady(job.task, task.op);
+        RequeueLocked(job.task);
       } else {
         FailTaskLocked(job.task, error, log_dir);
       }
@@ -476,6 +483,7 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
 void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
   for (VersionId v : graph_.TakeGarbage()) {
     if (graph_.version(v).on_master) doomed->push_back(VersionPath(v));
+    graph_.version(v).on_master = false;  // its data is gone everywhere
     if (remote_copies_.count(v)) {
       // Remote copies are removed through their adapters, on the engine
       // thread.

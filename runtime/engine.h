@@ -128,8 +128,16 @@ class Engine {
   void RunSchedule();
   void ScheduleLocked(std::vector<Dispatch>* out);
   void Send(std::vector<Dispatch> dispatches);
-  void OnJobDone(HostId host, JobReport report);
+  // `host_at_fault` is false when the job never reached the host (its
+  // inputs could not be staged): then a HostFailed does not mean the host
+  // is lost.
+  void OnJobDone(HostId host, JobReport report, bool host_at_fault = true);
   void FinishTaskLocked(TaskId task, std::vector<TaskId>* ready);
+  // Puts `task` back: ready if its inputs exist, else waiting for them.
+  void RequeueLocked(TaskId task);
+  // The host is gone: no more jobs there, its copies dropped, and the
+  // producers of versions only it held rewound (engine_rewind.cc).
+  void HostLostLocked(HostId host, const std::string& why);
   void FailTaskLocked(TaskId task, const std::string& error,
                       const std::string& log_dir);
   void CollectGarbageLocked(std::vector<std::string>* doomed);
@@ -163,6 +171,8 @@ class Engine {
   // Hosts that do not share the master's files holding a copy of a version.
   std::unordered_map<VersionId, std::vector<HostId>> remote_copies_;
   LinkModel links_;  // learned from transfers
+  std::vector<HostId> task_host_;  // where each task last ran
+  std::vector<HostFailure> pending_failures_;  // for the history
   // Transfers under way, (version, destination host or kNoHost for the
   // master) -> what to do when they end; later requests join them.
   std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;

@@ -85,7 +85,7 @@ void Engine::StageAndSubmit(Dispatch d) {
                                     hosts_[d.host]->name + "' failed: " +
                                     pending->error.message()};
         report.submitted = report.started = report.ended = clock_->Now();
-        OnJobDone(d.host, std::move(report));
+        OnJobDone(d.host, std::move(report), /*host_at_fault=*/false);
         return;
       }
       hosts_[d.host]->adapter->Submit(

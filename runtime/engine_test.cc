@@ -322,3 +322,61 @@ TEST_F(EngineDataTest, SupersededRemoteVersionsAreRemoved) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+class EngineHostLossTest : public EngineTest {
+ protected:
+  void StartTwoRemotes() {
+    EngineOptions options;
+    options.cwd = dir_.string();
+    options.work_dir = (dir_ / ".gsrt").string();
+    engine_ = std::make_unique<Engine>(options);
+    std::vector<HostSetup> hosts;
+    for (std::string name : {"far1", "far2"}) {
+      std::string remote = (dir_ / name).string();
+      hosts.push_back(HostSetup{
+          name,
+          [this, remote, name](boost::asio::io_context& io, Clock& clock) {
+            return std::make_unique<FakeAdapter>(io, clock, 1, &log_, remote,
+                                                 name);
+          },
+          "/no/worker"});
+    }
+    ASSERT_TRUE(engine_->Start(std::move(hosts)).ok());
+  }
+};
+
+TEST_F(EngineHostLossTest, LostOnlyCopyRewindsItsProducer) {
+  StartTwoRemotes();
+  Produce("x", 1);  // runs on far1; x's only copy stays there
+  engine_->Barrier();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    log_.down.insert("far1");
+  }
+  Consume("x", "y");  // goes to far1 (x is there), which fails
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("y"), "consume([produce(1,)],)");
+  EXPECT_EQ(Read("x"), "produce(1,)");
+  EXPECT_EQ(log_.attempts["produce"], 2) << "the producer was not rewound";
+}
+
+TEST_F(EngineHostLossTest, CopyElsewhereAvoidsTheRewind) {
+  StartTwoRemotes();
+  Produce("x", 1);  // on far1
+  // The master reads x: a copy now exists on the master's machine.
+  EXPECT_EQ(ReadThroughEngine("x"), "produce(1,)");
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    log_.down.insert("far1");
+  }
+  Consume("x", "y");
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("y"), "consume([produce(1,)],)");
+  EXPECT_EQ(log_.attempts["produce"], 1) << "rewound although a copy existed";
+}
+
+}  // namespace
+}  // namespace gs

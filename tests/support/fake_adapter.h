@@ -15,6 +15,7 @@
 #include <functional>
 #include <fstream>
 #include <map>
+#include <set>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -48,6 +49,8 @@ class FakeAdapter : public Adapter {
     // Staging through Put/Get (hosts with a remote_dir), as (from, to).
     std::vector<std::pair<std::string, std::string>> puts, gets;
     std::vector<std::string> removes;
+    // Hosts (by name) that fail every job and transfer from now on.
+    std::set<std::string> down;
 
     void ReleaseAll() {
       if (release) release();
@@ -64,8 +67,9 @@ class FakeAdapter : public Adapter {
   // With a `remote_dir` the host does not share the master's files: its
   // versions live under remote_dir and move through Put/Get (plain copies).
   FakeAdapter(boost::asio::io_context& io, Clock& clock, int slots, Log* log,
-              std::string remote_dir = "")
-      : io_(io),
+              std::string remote_dir = "", std::string name = "fake")
+      : name_(std::move(name)),
+        io_(io),
         clock_(clock),
         slots_(slots),
         log_(log),
@@ -141,6 +145,12 @@ class FakeAdapter : public Adapter {
     {
       std::lock_guard<std::mutex> lock(log_->mu);
       (log_->*list).push_back({from, to});
+      if (log_->down.count(name_)) {
+        boost::asio::post(io_, [done = std::move(done)] {
+          done(Status::Unavailable("host is down"));
+        });
+        return;
+      }
     }
     std::error_code ec;
     std::filesystem::create_directories(
@@ -174,7 +184,12 @@ class FakeAdapter : public Adapter {
     report.submitted = submitted;
     report.started = submitted;
     report.ended = clock_.Now();
-    if (b.host_fails) {
+    bool down;
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      down = log_->down.count(name_) > 0;
+    }
+    if (b.host_fails || down) {
       report.outcome = HostFailed{"scripted"};
     } else if (attempt <= b.fail_first || b.exit_code != 0) {
       Exited e;
@@ -203,6 +218,7 @@ class FakeAdapter : public Adapter {
     done(std::move(report));
   }
 
+  std::string name_;
   boost::asio::io_context& io_;
   Clock& clock_;
   int slots_;

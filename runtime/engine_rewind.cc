@@ -1,0 +1,134 @@
+// What the engine does when a host is lost (paper 000, GTP/c/r): its
+// copies of versions are dropped, and every version that an unfinished
+// task still needs and that only that host held is recomputed by rewinding
+// its producer, recursively; a copy anywhere else (another host, the
+// master) makes that unnecessary. The planning is the pure PlanRewind.
+#include <cstdio>
+
+#include "runtime/engine.h"
+#include "runtime/engine_hosts.h"
+#include "runtime/rewind.h"
+
+namespace gs {
+
+void Engine::RequeueLocked(TaskId t) {
+  Task& task = graph_.task(t);
+  const FileAccess* acc = graph_.accesses(t);
+  task.missing_inputs = 0;
+  for (uint32_t i = 0; i < task.num_files; ++i) {
+    if (acc[i].in == kNoVersion) continue;
+    Version& v = graph_.version(acc[i].in);
+    if (v.state == VersionState::kAvailable) continue;
+    ++task.missing_inputs;
+    v.waiting.push_back(t);
+  }
+  task.state = task.missing_inputs == 0 ? TaskState::kReady : TaskState::kWaiting;
+  if (task.state == TaskState::kReady) scheduler_.AddReady(t, task.op);
+}
+
+void Engine::HostLostLocked(HostId lost, const std::string& why) {
+  HostEntry& host = *hosts_[lost];
+  host.usable = false;
+  pending_failures_.push_back(
+      HostFailure{host.name, clock_->Now(), "host_lost", why, run_id_, 0});
+  // The master's machine is one more "host" for the plan.
+  const HostId master = static_cast<HostId>(hosts_.size());
+  std::vector<RewindTask> tasks(graph_.num_tasks());
+  std::vector<RewindVersion> versions(graph_.num_versions());
+  for (VersionId v = 0; v < graph_.num_versions(); ++v) {
+    const Version& ver = graph_.version(v);
+    versions[v].producer = ver.producer;
+    if (ver.state != VersionState::kAvailable) continue;
+    if (ver.on_master) versions[v].copies.push_back(master);
+    if (auto it = remote_copies_.find(v); it != remote_copies_.end()) {
+      for (HostId h : it->second) versions[v].copies.push_back(h);
+    }
+  }
+  for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
+    const Task& task = graph_.task(t);
+    RewindTask& rt = tasks[t];
+    switch (task.state) {
+      case TaskState::kWaiting:
+      case TaskState::kReady: rt.state = RewindTask::State::kPending; break;
+      case TaskState::kRunning: rt.state = RewindTask::State::kRunning; break;
+      case TaskState::kDone: rt.state = RewindTask::State::kDone; break;
+      default: rt.state = RewindTask::State::kFailed; break;
+    }
+    if (t < task_host_.size()) rt.host = task_host_[t];
+    // Tasks that ran on a host sharing the master's files left their
+    // outputs with the master.
+    if (rt.host != kNoHost && hosts_[rt.host]->shared) rt.host = master;
+    const FileAccess* acc = graph_.accesses(t);
+    for (uint32_t i = 0; i < task.num_files; ++i) {
+      if (acc[i].in != kNoVersion) rt.inputs.push_back(acc[i].in);
+      if (acc[i].out != kNoVersion) rt.outputs.push_back(acc[i].out);
+    }
+  }
+  auto plan = PlanRewind(tasks, versions, lost, RewindMode::kGtpCR);
+  if (!plan.ok()) {
+    std::fprintf(stderr, "gsrt: cannot plan the recovery from losing %s: %s\n",
+                 host.name.c_str(), plan.status().message().c_str());
+    return;
+  }
+  for (VersionId v : plan->dropped) {
+    auto it = remote_copies_.find(v);
+    if (it == remote_copies_.end()) continue;
+    std::erase(it->second, lost);
+    if (it->second.empty()) remote_copies_.erase(it);
+  }
+  // Producers first (the plan lists consumers first): their outputs are
+  // pending again and every unfinished reader waits for them.
+  uint32_t finished = 0;
+  for (auto it = plan->rewound.rbegin(); it != plan->rewound.rend(); ++it) {
+    TaskId t = *it;
+    Task& task = graph_.task(t);
+    if (task.state != TaskState::kDone) continue;  // running: its job fails
+    ++finished;
+    --stats_.done;
+    const FileAccess* acc = graph_.accesses(t);
+    for (uint32_t i = 0; i < task.num_files; ++i) {
+      if (acc[i].in != kNoVersion) graph_.AddReader(acc[i].in);
+      if (acc[i].out != kNoVersion) {
+        graph_.version(acc[i].out).state = VersionState::kPending;
+      }
+    }
+    RequeueLocked(t);
+  }
+  // Unfinished readers of versions that are pending again wait for them.
+  for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
+    Task& task = graph_.task(t);
+    if (task.state != TaskState::kReady && task.state != TaskState::kWaiting) continue;
+    const FileAccess* acc = graph_.accesses(t);
+    bool waits = false;
+    for (uint32_t i = 0; i < task.num_files && !waits; ++i) {
+      waits = acc[i].in != kNoVersion &&
+              graph_.version(acc[i].in).state == VersionState::kPending;
+    }
+    if (!waits) continue;
+    if (task.state == TaskState::kReady) {
+      scheduler_.RemoveIf([t](TaskId id) { return id == t; });
+    }
+    // Rebuild its waiting state from scratch (it may already wait on some).
+    const FileAccess* a = graph_.accesses(t);
+    for (uint32_t i = 0; i < task.num_files; ++i) {
+      if (a[i].in == kNoVersion) continue;
+      std::erase(graph_.version(a[i].in).waiting, t);
+    }
+    RequeueLocked(t);
+  }
+  for (VersionId v : plan->unrecoverable) {
+    std::fprintf(stderr,
+                 "gsrt: the only copy of a file the master wrote (%s) was on "
+                 "%s; the tasks reading it cannot run\n",
+                 files_.path(graph_.version(v).file).c_str(), host.name.c_str());
+  }
+  stats_.notes.push_back("host " + host.name + " was lost (" + why +
+                         "): rewound " + std::to_string(plan->rt) +
+                         " tasks (RT), " + std::to_string(finished) +
+                         " of them finished, over " + std::to_string(plan->lr) +
+                         " levels (LR)");
+  std::fprintf(stderr, "\ngsrt: host %s lost (%s): rewinding %u tasks (RT), %u levels (LR)\n",
+               host.name.c_str(), why.c_str(), plan->rt, plan->lr);
+}
+
+}  // namespace gs
