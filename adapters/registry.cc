@@ -1,10 +1,13 @@
 #include "adapters/registry.h"
 
 #include "adapters/local/local_adapter.h"
+#include "adapters/ssh_host_adapter.h"
 
 namespace gs {
 
-bool AdapterAvailable(AdapterKind kind) { return kind == AdapterKind::kLocal; }
+bool AdapterAvailable(AdapterKind kind) {
+  return kind == AdapterKind::kLocal || kind == AdapterKind::kSsh;
+}
 
 StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
                                                const AdapterContext& context) {
@@ -17,6 +20,17 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       return std::unique_ptr<Adapter>(
           std::make_unique<LocalAdapter>(*context.io, *context.clock, local));
     }
+    if (kind == AdapterKind::kSsh) {
+      auto agent = FindAgentProgram();
+      if (!agent.ok()) return agent.status().WithContext("host '" + host.name + "'");
+      SshHostOptions ssh;
+      ssh.host = host;
+      ssh.agent_program = *agent;
+      ssh.worker = context.worker;
+      ssh.heartbeat = context.config->runtime.heartbeat;
+      return std::unique_ptr<Adapter>(
+          std::make_unique<SshHostAdapter>(*context.io, *context.clock, ssh));
+    }
   }
   std::string kinds;
   for (AdapterKind kind : host.adapters) {
@@ -24,7 +38,7 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
   }
   return Status::Unavailable("host '" + host.name + "': adapter " + kinds +
                              " is not available in this build of gsrt "
-                             "(available: local)");
+                             "(available: local, ssh)");
 }
 
 }  // namespace gs
