@@ -99,7 +99,11 @@ Status SshHostAdapter::Connect() {
 int SshHostAdapter::FreeSlots() const { return agent_ ? agent_->FreeSlots() : 0; }
 
 void SshHostAdapter::Submit(JobSpec spec, DoneCallback done) {
-  if (!remote_worker_.empty()) spec.worker = remote_worker_;
+  // The engine names the master's worker; on a host that does not share
+  // the master's files it runs the installed copy.
+  if (!options_.host.shared_fs && spec.worker == options_.worker) {
+    spec.worker = remote_worker_;
+  }
   if (!agent_) {
     JobReport report;
     report.id = spec.id;

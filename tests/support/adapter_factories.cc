@@ -1,9 +1,37 @@
 #include "tests/support/adapter_factories.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "adapters/agent/local_agent.h"
 #include "adapters/local/local_adapter.h"
+#include "adapters/ssh/testing/sshd_testbed.h"
+#include "adapters/ssh_host_adapter.h"
 
 namespace gs {
+
+namespace {
+
+// One real sshd on 127.0.0.2 for the whole test process, started on first
+// use (only the ssh cases pay for it) and stopped at exit. No skipping:
+// when it cannot start, the ssh cases fail.
+testing::SshdTestbed* SshdForConformance() {
+  static testing::SshdTestbed* bed = [] {
+    auto* b = new testing::SshdTestbed(1);
+    std::string error = b->Start();
+    if (!error.empty()) {
+      std::fprintf(stderr, "cannot start the sshd test host: %s\n",
+                   error.c_str());
+      delete b;
+      return static_cast<testing::SshdTestbed*>(nullptr);
+    }
+    std::atexit([] { SshdForConformance()->Stop(); });
+    return b;
+  }();
+  return bed;
+}
+
+}  // namespace
 
 const std::vector<AdapterFactory>& AdapterFactories() {
   static const auto* factories = new std::vector<AdapterFactory>{
@@ -38,6 +66,35 @@ const std::vector<AdapterFactory>& AdapterFactories() {
             options.slots = env.slots;
             options.adapter.heartbeat_interval = 1;
             return MakeLocalAgentAdapter(*env.io, *env.clock, options);
+          },
+          .worker = GSRT_TEST_WORKER,
+      },
+      {
+          // A real sshd on loopback, the agent over an ssh exec channel.
+          // The "remote" host is this machine, so it shares the master's
+          // files (staging is tested by the agent and engine tests).
+          .name = "ssh",
+          .make = [](const AdapterTestEnv& env) -> std::unique_ptr<Adapter> {
+            testing::SshdTestbed* bed = SshdForConformance();
+            if (bed == nullptr) return nullptr;
+            SshTarget target = bed->Target(1);
+            SshHostOptions options;
+            options.host.name = target.name;
+            options.host.adapters = {AdapterKind::kSsh};
+            options.host.address = target.address;
+            options.host.port = target.port;
+            options.host.identity = target.identity;
+            options.host.known_hosts = target.known_hosts;
+            options.host.slots = env.slots;
+            options.host.workdir = env.work_dir;
+            options.host.shared_fs = true;
+#ifdef GSRT_AGENT
+            options.agent_program = GSRT_AGENT;
+#endif
+            options.worker = GSRT_TEST_WORKER;
+            options.heartbeat = 1;
+            return std::make_unique<SshHostAdapter>(*env.io, *env.clock,
+                                                    options);
           },
           .worker = GSRT_TEST_WORKER,
       },
