@@ -42,6 +42,10 @@ class Adapter {
   // How many more jobs the host takes now.
   virtual int FreeSlots() const = 0;
 
+  // False once the connection to the host is lost (until Connect()
+  // succeeds again). Hosts without a connection are always connected.
+  virtual bool connected() const { return true; }
+
   // Starts `spec`. `done` is called exactly once, later (never from inside
   // Submit), with the job's outcome.
   virtual void Submit(JobSpec spec, DoneCallback done) = 0;

@@ -98,6 +98,8 @@ Status SshHostAdapter::Connect() {
 
 int SshHostAdapter::FreeSlots() const { return agent_ ? agent_->FreeSlots() : 0; }
 
+bool SshHostAdapter::connected() const { return agent_ && agent_->connected(); }
+
 void SshHostAdapter::Submit(JobSpec spec, DoneCallback done) {
   // The engine names the master's worker; on a host that does not share
   // the master's files it runs the installed copy.

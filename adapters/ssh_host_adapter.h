@@ -42,6 +42,7 @@ class SshHostAdapter : public Adapter {
   // starts the agent and waits for its HELLO. Errors name the host.
   Status Connect() override;
   int FreeSlots() const override;
+  bool connected() const override;
   void Submit(JobSpec spec, DoneCallback done) override;
   void Cancel(JobId id) override;
   void Shutdown() override;

@@ -412,8 +412,12 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
           // Adapters report the total; an even split is enough to predict
           // transfer times.
           out_version.size = exited->bytes_out / std::max(outputs, 1u);
-          if (!host.shared) {
-            out_version.on_master = false;
+          // The new data is where the job ran (a rewound task may have run
+          // elsewhere before).
+          out_version.on_master = host.shared;
+          if (host.shared) {
+            remote_copies_.erase(acc[i].out);
+          } else {
             remote_copies_[acc[i].out] = {host_id};
           }
         }

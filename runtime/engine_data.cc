@@ -85,6 +85,16 @@ void Engine::StageAndSubmit(Dispatch d) {
                                     hosts_[d.host]->name + "' failed: " +
                                     pending->error.message()};
         report.submitted = report.started = report.ended = clock_->Now();
+        {
+          // Not the task's fault: its attempt is given back.
+          // Not indefinitely, though: a task whose inputs keep failing to
+          // arrive is charged after a few tries, so its budget ends it.
+          std::lock_guard<std::mutex> lock(mu_);
+          Task& task = graph_.task(d.spec.task);
+          if (++staging_failures_[d.spec.task] <= 3 && task.attempts > 0) {
+            --task.attempts;
+          }
+        }
         OnJobDone(d.host, std::move(report), /*host_at_fault=*/false);
         return;
       }
@@ -180,6 +190,11 @@ void Engine::FetchToMaster(VersionId v, DoneFn done) {
       if (s.ok()) {
         graph_.version(v).on_master = true;
         links_.Observe(from, graph_.version(v).size, clock_->Now() - started);
+      } else if (from != kNoHost && hosts_[from]->usable &&
+                 !hosts_[from]->adapter->connected()) {
+        // The copy is unreachable because its host is gone: recover now,
+        // even if no job of that host reports it.
+        HostLostLocked(from, s.message());
       }
       if (waiters_ > 0) finished_cv_.notify_all();
     }

@@ -43,6 +43,12 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
     if (auto it = remote_copies_.find(v); it != remote_copies_.end()) {
       for (HostId h : it->second) versions[v].copies.push_back(h);
     }
+    // A version whose data was already collected (superseded, nobody left
+    // to read it) is as good as lost: if a rewound task needs it again,
+    // its producer must rewind too.
+    if (versions[v].copies.empty() && ver.number > 0) {
+      versions[v].copies.push_back(lost);
+    }
   }
   for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
     const Task& task = graph_.task(t);
@@ -64,6 +70,16 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
       if (acc[i].out != kNoVersion) rt.outputs.push_back(acc[i].out);
     }
   }
+  // The master needs every file's final version at GS_Off: a pending
+  // pseudo-task reading them keeps those recoverable too.
+  RewindTask finals;
+  for (FileId f = 0; f < files_.size(); ++f) {
+    uint32_t latest = files_.latest(f);
+    if (latest != FileTable::kNone && graph_.version(latest).number > 0) {
+      finals.inputs.push_back(latest);
+    }
+  }
+  tasks.push_back(std::move(finals));
   auto plan = PlanRewind(tasks, versions, lost, RewindMode::kGtpCR);
   if (!plan.ok()) {
     std::fprintf(stderr, "gsrt: cannot plan the recovery from losing %s: %s\n",

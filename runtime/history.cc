@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cassert>
 #include <cerrno>
 #include <filesystem>
 #include <utility>
@@ -362,28 +361,7 @@ StatusOr<std::vector<JobRecord>> History::JobsForRun(RunId run) {
     StatusOr<bool> row = s.Step();
     if (!row.ok()) return row.status();
     if (!*row) break;
-    JobRecord j;
-    j.run = s.ColumnInt(0);
-    j.task = static_cast<TaskId>(s.ColumnInt(1));
-    j.job = static_cast<JobId>(s.ColumnInt(2));
-    j.operation = s.ColumnText(3);
-    j.host = s.ColumnText(4);
-    j.submitted = s.ColumnDouble(5);  // NULL reads as 0: unknown
-    j.started = s.ColumnDouble(6);
-    j.ended = s.ColumnDouble(7);
-    std::optional<OutcomeClass> outcome = ParseOutcomeClass(s.ColumnText(8));
-    assert(outcome.has_value());  // the CHECK constraint guarantees it
-    j.outcome = *outcome;
-    if (!s.IsNull(9)) j.exit_code = static_cast<int>(s.ColumnInt(9));
-    j.error = s.ColumnText(10);
-    j.bytes_in = static_cast<uint64_t>(s.ColumnInt(11));
-    j.bytes_out = static_cast<uint64_t>(s.ColumnInt(12));
-    j.usage.user_cpu = s.ColumnDouble(13);
-    j.usage.system_cpu = s.ColumnDouble(14);
-    j.usage.max_rss_kb = s.ColumnInt(15);
-    j.replica = s.ColumnInt(16) != 0;
-    j.log_dir = s.ColumnText(17);
-    jobs.push_back(std::move(j));
+    jobs.push_back(JobFromRow(s));
   }
   s.Reset();
   return jobs;

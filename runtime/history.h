@@ -84,6 +84,26 @@ class History {
   // Every job of `run`, in the order they were recorded.
   StatusOr<std::vector<JobRecord>> JobsForRun(RunId run);
 
+  // --- Probe facts and listings (history_probes.cc; gsdeploy, grank). ---
+  Status RecordHostProbe(const HostProbeRecord& probe);
+  // One record per host that has probes, by name: the newest probe that
+  // measured something (has an rtt), except that `bandwidth` and
+  // `queue_wait` are the newest values measured (a probe whose transfer
+  // failed does not erase the last one).
+  StatusOr<std::vector<HostProbeRecord>> LoadLatestProbes();
+  // Mean bytes_in of the successful jobs of `operation` (nullopt if none):
+  // the data volume a job of it needs.
+  StatusOr<std::optional<double>> LoadMeanInputBytes(
+      std::string_view operation);
+  // Recorded events matching `filter`, oldest first.
+  StatusOr<std::vector<HostCheck>> LoadHostChecks(const HistoryFilter& filter);
+  StatusOr<std::vector<HostProbeRecord>> LoadHostProbes(
+      const HistoryFilter& filter);
+  StatusOr<std::vector<HostFailure>> LoadHostFailures(
+      const HistoryFilter& filter);
+  // Jobs whose `ended` (or, when unknown, `submitted`) time matches.
+  StatusOr<std::vector<JobRecord>> LoadJobs(const HistoryFilter& filter);
+
  private:
   explicit History(std::unique_ptr<SqliteDb> db, const HistoryOptions& options)
       : db_(std::move(db)), options_(options) {}
@@ -91,6 +111,8 @@ class History {
   // Runs an INSERT/UPDATE that records something, inside the batch
   // transaction when batching.
   Status Write(SqliteStatement& stmt);
+  // A row of the columns kJobColumns (history_probes.cc) names.
+  static JobRecord JobFromRow(const SqliteStatement& s);
 
   std::unique_ptr<SqliteDb> db_;
   HistoryOptions options_;

@@ -105,6 +105,29 @@ struct ExecTimeSample {
   Seconds ended = 0;
 };
 
+// What one probe measured on a host (table host_probes). nullopt: not
+// measured.
+struct HostProbeRecord {
+  std::string host;
+  Seconds time = 0;
+  CheckSource source = CheckSource::kProbe;
+  std::optional<Seconds> rtt;
+  std::optional<uint32_t> cores;
+  std::optional<uint64_t> memory_total;      // bytes
+  std::optional<uint64_t> memory_available;  // bytes
+  std::optional<double> load1;
+  std::optional<double> bandwidth;    // bytes/s of a timed transfer
+  std::optional<Seconds> queue_wait;  // expected wait of a batch queue
+  std::string error;  // why the probe measured nothing (or less); "" if ok
+};
+
+// Which recorded events a listing returns: every host when `host` is
+// empty; events at or after `since` (seconds since the epoch; 0: all).
+struct HistoryFilter {
+  std::string host;
+  Seconds since = 0;
+};
+
 // Accumulated counts for one host (paper 004 eq. 1-3).
 struct HostReliability {
   std::string host;

@@ -100,8 +100,31 @@ CREATE TABLE task_journal (
 CREATE INDEX task_journal_by_signature ON task_journal(signature);
 )sql";
 
+// Version 2: what probes measured on a host (gsdeploy probe; the runtime
+// may record an agent's HELLO facts too). NULL: not measured; `error` says
+// why a probe measured nothing. The row's availability attempt is the
+// host_checks row of the same host and time.
+constexpr char kSchemaV2[] = R"sql(
+CREATE TABLE host_probes (
+  id                INTEGER PRIMARY KEY,
+  host              TEXT NOT NULL,
+  time              REAL NOT NULL,
+  source            TEXT NOT NULL CHECK (source IN ('probe', 'runtime')),
+  rtt               REAL,
+  cores             INTEGER,
+  memory_total      INTEGER,
+  memory_available  INTEGER,
+  load1             REAL,
+  bandwidth         REAL,
+  queue_wait        REAL,
+  error             TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX host_probes_by_host ON host_probes(host, time);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
+    {2, kSchemaV2},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {

@@ -40,7 +40,7 @@ struct AgentOptions {
   // jobs and ends. 0: never (an ended stream is still noticed).
   Seconds heartbeat = 0;
   // Told to the master in HELLO.
-  HostFacts facts;
+  MachineFacts facts;
   ChunkPumpOptions pump;
   // Where log lines go (gsrt-agent: stderr; never stdout).
   std::function<void(std::string_view)> log;

@@ -163,7 +163,7 @@ void AgentAdapter::Handle(Message& message) {
   if (auto* m = std::get_if<JobFinished>(&message)) {
     return OnJobFinished(std::move(m->report));
   }
-  if (std::holds_alternative<HeartbeatAck>(message)) return;
+  if (auto* m = std::get_if<HeartbeatAck>(&message)) return OnHeartbeatAck(*m);
   if (auto* m = std::get_if<PutDone>(&message)) {
     return FinishTransfer(m->id, Status::Ok());
   }
@@ -291,6 +291,8 @@ void AgentAdapter::Drop(State next, const Status& why, JobOutcome outcome) {
   jobs_.clear();
   auto transfers = std::move(transfers_);
   transfers_.clear();
+  auto probes = std::move(probes_);
+  probes_.clear();
   // Callbacks last, our state settled: they may call back in.
   if (was_connecting && connect_done_) {
     StatusCallback done = std::move(connect_done_);
@@ -310,6 +312,7 @@ void AgentAdapter::Drop(State next, const Status& why, JobOutcome outcome) {
   for (auto& [id, transfer] : transfers) {
     transfer.done(why.WithContext(transfer.what));
   }
+  for (auto& [seq, probe] : probes) probe.done(why.WithContext("probe"));
 }
 
 void AgentAdapter::Submit(JobSpec spec, DoneCallback done) {
@@ -405,6 +408,33 @@ void AgentAdapter::PostReport(DoneCallback done, JobReport report) {
 void AgentAdapter::PostStatus(StatusCallback done, Status s) {
   boost::asio::post(io_,
                     [done = std::move(done), s = std::move(s)] { done(s); });
+}
+
+void AgentAdapter::Probe(ProbeCallback done) {
+  if (state_ != State::kReady) {
+    boost::asio::post(io_, [done = std::move(done),
+                            why = Status::Unavailable(NotUsable())] {
+      done(why);
+    });
+    return;
+  }
+  const uint64_t seq = ++heartbeat_seq_;
+  probes_[seq] = PendingProbe{clock_.Now(), std::move(done)};
+  Send(Heartbeat{seq});
+}
+
+void AgentAdapter::OnHeartbeatAck(const HeartbeatAck& ack) {
+  auto it = probes_.find(ack.seq);
+  if (it == probes_.end()) return;  // a periodic heartbeat's
+  PendingProbe probe = std::move(it->second);
+  probes_.erase(it);
+  HostProbe p;
+  p.rtt = clock_.Now() - probe.sent;
+  p.cores = hello_.cores;
+  p.memory_total = hello_.memory_total;
+  p.memory_available = hello_.memory_available;  // as of HELLO
+  p.load1 = ack.load1;
+  probe.done(p);
 }
 
 }  // namespace gs

@@ -92,6 +92,12 @@ class AgentAdapter : public Adapter {
   // before this returns. Connect() may follow.
   void Shutdown() override;
 
+  // Sends a HEARTBEAT and answers when its ACK comes back: rtt is that
+  // round trip, cores and memory come from the agent's HELLO, load1 from
+  // the ACK. Unavailable when not connected or if the connection is lost
+  // first.
+  void Probe(ProbeCallback done) override;
+
   bool shares_master_files() const override {
     return options_.shares_master_files;
   }
@@ -107,7 +113,7 @@ class AgentAdapter : public Adapter {
            StatusCallback done) override;
   void Remove(std::string host_path) override;
 
-  bool connected() const { return state_ == State::kReady; }
+  bool connected() const override { return state_ == State::kReady; }
   // The agent's HELLO: software version and host facts.
   const agent::Hello& agent_hello() const { return hello_; }
   // Why the last connection ended; "" while connected.
@@ -129,6 +135,7 @@ class AgentAdapter : public Adapter {
   void OnData(std::string_view bytes);
   void Handle(agent::Message& message);
   void OnHello(const agent::Hello& hello);
+  void OnHeartbeatAck(const agent::HeartbeatAck& ack);
   void OnError(const agent::Error& error);
   void OnJobFinished(JobReport report);
   void OnGetChunk(const agent::GetChunk& chunk);
@@ -165,6 +172,12 @@ class AgentAdapter : public Adapter {
   Seconds last_heard_ = 0;
   uint64_t heartbeat_seq_ = 0;
   std::string lost_reason_;
+  // Probes waiting for the ACK of their HEARTBEAT, by its seq.
+  struct PendingProbe {
+    Seconds sent = 0;
+    ProbeCallback done;
+  };
+  std::map<uint64_t, PendingProbe> probes_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   options.work_dir = PrepareWorkDir(args.work_dir);
   options.slots = args.slots;
   options.heartbeat = args.heartbeat;
-  options.facts = gs::ReadHostFacts();
+  options.facts = gs::ReadMachineFacts();
 
   gs::LocalAdapterOptions local_options;
   local_options.slots = args.slots;

@@ -35,8 +35,8 @@ double ReadLoad1() {
   return ::getloadavg(load, 1) == 1 ? load[0] : 0;
 }
 
-HostFacts ReadHostFacts() {
-  HostFacts facts;
+MachineFacts ReadMachineFacts() {
+  MachineFacts facts;
   char name[256] = {};
   if (::gethostname(name, sizeof name - 1) == 0) facts.host_name = name;
   facts.cores = std::thread::hardware_concurrency();

@@ -9,7 +9,7 @@
 
 namespace gs {
 
-struct HostFacts {
+struct MachineFacts {
   std::string host_name;
   uint32_t cores = 0;
   uint64_t memory_total = 0;      // bytes
@@ -17,7 +17,7 @@ struct HostFacts {
   double load1 = 0;
 };
 
-HostFacts ReadHostFacts();
+MachineFacts ReadMachineFacts();
 
 // The 1-minute load average (0 when unknown).
 double ReadLoad1();

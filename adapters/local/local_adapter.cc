@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/agent/host_facts.h"
 #include "adapters/local/job_files.h"
 #include "adapters/local/process_spawn.h"
 #include "adapters/worker_command.h"
@@ -448,6 +449,25 @@ void LocalAdapter::Get(std::string host_path, std::string master_path,
 void LocalAdapter::Remove(std::string host_path) {
   std::error_code ec;
   std::filesystem::remove(host_path, ec);
+}
+
+void LocalAdapter::Probe(ProbeCallback done) {
+  const Seconds asked = clock_.Now();
+  Status usable = EnsureOpen();
+  // Captures the clock, not `this`: it may run after the adapter is gone
+  // (the clock, like the io_context, outlives every adapter made on it).
+  boost::asio::post(
+      io_, [done = std::move(done), usable, asked, clock = &clock_]() {
+        if (!usable.ok()) return done(usable);
+        const auto facts = ReadMachineFacts();  // the agent's HELLO reads the same
+        HostProbe probe;
+        probe.cores = facts.cores;
+        probe.memory_total = facts.memory_total;
+        probe.memory_available = facts.memory_available;
+        probe.load1 = facts.load1;
+        probe.rtt = clock->Now() - asked;
+        done(probe);
+      });
 }
 
 void LocalAdapter::Shutdown() {

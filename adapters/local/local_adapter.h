@@ -97,6 +97,13 @@ class LocalAdapter : public Adapter {
   // Deletes the file, if it is there.
   void Remove(std::string host_path) override;
 
+  // Reads this machine's cores, memory (/proc/meminfo MemTotal and
+  // MemAvailable) and 1-minute load (/proc/loadavg) on the io_context; rtt
+  // is the clock time from the call to the answer. bandwidth stays 0 (the
+  // host shares the master's files). Fails as Connect() does when the work
+  // dir is not usable, so a probe sees what a run would.
+  void Probe(ProbeCallback done) override;
+
   // Jobs started and not yet reported; for tests and status displays.
   int running() const { return static_cast<int>(running_.size()); }
 

@@ -1,0 +1,185 @@
+#include "runtime/deploy_setup.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+
+#include "runtime/deploy_context.h"
+#include "runtime/deploy_exec.h"
+
+namespace gs {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// True when both files exist with the same bytes.
+bool SameContents(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (fs::file_size(a, ec) != fs::file_size(b, ec) || ec) return false;
+  std::ifstream x(a, std::ios::binary), y(b, std::ios::binary);
+  char bx[1 << 16], by[1 << 16];
+  while (x && y) {
+    x.read(bx, sizeof bx);
+    y.read(by, sizeof by);
+    if (x.gcount() != y.gcount() || !std::equal(bx, bx + x.gcount(), by)) {
+      return false;
+    }
+  }
+  return x.eof() && y.eof();
+}
+
+class LocalInstaller : public HostInstaller {
+ public:
+  explicit LocalInstaller(Seconds timeout) : timeout_(timeout) {}
+
+  StatusOr<ProgramCheck> Install(const std::string& local,
+                                 const std::string& host_path) override {
+    if (::access(local.c_str(), R_OK) != 0) {
+      return Status::FromErrno("cannot read " + local + " on the master",
+                               errno);
+    }
+    bool uploaded = false;
+    if (!SameContents(local, host_path)) {
+      std::error_code ec;
+      fs::create_directories(fs::path(host_path).parent_path(), ec);
+      const std::string part = host_path + ".gsrt-part";
+      fs::copy_file(local, part, fs::copy_options::overwrite_existing, ec);
+      if (!ec) fs::permissions(part, fs::perms(0755), ec);
+      if (!ec) fs::rename(part, host_path, ec);
+      if (ec) {
+        fs::remove(part, ec);
+        return Status::IoError("cannot copy " + local + " to " + host_path +
+                               ": " + ec.message());
+      }
+      uploaded = true;
+    }
+    StatusOr<ProgramCheck> check = Check(host_path);
+    if (!check.ok()) return check;
+    check->uploaded = uploaded;
+    return check;
+  }
+
+  StatusOr<ProgramCheck> Check(const std::string& host_path) override {
+    struct stat st;
+    if (::stat(host_path.c_str(), &st) != 0) {
+      return Status::NotFound(host_path + " does not exist");
+    }
+    if (!S_ISREG(st.st_mode) || ::access(host_path.c_str(), X_OK) != 0) {
+      return Status::PermissionDenied(host_path +
+                                      " is not an executable file (chmod +x)");
+    }
+    const std::vector<std::string> argv = {host_path, "--version"};
+    StatusOr<ProgramOutput> run = RunProgram(argv, timeout_);
+    if (!run.ok()) return run.status();
+    if (run->exit_code != 0) {
+      return Status::FailedPrecondition(DescribeFailure(argv, *run));
+    }
+    ProgramCheck check;
+    check.version = run->out.substr(0, run->out.find('\n'));
+    return check;
+  }
+
+ private:
+  Seconds timeout_;
+};
+
+}  // namespace
+
+std::unique_ptr<HostInstaller> MakeLocalInstaller(Seconds timeout) {
+  return std::make_unique<LocalInstaller>(timeout);
+}
+
+InstallerMaker DefaultInstallerMaker(Seconds timeout) {
+  return
+      [timeout](
+          const HostConfig& host) -> StatusOr<std::unique_ptr<HostInstaller>> {
+        if (!host.adapters.empty() &&
+            host.adapters.front() == AdapterKind::kLocal) {
+          return MakeLocalInstaller(timeout);
+        }
+        // Seam: the ssh installer (InstallIfDifferent over an SshSession) and
+        // the batch ones (through their `via` login host) are added here.
+        const std::string kind =
+            host.adapters.empty()
+                ? "?"
+                : std::string(AdapterKindName(host.adapters.front()));
+        return Status::Unavailable("setup of " + kind +
+                                   " hosts is not available in this build of "
+                                   "gsdeploy yet (only local hosts)");
+      };
+}
+
+SetupRequest MakeSetupRequest(const std::string& app, const std::string& cwd) {
+  SetupRequest request;
+  request.app = app;
+  fs::path path = fs::path(app + "-worker");
+  if (path.is_relative()) path = fs::path(cwd) / path;
+  request.worker = path.lexically_normal().string();
+  return request;
+}
+
+std::vector<SetupProgram> SetupPrograms(const HostConfig& host,
+                                        const SetupRequest& request) {
+  const bool shared = SharesMasterFiles(host);
+  auto place = [&](const std::string& local) {
+    if (shared) return local;
+    std::string dir = host.workdir.empty() ? "." : host.workdir;
+    return dir + "/bin/" + fs::path(local).filename().string();
+  };
+  std::vector<SetupProgram> programs;
+  programs.push_back({"worker", request.worker, place(request.worker)});
+  // The agent goes only where a connection starts one: not on hosts that
+  // run jobs as local processes.
+  if (!request.agent.empty() && !shared) {
+    programs.push_back({"agent", request.agent, place(request.agent)});
+  }
+  return programs;
+}
+
+bool SetupHostResult::ready() const {
+  if (!error.empty()) return false;
+  for (const Program& p : programs) {
+    if (!p.ok) return false;
+  }
+  return true;
+}
+
+std::vector<SetupHostResult> SetupHosts(
+    const std::vector<const HostConfig*>& hosts, const SetupRequest& request,
+    const InstallerMaker& make) {
+  std::vector<SetupHostResult> results;
+  for (const HostConfig* host : hosts) {
+    SetupHostResult r;
+    r.host = host->name;
+    r.shares_files = SharesMasterFiles(*host);
+    StatusOr<std::unique_ptr<HostInstaller>> installer = make(*host);
+    if (!installer.ok()) {
+      r.error = installer.status().message();
+      results.push_back(std::move(r));
+      continue;
+    }
+    for (const SetupProgram& program : SetupPrograms(*host, request)) {
+      SetupHostResult::Program p;
+      p.program = program;
+      StatusOr<ProgramCheck> check =
+          r.shares_files
+              ? (*installer)->Check(program.host_path)
+              : (*installer)->Install(program.local_path, program.host_path);
+      if (check.ok()) {
+        p.ok = true;
+        p.check = std::move(check).value();
+      } else {
+        p.problem = check.status().message();
+      }
+      r.programs.push_back(std::move(p));
+    }
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+}  // namespace gs

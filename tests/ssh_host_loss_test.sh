@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# An ssh host whose sshd (and everything under it: the agent, its workers)
+# is SIGKILLed mid-run: the host is marked lost, the versions only it held
+# are recomputed elsewhere, and the run still ends with the sequential
+# run's files.
+#   ssh_host_loss_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL PORT
+set -euo pipefail
+src=$1 master=$2 sequential=$3 port=$4
+work=$(mktemp -d)
+stop() {
+  [ -n "${pid:-}" ] && kill -KILL "$pid" 2>/dev/null || true
+  GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap stop EXIT
+GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" start 3 "$work/sshd" >/dev/null
+{
+  echo "runtime:"
+  echo "  heartbeat: 1"
+  echo "hosts:"
+  echo "  - name: master"
+  echo "    adapter: local"
+  echo "    slots: 1"
+  grep -v '^#' "$work/sshd/gsrt.yaml" | grep -v '^hosts:'
+} > "$work/gsrt.yaml"
+mkdir "$work/parallel" "$work/sequential"
+(cd "$work/sequential" && "$sequential" 5 96) > /dev/null
+cd "$work/parallel"
+GSRT_CONFIG="$work/gsrt.yaml" "$master" 5 96 > "$work/out" 2> "$work/err" &
+pid=$!
+# Wait (bounded) until node2 holds results of its own.
+data="$work/sshd/host2/work/data"
+for _ in $(seq 1 600); do
+  [ "$(ls "$data" 2>/dev/null | wc -l)" -ge 3 ] && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+[ "$(ls "$data" 2>/dev/null | wc -l)" -ge 3 ] || { echo "FAIL: node2 never produced data"; cat "$work/err"; exit 1; }
+# Crash node2: its sshd listener and every process under it.
+listener=$(cat "$work/sshd/host2/sshd.pid")
+descendants() { for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
+victims="$listener $(descendants "$listener")"
+kill -KILL $victims 2>/dev/null || true
+echo "killed node2: $(echo $victims | wc -w) processes"
+status=0
+timeout 180 tail --pid="$pid" -f /dev/null || { echo "FAIL: the run did not finish"; tail "$work/err"; exit 1; }
+wait "$pid" || status=$?
+pid=
+[ "$status" = 0 ] || { echo "FAIL: matmul exited $status"; tail -20 "$work/err"; exit 1; }
+diff -r --exclude=.gsrt "$work/parallel" "$work/sequential" > /dev/null ||
+  { echo "FAIL: files differ from the sequential run"; exit 1; }
+grep -q "host node2 was lost" "$work/err" || { echo "FAIL: the loss is not reported"; tail "$work/err"; exit 1; }
+failures=$(sqlite3 "$work/parallel/.gsrt/history.db" "select count(*) from host_failures where host = 'node2'")
+[ "$failures" -ge 1 ] || { echo "FAIL: no infrastructure failure recorded for node2"; exit 1; }
+grep "host node2 was lost\|jobs on\|tasks in" "$work/err"
+echo "OK: node2 killed mid-run; the run finished with the sequential run's files"
