@@ -46,6 +46,10 @@ class Adapter {
   // succeeds again). Hosts without a connection are always connected.
   virtual bool connected() const { return true; }
 
+  // Connects again after a loss, from the engine's thread. `done` fires
+  // once. The default is a synchronous Connect().
+  virtual void Reconnect(std::function<void(Status)> done) { done(Connect()); }
+
   // Starts `spec`. `done` is called exactly once, later (never from inside
   // Submit), with the job's outcome.
   virtual void Submit(JobSpec spec, DoneCallback done) = 0;

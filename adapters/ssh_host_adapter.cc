@@ -60,12 +60,14 @@ Status SshHostAdapter::Install() {
   return Status::Ok();
 }
 
-Status SshHostAdapter::Connect() {
+Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
   if (agent_) agent_->Shutdown();
   agent_.reset();
   if (!session_ || session_->lost()) {
-    auto session = SshSession::Connect(io_, clock_,
-                                       SshTarget::FromHostConfig(options_.host));
+    session_.reset();
+    SshTarget target = SshTarget::FromHostConfig(options_.host);
+    if (connect_timeout > 0) target.connect_timeout = connect_timeout;
+    auto session = SshSession::Connect(io_, clock_, target);
     if (!session.ok()) return session.status();
     session_ = std::move(session).value();
   }
@@ -91,9 +93,20 @@ Status SshHostAdapter::Connect() {
   agent_options.shares_master_files = options_.host.shared_fs;
   agent_ = std::make_unique<AgentAdapter>(io_, clock_, std::move(factory),
                                           agent_options);
-  Status s = agent_->Connect();
+  return Status::Ok();
+}
+
+Status SshHostAdapter::Connect() {
+  Status s = PrepareAgent(0);
+  if (s.ok()) s = agent_->Connect();
   if (!s.ok()) return s.WithContext("host '" + options_.host.name + "'");
   return Status::Ok();
+}
+
+void SshHostAdapter::Reconnect(std::function<void(Status)> done) {
+  Status s = PrepareAgent(/*connect_timeout=*/3);
+  if (!s.ok()) return done(s.WithContext("host '" + options_.host.name + "'"));
+  agent_->ConnectAsync(std::move(done));
 }
 
 int SshHostAdapter::FreeSlots() const { return agent_ ? agent_->FreeSlots() : 0; }

@@ -41,6 +41,10 @@ class SshHostAdapter : public Adapter {
   // Connects (bounded by the connect timeout), installs what is missing,
   // starts the agent and waits for its HELLO. Errors name the host.
   Status Connect() override;
+  // As Connect(), but the agent's handshake runs on the io_context (the
+  // engine thread calls this); the ssh connection itself is bounded by a
+  // short timeout so a host still down does not hold the engine long.
+  void Reconnect(std::function<void(Status)> done) override;
   int FreeSlots() const override;
   bool connected() const override;
   void Submit(JobSpec spec, DoneCallback done) override;
@@ -57,6 +61,8 @@ class SshHostAdapter : public Adapter {
 
  private:
   Status Install();
+  // Session (new if lost) and installed programs; then the agent adapter.
+  Status PrepareAgent(Seconds connect_timeout);
 
   boost::asio::io_context& io_;
   Clock& clock_;

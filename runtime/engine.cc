@@ -229,6 +229,9 @@ void Engine::RecordPending() {
 
 void Engine::ShutdownOnEngineThread() {
   if (progress_timer_) progress_timer_->Cancel();
+  for (auto& h : hosts_) {
+    if (h->reconnect_timer) h->reconnect_timer->Cancel();
+  }
   if (flush_timer_) flush_timer_->Cancel();
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();

@@ -51,6 +51,9 @@ struct EngineOptions {
   // (workers run in their own process groups, so the terminal's signal
   // does not reach them).
   bool handle_signals = false;
+  // First delay before reconnecting to a lost host; doubles up to the max.
+  Seconds reconnect_backoff = 1;
+  Seconds reconnect_backoff_max = 60;
 };
 
 // One host to run jobs on, made on the engine's io_context.
@@ -138,6 +141,8 @@ class Engine {
   // The host is gone: no more jobs there, its copies dropped, and the
   // producers of versions only it held rewound (engine_rewind.cc).
   void HostLostLocked(HostId host, const std::string& why);
+  // Engine thread: tries the lost host again after its backoff.
+  void ScheduleReconnect(HostId host);
   void FailTaskLocked(TaskId task, const std::string& error,
                       const std::string& log_dir);
   void CollectGarbageLocked(std::vector<std::string>* doomed);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "adapters/adapter.h"
+#include "runtime/clock.h"
 #include "runtime/engine.h"
 
 namespace gs {
@@ -19,6 +20,9 @@ struct Engine::HostEntry {
   std::string data_dir;   // version files on the host when not shared
   uint64_t running = 0;   // jobs placed here and not finished
   uint64_t staging = 0;   // of which still waiting for their inputs
+  // After a loss: the next reconnect attempt and its delay (doubling).
+  std::unique_ptr<Timer> reconnect_timer;
+  Seconds reconnect_delay = 0;
 };
 
 struct Engine::JobEntry {

@@ -9,6 +9,10 @@
 #include "runtime/engine_hosts.h"
 #include "runtime/rewind.h"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <algorithm>
+
 namespace gs {
 
 void Engine::RequeueLocked(TaskId t) {
@@ -29,6 +33,9 @@ void Engine::RequeueLocked(TaskId t) {
 void Engine::HostLostLocked(HostId lost, const std::string& why) {
   HostEntry& host = *hosts_[lost];
   host.usable = false;
+  host.reconnect_delay = 0;
+  // Timers run on the engine thread, where this is called from.
+  boost::asio::post(*io_, [this, lost] { ScheduleReconnect(lost); });
   pending_failures_.push_back(
       HostFailure{host.name, clock_->Now(), "host_lost", why, run_id_, 0});
   // The master's machine is one more "host" for the plan.
@@ -145,6 +152,48 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
                          " levels (LR)");
   std::fprintf(stderr, "\ngsrt: host %s lost (%s): rewinding %u tasks (RT), %u levels (LR)\n",
                host.name.c_str(), why.c_str(), plan->rt, plan->lr);
+}
+
+void Engine::ScheduleReconnect(HostId h) {
+  HostEntry& host = *hosts_[h];
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ || host.usable) return;
+    host.reconnect_delay =
+        host.reconnect_delay == 0
+            ? options_.reconnect_backoff
+            : std::min(host.reconnect_delay * 2, options_.reconnect_backoff_max);
+  }
+  host.reconnect_timer = clock_->After(host.reconnect_delay, [this, h] {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+    }
+    hosts_[h]->adapter->Reconnect([this, h](Status s) {
+      std::vector<Dispatch> out;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (stopping_) return;
+        HostEntry& host = *hosts_[h];
+        if (!s.ok()) {
+          pending_failures_.push_back(HostFailure{
+              host.name, clock_->Now(), "reconnect_failed", s.message(),
+              run_id_, 0});
+        } else {
+          host.usable = true;
+          host.reconnect_delay = 0;
+          stats_.notes.push_back("host " + host.name + " is back");
+          ScheduleLocked(&out);
+        }
+      }
+      if (!s.ok()) {
+        ScheduleReconnect(h);
+      } else {
+        std::fprintf(stderr, "\ngsrt: host %s is back\n", hosts_[h]->name.c_str());
+        Send(std::move(out));
+      }
+    });
+  });
 }
 
 }  // namespace gs

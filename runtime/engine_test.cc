@@ -7,7 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <chrono>
 #include <sstream>
+#include <thread>
 
 #include "gs/gs.h"
 #include "tests/support/fake_adapter.h"
@@ -376,6 +378,38 @@ TEST_F(EngineHostLossTest, CopyElsewhereAvoidsTheRewind) {
   EXPECT_EQ(engine_->Stop(), 0);
   EXPECT_EQ(Read("y"), "consume([produce(1,)],)");
   EXPECT_EQ(log_.attempts["produce"], 1) << "rewound although a copy existed";
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST_F(EngineHostLossTest, LostHostIsUsedAgainWhenItAnswers) {
+  StartTwoRemotes();
+  Produce("x", 1);  // far1
+  engine_->Barrier();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    log_.down.insert("far1");
+  }
+  Consume("x", "y");  // far1 fails: rewind, run on far2
+  engine_->Barrier();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    log_.down.erase("far1");
+  }
+  // Reconnection is retried with backoff (1 s, then 2 s...): wait for it.
+  bool back = false;
+  for (int i = 0; i < 100 && !back; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::lock_guard<std::mutex> lock(log_.mu);
+    back = log_.reconnects > 0;
+  }
+  EXPECT_TRUE(back) << "no reconnect attempt within 5 s";
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("y"), "consume([produce(1,)],)");
 }
 
 }  // namespace

@@ -51,6 +51,7 @@ class FakeAdapter : public Adapter {
     std::vector<std::string> removes;
     // Hosts (by name) that fail every job and transfer from now on.
     std::set<std::string> down;
+    int reconnects = 0;
 
     void ReleaseAll() {
       if (release) release();
@@ -108,6 +109,18 @@ class FakeAdapter : public Adapter {
   void Shutdown() override { Release(); }
 
   bool shares_master_files() const override { return remote_dir_.empty(); }
+  bool connected() const override {
+    std::lock_guard<std::mutex> lock(log_->mu);
+    return log_->down.count(name_) == 0;
+  }
+  void Reconnect(std::function<void(Status)> done) override {
+    Status s = connected() ? Status::Ok() : Status::Unavailable("still down");
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      ++log_->reconnects;
+    }
+    boost::asio::post(io_, [done = std::move(done), s] { done(s); });
+  }
   std::string work_dir() const override { return remote_dir_; }
   void Put(std::string from, std::string to, StatusCallback done) override {
     Copy(from, to, std::move(done), &Log::puts);
