@@ -23,7 +23,7 @@ struct HostProbe {
   uint64_t memory_total = 0;      // bytes
   uint64_t memory_available = 0;  // bytes
   double load1 = 0;               // 1-minute load average
-  double bandwidth = 0;  // bytes/s of a timed transfer; 0 = not measured
+  double bandwidth = 0;     // bytes/s of a timed transfer; 0 = not measured
   Seconds queue_wait = -1;  // expected wait of a batch queue; -1 = none
 };
 

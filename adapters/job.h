@@ -18,12 +18,12 @@ using TaskId = uint32_t;
 // One parameter of a job, in the order of the operation's IDL parameters.
 struct JobParam {
   enum class Kind : uint8_t {
-    kScalar,     // `value` is the encoded scalar or string (in)
-    kOutScalar,  // nothing to pass: the worker reports the value (out)
+    kScalar,       // `value` is the encoded scalar or string (in)
+    kOutScalar,    // nothing to pass: the worker reports the value (out)
     kInOutScalar,  // `value` is the encoded input value
-    kFileIn,     // `source` is the path of the input version on the host
-    kFileOut,    // `dest` is where the new version goes after success
-    kFileInOut,  // both: the worker edits a copy of `source`
+    kFileIn,       // `source` is the path of the input version on the host
+    kFileOut,      // `dest` is where the new version goes after success
+    kFileInOut,    // both: the worker edits a copy of `source`
   };
   Kind kind = Kind::kScalar;
   std::string value;

@@ -22,7 +22,8 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
     }
     if (kind == AdapterKind::kSsh) {
       auto agent = FindAgentProgram();
-      if (!agent.ok()) return agent.status().WithContext("host '" + host.name + "'");
+      if (!agent.ok())
+        return agent.status().WithContext("host '" + host.name + "'");
       SshHostOptions ssh;
       ssh.host = host;
       ssh.agent_program = *agent;

@@ -25,8 +25,8 @@ StatusOr<std::string> FindAgentProgram() {
     if (::access(path, X_OK) == 0) return std::string(path);
   }
   return Status::NotFound(
-      "gsrt-agent not found (looked in " GSRT_AGENT_INSTALLED " and " GSRT_AGENT_BUILT
-      "); install gsrt or set GSRT_AGENT to its path");
+      "gsrt-agent not found (looked in " GSRT_AGENT_INSTALLED
+      " and " GSRT_AGENT_BUILT "); install gsrt or set GSRT_AGENT to its path");
 }
 
 SshHostAdapter::SshHostAdapter(boost::asio::io_context& io, Clock& clock,
@@ -49,12 +49,15 @@ SshHostAdapter::~SshHostAdapter() = default;
 
 Status SshHostAdapter::Install() {
   const std::string where = "host '" + options_.host.name + "'";
-  Status s = EnsureRemoteDir(*session_, RemotePath(options_.host.workdir + "/bin"));
+  Status s =
+      EnsureRemoteDir(*session_, RemotePath(options_.host.workdir + "/bin"));
   if (!s.ok()) return s.WithContext(where);
-  auto agent = InstallIfDifferent(*session_, options_.agent_program, remote_agent_);
+  auto agent =
+      InstallIfDifferent(*session_, options_.agent_program, remote_agent_);
   if (!agent.ok()) return agent.status().WithContext(where + ": gsrt-agent");
   if (!remote_worker_.empty()) {
-    auto worker = InstallIfDifferent(*session_, options_.worker, remote_worker_);
+    auto worker =
+        InstallIfDifferent(*session_, options_.worker, remote_worker_);
     if (!worker.ok()) return worker.status().WithContext(where + ": worker");
   }
   return Status::Ok();
@@ -75,10 +78,13 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
     Status s = Install();
     if (!s.ok()) return s;
   }
-  std::vector<std::string> argv = {
-      remote_agent_, "--workdir", RemotePath(options_.host.workdir),
-      "--slots", std::to_string(options_.host.slots),
-      "--heartbeat", std::to_string(options_.heartbeat)};
+  std::vector<std::string> argv = {remote_agent_,
+                                   "--workdir",
+                                   RemotePath(options_.host.workdir),
+                                   "--slots",
+                                   std::to_string(options_.host.slots),
+                                   "--heartbeat",
+                                   std::to_string(options_.heartbeat)};
   std::shared_ptr<SshSession> session = session_;
   ByteStreamFactory factory =
       [session, argv]() -> StatusOr<std::unique_ptr<ByteStream>> {
@@ -109,7 +115,9 @@ void SshHostAdapter::Reconnect(std::function<void(Status)> done) {
   agent_->ConnectAsync(std::move(done));
 }
 
-int SshHostAdapter::FreeSlots() const { return agent_ ? agent_->FreeSlots() : 0; }
+int SshHostAdapter::FreeSlots() const {
+  return agent_ ? agent_->FreeSlots() : 0;
+}
 
 bool SshHostAdapter::connected() const { return agent_ && agent_->connected(); }
 
@@ -122,7 +130,8 @@ void SshHostAdapter::Submit(JobSpec spec, DoneCallback done) {
   if (!agent_) {
     JobReport report;
     report.id = spec.id;
-    report.outcome = HostFailed{"host '" + options_.host.name + "' is not connected"};
+    report.outcome =
+        HostFailed{"host '" + options_.host.name + "' is not connected"};
     report.submitted = report.started = report.ended = clock_.Now();
     done(std::move(report));
     return;

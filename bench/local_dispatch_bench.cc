@@ -6,6 +6,7 @@
 //
 // Prints each round and the best rate of each side; the ratio is
 // gsrt / raw (goal: at least 0.8).
+#include <gs/gs.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,8 +19,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gs/gs.h>
 
 #include "noop.h"
 
@@ -39,17 +38,21 @@ double Now() {
 double RawSpawnRate(const std::string& worker, int tasks, int slots,
                     const fs::path& dir) {
   std::vector<std::string> results;
-  for (int s = 0; s < slots; ++s) results.push_back((dir / ("result" + std::to_string(s))).string());
+  for (int s = 0; s < slots; ++s)
+    results.push_back((dir / ("result" + std::to_string(s))).string());
   std::vector<pid_t> slot_pid(slots, 0);
   int started = 0, running = 0;
   double t0 = Now();
   while (started < tasks || running > 0) {
     while (started < tasks && running < slots) {
-      int s = static_cast<int>(std::find(slot_pid.begin(), slot_pid.end(), 0) - slot_pid.begin());
+      int s = static_cast<int>(std::find(slot_pid.begin(), slot_pid.end(), 0) -
+                               slot_pid.begin());
       std::string index = std::to_string(started);
-      const char* argv[] = {worker.c_str(), "run", "noop", results[s].c_str(), index.c_str(), nullptr};
+      const char* argv[] = {worker.c_str(),     "run",         "noop",
+                            results[s].c_str(), index.c_str(), nullptr};
       pid_t pid;
-      if (posix_spawn(&pid, worker.c_str(), nullptr, nullptr, const_cast<char**>(argv), environ) != 0) {
+      if (posix_spawn(&pid, worker.c_str(), nullptr, nullptr,
+                      const_cast<char**>(argv), environ) != 0) {
         std::perror("posix_spawn");
         std::exit(1);
       }
@@ -60,7 +63,8 @@ double RawSpawnRate(const std::string& worker, int tasks, int slots,
     int status;
     pid_t done = ::waitpid(-1, &status, 0);
     if (done < 0) break;
-    for (pid_t& p : slot_pid) if (p == done) p = 0;
+    for (pid_t& p : slot_pid)
+      if (p == done) p = 0;
     --running;
   }
   return tasks / (Now() - t0);
@@ -84,22 +88,27 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string worker = fs::read_symlink("/proc/self/exe").string() + "-worker";
-  int slots = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  fs::path dir = fs::temp_directory_path() / ("gsrt-bench-" + std::to_string(::getpid()));
+  int slots =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  fs::path dir =
+      fs::temp_directory_path() / ("gsrt-bench-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   fs::current_path(dir);
   double best_raw = 0, best_gsrt = 0;
   for (int r = 0; r < rounds; ++r) {
     double raw = RawSpawnRate(worker, tasks, slots, dir);
     double gsrt = GsrtRate(tasks);
-    std::printf("round %d: raw posix_spawn %.0f jobs/s, gsrt local %.0f jobs/s, ratio %.2f\n",
-                r + 1, raw, gsrt, gsrt / raw);
+    std::printf(
+        "round %d: raw posix_spawn %.0f jobs/s, gsrt local %.0f jobs/s, ratio "
+        "%.2f\n",
+        r + 1, raw, gsrt, gsrt / raw);
     best_raw = std::max(best_raw, raw);
     best_gsrt = std::max(best_gsrt, gsrt);
   }
-  std::printf("local_dispatch_bench: %d no-op tasks, %d slots: raw %.0f jobs/s, "
-              "gsrt %.0f jobs/s, ratio %.2f (goal >= 0.8)\n",
-              tasks, slots, best_raw, best_gsrt, best_gsrt / best_raw);
+  std::printf(
+      "local_dispatch_bench: %d no-op tasks, %d slots: raw %.0f jobs/s, "
+      "gsrt %.0f jobs/s, ratio %.2f (goal >= 0.8)\n",
+      tasks, slots, best_raw, best_gsrt, best_gsrt / best_raw);
   fs::current_path("/");
   fs::remove_all(dir);
   return 0;

@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
   }
   const long tasks = static_cast<long>(n) * n * n;
   auto name = [](char m, int i, int j) {
-    return std::string(1, m) + "_" + std::to_string(i) + "_" + std::to_string(j) + ".dat";
+    return std::string(1, m) + "_" + std::to_string(i) + "_" +
+           std::to_string(j) + ".dat";
   };
   std::vector<std::string> a, b, c;
   for (int i = 0; i < n; ++i)
@@ -61,13 +62,15 @@ int main(int argc, char** argv) {
   // Baseline: three lookups of the same names per task.
   std::unordered_map<std::string_view, int> ids;
   for (auto* v : {&a, &b, &c})
-    for (const std::string& s : *v) ids.emplace(s, static_cast<int>(ids.size()));
+    for (const std::string& s : *v)
+      ids.emplace(s, static_cast<int>(ids.size()));
   long checksum = 0;
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       for (int k = 0; k < n; ++k)
-        checksum += ids.find(c[i * n + j])->second + ids.find(a[i * n + k])->second +
+        checksum += ids.find(c[i * n + j])->second +
+                    ids.find(a[i * n + k])->second +
                     ids.find(b[k * n + j])->second;
   auto t1 = std::chrono::steady_clock::now();
   double lookup_ns = Seconds(t0, t1) * 1e9 / tasks;
@@ -92,12 +95,13 @@ int main(int argc, char** argv) {
   double submit_ns = Seconds(t2, t3) * 1e9 / tasks;
   double bytes = static_cast<double>(heap_after - heap_before) / tasks;
 
-  std::printf("submit_bench: %ld tasks, 3 file parameters each (%zu files)\n", tasks,
-              engine.graph().files().size());
-  std::printf("  submission:            %8.1f ns/task  (goal < 1000)\n", submit_ns);
+  std::printf("submit_bench: %ld tasks, 3 file parameters each (%zu files)\n",
+              tasks, engine.graph().files().size());
+  std::printf("  submission:            %8.1f ns/task  (goal < 1000)\n",
+              submit_ns);
   std::printf("  heap:                  %8.1f B/task   (goal < 512)\n", bytes);
   std::printf("  baseline 3 lookups:    %8.1f ns/task\n", lookup_ns);
-  std::printf("  ratio submission/baseline: %.2f  (checksum %ld)\n", submit_ns / lookup_ns,
-              checksum % 7);
+  std::printf("  ratio submission/baseline: %.2f  (checksum %ld)\n",
+              submit_ns / lookup_ns, checksum % 7);
   return 0;
 }

@@ -36,7 +36,8 @@ extern "C" {
 
 int GS_On(void) {
   if (TheEngine()) {
-    std::fprintf(stderr, "gsrt: GS_On() called twice; ignoring the second call\n");
+    std::fprintf(stderr,
+                 "gsrt: GS_On() called twice; ignoring the second call\n");
     return 0;
   }
   auto engine = gs::StartMasterEngine();
@@ -69,8 +70,8 @@ int GS_Open(const char* name, int mode) {
   auto fd = RequireEngine("GS_Open")->Open(name, mode);
   if (!fd.ok()) {
     std::fprintf(stderr, "gsrt: %s\n", fd.status().message().c_str());
-    errno = fd.status().code() == gs::Status::Code::kInvalidArgument ? EINVAL
-                                                                     : EIO;
+    errno =
+        fd.status().code() == gs::Status::Code::kInvalidArgument ? EINVAL : EIO;
     return -1;
   }
   return *fd;
@@ -116,8 +117,8 @@ void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
   gs::TaskId task = engine->Submit(op, args);
   bool synchronous = op->return_type != GS_TYPE_VOID;
   for (int i = 0; i < op->num_params && !synchronous; ++i) {
-    synchronous = op->params[i].type != GS_TYPE_FILE &&
-                  op->params[i].dir != GS_DIR_IN;
+    synchronous =
+        op->params[i].type != GS_TYPE_FILE && op->params[i].dir != GS_DIR_IN;
   }
   if (!synchronous) return;
   gs::Status s = engine->WaitForResults(task, args, return_slot);

@@ -5,10 +5,14 @@ namespace gs {
 namespace {
 const char* StateColor(TaskState s) {
   switch (s) {
-    case TaskState::kDone: return "black";
-    case TaskState::kFailed: return "red";
-    case TaskState::kFutile: return "gray";
-    default: return "blue";
+    case TaskState::kDone:
+      return "black";
+    case TaskState::kFailed:
+      return "red";
+    case TaskState::kFutile:
+      return "gray";
+    default:
+      return "blue";
   }
 }
 }  // namespace
@@ -17,9 +21,8 @@ std::string WriteDot(const TaskGraph& graph, const OperationTable& ops) {
   std::string out = "digraph gsrt {\n  node [shape=box];\n";
   for (TaskId t = 0; t < graph.num_tasks(); ++t) {
     const Task& task = graph.task(t);
-    out += "  t" + std::to_string(t) + " [label=\"" + ops[task.op].name +
-           " #" + std::to_string(t) + "\", color=" + StateColor(task.state) +
-           "];\n";
+    out += "  t" + std::to_string(t) + " [label=\"" + ops[task.op].name + " #" +
+           std::to_string(t) + "\", color=" + StateColor(task.state) + "];\n";
   }
   for (TaskId t = 0; t < graph.num_tasks(); ++t) {
     const Task& task = graph.task(t);

@@ -7,15 +7,15 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <type_traits>
 #include <variant>
 
 #include "runtime/asio_clock.h"
-#include "runtime/exec_time_estimator.h"
 #include "runtime/engine_hosts.h"
+#include "runtime/exec_time_estimator.h"
 #include "runtime/history.h"
 #include "runtime/job_builder.h"
 
@@ -94,9 +94,8 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   auto predictor = std::make_unique<EstimatorPredictor>(&ops_);
   for (const HostSetup& setup : hosts) predictor->AddHost(setup.name);
   // Called while scheduling, with the engine mutex held.
-  predictor->set_transfer([this](TaskId t, HostId h) {
-    return PredictTransferLocked(t, h);
-  });
+  predictor->set_transfer(
+      [this](TaskId t, HostId h) { return PredictTransferLocked(t, h); });
   predictor_ = std::move(predictor);
   std::string refused;
   for (HostSetup& setup : hosts) {
@@ -132,7 +131,8 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     io_->run();
   });
   if (options_.handle_signals) {
-    auto signals = std::make_shared<boost::asio::signal_set>(*io_, SIGINT, SIGTERM);
+    auto signals =
+        std::make_shared<boost::asio::signal_set>(*io_, SIGINT, SIGTERM);
     signals->async_wait([this](const boost::system::error_code& ec, int sig) {
       if (!ec) OnSignal(sig);
     });
@@ -203,7 +203,8 @@ void Engine::OnSignal(int sig) {
 void Engine::ScheduleHistoryFlush() {
   flush_timer_ = clock_->After(1.0, [this] {
     Status s = history_->Flush();
-    if (!s.ok()) std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+    if (!s.ok())
+      std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
     ScheduleHistoryFlush();
   });
 }
@@ -251,13 +252,14 @@ std::string Engine::VersionPath(VersionId v) const {
 
 TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   FileParam params[64];
-  FileParam* files = op->num_params <= 64 ? params : new FileParam[op->num_params];
+  FileParam* files =
+      op->num_params <= 64 ? params : new FileParam[op->num_params];
   int n = 0;
   for (int i = 0; i < op->num_params; ++i) {
     const gs_param_desc& p = op->params[i];
     if (p.type != GS_TYPE_FILE) continue;
-    files[n++] = FileParam{args[i].str ? args[i].str : "",
-                           p.dir != GS_DIR_OUT, p.dir != GS_DIR_IN};
+    files[n++] = FileParam{args[i].str ? args[i].str : "", p.dir != GS_DIR_OUT,
+                           p.dir != GS_DIR_IN};
   }
   std::string scalars;
   if (n != op->num_params) EncodeScalars(*op, args, &scalars);
@@ -299,8 +301,9 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
     states[h].usable = hosts_[h]->usable;
     // Jobs still staging their inputs hold a slot the adapter does not
     // know about yet.
-    states[h].slots = static_cast<int>(hosts_[h]->running - hosts_[h]->staging) +
-                      hosts_[h]->adapter->FreeSlots();
+    states[h].slots =
+        static_cast<int>(hosts_[h]->running - hosts_[h]->staging) +
+        hosts_[h]->adapter->FreeSlots();
   }
   for (const auto& [id, job] : jobs_) {
     states[job.host].busy_until.push_back(job.predicted_end);
@@ -310,7 +313,8 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
     Task& task = graph_.task(p.task);
     task.state = TaskState::kRunning;
     ++task.attempts;
-    if (task_host_.size() <= p.task) task_host_.resize(graph_.num_tasks(), kNoHost);
+    if (task_host_.size() <= p.task)
+      task_host_.resize(graph_.num_tasks(), kNoHost);
     task_host_[p.task] = p.host;
     HostEntry& host = *hosts_[p.host];
     JobSpec spec = BuildJobSpec(
@@ -382,7 +386,8 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
           [&rec](const auto& o) {
             using T = std::decay_t<decltype(o)>;
             if constexpr (std::is_same_v<T, Exited>) {
-              rec.outcome = o.succeeded() ? OutcomeClass::kOk : OutcomeClass::kApp;
+              rec.outcome =
+                  o.succeeded() ? OutcomeClass::kOk : OutcomeClass::kApp;
               rec.exit_code = o.code;
               rec.error = o.error;
               rec.bytes_in = o.bytes_in;
@@ -408,7 +413,8 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
         if (op.synchronous) results_[job.task] = std::move(exited->results);
         const FileAccess* acc = graph_.accesses(job.task);
         uint32_t outputs = 0;
-        for (uint32_t i = 0; i < task.num_files; ++i) outputs += acc[i].out != kNoVersion;
+        for (uint32_t i = 0; i < task.num_files; ++i)
+          outputs += acc[i].out != kNoVersion;
         for (uint32_t i = 0; i < task.num_files; ++i) {
           if (acc[i].out == kNoVersion) continue;
           Version& out_version = graph_.version(acc[i].out);
@@ -478,8 +484,8 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
   ++stats_.failed;
   stats_.futile += futile.size();
   const Task& task = graph_.task(t);
-  stats_.failures.push_back({t, ops_[task.op].name, error, log_dir,
-                             static_cast<int>(task.attempts)});
+  stats_.failures.push_back(
+      {t, ops_[task.op].name, error, log_dir, static_cast<int>(task.attempts)});
   if (!futile.empty()) {
     scheduler_.RemoveIf([this](TaskId id) {
       return graph_.task(id).state == TaskState::kFutile;

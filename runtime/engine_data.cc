@@ -81,9 +81,9 @@ void Engine::StageAndSubmit(Dispatch d) {
         // same way a lost host would.
         JobReport report;
         report.id = d.spec.id;
-        report.outcome = HostFailed{"staging inputs to host '" +
-                                    hosts_[d.host]->name + "' failed: " +
-                                    pending->error.message()};
+        report.outcome =
+            HostFailed{"staging inputs to host '" + hosts_[d.host]->name +
+                       "' failed: " + pending->error.message()};
         report.submitted = report.started = report.ended = clock_->Now();
         {
           // Not the task's fault: its attempt is given back.
@@ -124,7 +124,8 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
     if (on_master && graph_.version(v).number == 0) {
       // The user's own file: its size is learnt when first sent.
       struct stat st;
-      if (::stat(master_path.c_str(), &st) == 0) graph_.version(v).size = st.st_size;
+      if (::stat(master_path.c_str(), &st) == 0)
+        graph_.version(v).size = st.st_size;
     }
   }
   Seconds started = clock_->Now();

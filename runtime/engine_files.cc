@@ -25,9 +25,11 @@ Status MoveFile(const std::string& from, const std::string& to) {
   std::error_code ec;
   fs::create_directories(fs::path(to).parent_path(), ec);
   if (::rename(from.c_str(), to.c_str()) == 0) return Status::Ok();
-  if (errno != EXDEV) return Status::FromErrno("rename " + from + " to " + to, errno);
+  if (errno != EXDEV)
+    return Status::FromErrno("rename " + from + " to " + to, errno);
   fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
-  if (ec) return Status::IoError("copy " + from + " to " + to + ": " + ec.message());
+  if (ec)
+    return Status::IoError("copy " + from + " to " + to + ": " + ec.message());
   ::unlink(from.c_str());
   return Status::Ok();
 }
@@ -37,9 +39,8 @@ Status MoveFile(const std::string& from, const std::string& to) {
 Status Engine::WaitVersionLocked(std::unique_lock<std::mutex>& lock,
                                  VersionId v, const char* name) {
   ++waiters_;
-  finished_cv_.wait(lock, [&] {
-    return graph_.version(v).state != VersionState::kPending;
-  });
+  finished_cv_.wait(
+      lock, [&] { return graph_.version(v).state != VersionState::kPending; });
   --waiters_;
   if (graph_.version(v).state == VersionState::kLost) {
     return Status::FailedPrecondition(
@@ -208,8 +209,10 @@ int Engine::Stop() {
   Seconds now = clock_->Now();
   if (history_) {
     bool ok = stats_.failed + stats_.futile == 0;
-    Status s = history_->EndRun(run_id_, ok ? RunStatus::kOk : RunStatus::kFailed, now);
-    if (!s.ok()) std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+    Status s = history_->EndRun(run_id_,
+                                ok ? RunStatus::kOk : RunStatus::kFailed, now);
+    if (!s.ok())
+      std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
   }
   std::string summary = FormatSummary(stats_, now - started_);
   std::fputs(summary.c_str(), stderr);

@@ -16,10 +16,10 @@ struct Engine::HostEntry {
   std::string worker;
   std::unique_ptr<Adapter> adapter;
   bool usable = true;
-  bool shared = true;     // sees the master's files at the same paths
-  std::string data_dir;   // version files on the host when not shared
-  uint64_t running = 0;   // jobs placed here and not finished
-  uint64_t staging = 0;   // of which still waiting for their inputs
+  bool shared = true;    // sees the master's files at the same paths
+  std::string data_dir;  // version files on the host when not shared
+  uint64_t running = 0;  // jobs placed here and not finished
+  uint64_t staging = 0;  // of which still waiting for their inputs
   // After a loss: the next reconnect attempt and its delay (doubling).
   std::unique_ptr<Timer> reconnect_timer;
   Seconds reconnect_delay = 0;

@@ -3,15 +3,14 @@
 // task still needs and that only that host held is recomputed by rewinding
 // its producer, recursively; a copy anywhere else (another host, the
 // master) makes that unnecessary. The planning is the pure PlanRewind.
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <cstdio>
 
 #include "runtime/engine.h"
 #include "runtime/engine_hosts.h"
 #include "runtime/rewind.h"
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
-#include <algorithm>
 
 namespace gs {
 
@@ -26,7 +25,8 @@ void Engine::RequeueLocked(TaskId t) {
     ++task.missing_inputs;
     v.waiting.push_back(t);
   }
-  task.state = task.missing_inputs == 0 ? TaskState::kReady : TaskState::kWaiting;
+  task.state =
+      task.missing_inputs == 0 ? TaskState::kReady : TaskState::kWaiting;
   if (task.state == TaskState::kReady) scheduler_.AddReady(t, task.op);
 }
 
@@ -62,10 +62,18 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
     RewindTask& rt = tasks[t];
     switch (task.state) {
       case TaskState::kWaiting:
-      case TaskState::kReady: rt.state = RewindTask::State::kPending; break;
-      case TaskState::kRunning: rt.state = RewindTask::State::kRunning; break;
-      case TaskState::kDone: rt.state = RewindTask::State::kDone; break;
-      default: rt.state = RewindTask::State::kFailed; break;
+      case TaskState::kReady:
+        rt.state = RewindTask::State::kPending;
+        break;
+      case TaskState::kRunning:
+        rt.state = RewindTask::State::kRunning;
+        break;
+      case TaskState::kDone:
+        rt.state = RewindTask::State::kDone;
+        break;
+      default:
+        rt.state = RewindTask::State::kFailed;
+        break;
     }
     if (t < task_host_.size()) rt.host = task_host_[t];
     // Tasks that ran on a host sharing the master's files left their
@@ -120,7 +128,8 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
   // Unfinished readers of versions that are pending again wait for them.
   for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
     Task& task = graph_.task(t);
-    if (task.state != TaskState::kReady && task.state != TaskState::kWaiting) continue;
+    if (task.state != TaskState::kReady && task.state != TaskState::kWaiting)
+      continue;
     const FileAccess* acc = graph_.accesses(t);
     bool waits = false;
     for (uint32_t i = 0; i < task.num_files && !waits; ++i) {
@@ -143,15 +152,17 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
     std::fprintf(stderr,
                  "gsrt: the only copy of a file the master wrote (%s) was on "
                  "%s; the tasks reading it cannot run\n",
-                 files_.path(graph_.version(v).file).c_str(), host.name.c_str());
+                 files_.path(graph_.version(v).file).c_str(),
+                 host.name.c_str());
   }
-  stats_.notes.push_back("host " + host.name + " was lost (" + why +
-                         "): rewound " + std::to_string(plan->rt) +
-                         " tasks (RT), " + std::to_string(finished) +
-                         " of them finished, over " + std::to_string(plan->lr) +
-                         " levels (LR)");
-  std::fprintf(stderr, "\ngsrt: host %s lost (%s): rewinding %u tasks (RT), %u levels (LR)\n",
-               host.name.c_str(), why.c_str(), plan->rt, plan->lr);
+  stats_.notes.push_back(
+      "host " + host.name + " was lost (" + why + "): rewound " +
+      std::to_string(plan->rt) + " tasks (RT), " + std::to_string(finished) +
+      " of them finished, over " + std::to_string(plan->lr) + " levels (LR)");
+  std::fprintf(
+      stderr,
+      "\ngsrt: host %s lost (%s): rewinding %u tasks (RT), %u levels (LR)\n",
+      host.name.c_str(), why.c_str(), plan->rt, plan->lr);
 }
 
 void Engine::ScheduleReconnect(HostId h) {
@@ -159,10 +170,10 @@ void Engine::ScheduleReconnect(HostId h) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_ || host.usable) return;
-    host.reconnect_delay =
-        host.reconnect_delay == 0
-            ? options_.reconnect_backoff
-            : std::min(host.reconnect_delay * 2, options_.reconnect_backoff_max);
+    host.reconnect_delay = host.reconnect_delay == 0
+                               ? options_.reconnect_backoff
+                               : std::min(host.reconnect_delay * 2,
+                                          options_.reconnect_backoff_max);
   }
   host.reconnect_timer = clock_->After(host.reconnect_delay, [this, h] {
     {
@@ -176,9 +187,9 @@ void Engine::ScheduleReconnect(HostId h) {
         if (stopping_) return;
         HostEntry& host = *hosts_[h];
         if (!s.ok()) {
-          pending_failures_.push_back(HostFailure{
-              host.name, clock_->Now(), "reconnect_failed", s.message(),
-              run_id_, 0});
+          pending_failures_.push_back(HostFailure{host.name, clock_->Now(),
+                                                  "reconnect_failed",
+                                                  s.message(), run_id_, 0});
         } else {
           host.usable = true;
           host.reconnect_delay = 0;
@@ -189,7 +200,8 @@ void Engine::ScheduleReconnect(HostId h) {
       if (!s.ok()) {
         ScheduleReconnect(h);
       } else {
-        std::fprintf(stderr, "\ngsrt: host %s is back\n", hosts_[h]->name.c_str());
+        std::fprintf(stderr, "\ngsrt: host %s is back\n",
+                     hosts_[h]->name.c_str());
         Send(std::move(out));
       }
     });

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <chrono>
 #include <sstream>
 #include <thread>
 
@@ -123,7 +123,8 @@ TEST_F(EngineTest, ScratchReuseRunsInParallelAndKeepsVersionsApart) {
     std::string out = "out" + std::to_string(i);
     Consume("scratch", out.c_str());
   }
-  EXPECT_TRUE(log_.WaitRunning(3)) << "writers of one file name were serialised";
+  EXPECT_TRUE(log_.WaitRunning(3))
+      << "writers of one file name were serialised";
   log_.ReleaseAll();
   EXPECT_EQ(engine_->Stop(), 0);
   for (int i = 0; i < 3; ++i) {
@@ -207,8 +208,8 @@ TEST_F(EngineTest, FailureStopsDescendantsOnlyAndKeepsTheUsersFile) {
   gs_arg args[1] = {};
   args[0].str = "f";
   engine_->Submit(&kFail, args);
-  Consume("f", "g");   // futile
-  Produce("h", 1);     // independent
+  Consume("f", "g");  // futile
+  Produce("h", 1);    // independent
   EXPECT_NE(engine_->Stop(), 0);
   EXPECT_EQ(Read("f"), "before");
   EXPECT_FALSE(fs::exists(dir_ / "g"));

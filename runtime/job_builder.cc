@@ -71,8 +71,8 @@ Status DecodeResults(const gs_operation& op, std::string_view results,
   std::string_view line;
   if (op.return_type != GS_TYPE_VOID) {
     if (!next_line(&line)) {
-      return Status::Internal(std::string("worker reported no return value for ") +
-                              op.name);
+      return Status::Internal(
+          std::string("worker reported no return value for ") + op.name);
     }
     if (return_slot && !DecodeValue(op.return_type, line, return_slot)) {
       return Status::Internal(std::string("bad return value '") +

@@ -51,8 +51,10 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     bool available = false;
     for (AdapterKind kind : host.adapters) available |= AdapterAvailable(kind);
     if (!available) {
-      auto why = MakeAdapter(host, AdapterContext{nullptr, nullptr, config.get(), worker});
-      refused += "\n  " + config->source.Where("hosts[" + std::to_string(i) + "]") +
+      auto why = MakeAdapter(
+          host, AdapterContext{nullptr, nullptr, config.get(), worker});
+      refused += "\n  " +
+                 config->source.Where("hosts[" + std::to_string(i) + "]") +
                  why.status().message();
       continue;
     }
@@ -60,7 +62,8 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
         host.name,
         [config, &host, worker](boost::asio::io_context& io,
                                 Clock& clock) -> std::unique_ptr<Adapter> {
-          auto adapter = MakeAdapter(host, AdapterContext{&io, &clock, config.get(), worker});
+          auto adapter = MakeAdapter(
+              host, AdapterContext{&io, &clock, config.get(), worker});
           return adapter.ok() ? std::move(adapter).value() : nullptr;
         },
         worker});
@@ -97,9 +100,9 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
   if (const char* dot = std::getenv("GSRT_DOT"); dot && *dot) {
     options.dot_path = fs::absolute(dot).string();
   }
-  options.progress = rt.progress == ProgressMode::kAlways ||
-                     (rt.progress == ProgressMode::kAuto &&
-                      ::isatty(STDERR_FILENO) == 1);
+  options.progress =
+      rt.progress == ProgressMode::kAlways ||
+      (rt.progress == ProgressMode::kAuto && ::isatty(STDERR_FILENO) == 1);
   options.handle_signals = true;
   auto hosts = MakeHosts(config, *worker);
   if (!hosts.ok()) return hosts.status();

@@ -28,8 +28,10 @@ class OperationTable {
     OperationInfo info{op, op->name, 0, op->return_type != GS_TYPE_VOID};
     for (int i = 0; i < op->num_params; ++i) {
       const gs_param_desc& p = op->params[i];
-      if (p.type == GS_TYPE_FILE) ++info.num_files;
-      else if (p.dir != GS_DIR_IN) info.synchronous = true;
+      if (p.type == GS_TYPE_FILE)
+        ++info.num_files;
+      else if (p.dir != GS_DIR_IN)
+        info.synchronous = true;
     }
     ops_.push_back(std::move(info));
     ids_.emplace(op, id);

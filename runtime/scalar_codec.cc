@@ -45,29 +45,47 @@ bool ParseDouble(std::string_view text, double* out) {
 
 size_t ScalarSize(gs_type type) {
   switch (type) {
-    case GS_TYPE_CHAR: return sizeof(char);
-    case GS_TYPE_BOOLEAN: return sizeof(bool);
-    case GS_TYPE_SHORT: return sizeof(short);
-    case GS_TYPE_INT: return sizeof(int);
-    case GS_TYPE_LONG: return sizeof(long);
-    case GS_TYPE_FLOAT: return sizeof(float);
-    case GS_TYPE_DOUBLE: return sizeof(double);
-    default: return 0;
+    case GS_TYPE_CHAR:
+      return sizeof(char);
+    case GS_TYPE_BOOLEAN:
+      return sizeof(bool);
+    case GS_TYPE_SHORT:
+      return sizeof(short);
+    case GS_TYPE_INT:
+      return sizeof(int);
+    case GS_TYPE_LONG:
+      return sizeof(long);
+    case GS_TYPE_FLOAT:
+      return sizeof(float);
+    case GS_TYPE_DOUBLE:
+      return sizeof(double);
+    default:
+      return 0;
   }
 }
 
 const char* TypeName(gs_type type) {
   switch (type) {
-    case GS_TYPE_VOID: return "void";
-    case GS_TYPE_FILE: return "File";
-    case GS_TYPE_STRING: return "string";
-    case GS_TYPE_CHAR: return "char";
-    case GS_TYPE_BOOLEAN: return "boolean";
-    case GS_TYPE_SHORT: return "short";
-    case GS_TYPE_INT: return "int";
-    case GS_TYPE_LONG: return "long";
-    case GS_TYPE_FLOAT: return "float";
-    case GS_TYPE_DOUBLE: return "double";
+    case GS_TYPE_VOID:
+      return "void";
+    case GS_TYPE_FILE:
+      return "File";
+    case GS_TYPE_STRING:
+      return "string";
+    case GS_TYPE_CHAR:
+      return "char";
+    case GS_TYPE_BOOLEAN:
+      return "boolean";
+    case GS_TYPE_SHORT:
+      return "short";
+    case GS_TYPE_INT:
+      return "int";
+    case GS_TYPE_LONG:
+      return "long";
+    case GS_TYPE_FLOAT:
+      return "float";
+    case GS_TYPE_DOUBLE:
+      return "double";
   }
   return "?";
 }
@@ -75,16 +93,25 @@ const char* TypeName(gs_type type) {
 std::string EncodeValue(gs_type type, const void* ptr) {
   switch (type) {
     case GS_TYPE_CHAR:
-      return FormatInt(static_cast<unsigned char>(*static_cast<const char*>(ptr)));
-    case GS_TYPE_BOOLEAN: return *static_cast<const bool*>(ptr) ? "1" : "0";
-    case GS_TYPE_SHORT: return FormatInt(*static_cast<const short*>(ptr));
-    case GS_TYPE_INT: return FormatInt(*static_cast<const int*>(ptr));
-    case GS_TYPE_LONG: return FormatInt(*static_cast<const long*>(ptr));
-    case GS_TYPE_FLOAT: return FormatDouble(*static_cast<const float*>(ptr));
-    case GS_TYPE_DOUBLE: return FormatDouble(*static_cast<const double*>(ptr));
+      return FormatInt(
+          static_cast<unsigned char>(*static_cast<const char*>(ptr)));
+    case GS_TYPE_BOOLEAN:
+      return *static_cast<const bool*>(ptr) ? "1" : "0";
+    case GS_TYPE_SHORT:
+      return FormatInt(*static_cast<const short*>(ptr));
+    case GS_TYPE_INT:
+      return FormatInt(*static_cast<const int*>(ptr));
+    case GS_TYPE_LONG:
+      return FormatInt(*static_cast<const long*>(ptr));
+    case GS_TYPE_FLOAT:
+      return FormatDouble(*static_cast<const float*>(ptr));
+    case GS_TYPE_DOUBLE:
+      return FormatDouble(*static_cast<const double*>(ptr));
     case GS_TYPE_FILE:
-    case GS_TYPE_STRING: return *static_cast<const char* const*>(ptr);
-    case GS_TYPE_VOID: break;
+    case GS_TYPE_STRING:
+      return *static_cast<const char* const*>(ptr);
+    case GS_TYPE_VOID:
+      break;
   }
   return "";
 }
@@ -92,16 +119,22 @@ std::string EncodeValue(gs_type type, const void* ptr) {
 std::string EncodeArg(gs_type type, const gs_arg& arg, bool by_pointer) {
   if (by_pointer) return EncodeValue(type, arg.ptr);
   switch (type) {
-    case GS_TYPE_CHAR: return FormatInt(static_cast<unsigned char>(arg.i));
-    case GS_TYPE_BOOLEAN: return arg.i ? "1" : "0";
+    case GS_TYPE_CHAR:
+      return FormatInt(static_cast<unsigned char>(arg.i));
+    case GS_TYPE_BOOLEAN:
+      return arg.i ? "1" : "0";
     case GS_TYPE_SHORT:
     case GS_TYPE_INT:
-    case GS_TYPE_LONG: return FormatInt(arg.i);
+    case GS_TYPE_LONG:
+      return FormatInt(arg.i);
     case GS_TYPE_FLOAT:
-    case GS_TYPE_DOUBLE: return FormatDouble(arg.d);
+    case GS_TYPE_DOUBLE:
+      return FormatDouble(arg.d);
     case GS_TYPE_FILE:
-    case GS_TYPE_STRING: return arg.str ? arg.str : "";
-    case GS_TYPE_VOID: break;
+    case GS_TYPE_STRING:
+      return arg.str ? arg.str : "";
+    case GS_TYPE_VOID:
+      break;
   }
   return "";
 }
@@ -138,7 +171,8 @@ bool DecodeValue(gs_type type, std::string_view text, void* ptr) {
       if (!ParseDouble(text, &d)) return false;
       *static_cast<double*>(ptr) = d;
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 

@@ -88,8 +88,8 @@ class MetPolicy : public Policy {
     Seconds best_time = std::numeric_limits<Seconds>::infinity();
     for (HostId h = 0; h < board.num_hosts(); ++h) {
       if (!board.usable(h)) continue;
-      Seconds t = predictor.ExecTime(task.op, h) +
-                  predictor.TransferTime(task.id, h);
+      Seconds t =
+          predictor.ExecTime(task.op, h) + predictor.TransferTime(task.id, h);
       if (t < best_time) {
         best_time = t;
         best = h;
@@ -102,8 +102,12 @@ class MetPolicy : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> MakeMctPolicy() { return std::make_unique<MctPolicy>(); }
-std::unique_ptr<Policy> MakeMetPolicy() { return std::make_unique<MetPolicy>(); }
+std::unique_ptr<Policy> MakeMctPolicy() {
+  return std::make_unique<MctPolicy>();
+}
+std::unique_ptr<Policy> MakeMetPolicy() {
+  return std::make_unique<MetPolicy>();
+}
 
 StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
   if (name == "mct") return MakeMctPolicy();

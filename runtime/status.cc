@@ -7,16 +7,26 @@ namespace gs {
 namespace {
 const char* CodeName(Status::Code code) {
   switch (code) {
-    case Status::Code::kOk: return "OK";
-    case Status::Code::kInvalidArgument: return "invalid argument";
-    case Status::Code::kNotFound: return "not found";
-    case Status::Code::kIoError: return "I/O error";
-    case Status::Code::kUnavailable: return "unavailable";
-    case Status::Code::kPermissionDenied: return "permission denied";
-    case Status::Code::kFailedPrecondition: return "failed precondition";
-    case Status::Code::kTimedOut: return "timed out";
-    case Status::Code::kCancelled: return "cancelled";
-    case Status::Code::kInternal: return "internal error";
+    case Status::Code::kOk:
+      return "OK";
+    case Status::Code::kInvalidArgument:
+      return "invalid argument";
+    case Status::Code::kNotFound:
+      return "not found";
+    case Status::Code::kIoError:
+      return "I/O error";
+    case Status::Code::kUnavailable:
+      return "unavailable";
+    case Status::Code::kPermissionDenied:
+      return "permission denied";
+    case Status::Code::kFailedPrecondition:
+      return "failed precondition";
+    case Status::Code::kTimedOut:
+      return "timed out";
+    case Status::Code::kCancelled:
+      return "cancelled";
+    case Status::Code::kInternal:
+      return "internal error";
   }
   return "unknown";
 }

@@ -20,8 +20,8 @@ class Status {
     kInvalidArgument,  // bad input: IDL, YAML, command line
     kNotFound,
     kIoError,
-    kUnavailable,      // a host or service that does not answer
-    kPermissionDenied, // refused keys, wrong permissions
+    kUnavailable,       // a host or service that does not answer
+    kPermissionDenied,  // refused keys, wrong permissions
     kFailedPrecondition,
     kTimedOut,
     kCancelled,
@@ -82,7 +82,7 @@ class Status {
 template <typename T>
 class StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit
+  StatusOr(T value) : value_(std::move(value)) {}         // NOLINT: implicit
   StatusOr(Status status) : status_(std::move(status)) {  // NOLINT: implicit
     assert(!status_.ok());
   }

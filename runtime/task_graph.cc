@@ -117,7 +117,8 @@ void TaskGraph::MarkDone(TaskId t, std::vector<TaskId>* now_ready) {
 
 void TaskGraph::MarkFailed(TaskId t, std::vector<TaskId>* futile) {
   std::vector<TaskId> stack{t};
-  if (tasks_[t].state != TaskState::kFutile) tasks_[t].state = TaskState::kFailed;
+  if (tasks_[t].state != TaskState::kFutile)
+    tasks_[t].state = TaskState::kFailed;
   while (!stack.empty()) {
     TaskId cur = stack.back();
     stack.pop_back();
@@ -150,8 +151,7 @@ void TaskGraph::ReleaseReader(VersionId v) {
 bool TaskGraph::IsGarbage(VersionId v) const {
   const Version& ver = versions_[v];
   return ver.readers == 0 && ver.number != 0 &&
-         ver.state == VersionState::kAvailable &&
-         files_->latest(ver.file) != v;
+         ver.state == VersionState::kAvailable && files_->latest(ver.file) != v;
 }
 
 void TaskGraph::CheckGarbage(VersionId v) {
@@ -168,7 +168,8 @@ size_t TaskGraph::MemoryUsage() const {
   size_t bytes = tasks_.capacity() * sizeof(Task) +
                  accesses_.capacity() * sizeof(FileAccess) +
                  versions_.capacity() * sizeof(Version) + arena_.capacity();
-  for (const Version& v : versions_) bytes += v.waiting.capacity() * sizeof(TaskId);
+  for (const Version& v : versions_)
+    bytes += v.waiting.capacity() * sizeof(TaskId);
   return bytes + files_->MemoryUsage();
 }
 

@@ -31,8 +31,8 @@ enum class TaskState : uint8_t {
   kReady,    // can run
   kRunning,  // a job is out
   kDone,
-  kFailed,   // out of retries
-  kFutile,   // an input will never be produced (an ancestor failed)
+  kFailed,  // out of retries
+  kFutile,  // an input will never be produced (an ancestor failed)
 };
 
 enum class VersionState : uint8_t {
@@ -67,7 +67,7 @@ struct Task {
   OpId op = 0;
   TaskState state = TaskState::kWaiting;
   uint16_t num_files = 0;
-  uint32_t first_file = 0;     // index into TaskGraph::accesses()
+  uint32_t first_file = 0;      // index into TaskGraph::accesses()
   uint32_t missing_inputs = 0;  // input versions not yet available
   uint32_t attempts = 0;
   uint64_t scalars_offset = 0;  // encoded scalar args in the arena

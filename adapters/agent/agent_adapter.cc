@@ -412,10 +412,10 @@ void AgentAdapter::PostStatus(StatusCallback done, Status s) {
 
 void AgentAdapter::Probe(ProbeCallback done) {
   if (state_ != State::kReady) {
-    boost::asio::post(io_, [done = std::move(done),
-                            why = Status::Unavailable(NotUsable())] {
-      done(why);
-    });
+    boost::asio::post(
+        io_, [done = std::move(done), why = Status::Unavailable(NotUsable())] {
+          done(why);
+        });
     return;
   }
   const uint64_t seq = ++heartbeat_seq_;

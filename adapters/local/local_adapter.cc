@@ -456,18 +456,18 @@ void LocalAdapter::Probe(ProbeCallback done) {
   Status usable = EnsureOpen();
   // Captures the clock, not `this`: it may run after the adapter is gone
   // (the clock, like the io_context, outlives every adapter made on it).
-  boost::asio::post(
-      io_, [done = std::move(done), usable, asked, clock = &clock_]() {
-        if (!usable.ok()) return done(usable);
-        const auto facts = ReadMachineFacts();  // the agent's HELLO reads the same
-        HostProbe probe;
-        probe.cores = facts.cores;
-        probe.memory_total = facts.memory_total;
-        probe.memory_available = facts.memory_available;
-        probe.load1 = facts.load1;
-        probe.rtt = clock->Now() - asked;
-        done(probe);
-      });
+  boost::asio::post(io_, [done = std::move(done), usable, asked,
+                          clock = &clock_]() {
+    if (!usable.ok()) return done(usable);
+    const auto facts = ReadMachineFacts();  // the agent's HELLO reads the same
+    HostProbe probe;
+    probe.cores = facts.cores;
+    probe.memory_total = facts.memory_total;
+    probe.memory_available = facts.memory_available;
+    probe.load1 = facts.load1;
+    probe.rtt = clock->Now() - asked;
+    done(probe);
+  });
 }
 
 void LocalAdapter::Shutdown() {

@@ -14,8 +14,8 @@ using Block = std::vector<double>;
 
 inline double Pattern(int seed, int row, int col, int i, int j, int bs) {
   // Small integers plus a fraction: exact in binary, varied across blocks.
-  unsigned h = static_cast<unsigned>(seed * 7919 + row * 131 + col * 17 +
-                                     i * bs + j);
+  unsigned h =
+      static_cast<unsigned>(seed * 7919 + row * 131 + col * 17 + i * bs + j);
   h = h * 2654435761u;
   return static_cast<double>(h % 97) / 8.0 - 6.0;
 }
@@ -23,7 +23,8 @@ inline double Pattern(int seed, int row, int col, int i, int j, int bs) {
 inline Block Fill(int bs, int seed, int row, int col) {
   Block b(static_cast<size_t>(bs) * bs);
   for (int i = 0; i < bs; ++i)
-    for (int j = 0; j < bs; ++j) b[i * bs + j] = Pattern(seed, row, col, i, j, bs);
+    for (int j = 0; j < bs; ++j)
+      b[i * bs + j] = Pattern(seed, row, col, i, j, bs);
   return b;
 }
 
@@ -57,7 +58,8 @@ inline Block ReadFile(const char* path, int bs) {
 
 inline void Write(FILE* f, const Block& b, int bs) {
   for (int i = 0; i < bs; ++i) {
-    for (int j = 0; j < bs; ++j) std::fprintf(f, j ? " %a" : "%a", b[i * bs + j]);
+    for (int j = 0; j < bs; ++j)
+      std::fprintf(f, j ? " %a" : "%a", b[i * bs + j]);
     std::fputc('\n', f);
   }
 }
@@ -66,7 +68,8 @@ inline void WriteFile(const char* path, const Block& b, int bs) {
   FILE* f = std::fopen(path, "w");
   if (!f) throw std::runtime_error(std::string("cannot create ") + path);
   Write(f, b, bs);
-  if (std::fclose(f) != 0) throw std::runtime_error(std::string("cannot write ") + path);
+  if (std::fclose(f) != 0)
+    throw std::runtime_error(std::string("cannot write ") + path);
 }
 
 }  // namespace matmul

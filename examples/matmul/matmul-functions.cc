@@ -7,12 +7,14 @@ void fill_block(const char* block, int bs, int seed, int row, int col) {
 }
 
 void zero_block(const char* block, int bs) {
-  matmul::WriteFile(block, matmul::Block(static_cast<size_t>(bs) * bs, 0.0), bs);
+  matmul::WriteFile(block, matmul::Block(static_cast<size_t>(bs) * bs, 0.0),
+                    bs);
 }
 
 void multiply_accumulate(const char* c, const char* a, const char* b, int bs) {
   matmul::Block cb = matmul::ReadFile(c, bs);
-  matmul::MultiplyAccumulate(cb, matmul::ReadFile(a, bs), matmul::ReadFile(b, bs), bs);
+  matmul::MultiplyAccumulate(cb, matmul::ReadFile(a, bs),
+                             matmul::ReadFile(b, bs), bs);
   matmul::WriteFile(c, cb, bs);
 }
 

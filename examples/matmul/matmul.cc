@@ -4,16 +4,17 @@
 // parallel, then this program checks C against a sequential computation.
 //
 //   matmul [N blocks per side (default 4)] [block size (default 64)]
+#include "matmul.h"
+
+#include <gs/gs.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include <gs/gs.h>
-
 #include "block.h"
-#include "matmul.h"
 
 namespace {
 
@@ -28,7 +29,8 @@ int main(int argc, char** argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 4;
   int bs = argc > 2 ? std::atoi(argv[2]) : 64;
   if (n < 1 || bs < 1) {
-    std::fprintf(stderr, "usage: %s [blocks per side >= 1] [block size >= 1]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [blocks per side >= 1] [block size >= 1]\n",
+                 argv[0]);
     return 2;
   }
   if (GS_On() != 0) return 1;
@@ -75,11 +77,15 @@ int main(int argc, char** argv) {
   }
   int status = GS_Off(max_diff == 0 ? 0 : 1);
   if (max_diff == 0 && status == 0) {
-    std::printf("matmul: %dx%d blocks of %dx%d: result matches the sequential computation\n",
-                n, n, bs, bs);
+    std::printf(
+        "matmul: %dx%d blocks of %dx%d: result matches the sequential "
+        "computation\n",
+        n, n, bs, bs);
     return 0;
   }
-  std::printf("matmul: result DIFFERS from the sequential computation (max difference %g)\n",
-              max_diff);
+  std::printf(
+      "matmul: result DIFFERS from the sequential computation (max difference "
+      "%g)\n",
+      max_diff);
   return 1;
 }

@@ -9,7 +9,8 @@
 void simulate(const char* out, int step, int count) {
   FILE* f = std::fopen(out, "w");
   if (!f) throw std::runtime_error(std::string("cannot create ") + out);
-  for (int i = 0; i < count; ++i) std::fprintf(f, "%a\n", scratch::Sample(step, i));
+  for (int i = 0; i < count; ++i)
+    std::fprintf(f, "%a\n", scratch::Sample(step, i));
   std::fclose(f);
 }
 

@@ -4,20 +4,22 @@
 // same report.
 //
 //   scratch [iterations (default 8)] [samples (default 200000)]
+#include "scratch.h"
+
+#include <gs/gs.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
-#include <gs/gs.h>
-
-#include "scratch.h"
 #include "series.h"
 
 int main(int argc, char** argv) {
   int steps = argc > 1 ? std::atoi(argv[1]) : 8;
   int count = argc > 2 ? std::atoi(argv[2]) : 200000;
   if (steps < 1 || count < 1) {
-    std::fprintf(stderr, "usage: %s [iterations >= 1] [samples >= 1]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [iterations >= 1] [samples >= 1]\n",
+                 argv[0]);
     return 2;
   }
   if (GS_On() != 0) return 1;
@@ -25,7 +27,8 @@ int main(int argc, char** argv) {
   // first collect() reads.
   FILE* header = GS_FOpen("scratch report.txt", W);
   if (!header) return GS_Off(1);
-  std::fprintf(header, "# scratch: %d iterations of %d samples\n", steps, count);
+  std::fprintf(header, "# scratch: %d iterations of %d samples\n", steps,
+               count);
   GS_FClose(header);
   for (int s = 0; s < steps; ++s) {
     std::string partial = "scratch-partial-" + std::to_string(s) + ".txt";
@@ -36,11 +39,11 @@ int main(int argc, char** argv) {
     collect("scratch report.txt", partial.c_str(), label.c_str());
   }
   // Check the report against the same series computed here.
-  std::string expect = "# scratch: " + std::to_string(steps) + " iterations of " +
-                       std::to_string(count) + " samples\n";
+  std::string expect = "# scratch: " + std::to_string(steps) +
+                       " iterations of " + std::to_string(count) + " samples\n";
   for (int s = 0; s < steps; ++s) {
-    expect += "step " + std::to_string(s) + " \"quoted\"; $HOME: " +
-              scratch::Summary(s, count) + "\n";
+    expect += "step " + std::to_string(s) +
+              " \"quoted\"; $HOME: " + scratch::Summary(s, count) + "\n";
   }
   std::string got;
   if (FILE* f = GS_FOpen("scratch report.txt", R)) {
@@ -52,10 +55,14 @@ int main(int argc, char** argv) {
   bool same = got == expect;
   int status = GS_Off(same ? 0 : 1);
   if (same && status == 0) {
-    std::printf("scratch: %d iterations: report matches the sequential computation\n", steps);
+    std::printf(
+        "scratch: %d iterations: report matches the sequential computation\n",
+        steps);
     return 0;
   }
-  std::printf("scratch: report DIFFERS from the sequential computation\n--- got\n%s--- expected\n%s",
-              got.c_str(), expect.c_str());
+  std::printf(
+      "scratch: report DIFFERS from the sequential computation\n--- got\n%s--- "
+      "expected\n%s",
+      got.c_str(), expect.c_str());
   return 1;
 }

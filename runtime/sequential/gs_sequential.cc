@@ -17,9 +17,12 @@ void GS_Barrier(void) {}
 
 int GS_Open(const char* name, int mode) {
   switch (mode) {
-    case R: return ::open(name, O_RDONLY | O_CLOEXEC);
-    case W: return ::open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    case A: return ::open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    case R:
+      return ::open(name, O_RDONLY | O_CLOEXEC);
+    case W:
+      return ::open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    case A:
+      return ::open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   }
   errno = EINVAL;
   return -1;
@@ -29,9 +32,12 @@ int GS_Close(int fd) { return ::close(fd); }
 
 FILE* GS_FOpen(const char* name, int mode) {
   switch (mode) {
-    case R: return std::fopen(name, "r");
-    case W: return std::fopen(name, "w");
-    case A: return std::fopen(name, "a");
+    case R:
+      return std::fopen(name, "r");
+    case W:
+      return std::fopen(name, "w");
+    case A:
+      return std::fopen(name, "a");
   }
   errno = EINVAL;
   return nullptr;

@@ -12,11 +12,11 @@
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <map>
-#include <set>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,9 +30,9 @@ class FakeAdapter : public Adapter {
  public:
   struct Behavior {
     int exit_code = 0;
-    int fail_first = 0;   // attempts that fail with exit_code 1 first
+    int fail_first = 0;       // attempts that fail with exit_code 1 first
     bool host_fails = false;  // report HostFailed instead
-    std::string results;  // the worker's result text
+    std::string results;      // the worker's result text
   };
 
   // State shared with the test thread.
@@ -80,7 +80,9 @@ class FakeAdapter : public Adapter {
 
   std::string_view kind() const override { return "fake"; }
   Status Connect() override { return Status::Ok(); }
-  int FreeSlots() const override { return slots_ - static_cast<int>(held_.size()) - busy_; }
+  int FreeSlots() const override {
+    return slots_ - static_cast<int>(held_.size()) - busy_;
+  }
 
   void Submit(JobSpec spec, DoneCallback done) override {
     bool hold;
@@ -152,8 +154,7 @@ class FakeAdapter : public Adapter {
     Seconds submitted;
   };
 
-  void Copy(const std::string& from, const std::string& to,
-            StatusCallback done,
+  void Copy(const std::string& from, const std::string& to, StatusCallback done,
             std::vector<std::pair<std::string, std::string>> Log::*list) {
     {
       std::lock_guard<std::mutex> lock(log_->mu);
@@ -166,8 +167,8 @@ class FakeAdapter : public Adapter {
       }
     }
     std::error_code ec;
-    std::filesystem::create_directories(
-        std::filesystem::path(to).parent_path(), ec);
+    std::filesystem::create_directories(std::filesystem::path(to).parent_path(),
+                                        ec);
     std::filesystem::copy_file(
         from, to, std::filesystem::copy_options::overwrite_existing, ec);
     Status s = ec ? Status::IoError("copy " + from + ": " + ec.message())
@@ -183,7 +184,8 @@ class FakeAdapter : public Adapter {
     return ss.str();
   }
 
-  void Finish(const JobSpec& spec, const DoneCallback& done, Seconds submitted) {
+  void Finish(const JobSpec& spec, const DoneCallback& done,
+              Seconds submitted) {
     Behavior b;
     int attempt;
     {

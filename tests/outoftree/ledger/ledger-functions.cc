@@ -30,7 +30,8 @@ void record(const char* book, const char* entry, double amount) {
   std::snprintf(num, sizeof num, "\t%.2f\n", amount);
   // Entries may contain newlines: escape them so one entry is one line.
   std::string e;
-  for (const char* p = entry; *p; ++p) e += *p == '\n' ? std::string("\\n") : std::string(1, *p);
+  for (const char* p = entry; *p; ++p)
+    e += *p == '\n' ? std::string("\\n") : std::string(1, *p);
   WriteAll(book, e + num, "ab");
 }
 
@@ -54,7 +55,8 @@ double balance(const char* book) {
   std::string in = ReadAll(book);
   double sum = 0;
   size_t pos = 0;
-  while ((pos = in.find('\t', pos)) != std::string::npos) sum += std::strtod(in.c_str() + ++pos, nullptr);
+  while ((pos = in.find('\t', pos)) != std::string::npos)
+    sum += std::strtod(in.c_str() + ++pos, nullptr);
   return sum;
 }
 
@@ -65,8 +67,10 @@ void count(const char* book, int* entries, long* total_chars) {
   *total_chars += static_cast<long>(in.size());
 }
 
-void scalars(const char* out, char c, bool b, short s, int i, long l, float f, double d) {
+void scalars(const char* out, char c, bool b, short s, int i, long l, float f,
+             double d) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%d %d %d %d %ld %a %a\n", c, b, s, i, l, f, d);
+  std::snprintf(buf, sizeof buf, "%d %d %d %d %ld %a %a\n", c, b, s, i, l, f,
+                d);
   WriteAll(out, buf);
 }
