@@ -3,10 +3,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <boost/asio/io_context.hpp>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
 
+#include "adapters/ssh/ssh_remote.h"
+#include "adapters/ssh/ssh_session.h"
+#include "adapters/ssh/ssh_target.h"
+#include "adapters/ssh_host_adapter.h"
+#include "runtime/asio_clock.h"
 #include "runtime/deploy_context.h"
 #include "runtime/deploy_exec.h"
 
@@ -87,6 +93,68 @@ class LocalInstaller : public HostInstaller {
   Seconds timeout_;
 };
 
+// An ssh host: one session for all its programs. The synchronous helpers
+// of ssh_remote.h drive the session themselves, so the io_context never
+// runs; it only has to outlive the session (declared before it).
+class SshInstaller : public HostInstaller {
+ public:
+  explicit SshInstaller(Seconds timeout) : timeout_(timeout) {}
+
+  Status Connect(const HostConfig& host) {
+    auto session =
+        SshSession::Connect(io_, clock_, SshTarget::FromHostConfig(host));
+    if (!session.ok()) return session.status();
+    session_ = std::move(session).value();
+    return Status::Ok();
+  }
+
+  StatusOr<ProgramCheck> Install(const std::string& local,
+                                 const std::string& host_path) override {
+    // InstallIfDifferent streams the file and only then fails on a
+    // missing one, with a less direct message.
+    if (::access(local.c_str(), R_OK) != 0) {
+      return Status::FromErrno("cannot read " + local + " on the master",
+                               errno);
+    }
+    auto installed =
+        InstallIfDifferent(*session_, local, RemotePath(host_path), timeout_);
+    if (!installed.ok()) return installed.status();
+    ProgramCheck check;
+    check.uploaded = installed->uploaded;
+    check.version = installed->version;
+    return check;
+  }
+
+  StatusOr<ProgramCheck> Check(const std::string& host_path) override {
+    RunOptions options;
+    options.timeout = timeout_;
+    const std::string path = RemotePath(host_path);
+    auto run = RunCommand(*session_, {path, "--version"}, options);
+    if (!run.ok()) return run.status();
+    if (run->exit_code != 0) {
+      std::string err = run->err.empty() ? run->out : run->err;
+      while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) {
+        err.pop_back();
+      }
+      return Status::FailedPrecondition(
+          "'" + path + " --version' on " + session_->describe() +
+          (run->exit_code < 0
+               ? " was killed (" + run->signal + ")"
+               : " exited with status " + std::to_string(run->exit_code)) +
+          (err.empty() ? "" : ": " + err));
+    }
+    ProgramCheck check;
+    check.version = run->out.substr(0, run->out.find('\n'));
+    return check;
+  }
+
+ private:
+  Seconds timeout_;
+  boost::asio::io_context io_;
+  AsioClock clock_{io_};
+  std::shared_ptr<SshSession> session_;
+};
+
 }  // namespace
 
 std::unique_ptr<HostInstaller> MakeLocalInstaller(Seconds timeout) {
@@ -94,23 +162,28 @@ std::unique_ptr<HostInstaller> MakeLocalInstaller(Seconds timeout) {
 }
 
 InstallerMaker DefaultInstallerMaker(Seconds timeout) {
-  return
-      [timeout](
-          const HostConfig& host) -> StatusOr<std::unique_ptr<HostInstaller>> {
-        if (!host.adapters.empty() &&
-            host.adapters.front() == AdapterKind::kLocal) {
-          return MakeLocalInstaller(timeout);
-        }
-        // Seam: the ssh installer (InstallIfDifferent over an SshSession) and
-        // the batch ones (through their `via` login host) are added here.
-        const std::string kind =
-            host.adapters.empty()
-                ? "?"
-                : std::string(AdapterKindName(host.adapters.front()));
-        return Status::Unavailable("setup of " + kind +
-                                   " hosts is not available in this build of "
-                                   "gsdeploy yet (only local hosts)");
-      };
+  return [timeout](const HostConfig& host)
+             -> StatusOr<std::unique_ptr<HostInstaller>> {
+    if (!host.adapters.empty() &&
+        host.adapters.front() == AdapterKind::kLocal) {
+      return MakeLocalInstaller(timeout);
+    }
+    if (!host.adapters.empty() && host.adapters.front() == AdapterKind::kSsh) {
+      auto installer = std::make_unique<SshInstaller>(timeout);
+      Status s = installer->Connect(host);
+      if (!s.ok()) return s;
+      return std::unique_ptr<HostInstaller>(std::move(installer));
+    }
+    // Seam: the batch installers (through their `via` login host) are
+    // added here.
+    const std::string kind =
+        host.adapters.empty()
+            ? "?"
+            : std::string(AdapterKindName(host.adapters.front()));
+    return Status::Unavailable("setup of " + kind +
+                               " hosts is not available in this build of "
+                               "gsdeploy yet (only local and ssh hosts)");
+  };
 }
 
 SetupRequest MakeSetupRequest(const std::string& app, const std::string& cwd) {
@@ -119,6 +192,13 @@ SetupRequest MakeSetupRequest(const std::string& app, const std::string& cwd) {
   fs::path path = fs::path(app + "-worker");
   if (path.is_relative()) path = fs::path(cwd) / path;
   request.worker = path.lexically_normal().string();
+  // The ssh adapter starts this agent on hosts that do not share files.
+  StatusOr<std::string> agent = FindAgentProgram();
+  if (agent.ok()) {
+    request.agent = *agent;
+  } else {
+    request.agent_problem = agent.status().message();
+  }
   return request;
 }
 
@@ -134,8 +214,10 @@ std::vector<SetupProgram> SetupPrograms(const HostConfig& host,
   programs.push_back({"worker", request.worker, place(request.worker)});
   // The agent goes only where a connection starts one: not on hosts that
   // run jobs as local processes.
-  if (!request.agent.empty() && !shared) {
-    programs.push_back({"agent", request.agent, place(request.agent)});
+  if (!shared && (!request.agent.empty() || !request.agent_problem.empty())) {
+    // Named as the ssh adapter runs it, whatever the master's file is.
+    std::string dir = host.workdir.empty() ? "." : host.workdir;
+    programs.push_back({"agent", request.agent, dir + "/bin/gsrt-agent"});
   }
   return programs;
 }
@@ -165,6 +247,11 @@ std::vector<SetupHostResult> SetupHosts(
     for (const SetupProgram& program : SetupPrograms(*host, request)) {
       SetupHostResult::Program p;
       p.program = program;
+      if (program.local_path.empty()) {
+        p.problem = request.agent_problem;
+        r.programs.push_back(std::move(p));
+        continue;
+      }
       StatusOr<ProgramCheck> check =
           r.shares_files
               ? (*installer)->Check(program.host_path)

@@ -5,8 +5,8 @@
 // get a copy when it is missing or different.
 //
 // How a host is reached is the HostInstaller seam: this machine's installer
-// is here; the ssh one (upload when the SHA-256 differs, run --version over
-// ssh) plugs into the InstallerMaker.
+// and the ssh one (upload when the SHA-256 differs, run --version over ssh,
+// at the paths the ssh adapter uses) are here.
 #ifndef GSRT_RUNTIME_DEPLOY_SETUP_H_
 #define GSRT_RUNTIME_DEPLOY_SETUP_H_
 
@@ -48,22 +48,26 @@ using InstallerMaker =
 // each --version run.
 std::unique_ptr<HostInstaller> MakeLocalInstaller(Seconds timeout);
 
-// gsdeploy's maker: hosts that share the master's files and run here
-// (adapter local) get the local installer; other kinds are Unavailable
-// until their installer is added here (ssh: adapters/ssh's
-// InstallIfDifferent).
+// gsdeploy's maker: hosts that run here (adapter local) get the local
+// installer; ssh hosts one that connects (bounded by the connect timeout;
+// failing, the host is unreachable) and runs everything over that session;
+// other kinds are Unavailable until their installer is added here.
 InstallerMaker DefaultInstallerMaker(Seconds timeout);
 
 struct SetupRequest {
   std::string app;     // APP as the user gave it
   std::string worker;  // the master's APP-worker, absolute
-  // The agent program for hosts whose adapter starts one; "" installs no
-  // agent. (Seam: set it once remote adapters start agents.)
+  // The agent program for hosts whose adapter starts one (hosts that do
+  // not share the master's files); "" installs no agent.
   std::string agent;
+  // Why the agent could not be found on the master, reported for every
+  // host that needs it ("" when found or not wanted).
+  std::string agent_problem;
 };
 
 // APP (the master program's path or name, relative to `cwd`) -> its
-// worker `APP-worker` beside it, made absolute.
+// worker `APP-worker` beside it, made absolute, and gsrt-agent as the ssh
+// adapter finds it (FindAgentProgram).
 SetupRequest MakeSetupRequest(const std::string& app, const std::string& cwd);
 
 // One program a host needs.
@@ -71,7 +75,8 @@ struct SetupProgram {
   std::string role;        // "worker", "agent"
   std::string local_path;  // on the master
   // Where the host runs it: the same path on hosts sharing the master's
-  // files, else WORKDIR/bin/NAME (WORKDIR: the host's workdir).
+  // files, else WORKDIR/bin/NAME (WORKDIR: the host's workdir; the agent
+  // is always WORKDIR/bin/gsrt-agent), where the ssh adapter runs it.
   std::string host_path;
 };
 

@@ -1,19 +1,32 @@
 // Host sets for the gsdeploy probe tests: hosts a test can stop and start
 // again, reached through the same AdapterMaker seam gsdeploy uses. The
 // tests in gsdeploy_probe_test.cc run against every kind listed by
-// TestHostSetKinds(); a new kind (the sshd testbed, once the ssh adapter
-// is in the registry) is one more entry there.
+// TestHostSetKinds(): local hosts, and real sshd hosts from the testbed
+// (adapters/ssh/testing/sshd_testbed.h) reached through the registry.
 #ifndef GSRT_TESTS_GSDEPLOY_TEST_HOSTS_H_
 #define GSRT_TESTS_GSDEPLOY_TEST_HOSTS_H_
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "adapters/local/local_adapter.h"
+#include "adapters/registry.h"
+#include "adapters/ssh/testing/sshd_testbed.h"
 #include "runtime/config.h"
 #include "runtime/deploy_context.h"
 #include "tests/support/temp_dir.h"
@@ -92,12 +105,123 @@ class LocalTestHostSet : public TestHostSet {
   Config config_;
 };
 
+// Hosts "node1" and "node2" on a testbed of their own (two real sshds on
+// 127.0.0.2 and .3), as `adapter: ssh` hosts that do not share files: the
+// registry's ssh adapter installs gsrt-agent into WORKDIR/bin and starts
+// it. Stop() kills that host's sshd and its sessions; Start() runs its
+// sshd again on the same address, port and keys.
+class SshTestHostSet : public TestHostSet {
+ public:
+  SshTestHostSet() : bed_(2) {
+    if (std::string error = bed_.Start(); !error.empty()) {
+      throw std::runtime_error("cannot start the sshd test hosts: " + error);
+    }
+    config_.runtime.work_dir = dir_ / "work";
+    config_.runtime.history = dir_ / "history.db";
+    config_.runtime.heartbeat = 1;
+    for (int i = 1; i <= 2; ++i) {
+      HostConfig host;
+      host.name = "node" + std::to_string(i);
+      host.adapters = {AdapterKind::kSsh};
+      host.address = testing::SshdTestbed::Address(i);
+      host.port = bed_.port();
+      host.identity = bed_.identity();
+      host.known_hosts = bed_.known_hosts();
+      host.slots = 1;
+      host.workdir = dir_ / host.name;
+      host.shared_fs = false;
+      config_.hosts.push_back(host);
+    }
+  }
+  ~SshTestHostSet() override { bed_.Stop(); }
+
+  const Config& config() const override { return config_; }
+
+  AdapterMaker maker() override {
+    return [this](const HostConfig& host, boost::asio::io_context& io,
+                  Clock& clock) {
+      AdapterContext context;
+      context.io = &io;
+      context.clock = &clock;
+      context.config = &config_;
+      return MakeAdapter(host, context);
+    };
+  }
+
+  void Stop(const std::string& host) override {
+    std::ifstream in(PidFile(host));
+    pid_t listener = 0;
+    in >> listener;
+    if (listener <= 0) return;
+    // Sessions first: once the listener is gone they would be orphans.
+    std::vector<pid_t> pids = testing::Descendants(listener);
+    pids.push_back(listener);
+    for (pid_t p : pids) ::kill(p, SIGTERM);
+    const auto limit =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (pid_t p : pids) {
+      while (Running(p)) {
+        if (std::chrono::steady_clock::now() > limit) ::kill(p, SIGKILL);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+  }
+
+  void Start(const std::string& host) override {
+    const std::string hdir = HostDir(host);
+    testing::Shell("/usr/sbin/sshd -f " + ShellQuote(hdir + "/sshd_config") +
+                   " -E " + ShellQuote(hdir + "/sshd.log"));
+    // sshd forks before it listens: wait (bounded) for the port.
+    const HostConfig& h = *config_.FindHost(host);
+    const auto limit =
+        std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!Listening(h.address, h.port) &&
+           std::chrono::steady_clock::now() < limit) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
+ private:
+  std::string HostDir(const std::string& host) const {
+    return bed_.dir() + "/host" + host.substr(std::string("node").size());
+  }
+  std::string PidFile(const std::string& host) const {
+    return HostDir(host) + "/sshd.pid";
+  }
+  // Alive and not a zombie (nobody may reap a daemon's children here).
+  static bool Running(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    const size_t close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() &&
+           line[close + 2] != 'Z';
+  }
+  static bool Listening(const std::string& address, int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    ::inet_pton(AF_INET, address.c_str(), &a.sin_addr);
+    const bool ok =
+        ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0;
+    ::close(fd);
+    return ok;
+  }
+
+  TempDir dir_;
+  testing::SshdTestbed bed_;
+  Config config_;
+};
+
 inline std::vector<TestHostSetKind> TestHostSetKinds() {
   return {
       {.name = "local",
        .make = [] { return std::make_unique<LocalTestHostSet>(); }},
-      // ssh: hosts on the sshd testbed (tests/testbed/sshd.sh); Stop()
-      // stops that host's sshd. Added with the ssh adapter.
+      // Never skipped: the testbed script installs sshd where it is
+      // missing, and a testbed that cannot start fails the test.
+      {.name = "ssh",
+       .make = [] { return std::make_unique<SshTestHostSet>(); }},
   };
 }
 
