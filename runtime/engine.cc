@@ -18,6 +18,7 @@
 #include "runtime/exec_time_estimator.h"
 #include "runtime/history.h"
 #include "runtime/job_builder.h"
+#include "runtime/policies_grank.h"
 
 namespace gs {
 
@@ -80,6 +81,14 @@ Engine::~Engine() {
 Status Engine::Start(std::vector<HostSetup> hosts) {
   auto policy = MakePolicy(options_.policy);
   if (!policy.ok()) return policy.status();
+  if (options_.policy == "grank") {
+    RankOptions rank;
+    rank.alpha = options_.rank.alpha;
+    rank.beta = options_.rank.beta;
+    rank.mu = options_.rank.mu;
+    rank.gamma = options_.rank.gamma;
+    *policy = MakeGrankPolicy(rank);
+  }
   scheduler_ = Scheduler(std::move(policy).value());
   std::error_code ec;
   fs::create_directories(options_.work_dir + "/data", ec);
@@ -167,6 +176,22 @@ void Engine::OpenHistory() {
         static_cast<EstimatorPredictor*>(predictor_.get())
             ->estimator()
             .Seed(*samples);
+      }
+      // grank ranks hosts by the reliability the history accumulated.
+      if (auto* grank =
+              dynamic_cast<GrankPolicy*>(scheduler_.mutable_policy())) {
+        std::vector<HostFacts> facts;
+        for (const auto& h : hosts_) {
+          HostFacts f;
+          f.name = h->name;
+          if (auto r = (*history)->LoadHostReliability(h->name); r.ok()) {
+            f.attempts = r->attempts;
+            f.not_answered = r->not_answered;
+            f.distrust = r->distrust;
+          }
+          facts.push_back(f);
+        }
+        grank->SetReliability(std::move(facts));
       }
       history_ = std::move(history).value();
     }

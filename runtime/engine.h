@@ -42,6 +42,8 @@ struct EngineOptions {
   std::string program;   // for the history
   std::string policy = "mct";
   RetryBudgets retries;
+  // Weights of the grank policy (paper 004 eq. 4-5).
+  RankWeights rank;
   // Seconds a job of the named operation may run; absent = no limit.
   std::map<std::string, Seconds> timeouts;
   std::string history_path;  // "" = no history

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "runtime/policies_ft.h"
+#include "runtime/policies_grank.h"
 #include "runtime/policies_minmin.h"
 
 namespace gs {
@@ -115,9 +116,10 @@ StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
   if (name == "min-min") return MakeMinMinPolicy();
   if (name == "ftmct") return MakeFtMctPolicy();
   if (name == "ftmet") return MakeFtMetPolicy();
+  if (name == "grank") return MakeGrankPolicy();
   return Status::InvalidArgument(
       "unknown scheduling policy '" + std::string(name) +
-      "'; known policies: mct, met, min-min, ftmct, ftmet");
+      "'; known policies: mct, met, min-min, ftmct, ftmet, grank");
 }
 
 std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {

@@ -140,6 +140,7 @@ class Scheduler {
   }
 
   const Policy& policy() const { return *policy_; }
+  Policy* mutable_policy() { return policy_.get(); }
 
  private:
   std::unique_ptr<Policy> policy_;
