@@ -3,9 +3,11 @@
 # is SIGKILLed mid-run: the host is marked lost, the versions only it held
 # are recomputed elsewhere, and the run still ends with the sequential
 # run's files.
-#   ssh_host_loss_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL PORT
+# gsdeploy then reads the distrust the runtime recorded: node2's rose, the
+# others' did not.
+#   ssh_host_loss_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL PORT GSDEPLOY
 set -euo pipefail
-src=$1 master=$2 sequential=$3 port=$4
+src=$1 master=$2 sequential=$3 port=$4 gsdeploy=$5
 work=$(mktemp -d)
 stop() {
   [ -n "${pid:-}" ] && kill -KILL "$pid" 2>/dev/null || true
@@ -52,5 +54,12 @@ diff -r --exclude=.gsrt "$work/parallel" "$work/sequential" > /dev/null ||
 grep -q "host node2 was lost" "$work/err" || { echo "FAIL: the loss is not reported"; tail "$work/err"; exit 1; }
 failures=$(sqlite3 "$work/parallel/.gsrt/history.db" "select count(*) from host_failures where host = 'node2'")
 [ "$failures" -ge 1 ] || { echo "FAIL: no infrastructure failure recorded for node2"; exit 1; }
+distrust_of() {
+  "$gsdeploy" rank --config "$work/gsrt.yaml" --json 2>/dev/null |
+    tr -d ' \n' | grep -o "\"name\":\"$1\"[^}]*" | grep -o '"distrust":[0-9]*' | cut -d: -f2
+}
+[ "$(distrust_of node2)" -ge 1 ] || { echo "FAIL: gsdeploy shows no distrust for node2"; exit 1; }
+[ "$(distrust_of node1)" = 0 ] || { echo "FAIL: node1 was charged"; exit 1; }
+echo "gsdeploy distrust: node1 $(distrust_of node1), node2 $(distrust_of node2)"
 grep "host node2 was lost\|jobs on\|tasks in" "$work/err"
 echo "OK: node2 killed mid-run; the run finished with the sequential run's files"
