@@ -105,13 +105,13 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
 Status SshHostAdapter::Connect() {
   Status s = PrepareAgent(0);
   if (s.ok()) s = agent_->Connect();
-  if (!s.ok()) return s.WithContext("host '" + options_.host.name + "'");
-  return Status::Ok();
+  // Every message already names the host.
+  return s;
 }
 
 void SshHostAdapter::Reconnect(std::function<void(Status)> done) {
   Status s = PrepareAgent(/*connect_timeout=*/3);
-  if (!s.ok()) return done(s.WithContext("host '" + options_.host.name + "'"));
+  if (!s.ok()) return done(s);
   agent_->ConnectAsync(std::move(done));
 }
 

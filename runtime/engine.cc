@@ -116,6 +116,15 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
       return Status::Internal("host '" + setup.name + "': no adapter was made");
     }
     Status s = entry->adapter->Connect();
+    for (auto& fallback : setup.fallbacks) {
+      if (s.ok()) break;
+      std::unique_ptr<Adapter> next = fallback(*io_, *clock_);
+      if (!next) continue;
+      std::fprintf(stderr, "gsrt: %s; trying adapter %s\n", s.message().c_str(),
+                   std::string(next->kind()).c_str());
+      entry->adapter = std::move(next);
+      s = entry->adapter->Connect();
+    }
     entry->shared = entry->adapter->shares_master_files();
     entry->data_dir = entry->adapter->work_dir() + "/data";
     if (!s.ok()) {

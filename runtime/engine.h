@@ -64,6 +64,11 @@ struct HostSetup {
   std::function<std::unique_ptr<Adapter>(boost::asio::io_context&, Clock&)>
       make;
   std::string worker;  // the worker executable's path on that host
+  // Adapters to try, in order, when the previous one does not connect (an
+  // `adapter:` list in gsrt.yaml, as JavaGAT tries its adapters).
+  std::vector<
+      std::function<std::unique_ptr<Adapter>(boost::asio::io_context&, Clock&)>>
+      fallbacks;
 };
 
 class Engine {

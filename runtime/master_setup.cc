@@ -58,15 +58,26 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
                  why.status().message();
       continue;
     }
-    hosts.push_back(HostSetup{
-        host.name,
-        [config, &host, worker](boost::asio::io_context& io,
-                                Clock& clock) -> std::unique_ptr<Adapter> {
-          auto adapter = MakeAdapter(
-              host, AdapterContext{&io, &clock, config.get(), worker});
-          return adapter.ok() ? std::move(adapter).value() : nullptr;
-        },
-        worker});
+    // One maker per available kind of the host's list, in order: the
+    // engine falls back to the next when one does not connect.
+    std::vector<std::function<std::unique_ptr<Adapter>(boost::asio::io_context&,
+                                                       Clock&)>>
+        makers;
+    for (AdapterKind kind : host.adapters) {
+      if (!AdapterAvailable(kind)) continue;
+      makers.push_back([config, &host, kind, worker](
+                           boost::asio::io_context& io,
+                           Clock& clock) -> std::unique_ptr<Adapter> {
+        HostConfig one = host;
+        one.adapters = {kind};
+        auto adapter =
+            MakeAdapter(one, AdapterContext{&io, &clock, config.get(), worker});
+        return adapter.ok() ? std::move(adapter).value() : nullptr;
+      });
+    }
+    HostSetup setup{host.name, makers.front(), worker, {}};
+    setup.fallbacks.assign(makers.begin() + 1, makers.end());
+    hosts.push_back(std::move(setup));
   }
   if (hosts.empty()) {
     return Status::Unavailable("no host can run jobs:" + refused);
