@@ -415,3 +415,35 @@ TEST_F(EngineHostLossTest, LostHostIsUsedAgainWhenItAnswers) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST_F(EngineTest, AdapterListFallsBackWhenTheFirstDoesNotConnect) {
+  log_.down.insert("first");
+  EngineOptions options;
+  options.cwd = dir_.string();
+  options.work_dir = (dir_ / ".gsrt").string();
+  engine_ = std::make_unique<Engine>(options);
+  HostSetup setup;
+  setup.name = "host";
+  setup.worker = "/no/worker";
+  setup.make = [this](boost::asio::io_context& io, Clock& clock) {
+    return std::make_unique<FakeAdapter>(io, clock, 1, &log_, "", "first");
+  };
+  setup.fallbacks.push_back(
+      [this](boost::asio::io_context& io,
+             Clock& clock) -> std::unique_ptr<Adapter> {
+        return std::make_unique<FakeAdapter>(io, clock, 1, &log_, "",
+                                             "second");
+      });
+  std::vector<HostSetup> hosts;
+  hosts.push_back(std::move(setup));
+  ASSERT_TRUE(engine_->Start(std::move(hosts)).ok());
+  Produce("a", 3);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("a"), "produce(3,)");
+}
+
+}  // namespace
+}  // namespace gs

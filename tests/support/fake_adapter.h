@@ -79,7 +79,10 @@ class FakeAdapter : public Adapter {
   }
 
   std::string_view kind() const override { return "fake"; }
-  Status Connect() override { return Status::Ok(); }
+  Status Connect() override {
+    return connected() ? Status::Ok()
+                       : Status::Unavailable("host " + name_ + " is down");
+  }
   int FreeSlots() const override {
     return slots_ - static_cast<int>(held_.size()) - busy_;
   }
