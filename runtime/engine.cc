@@ -407,37 +407,13 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     std::string error, log_dir;
     int budget = 0;
     if (history_) {
-      JobRecord rec;
-      rec.run = run_id_;
-      rec.task = job.task;
-      rec.job = report.id;
-      rec.operation = op.name;
-      rec.host = host.name;
-      rec.submitted = report.submitted ? report.submitted : job.submitted;
-      rec.started = report.started;
-      rec.ended = report.ended;
-      std::visit(
-          [&rec](const auto& o) {
-            using T = std::decay_t<decltype(o)>;
-            if constexpr (std::is_same_v<T, Exited>) {
-              rec.outcome =
-                  o.succeeded() ? OutcomeClass::kOk : OutcomeClass::kApp;
-              rec.exit_code = o.code;
-              rec.error = o.error;
-              rec.bytes_in = o.bytes_in;
-              rec.bytes_out = o.bytes_out;
-              rec.usage = o.usage;
-              rec.log_dir = o.log_dir;
-            } else if constexpr (std::is_same_v<T, HostFailed>) {
-              rec.outcome = OutcomeClass::kInfra;
-              rec.error = o.reason;
-            } else if constexpr (std::is_same_v<T, TimedOut>) {
-              rec.outcome = OutcomeClass::kTimeout;
-            } else {
-              rec.outcome = OutcomeClass::kCancelled;
-            }
-          },
-          report.outcome);
+      JobSpec spec;  // what the record needs of the job
+      spec.id = report.id;
+      spec.task = job.task;
+      spec.operation = op.name;
+      JobRecord rec = JobRecordFromReport(run_id_, spec, host.name, report,
+                                          /*replica=*/false);
+      if (rec.submitted == 0) rec.submitted = job.submitted;
       pending_records_.push_back(std::move(rec));
     }
     if (auto* exited = std::get_if<Exited>(&report.outcome)) {
