@@ -431,12 +431,10 @@ TEST_F(EngineTest, AdapterListFallsBackWhenTheFirstDoesNotConnect) {
   setup.make = [this](boost::asio::io_context& io, Clock& clock) {
     return std::make_unique<FakeAdapter>(io, clock, 1, &log_, "", "first");
   };
-  setup.fallbacks.push_back(
-      [this](boost::asio::io_context& io,
-             Clock& clock) -> std::unique_ptr<Adapter> {
-        return std::make_unique<FakeAdapter>(io, clock, 1, &log_, "",
-                                             "second");
-      });
+  setup.fallbacks.push_back([this](boost::asio::io_context& io,
+                                   Clock& clock) -> std::unique_ptr<Adapter> {
+    return std::make_unique<FakeAdapter>(io, clock, 1, &log_, "", "second");
+  });
   std::vector<HostSetup> hosts;
   hosts.push_back(std::move(setup));
   ASSERT_TRUE(engine_->Start(std::move(hosts)).ok());
