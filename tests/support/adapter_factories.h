@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,12 @@ struct AdapterFactory {
 };
 
 const std::vector<AdapterFactory>& AdapterFactories();
+
+// GoogleTest prints a parameter with this (test names, failures) instead of
+// its bytes.
+inline void PrintTo(const AdapterFactory& factory, std::ostream* os) {
+  *os << factory.name;
+}
 
 }  // namespace gs
 
