@@ -277,11 +277,16 @@ std::string Engine::VersionPath(VersionId v) const {
   const Version& ver = graph_.version(v);
   const std::string& user = files_.path(ver.file);
   if (ver.number == 0) return user;
+  return options_.work_dir + "/data/" + VersionFileName(v);
+}
+
+std::string Engine::VersionFileName(VersionId v) const {
   // Keep the user's base name (and so its extension) for functions that
   // look at it; bound its length to stay under NAME_MAX.
+  const std::string& user = files_.path(graph_.version(v).file);
   std::string base = user.substr(user.rfind('/') + 1);
   if (base.size() > 200) base = base.substr(base.size() - 200);
-  return options_.work_dir + "/data/" + std::to_string(v) + "-" + base;
+  return std::to_string(v) + "-" + base;
 }
 
 TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {

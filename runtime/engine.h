@@ -120,6 +120,8 @@ class Engine {
   using DoneFn = std::function<void(Status)>;
 
   std::string VersionPath(VersionId v) const;
+  // "<id>-<user's base name>": a version's file name in a data dir.
+  std::string VersionFileName(VersionId v) const;
   // Where version `v` lives (or will) on `host`.
   std::string PathOn(VersionId v, HostId host) const;
   bool HasCopyLocked(VersionId v, HostId host) const;

@@ -21,10 +21,7 @@ namespace gs {
 std::string Engine::PathOn(VersionId v, HostId host) const {
   const HostEntry& h = *hosts_[host];
   if (h.shared) return VersionPath(v);
-  const std::string& user = files_.path(graph_.version(v).file);
-  std::string base = user.substr(user.rfind('/') + 1);
-  if (base.size() > 200) base = base.substr(base.size() - 200);
-  return h.data_dir + "/" + std::to_string(v) + "-" + base;
+  return h.data_dir + "/" + VersionFileName(v);
 }
 
 bool Engine::HasCopyLocked(VersionId v, HostId host) const {

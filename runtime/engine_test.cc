@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "gs/gs.h"
 #include "tests/support/fake_adapter.h"
@@ -402,11 +401,11 @@ TEST_F(EngineHostLossTest, LostHostIsUsedAgainWhenItAnswers) {
     log_.down.erase("far1");
   }
   // Reconnection is retried with backoff (1 s, then 2 s...): wait for it.
-  bool back = false;
-  for (int i = 0; i < 100 && !back; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::lock_guard<std::mutex> lock(log_.mu);
-    back = log_.reconnects > 0;
+  bool back;
+  {
+    std::unique_lock<std::mutex> lock(log_.mu);
+    back = log_.cv.wait_for(lock, std::chrono::seconds(5),
+                            [&] { return log_.reconnects > 0; });
   }
   EXPECT_TRUE(back) << "no reconnect attempt within 5 s";
   EXPECT_EQ(engine_->Stop(), 0);

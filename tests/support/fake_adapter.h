@@ -124,6 +124,7 @@ class FakeAdapter : public Adapter {
       std::lock_guard<std::mutex> lock(log_->mu);
       ++log_->reconnects;
     }
+    log_->cv.notify_all();
     boost::asio::post(io_, [done = std::move(done), s] { done(s); });
   }
   std::string work_dir() const override { return remote_dir_; }
