@@ -50,6 +50,14 @@ class Adapter {
   // once. The default is a synchronous Connect().
   virtual void Reconnect(std::function<void(Status)> done) { done(Connect()); }
 
+  // Liveness, for adapters that hear from their host on their own
+  // (heartbeats): the clock time of the last message from the host, or -1
+  // when the adapter has no such signal (then a connected host counts as
+  // up). The runtime calls a host suspect when it is silent for longer than
+  // heartbeat_interval() plus some slack, before the adapter gives it up.
+  virtual Seconds last_heard() const { return -1; }
+  virtual Seconds heartbeat_interval() const { return 0; }
+
   // Starts `spec`. `done` is called exactly once, later (never from inside
   // Submit), with the job's outcome.
   virtual void Submit(JobSpec spec, DoneCallback done) = 0;

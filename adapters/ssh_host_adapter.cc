@@ -121,6 +121,14 @@ int SshHostAdapter::FreeSlots() const {
 
 bool SshHostAdapter::connected() const { return agent_ && agent_->connected(); }
 
+Seconds SshHostAdapter::last_heard() const {
+  return agent_ ? agent_->last_heard() : -1;
+}
+
+Seconds SshHostAdapter::heartbeat_interval() const {
+  return agent_ ? agent_->heartbeat_interval() : 0;
+}
+
 void SshHostAdapter::Submit(JobSpec spec, DoneCallback done) {
   // The engine names the master's worker; on a host that does not share
   // the master's files it runs the installed copy.

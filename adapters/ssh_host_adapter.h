@@ -47,6 +47,8 @@ class SshHostAdapter : public Adapter {
   void Reconnect(std::function<void(Status)> done) override;
   int FreeSlots() const override;
   bool connected() const override;
+  Seconds last_heard() const override;
+  Seconds heartbeat_interval() const override;
   void Submit(JobSpec spec, DoneCallback done) override;
   void Cancel(JobId id) override;
   void Shutdown() override;

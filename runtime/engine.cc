@@ -18,7 +18,9 @@
 #include "runtime/exec_time_estimator.h"
 #include "runtime/history.h"
 #include "runtime/job_builder.h"
+#include "runtime/policies_ft.h"
 #include "runtime/policies_grank.h"
+#include "runtime/policies_workqueue.h"
 
 namespace gs {
 
@@ -90,6 +92,13 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     *policy = MakeGrankPolicy(rank);
   }
   scheduler_ = Scheduler(std::move(policy).value());
+  replication_ = options_.replication.mode;
+  if (auto* wq = dynamic_cast<WorkQueuePolicy*>(scheduler_.mutable_policy());
+      wq && replication_ == ReplicationMode::kOff) {
+    replication_ = wq->replication();
+  }
+  health_ = std::make_unique<Health>(this);
+  AttachHostHealth(*scheduler_.mutable_policy(), health_.get());
   std::error_code ec;
   fs::create_directories(options_.work_dir + "/data", ec);
   if (ec) {
@@ -131,6 +140,8 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
       refused += "\n  " + setup.name + ": " + s.message();
       entry->usable = false;
     }
+    pending_checks_.push_back(HostCheck{setup.name, clock_->Now(), s.ok(),
+                                        std::nullopt, CheckSource::kRuntime});
     links_.AddHost(entry->shared);
     hosts_.push_back(std::move(entry));
   }
@@ -156,9 +167,15 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     });
     signals_ = signals;
   }
-  boost::asio::post(*io_, [this] {
+  Seconds heartbeat = 0;  // the shortest interval of any host
+  for (auto& h : hosts_) {
+    Seconds every = h->adapter->heartbeat_interval();
+    if (every > 0 && (heartbeat == 0 || every < heartbeat)) heartbeat = every;
+  }
+  boost::asio::post(*io_, [this, heartbeat] {
     if (options_.progress) ScheduleProgress();
     if (history_) ScheduleHistoryFlush();
+    if (heartbeat > 0) ScheduleHealthCheck(heartbeat / 2);
   });
   return Status::Ok();
 }
@@ -246,13 +263,16 @@ void Engine::ScheduleHistoryFlush() {
 void Engine::RecordPending() {
   std::vector<JobRecord> records;
   std::vector<HostFailure> failures;
+  std::vector<HostCheck> checks;
   {
     std::lock_guard<std::mutex> lock(mu_);
     records.swap(pending_records_);
     failures.swap(pending_failures_);
+    checks.swap(pending_checks_);
   }
   if (!history_) return;
   for (const HostFailure& f : failures) (void)history_->RecordHostFailure(f);
+  for (const HostCheck& c : checks) (void)history_->RecordHostCheck(c);
   for (const JobRecord& r : records) {
     Status s = history_->RecordJob(r);
     if (!s.ok()) {
@@ -268,6 +288,11 @@ void Engine::ShutdownOnEngineThread() {
     if (h->reconnect_timer) h->reconnect_timer->Cancel();
   }
   if (flush_timer_) flush_timer_->Cancel();
+  if (health_timer_) health_timer_->Cancel();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    retry_timers_.clear();
+  }
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
   io_->stop();
@@ -348,38 +373,61 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
     states[job.host].busy_until.push_back(job.predicted_end);
   }
   SchedulingInput in{clock_->Now(), &states, predictor_.get()};
-  for (const Placement& p : scheduler_.Schedule(in)) {
-    Task& task = graph_.task(p.task);
-    task.state = TaskState::kRunning;
-    ++task.attempts;
-    if (task_host_.size() <= p.task)
-      task_host_.resize(graph_.num_tasks(), kNoHost);
-    task_host_[p.task] = p.host;
-    HostEntry& host = *hosts_[p.host];
-    JobSpec spec = BuildJobSpec(
-        graph_, p.task, ops_[task.op],
-        [this, h = p.host](VersionId v) { return PathOn(v, h); }, host.worker);
-    spec.id = next_job_++;
-    if (auto t = options_.timeouts.find(spec.operation);
-        t != options_.timeouts.end()) {
-      spec.timeout = t->second;
-    }
-    jobs_.emplace(spec.id, JobEntry{p.task, p.host, p.predicted_end, in.now,
-                                    task.attempts});
-    ++host.running;
-    ++stats_.running;
-    ++stats_.jobs;
-    ++stats_.jobs_per_host[host.name];
-    std::vector<VersionId> inputs;
-    const FileAccess* acc = graph_.accesses(p.task);
-    for (uint32_t i = 0; i < task.num_files; ++i) {
-      if (acc[i].in != kNoVersion && !HasCopyLocked(acc[i].in, p.host)) {
-        inputs.push_back(acc[i].in);
-      }
-    }
-    if (!inputs.empty()) ++host.staging;
-    out->push_back({p.host, std::move(spec), std::move(inputs)});
+  std::vector<Placement> placed = scheduler_.Schedule(in);
+  for (const Placement& p : placed) {
+    out->push_back(DispatchLocked(p.task, p.host, p.predicted_end, false));
   }
+  if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {
+    ReplicateLocked(states, placed, out);
+  }
+}
+
+Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
+                                        Seconds predicted_end, bool replica) {
+  Task& task = graph_.task(t);
+  task.state = TaskState::kRunning;
+  // Replicas are not retries: they do not spend the task's budget.
+  if (!replica) ++task.attempts;
+  if (task_host_.size() <= t) task_host_.resize(graph_.num_tasks(), kNoHost);
+  if (!replica) task_host_[t] = h;
+  HostEntry& host = *hosts_[h];
+  JobSpec spec = BuildJobSpec(
+      graph_, t, ops_[task.op], [this, h](VersionId v) { return PathOn(v, h); },
+      host.worker);
+  spec.id = next_job_++;
+  if (auto it = options_.timeouts.find(spec.operation);
+      it != options_.timeouts.end()) {
+    spec.timeout = it->second;
+  }
+  JobEntry entry{t,       h, predicted_end, clock_->Now(), task.attempts,
+                 replica, {}};
+  if (replica && host.shared) {
+    // Instances on hosts sharing the master's files would write the same
+    // version files: a replica writes beside them and moves its outputs into
+    // place only if it wins.
+    for (JobParam& p : spec.params) {
+      if (p.dest.empty()) continue;
+      std::string final_path = p.dest;
+      p.dest += ".replica" + std::to_string(spec.id);
+      entry.replica_outputs.push_back({p.dest, final_path});
+    }
+  }
+  jobs_.emplace(spec.id, std::move(entry));
+  instances_[t].push_back(spec.id);
+  ++host.running;
+  if (!replica) ++stats_.running;
+  ++stats_.jobs;
+  if (replica) ++stats_.replicas;
+  ++stats_.jobs_per_host[host.name];
+  std::vector<VersionId> inputs;
+  const FileAccess* acc = graph_.accesses(t);
+  for (uint32_t i = 0; i < task.num_files; ++i) {
+    if (acc[i].in != kNoVersion && !HasCopyLocked(acc[i].in, h)) {
+      inputs.push_back(acc[i].in);
+    }
+  }
+  if (!inputs.empty()) ++host.staging;
+  return Dispatch{h, std::move(spec), std::move(inputs)};
 }
 
 void Engine::Send(std::vector<Dispatch> dispatches) {
@@ -397,56 +445,92 @@ void Engine::Send(std::vector<Dispatch> dispatches) {
 void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
   std::vector<Dispatch> out;
   std::vector<std::string> doomed;
+  std::vector<std::pair<HostId, JobId>> cancels;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = jobs_.find(report.id);
     if (it == jobs_.end()) return;
-    JobEntry job = it->second;
+    JobEntry job = std::move(it->second);
     jobs_.erase(it);
     HostEntry& host = *hosts_[host_id];
     --host.running;
-    --stats_.running;
     Task& task = graph_.task(job.task);
     const OperationInfo& op = ops_[task.op];
-    std::vector<TaskId> ready;
-    std::string error, log_dir;
-    int budget = 0;
+    std::vector<JobId>& instances = instances_[job.task];
+    std::erase(instances, report.id);
+    const bool last_instance = instances.empty();
+    if (last_instance) instances_.erase(job.task);
+    // Another instance already won, or the task was put back and runs
+    // again: this job's outcome no longer decides anything.
+    const bool superseded =
+        task.state != TaskState::kRunning || job.attempt != task.attempts;
     if (history_) {
       JobSpec spec;  // what the record needs of the job
       spec.id = report.id;
       spec.task = job.task;
       spec.operation = op.name;
-      JobRecord rec = JobRecordFromReport(run_id_, spec, host.name, report,
-                                          /*replica=*/false);
+      JobRecord rec =
+          JobRecordFromReport(run_id_, spec, host.name, report, job.replica);
       if (rec.submitted == 0) rec.submitted = job.submitted;
       pending_records_.push_back(std::move(rec));
     }
-    if (auto* exited = std::get_if<Exited>(&report.outcome)) {
-      if (exited->succeeded()) {
-        static_cast<EstimatorPredictor*>(predictor_.get())
-            ->Observe(task.op, host_id, report.ended - report.started);
-        if (op.synchronous) results_[job.task] = std::move(exited->results);
-        const FileAccess* acc = graph_.accesses(job.task);
-        uint32_t outputs = 0;
-        for (uint32_t i = 0; i < task.num_files; ++i)
-          outputs += acc[i].out != kNoVersion;
-        for (uint32_t i = 0; i < task.num_files; ++i) {
-          if (acc[i].out == kNoVersion) continue;
-          Version& out_version = graph_.version(acc[i].out);
-          // Adapters report the total; an even split is enough to predict
-          // transfer times.
-          out_version.size = exited->bytes_out / std::max(outputs, 1u);
-          // The new data is where the job ran (a rewound task may have run
-          // elsewhere before).
-          out_version.on_master = host.shared;
-          if (host.shared) {
-            remote_copies_.erase(acc[i].out);
-          } else {
-            remote_copies_[acc[i].out] = {host_id};
-          }
+    if (!std::holds_alternative<Cancelled>(report.outcome)) {
+      ++host.jobs_finished;
+      ++jobs_finished_;
+    }
+    std::vector<TaskId> ready;
+    std::string error, log_dir;
+    int budget = 0;
+    auto* exited = std::get_if<Exited>(&report.outcome);
+    if (exited && exited->succeeded()) {
+      ++host.jobs_ok;
+      ++jobs_ok_;
+    }
+    if (auto* failed = std::get_if<HostFailed>(&report.outcome)) {
+      // Infrastructure failures are the host's, not the task's: the task's
+      // own budget is charged only for its own failures.
+      if (host.usable && host_at_fault) HostLostLocked(host_id, failed->reason);
+    }
+    if (superseded) {
+      for (auto& [dest, final_path] : job.replica_outputs)
+        doomed.push_back(dest);
+    } else if (exited && exited->succeeded()) {
+      for (auto& [dest, final_path] : job.replica_outputs) {
+        ::rename(dest.c_str(), final_path.c_str());
+      }
+      if (job.replica) ++stats_.replica_wins;
+      task_host_[job.task] = host_id;
+      for (JobId other : instances) {
+        cancels.push_back({jobs_.at(other).host, other});
+      }
+      --stats_.running;
+      static_cast<EstimatorPredictor*>(predictor_.get())
+          ->Observe(task.op, host_id, report.ended - report.started);
+      if (op.synchronous) results_[job.task] = std::move(exited->results);
+      const FileAccess* acc = graph_.accesses(job.task);
+      uint32_t outputs = 0;
+      for (uint32_t i = 0; i < task.num_files; ++i)
+        outputs += acc[i].out != kNoVersion;
+      for (uint32_t i = 0; i < task.num_files; ++i) {
+        if (acc[i].out == kNoVersion) continue;
+        Version& out_version = graph_.version(acc[i].out);
+        // Adapters report the total; an even split is enough to predict
+        // transfer times.
+        out_version.size = exited->bytes_out / std::max(outputs, 1u);
+        // The new data is where the job ran (a rewound task may have run
+        // elsewhere before).
+        out_version.on_master = host.shared;
+        if (host.shared) {
+          remote_copies_.erase(acc[i].out);
+        } else {
+          remote_copies_[acc[i].out] = {host_id};
         }
-        FinishTaskLocked(job.task, &ready);
-      } else {
+      }
+      FinishTaskLocked(job.task, &ready);
+    } else {
+      for (auto& [dest, final_path] : job.replica_outputs)
+        doomed.push_back(dest);
+      if (exited) {
         error = exited->error.empty()
                     ? "exit code " + std::to_string(exited->code)
                     : exited->error;
@@ -455,24 +539,32 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
         for (int code : options_.retries.unless_exit) {
           if (exited->code == code) budget = 0;  // the application says: final
         }
+      } else if (auto* failed = std::get_if<HostFailed>(&report.outcome)) {
+        error = "host " + host.name + " failed: " + failed->reason;
+        budget = options_.retries.infra;
+      } else if (auto* timed = std::get_if<TimedOut>(&report.outcome)) {
+        error = "timed out after " + std::to_string(timed->limit) + " s";
+        budget = options_.retries.timeout;
+      } else {
+        error = "cancelled";
+        budget = stopping_ ? -1 : options_.retries.infra;
       }
-    } else if (auto* failed = std::get_if<HostFailed>(&report.outcome)) {
-      error = "host " + host.name + " failed: " + failed->reason;
-      budget = options_.retries.infra;
-      // Infrastructure failures are the host's, not the task's: the task's
-      // own budget is charged only for its own failures.
-      if (host.usable && host_at_fault) HostLostLocked(host_id, failed->reason);
-    } else if (auto* timed = std::get_if<TimedOut>(&report.outcome)) {
-      error = "timed out after " + std::to_string(timed->limit) + " s";
-      budget = options_.retries.timeout;
-    } else {
-      error = "cancelled";
-      budget = stopping_ ? -1 : options_.retries.infra;
     }
-    if (!error.empty()) {
+    // While another instance still runs, a failed one needs no retry: the
+    // task is not lost yet.
+    if (!error.empty() && last_instance) {
+      --stats_.running;
+      // A job whose inputs could not be staged never ran: its attempt is
+      // given back. Not indefinitely, though: a task whose inputs keep
+      // failing to arrive is charged after a few tries, so its budget ends
+      // it.
+      if (!host_at_fault && ++staging_failures_[job.task] <= 3 &&
+          task.attempts > 0) {
+        --task.attempts;
+      }
       if (static_cast<int>(task.attempts) <= budget) {
         ++stats_.retries;
-        RequeueLocked(job.task);
+        RetryLaterLocked(job.task);
       } else {
         FailTaskLocked(job.task, error, log_dir);
       }
@@ -483,8 +575,39 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     if (waiters_ > 0) finished_cv_.notify_all();
   }
   for (const std::string& path : doomed) ::unlink(path.c_str());
+  for (auto [h, id] : cancels) hosts_[h]->adapter->Cancel(id);
   Send(std::move(out));
   RecordPending();
+}
+
+void Engine::RetryLaterLocked(TaskId t) {
+  const RetryBudgets& r = options_.retries;
+  Task& task = graph_.task(t);
+  Seconds delay = r.backoff;
+  for (uint32_t i = 1; i < task.attempts && delay < r.backoff_max; ++i) {
+    delay *= 2;
+  }
+  delay = std::min(delay, r.backoff_max);
+  if (delay <= 0 || stopping_) return RequeueLocked(t);
+  // Waiting with nothing missing marks a task backing off; a rewind that
+  // requeues it meanwhile makes the timer's requeue a no-op.
+  task.state = TaskState::kWaiting;
+  task.missing_inputs = 0;
+  retry_timers_[t] = clock_->After(delay, [this, t] {
+    std::vector<Dispatch> out;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      retry_timers_.erase(t);
+      Task& task = graph_.task(t);
+      if (stopping_ || task.state != TaskState::kWaiting ||
+          task.missing_inputs != 0) {
+        return;
+      }
+      RequeueLocked(t);
+      ScheduleLocked(&out);
+    }
+    Send(std::move(out));
+  });
 }
 
 void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {

@@ -21,6 +21,7 @@
 #include "runtime/config.h"
 #include "runtime/file_table.h"
 #include "runtime/history_records.h"
+#include "runtime/host_health.h"
 #include "runtime/link_model.h"
 #include "runtime/operation_table.h"
 #include "runtime/run_stats.h"
@@ -56,6 +57,12 @@ struct EngineOptions {
   // First delay before reconnecting to a lost host; doubles up to the max.
   Seconds reconnect_backoff = 1;
   Seconds reconnect_backoff_max = 60;
+  // Replicas of running tasks on idle slots (paper 001). The wqr, wqr-ft
+  // and wqdr-ft policies turn it on when this says off.
+  ReplicationConfig replication;
+  // A host silent for longer than its heartbeat interval plus this is
+  // suspect: FTMET/FTMCT skip it (paper 003's RTT bound).
+  Seconds rtt_bound = 1;
 };
 
 // One host to run jobs on, made on the engine's io_context.
@@ -136,6 +143,7 @@ class Engine {
   void RemoveVersionData(VersionId v);
   // Master thread: waits until `v` is on the master's machine.
   Status BringToMasterLocked(std::unique_lock<std::mutex>& lock, VersionId v);
+  Status FetchOnceLocked(std::unique_lock<std::mutex>& lock, VersionId v);
   void WakeLocked();
   void RunSchedule();
   void ScheduleLocked(std::vector<Dispatch>* out);
@@ -154,6 +162,26 @@ class Engine {
   void ScheduleReconnect(HostId host);
   void FailTaskLocked(TaskId task, const std::string& error,
                       const std::string& log_dir);
+  // Puts a failed task back after the retry backoff (doubling per attempt).
+  void RetryLaterLocked(TaskId task);
+  // Replicas of running tasks on the slots left free (engine_replication.cc).
+  void ReplicateLocked(const std::vector<HostState>& states,
+                       const std::vector<Placement>& placed,
+                       std::vector<Dispatch>* out);
+  // Builds the job of one instance of `task` on `host` and books it.
+  Dispatch DispatchLocked(TaskId task, HostId host, Seconds predicted_end,
+                          bool replica);
+  // A copy of `v` on `host` turned out unusable (missing, unreadable): it is
+  // dropped, and if no copy is left its producer is rewound.
+  void CopyLostLocked(VersionId v, HostId host, const std::string& why);
+  // Rewinds after `lost` lost its copies: all of them, or only `only`'s.
+  void RewindLocked(HostId lost, VersionId only, const std::string& why);
+  // Host health (engine_health.cc): up, suspect, down, as the policies and
+  // the user see it.
+  class Health;
+  HealthState HealthOfLocked(HostId host) const;
+  void ScheduleHealthCheck(Seconds every);
+  void CheckHealth();
   void CollectGarbageLocked(std::vector<std::string>* doomed);
   bool AllFinishedLocked() const;
   Status WaitVersionLocked(std::unique_lock<std::mutex>& lock, VersionId v,
@@ -188,11 +216,20 @@ class Engine {
   std::vector<HostId> task_host_;  // where each task last ran
   std::unordered_map<TaskId, int> staging_failures_;
   std::vector<HostFailure> pending_failures_;  // for the history
+  std::vector<HostCheck> pending_checks_;      // for the history
   // Transfers under way, (version, destination host or kNoHost for the
   // master) -> what to do when they end; later requests join them.
   std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;
   std::unique_ptr<Timer> progress_timer_;
   std::unique_ptr<Timer> flush_timer_;
+  std::unique_ptr<Timer> health_timer_;
+  std::unique_ptr<Health> health_;
+  std::vector<HealthState> health_seen_;  // last state reported, per host
+  // Jobs running for each task: more than one when replicated.
+  std::unordered_map<TaskId, std::vector<JobId>> instances_;
+  ReplicationMode replication_ = ReplicationMode::kOff;
+  uint64_t jobs_ok_ = 0, jobs_finished_ = 0;  // success rate SR = ok/finished
+  std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
   std::shared_ptr<void> signals_;  // boost::asio::signal_set, when handled
   void OnSignal(int signal);
   JobId next_job_ = 1;

@@ -82,16 +82,7 @@ void Engine::StageAndSubmit(Dispatch d) {
             HostFailed{"staging inputs to host '" + hosts_[d.host]->name +
                        "' failed: " + pending->error.message()};
         report.submitted = report.started = report.ended = clock_->Now();
-        {
-          // Not the task's fault: its attempt is given back.
-          // Not indefinitely, though: a task whose inputs keep failing to
-          // arrive is charged after a few tries, so its budget ends it.
-          std::lock_guard<std::mutex> lock(mu_);
-          Task& task = graph_.task(d.spec.task);
-          if (++staging_failures_[d.spec.task] <= 3 && task.attempts > 0) {
-            --task.attempts;
-          }
-        }
+        // Not the task's fault: OnJobDone gives its attempt back.
         OnJobDone(d.host, std::move(report), /*host_at_fault=*/false);
         return;
       }
@@ -193,6 +184,10 @@ void Engine::FetchToMaster(VersionId v, DoneFn done) {
         // The copy is unreachable because its host is gone: recover now,
         // even if no job of that host reports it.
         HostLostLocked(from, s.message());
+      } else if (from != kNoHost && hosts_[from]->usable) {
+        // The host answers but cannot give the copy (deleted, corrupt):
+        // forget it; with no other copy its producer runs again.
+        CopyLostLocked(v, from, s.message());
       }
       if (waiters_ > 0) finished_cv_.notify_all();
     }
@@ -223,6 +218,25 @@ void Engine::RemoveVersionData(VersionId v) {
 
 Status Engine::BringToMasterLocked(std::unique_lock<std::mutex>& lock,
                                    VersionId v) {
+  // A copy that turns out lost is recomputed (CopyLostLocked): wait for
+  // that and fetch again, a few times at most.
+  Status s;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    s = FetchOnceLocked(lock, v);
+    if (s.ok()) return s;
+    // (The producer may already have run again by now.)
+    ++waiters_;
+    finished_cv_.wait(lock, [&] {
+      return graph_.version(v).state != VersionState::kPending;
+    });
+    --waiters_;
+    if (graph_.version(v).state != VersionState::kAvailable) return s;
+  }
+  return s;
+}
+
+Status Engine::FetchOnceLocked(std::unique_lock<std::mutex>& lock,
+                               VersionId v) {
   if (graph_.version(v).on_master) return Status::Ok();
   auto result = std::make_shared<std::optional<Status>>();
   boost::asio::post(*io_, [this, v, result] {

@@ -8,6 +8,7 @@
 #include "adapters/adapter.h"
 #include "runtime/clock.h"
 #include "runtime/engine.h"
+#include "runtime/policies_ft.h"
 
 namespace gs {
 
@@ -23,6 +24,10 @@ struct Engine::HostEntry {
   // After a loss: the next reconnect attempt and its delay (doubling).
   std::unique_ptr<Timer> reconnect_timer;
   Seconds reconnect_delay = 0;
+  // Jobs that ended here and how many of them succeeded (the host's
+  // success rate, for WQDR-FT's host order).
+  uint64_t jobs_finished = 0;
+  uint64_t jobs_ok = 0;
 };
 
 struct Engine::JobEntry {
@@ -31,6 +36,22 @@ struct Engine::JobEntry {
   Seconds predicted_end;
   Seconds submitted;
   uint32_t attempt;
+  bool replica = false;  // a copy of a task already running elsewhere
+  // Where a replica on a host sharing the master's files writes its
+  // outputs (dest -> final path), moved into place if it wins.
+  std::vector<std::pair<std::string, std::string>> replica_outputs;
+};
+
+// Consulted by FTMET/FTMCT while the engine schedules (mutex held).
+class Engine::Health : public HostHealth {
+ public:
+  explicit Health(const Engine* engine) : engine_(engine) {}
+  bool Alive(HostId host) const override {
+    return engine_->HealthOfLocked(host) == HealthState::kUp;
+  }
+
+ private:
+  const Engine* engine_;
 };
 
 }  // namespace gs

@@ -38,8 +38,32 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
   boost::asio::post(*io_, [this, lost] { ScheduleReconnect(lost); });
   pending_failures_.push_back(
       HostFailure{host.name, clock_->Now(), "host_lost", why, run_id_, 0});
-  // The master's machine is one more "host" for the plan.
+  RewindLocked(lost, kNoVersion, why);
+}
+
+void Engine::CopyLostLocked(VersionId v, HostId host, const std::string& why) {
+  auto it = remote_copies_.find(v);
+  if (it != remote_copies_.end()) {
+    std::erase(it->second, host);
+    if (it->second.empty()) remote_copies_.erase(it);
+  }
+  const Version& ver = graph_.version(v);
+  if (ver.state != VersionState::kAvailable || ver.on_master ||
+      remote_copies_.count(v)) {
+    return;  // another copy serves
+  }
+  RewindLocked(host, v, why);
+}
+
+void Engine::RewindLocked(HostId lost_host, VersionId only,
+                          const std::string& why) {
+  HostEntry& host = *hosts_[lost_host];
+  // The master's machine is one more "host" for the plan. When only one
+  // copy is lost, a host id nobody else has stands for that copy, so no job
+  // and no other copy is touched.
   const HostId master = static_cast<HostId>(hosts_.size());
+  const HostId lost =
+      only == kNoVersion ? lost_host : static_cast<HostId>(hosts_.size() + 1);
   std::vector<RewindTask> tasks(graph_.num_tasks());
   std::vector<RewindVersion> versions(graph_.num_versions());
   for (VersionId v = 0; v < graph_.num_versions(); ++v) {
@@ -57,6 +81,7 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
       versions[v].copies.push_back(lost);
     }
   }
+  if (only != kNoVersion) versions[only].copies = {lost};
   for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
     const Task& task = graph_.task(t);
     RewindTask& rt = tasks[t];
@@ -102,6 +127,7 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
     return;
   }
   for (VersionId v : plan->dropped) {
+    if (only != kNoVersion) break;  // the copy is already forgotten
     auto it = remote_copies_.find(v);
     if (it == remote_copies_.end()) continue;
     std::erase(it->second, lost);
@@ -155,14 +181,21 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
                  files_.path(graph_.version(v).file).c_str(),
                  host.name.c_str());
   }
-  stats_.notes.push_back(
-      "host " + host.name + " was lost (" + why + "): rewound " +
-      std::to_string(plan->rt) + " tasks (RT), " + std::to_string(finished) +
-      " of them finished, over " + std::to_string(plan->lr) + " levels (LR)");
-  std::fprintf(
-      stderr,
-      "\ngsrt: host %s lost (%s): rewinding %u tasks (RT), %u levels (LR)\n",
-      host.name.c_str(), why.c_str(), plan->rt, plan->lr);
+  // Rewound tasks may be ready now; this may run outside a scheduling
+  // round (a failed fetch), so ask for one.
+  if (plan->rt > 0) WakeLocked();
+  const std::string what = only == kNoVersion
+                               ? "host " + host.name + " was lost"
+                               : "the copy of " +
+                                     files_.path(graph_.version(only).file) +
+                                     " on " + host.name + " was lost";
+  stats_.notes.push_back(what + " (" + why + "): rewound " +
+                         std::to_string(plan->rt) + " tasks (RT), " +
+                         std::to_string(finished) + " of them finished, over " +
+                         std::to_string(plan->lr) + " levels (LR)");
+  std::fprintf(stderr,
+               "\ngsrt: %s (%s): rewinding %u tasks (RT), %u levels (LR)\n",
+               what.c_str(), why.c_str(), plan->rt, plan->lr);
 }
 
 void Engine::ScheduleReconnect(HostId h) {
@@ -186,11 +219,12 @@ void Engine::ScheduleReconnect(HostId h) {
         std::lock_guard<std::mutex> lock(mu_);
         if (stopping_) return;
         HostEntry& host = *hosts_[h];
-        if (!s.ok()) {
-          pending_failures_.push_back(HostFailure{host.name, clock_->Now(),
-                                                  "reconnect_failed",
-                                                  s.message(), run_id_, 0});
-        } else {
+        // A reconnect is an availability check (paper 004 eq. 1-2), not a
+        // new failure: the loss was already charged to the host's distrust.
+        pending_checks_.push_back(HostCheck{host.name, clock_->Now(), s.ok(),
+                                            std::nullopt,
+                                            CheckSource::kRuntime});
+        if (s.ok()) {
           host.usable = true;
           host.reconnect_delay = 0;
           stats_.notes.push_back("host " + host.name + " is back");

@@ -106,6 +106,7 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
   options.policy = rt.policy;
   options.retries = rt.retries;
   options.timeouts = rt.timeout;
+  options.replication = rt.replication;
   options.rank = rt.rank;
   std::error_code ec;
   options.program = fs::read_symlink("/proc/self/exe", ec).string();

@@ -28,6 +28,13 @@ std::string FormatSummary(const RunStats& s, Seconds elapsed) {
                 static_cast<unsigned long long>(s.jobs),
                 static_cast<unsigned long long>(s.retries));
   out += buf;
+  if (s.replicas > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "gsrt: %llu replicas started, %llu finished first\n",
+                  static_cast<unsigned long long>(s.replicas),
+                  static_cast<unsigned long long>(s.replica_wins));
+    out += buf;
+  }
   for (const auto& [host, n] : s.jobs_per_host) {
     std::snprintf(buf, sizeof buf, "gsrt:   %llu jobs on %s\n",
                   static_cast<unsigned long long>(n), host.c_str());

@@ -7,6 +7,7 @@
 #include "runtime/policies_ft.h"
 #include "runtime/policies_grank.h"
 #include "runtime/policies_minmin.h"
+#include "runtime/policies_workqueue.h"
 
 namespace gs {
 
@@ -117,9 +118,13 @@ StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
   if (name == "ftmct") return MakeFtMctPolicy();
   if (name == "ftmet") return MakeFtMetPolicy();
   if (name == "grank") return MakeGrankPolicy();
+  if (name == "wqr" || name == "wqr-ft" || name == "wqdr-ft") {
+    return MakeWorkQueuePolicy(name);
+  }
   return Status::InvalidArgument(
       "unknown scheduling policy '" + std::string(name) +
-      "'; known policies: mct, met, min-min, ftmct, ftmet, grank");
+      "'; known policies: mct, met, min-min, ftmct, ftmet, grank, wqr, "
+      "wqr-ft, wqdr-ft");
 }
 
 std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {

@@ -114,6 +114,10 @@ class AgentAdapter : public Adapter {
   void Remove(std::string host_path) override;
 
   bool connected() const override { return state_ == State::kReady; }
+  Seconds last_heard() const override { return last_heard_; }
+  Seconds heartbeat_interval() const override {
+    return options_.heartbeat_interval;
+  }
   // The agent's HELLO: software version and host facts.
   const agent::Hello& agent_hello() const { return hello_; }
   // Why the last connection ended; "" while connected.
