@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-const fs::path kTestdata = fs::path(__FILE__).parent_path() / "testdata/config";
+const fs::path kTestdata =
+    fs::path(GSRT_SOURCE_DIR) / "runtime/testdata/config";
 
 ConfigEnv TestEnv() {
   ConfigEnv env;

@@ -203,6 +203,15 @@ void Engine::OpenHistory() {
             ->estimator()
             .Seed(*samples);
       }
+      // Replication orders hosts by the success rates of earlier runs too.
+      for (auto& h : hosts_) {
+        if (auto r = (*history)->LoadJobSuccess(h->name); r.ok()) {
+          h->jobs_ok = r->first;
+          h->jobs_finished = r->second;
+          jobs_ok_ += r->first;
+          jobs_finished_ += r->second;
+        }
+      }
       // grank ranks hosts by the reliability the history accumulated.
       if (auto* grank =
               dynamic_cast<GrankPolicy*>(scheduler_.mutable_policy())) {
@@ -373,6 +382,10 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
     states[job.host].busy_until.push_back(job.predicted_end);
   }
   SchedulingInput in{clock_->Now(), &states, predictor_.get()};
+  if (replication_ == ReplicationMode::kDynamic) {
+    if (auto* wq = dynamic_cast<WorkQueuePolicy*>(scheduler_.mutable_policy()))
+      wq->set_host_order(HostOrderLocked());
+  }
   std::vector<Placement> placed = scheduler_.Schedule(in);
   for (const Placement& p : placed) {
     out->push_back(DispatchLocked(p.task, p.host, p.predicted_end, false));
@@ -456,10 +469,14 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     --host.running;
     Task& task = graph_.task(job.task);
     const OperationInfo& op = ops_[task.op];
-    std::vector<JobId>& instances = instances_[job.task];
-    std::erase(instances, report.id);
+    // The task's other instances still running (a copy: the map changes).
+    std::vector<JobId> instances;
+    if (auto in = instances_.find(job.task); in != instances_.end()) {
+      std::erase(in->second, report.id);
+      instances = in->second;
+      if (instances.empty()) instances_.erase(in);
+    }
     const bool last_instance = instances.empty();
-    if (last_instance) instances_.erase(job.task);
     // Another instance already won, or the task was put back and runs
     // again: this job's outcome no longer decides anything.
     const bool superseded =

@@ -168,6 +168,8 @@ class Engine {
   void ReplicateLocked(const std::vector<HostState>& states,
                        const std::vector<Placement>& placed,
                        std::vector<Dispatch>* out);
+  // Hosts in the order WorkQueue placement and replication try them.
+  std::vector<HostId> HostOrderLocked() const;
   // Builds the job of one instance of `task` on `host` and books it.
   Dispatch DispatchLocked(TaskId task, HostId host, Seconds predicted_end,
                           bool replica);

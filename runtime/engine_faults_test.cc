@@ -327,3 +327,33 @@ TEST_F(EngineFaultsTest, ReplicaSurvivesTheLossOfTheFirstInstancesHost) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST_F(EngineFaultsTest, DynamicReplicationPrefersHostsThatSucceed) {
+  options_.policy = "wqdr-ft";
+  options_.retries.infra = 10;
+  FakeHost& a = AddHost("a", false);
+  FakeHost& b = AddHost("b", false);
+  a.plan->FailNextSubmits(3, HostFailed{"flaky"});
+  Start();
+  // a fails three jobs (b takes them over): its success rate drops below
+  // b's, so later tasks go to b first even though a comes first by index.
+  for (int i = 0; i < 3; ++i) Produce(("w" + std::to_string(i)).c_str(), i);
+  engine_->Barrier();
+  const int a_before = a.plan->submits();
+  {
+    std::lock_guard<std::mutex> lock(b.log.mu);
+    b.log.hold = true;  // b's next job stays running: a gets the replica
+  }
+  Produce("last", 9);
+  ASSERT_TRUE(b.log.WaitRunning(1)) << "the new task did not go to b first";
+  b.log.ReleaseAll();
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_GE(a.plan->submits(), a_before);
+  EXPECT_EQ(Read("last"), "produce(9,)");
+}
+
+}  // namespace
+}  // namespace gs

@@ -183,6 +183,9 @@ Status History::PrepareStatements() {
        "WHERE host = ?1"},
       {&failures_for_host_,
        "SELECT count(*) FROM host_failures WHERE host = ?1"},
+      {&success_for_host_,
+       "SELECT coalesce(sum(outcome = 'ok'), 0), count(*) FROM jobs "
+       "WHERE host = ?1 AND outcome != 'cancelled'"},
       {&all_reliability_,
        "SELECT host, sum(ta), sum(na), sum(trv) FROM ("
        "  SELECT host, count(*) AS ta, sum(answered = 0) AS na, 0 AS trv"
@@ -336,6 +339,17 @@ StatusOr<HostReliability> History::LoadHostReliability(std::string_view host) {
   if (!row.ok()) return row.status();
   r.distrust = failures_for_host_.ColumnInt(0);
   failures_for_host_.Reset();
+  return r;
+}
+
+StatusOr<std::pair<int64_t, int64_t>> History::LoadJobSuccess(
+    std::string_view host) {
+  success_for_host_.BindText(1, host);
+  StatusOr<bool> row = success_for_host_.Step();
+  if (!row.ok()) return row.status();
+  std::pair<int64_t, int64_t> r{success_for_host_.ColumnInt(0),
+                                success_for_host_.ColumnInt(1)};
+  success_for_host_.Reset();
   return r;
 }
 

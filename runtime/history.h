@@ -79,6 +79,9 @@ class History {
   // Accumulated availability and distrust counts (zeros for a host never
   // seen).
   StatusOr<HostReliability> LoadHostReliability(std::string_view host);
+  // Jobs of `host` that succeeded and that ended (not cancelled), over all
+  // runs: its success rate (replication, WQDR-FT).
+  StatusOr<std::pair<int64_t, int64_t>> LoadJobSuccess(std::string_view host);
   // The same for every host that has checks or failures, by name.
   StatusOr<std::vector<HostReliability>> LoadAllHostReliability();
   // Every job of `run`, in the order they were recorded.
@@ -128,6 +131,7 @@ class History {
   SqliteStatement insert_failure_;
   SqliteStatement exec_times_;
   SqliteStatement checks_for_host_;
+  SqliteStatement success_for_host_;
   SqliteStatement failures_for_host_;
   SqliteStatement all_reliability_;
   SqliteStatement jobs_for_run_;

@@ -190,6 +190,25 @@ TEST_F(HistoryTest, ExecTimesAreNewestFirstSuccessOnlyAndLimited) {
   EXPECT_DOUBLE_EQ((*samples)[21].seconds, 7.0);
 }
 
+TEST_F(HistoryTest, JobSuccessCountsEndedJobsPerHost) {
+  ASSERT_TRUE(history_->RecordJob(OkJob(1, "op", "h1", 1.0, 1.0)).ok());
+  ASSERT_TRUE(history_->RecordJob(OkJob(2, "op", "h1", 2.0, 1.0)).ok());
+  JobRecord lost = OkJob(3, "op", "h1", 3.0, 1.0);
+  lost.outcome = OutcomeClass::kInfra;
+  ASSERT_TRUE(history_->RecordJob(lost).ok());
+  JobRecord cancelled = OkJob(4, "op", "h1", 4.0, 1.0);
+  cancelled.outcome = OutcomeClass::kCancelled;  // a losing replica
+  ASSERT_TRUE(history_->RecordJob(cancelled).ok());
+  ASSERT_TRUE(history_->RecordJob(OkJob(5, "op", "h2", 5.0, 1.0)).ok());
+  auto h1 = history_->LoadJobSuccess("h1");
+  ASSERT_TRUE(h1.ok()) << h1.status().ToString();
+  EXPECT_EQ(h1->first, 2);
+  EXPECT_EQ(h1->second, 3);
+  auto none = history_->LoadJobSuccess("nobody");
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->second, 0);
+}
+
 TEST_F(HistoryTest, HostReliabilityCountsChecksAndFailures) {
   for (int i = 0; i < 10; ++i) {
     HostCheck check{"n1", 10.0 + i, /*answered=*/i % 4 != 0, std::nullopt,

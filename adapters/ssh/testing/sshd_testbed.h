@@ -191,11 +191,15 @@ class SshdTestbed {
   }
   static std::string Script() {
     if (const char* s = std::getenv("GSRT_SSHD_SCRIPT")) return s;
+#ifdef GSRT_SOURCE_DIR
+    return std::string(GSRT_SOURCE_DIR) + "/tests/testbed/sshd.sh";
+#else
     // This header sits in adapters/ssh/testing/ of the source tree.
     return (std::filesystem::path(__FILE__).parent_path() /
             "../../../tests/testbed/sshd.sh")
         .lexically_normal()
         .string();
+#endif
   }
 
   int hosts_;
