@@ -35,6 +35,7 @@ class io_context;
 namespace gs {
 
 class History;
+struct JournalEntry;
 
 struct EngineOptions {
   std::string cwd;       // the master's working directory (absolute)
@@ -166,6 +167,31 @@ class Engine {
   void RecordPending();
   void ShutdownOnEngineThread();
 
+  // Task journal and resume (engine_resume.cc, engine_journal.h).
+  struct Journal;
+  // Start: the lock on the work dir, the interrupted runs' journals, and
+  // (after the engine thread started) their outputs on other hosts.
+  void OpenJournal();
+  void FetchResumeOutputs();
+  // Submit, resuming: true when it took care of `task` (reused it, or made
+  // it wait for inputs that must be recomputed).
+  bool ResumeSubmittedLocked(TaskId task);
+  void ReuseTaskLocked(TaskId task, const JournalEntry& entry);
+  void JournalFinishedLocked(TaskId task);
+  // Engine thread, no lock: writes what finished since the last call.
+  void WriteJournal();
+  // After a history commit: deletes the data of versions collected before.
+  void DeleteCollectedData();
+  std::string SignatureLocked(TaskId task);
+  std::string VersionIdentityLocked(VersionId v);
+  // A reused version whose data is gone and that is needed again: its
+  // producer runs again (and, recursively, what it needs).
+  bool NeedsRecomputeLocked(VersionId v) const;
+  void RecomputeLocked(VersionId v);
+  // Before the master reads `v`: recomputes it if needed and waits.
+  Status RecoverCollectedLocked(std::unique_lock<std::mutex>& lock,
+                                VersionId v);
+
   EngineOptions options_;
   FileTable files_;
   TaskGraph graph_;
@@ -193,7 +219,8 @@ class Engine {
   std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;
   std::unique_ptr<Timer> progress_timer_;
   std::unique_ptr<Timer> flush_timer_;
-  std::shared_ptr<void> signals_;  // boost::asio::signal_set, when handled
+  std::unique_ptr<Journal> journal_;  // with a history only
+  std::shared_ptr<void> signals_;     // boost::asio::signal_set, when handled
   void OnSignal(int signal);
   JobId next_job_ = 1;
   int64_t run_id_ = 0;

@@ -29,6 +29,8 @@ struct RunStats {
   uint64_t futile = 0;  // not run: an input was never produced
   uint64_t jobs = 0;
   uint64_t retries = 0;
+  // Done without running: adopted from an interrupted run's journal.
+  uint64_t reused = 0;
   // Final versions that could not be put under the user's file name.
   uint64_t lost_outputs = 0;
   std::map<std::string, uint64_t> jobs_per_host;
