@@ -57,6 +57,9 @@ struct EngineOptions {
   // First delay before reconnecting to a lost host; doubles up to the max.
   Seconds reconnect_backoff = 1;
   Seconds reconnect_backoff_max = 60;
+  // With a history: when the previous run of this program in this
+  // directory was interrupted, reuse the tasks its journal says finished.
+  bool resume = true;
 };
 
 // One host to run jobs on, made on the engine's io_context.

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <cerrno>
@@ -37,12 +38,19 @@ std::string ContentIdOfFile(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return MissingFileVersionId();
   ContentHash hash;
-  std::string buf(1 << 20, '\0');
-  while (true) {
-    ssize_t n = ::read(fd, buf.data(), buf.size());
+  constexpr size_t kChunk = 1 << 20;
+  std::unique_ptr<char[]> buf(new char[kChunk]);  // not zeroed
+  ssize_t n;
+  while ((n = ::read(fd, buf.get(), kChunk)) != 0) {
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    hash.Update(std::string_view(buf.data(), static_cast<size_t>(n)));
+    if (n < 0) {
+      ::close(fd);
+      // Never equal to anything journaled: the task cannot be reused.
+      static std::atomic<uint64_t> unreadable{0};
+      return "c:unreadable:" + std::to_string(::getpid()) + ":" +
+             std::to_string(++unreadable);
+    }
+    hash.Update(std::string_view(buf.get(), static_cast<size_t>(n)));
   }
   ::close(fd);
   return ContentVersionId(hash.Digest(), hash.size());
@@ -87,6 +95,7 @@ void Engine::OpenJournal() {
                  options_.work_dir.c_str());
     return;
   }
+  if (!options_.resume) return;
   auto runs =
       history_->FindInterruptedRuns(options_.program, options_.cwd, run_id_);
   if (!runs.ok()) {

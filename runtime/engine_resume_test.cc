@@ -43,9 +43,10 @@ class EngineResumeTest : public ::testing::Test {
   }
 
   // `remote`: the host does not share the master's files.
-  void Start(bool remote = false) {
+  void Start(bool remote = false, bool resume = true) {
     log_.submitted.clear();
     EngineOptions options;
+    options.resume = resume;
     options.cwd = dir_.string();
     options.work_dir = (dir_ / ".gsrt").string();
     options.history_path = (dir_ / ".gsrt" / "history.db").string();
@@ -160,6 +161,18 @@ TEST_F(EngineResumeTest, AFinishedRunIsNotResumed) {
   Produce("a", 1);
   EXPECT_EQ(engine_->Stop(), 0);
   EXPECT_EQ(Ran(), (std::vector<std::string>{"produce"}));
+}
+
+TEST_F(EngineResumeTest, ResumeOffStartsFromScratch) {
+  Start();
+  Produce("a", 1);
+  engine_->Barrier();
+  Kill();
+  Start(/*remote=*/false, /*resume=*/false);
+  Produce("a", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce"}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
 }
 
 TEST_F(EngineResumeTest, ChangedInputsOrArgumentsRunAgain) {
