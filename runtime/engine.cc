@@ -242,8 +242,9 @@ void Engine::ScheduleHistoryFlush() {
     Status s = history_->Flush();
     if (!s.ok())
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
-    else if (journal_)
-      DeleteCollectedData();
+    // Even when the commit failed: disk use stays bounded, and a resume
+    // that misses entries only runs more (it recomputes what is gone).
+    if (journal_) DeleteCollectedData();
     ScheduleHistoryFlush();
   });
 }
@@ -276,7 +277,8 @@ void Engine::ShutdownOnEngineThread() {
   if (flush_timer_) flush_timer_->Cancel();
   if (journal_) {
     RecordPending();
-    if (history_->Flush().ok()) DeleteCollectedData();
+    (void)history_->Flush();
+    DeleteCollectedData();
   }
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();

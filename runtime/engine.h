@@ -194,6 +194,9 @@ class Engine {
   // Before the master reads `v`: recomputes it if needed and waits.
   Status RecoverCollectedLocked(std::unique_lock<std::mutex>& lock,
                                 VersionId v);
+  // GS_Off, before any final version is moved onto its user's name: makes
+  // again the final versions reused without data, and waits.
+  void RecoverFinalVersionsLocked(std::unique_lock<std::mutex>& lock);
 
   EngineOptions options_;
   FileTable files_;

@@ -470,6 +470,22 @@ void Engine::RecomputeLocked(VersionId v) {
   RequeueLocked(p);
 }
 
+void Engine::RecoverFinalVersionsLocked(std::unique_lock<std::mutex>& lock) {
+  if (!journal_->resuming) return;
+  bool any = false;
+  for (FileId f = 0; f < files_.size(); ++f) {
+    uint32_t latest = files_.latest(f);
+    if (latest == FileTable::kNone || !NeedsRecomputeLocked(latest)) continue;
+    RecomputeLocked(latest);
+    any = true;
+  }
+  if (!any) return;
+  WakeLocked();
+  ++waiters_;
+  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  --waiters_;
+}
+
 Status Engine::RecoverCollectedLocked(std::unique_lock<std::mutex>& lock,
                                       VersionId v) {
   if (!journal_->resuming || !NeedsRecomputeLocked(v)) return Status::Ok();

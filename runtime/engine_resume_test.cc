@@ -229,6 +229,23 @@ TEST_F(EngineResumeTest, AFinalVersionWithoutDataIsMadeAgainAtTheEnd) {
   EXPECT_EQ(Read("a"), "produce(1,)");
 }
 
+TEST_F(EngineResumeTest, AChainWithoutDataIsMadeAgainAtTheEnd) {
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  Kill();
+  for (const char* base : {"-a", "-b"})
+    for (const fs::path& f : DataFiles(base)) fs::remove(f);
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce", "consume"}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
+  EXPECT_EQ(Read("b"), "consume([produce(1,)],)");
+}
+
 TEST_F(EngineResumeTest, SynchronousResultsComeFromTheJournal) {
   log_.script["measure"].results = "0x1.8p+1\n42\n";
   Start();
