@@ -3,6 +3,7 @@
 #ifndef GSRT_RUNTIME_ENGINE_JOURNAL_H_
 #define GSRT_RUNTIME_ENGINE_JOURNAL_H_
 
+#include <array>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,8 +26,9 @@ struct Engine::Journal {
   std::vector<Finished> finished;
   // Entries complete already (reused tasks), to write with the next batch.
   std::vector<JournalEntry> entries;
-  // Memoised signatures, by task ("" = not computed yet).
-  std::vector<std::string> signatures;
+  // Memoised signatures (32 hex digits), by task; a first byte of 0 = not
+  // computed yet. Fixed size: no allocation per task.
+  std::vector<std::array<char, 32>> signatures;
   // Identities of versions the master provides, from their contents.
   std::unordered_map<VersionId, std::string> content_ids;
 

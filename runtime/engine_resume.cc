@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -187,10 +188,12 @@ std::string Engine::VersionIdentityLocked(VersionId v) {
   const Version& ver = graph_.version(v);
   if (ver.producer == kMasterTask) {
     auto it = journal_->content_ids.find(v);
-    if (it != journal_->content_ids.end()) return it->second;
+    // "" while WriteJournal hashes it outside the lock.
+    if (it != journal_->content_ids.end() && !it->second.empty())
+      return it->second;
     // Usually hashed outside the lock (WriteJournal); resuming needs it now.
     std::string id = ContentIdOfFile(VersionPath(v));
-    journal_->content_ids.emplace(v, id);
+    journal_->content_ids[v] = id;
     return id;
   }
   const Task& task = graph_.task(ver.producer);
@@ -202,8 +205,8 @@ std::string Engine::VersionIdentityLocked(VersionId v) {
 
 std::string Engine::SignatureLocked(TaskId t) {
   auto& sigs = journal_->signatures;
-  if (sigs.size() <= t) sigs.resize(graph_.num_tasks());
-  if (!sigs[t].empty()) return sigs[t];
+  if (sigs.size() <= t) sigs.resize(graph_.num_tasks(), {});
+  if (sigs[t][0] != 0) return std::string(sigs[t].data(), sigs[t].size());
   const Task& task = graph_.task(t);
   SignatureBuilder sig(ops_[task.op].name, graph_.scalars(t));
   const FileAccess* acc = graph_.accesses(t);
@@ -216,8 +219,10 @@ std::string Engine::SignatureLocked(TaskId t) {
             : std::string_view(files_.path(graph_.version(acc[i].out).file));
     sig.AddFile(i, input, output);
   }
+  std::string hex = sig.Finish();
   // Computing the inputs' identities may have grown the vector.
-  return journal_->signatures[t] = sig.Finish();
+  std::copy_n(hex.data(), sigs[t].size(), journal_->signatures[t].data());
+  return hex;
 }
 
 void Engine::JournalFinishedLocked(TaskId t) {

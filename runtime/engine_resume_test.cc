@@ -177,18 +177,22 @@ TEST_F(EngineResumeTest, ResumeOffStartsFromScratch) {
 
 TEST_F(EngineResumeTest, ChangedInputsOrArgumentsRunAgain) {
   std::ofstream(dir_ / "in") << "x";
+  std::ofstream(dir_ / "keep") << "k";
   Start();
   Consume("in", "out");
+  Consume("keep", "kept");
   Produce("p", 1);
   engine_->Barrier();
   Kill();
   std::ofstream(dir_ / "in") << "y";  // the user edits an input
   Start();
   Consume("in", "out");
-  Produce("p", 2);  // and changes an argument
+  Consume("keep", "kept");  // same contents: reused
+  Produce("p", 2);          // and changes an argument
   EXPECT_EQ(engine_->Stop(), 0);
   EXPECT_EQ(Ran(), (std::vector<std::string>{"consume", "produce"}));
   EXPECT_EQ(Read("out"), "consume([y],)");
+  EXPECT_EQ(Read("kept"), "consume([k],)");
   EXPECT_EQ(Read("p"), "produce(2,)");
 }
 
