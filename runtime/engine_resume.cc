@@ -22,6 +22,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "adapters/agent/content_hash.h"
@@ -90,10 +91,14 @@ void Engine::OpenJournal() {
       ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (journal_->lock_fd < 0 ||
       ::flock(journal_->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    int err = errno;
+    std::string why =
+        err == EWOULDBLOCK
+            ? "another master is running in " + options_.work_dir
+            : "cannot lock " + lock_path + ": " + std::strerror(err);
     std::fprintf(stderr,
-                 "gsrt: warning: another master is running in %s; this run "
-                 "does not resume anything\n",
-                 options_.work_dir.c_str());
+                 "gsrt: warning: %s; this run does not resume anything\n",
+                 why.c_str());
     return;
   }
   if (!options_.resume) return;

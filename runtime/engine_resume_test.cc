@@ -2,7 +2,10 @@
 // without GS_Off, so its run never ends and its data dir stays), a new
 // engine runs the same program in the same directory and reuses what the
 // journal says finished, without running it again.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -173,6 +176,22 @@ TEST_F(EngineResumeTest, ResumeOffStartsFromScratch) {
   EXPECT_EQ(engine_->Stop(), 0);
   EXPECT_EQ(Ran(), (std::vector<std::string>{"produce"}));
   EXPECT_EQ(Read("a"), "produce(1,)");
+}
+
+TEST_F(EngineResumeTest, ALiveMasterInTheWorkDirIsNotResumed) {
+  Start();
+  Produce("a", 1);
+  engine_->Barrier();
+  Kill();
+  // Another master holds the work dir's lock: its run is not interrupted.
+  int fd = ::open((dir_ / ".gsrt" / "lock").c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  Start();
+  Produce("a", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  ::close(fd);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce"}));
 }
 
 TEST_F(EngineResumeTest, ChangedInputsOrArgumentsRunAgain) {
