@@ -315,6 +315,33 @@ TEST_F(EngineResumeTest, OutputsLeftOnAnotherHostAreFetched) {
   EXPECT_GE(log_.gets.size(), 2u);  // both outputs came from the host
 }
 
+TEST_F(EngineResumeTest, AnOutputGoneFromItsHostIsMadeAgainWhenNeeded) {
+  Start(/*remote=*/true);
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  Kill();
+  // The host lost a's version file (its disk was cleaned, say).
+  int removed = 0;
+  for (const auto& e : fs::directory_iterator(dir_ / "host" / "data")) {
+    std::string name = e.path().filename().string();
+    if (name.size() > 2 && name.substr(name.size() - 2) == "-a") {
+      fs::remove(e.path());
+      ++removed;
+    }
+  }
+  ASSERT_EQ(removed, 1);
+  Start(/*remote=*/true);
+  Produce("a", 1);
+  Consume("a", "b");
+  Consume("a", "c");  // needs a: its producer runs again first
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce", "consume"}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
+  EXPECT_EQ(Read("b"), "consume([produce(1,)],)");
+  EXPECT_EQ(Read("c"), "consume([produce(1,)],)");
+}
+
 TEST_F(EngineResumeTest, ASecondInterruptionResumesFromBoth) {
   Start();
   Produce("a", 1);
