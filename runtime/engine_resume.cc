@@ -140,6 +140,8 @@ void Engine::FetchResumeOutputs() {
     std::string key, host_path, master_path;
   };
   std::vector<Want> wants;
+  // The engine thread runs already (host state may change): hold the lock.
+  std::unique_lock<std::mutex> lock(mu_);
   journal_->index.ForEach([&](const JournalEntry& e) {
     for (const JournalOutput& o : e.outputs) {
       if (o.host.empty() || o.gone) continue;
@@ -161,6 +163,7 @@ void Engine::FetchResumeOutputs() {
   });
   for (const Want& w : wants) journal_->fetched.erase(w.key);
   if (wants.empty()) return;
+  lock.unlock();
   auto left = std::make_shared<size_t>(wants.size());
   boost::asio::post(*io_, [this, wants, left] {
     for (const Want& w : wants) {
@@ -174,7 +177,7 @@ void Engine::FetchResumeOutputs() {
                                    });
     }
   });
-  std::unique_lock<std::mutex> lock(mu_);
+  lock.lock();
   ++waiters_;
   // Bounded: a host that stops answering leaves its outputs to be
   // recomputed (a late transfer writes the same bytes).
