@@ -234,6 +234,11 @@ std::string Engine::SignatureLocked(TaskId t) {
 }
 
 void Engine::JournalFinishedLocked(TaskId t) {
+  if (t < journal_->reused.size() && journal_->reused[t]) {
+    // Reused, then rewound (a host or copy lost) and run after all.
+    journal_->reused[t] = false;
+    --stats_.reused;
+  }
   HostId host = t < task_host_.size() ? task_host_[t] : kNoHost;
   auto r = results_.find(t);
   journal_->finished.push_back(
