@@ -15,6 +15,7 @@
 
 #include "runtime/asio_clock.h"
 #include "runtime/engine_hosts.h"
+#include "runtime/engine_journal.h"
 #include "runtime/exec_time_estimator.h"
 #include "runtime/history.h"
 #include "runtime/job_builder.h"
@@ -155,10 +156,12 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   }
   started_ = clock_->Now();
   OpenHistory();
+  OpenJournal();
   thread_ = std::thread([this] {
     auto guard = boost::asio::make_work_guard(*io_);
     io_->run();
   });
+  if (journal_ && journal_->resuming) FetchResumeOutputs();
   if (options_.handle_signals) {
     auto signals =
         std::make_shared<boost::asio::signal_set>(*io_, SIGINT, SIGTERM);
@@ -265,6 +268,9 @@ void Engine::ScheduleHistoryFlush() {
     Status s = history_->Flush();
     if (!s.ok())
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+    // Even when the commit failed: disk use stays bounded, and a resume
+    // that misses entries only runs more (it recomputes what is gone).
+    if (journal_) DeleteCollectedData();
     ScheduleHistoryFlush();
   });
 }
@@ -289,6 +295,7 @@ void Engine::RecordPending() {
       break;
     }
   }
+  if (journal_) WriteJournal();
 }
 
 void Engine::ShutdownOnEngineThread() {
@@ -301,6 +308,11 @@ void Engine::ShutdownOnEngineThread() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     retry_timers_.clear();
+  }
+  if (journal_) {
+    RecordPending();
+    (void)history_->Flush();
+    DeleteCollectedData();
   }
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
@@ -341,6 +353,7 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   TaskId t = graph_.AddTask(id, files, n, scalars);
   if (files != params) delete[] files;
   ++stats_.submitted;
+  if (journal_ && journal_->resuming && ResumeSubmittedLocked(t)) return t;
   TaskState state = graph_.task(t).state;
   if (state == TaskState::kReady) {
     scheduler_.AddReady(t, id);
@@ -630,6 +643,7 @@ void Engine::RetryLaterLocked(TaskId t) {
 void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
   graph_.MarkDone(t, ready);
   ++stats_.done;
+  if (journal_) JournalFinishedLocked(t);
 }
 
 void Engine::FailTaskLocked(TaskId t, const std::string& error,
@@ -650,6 +664,11 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
 
 void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
   for (VersionId v : graph_.TakeGarbage()) {
+    if (journal_) {
+      // Deleted after the next history commit (DeleteCollectedData).
+      journal_->collected.push_back(v);
+      continue;
+    }
     if (graph_.version(v).on_master) doomed->push_back(VersionPath(v));
     graph_.version(v).on_master = false;  // its data is gone everywhere
     if (remote_copies_.count(v)) {

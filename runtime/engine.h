@@ -36,6 +36,7 @@ class io_context;
 namespace gs {
 
 class History;
+struct JournalEntry;
 
 struct EngineOptions {
   std::string cwd;       // the master's working directory (absolute)
@@ -63,6 +64,9 @@ struct EngineOptions {
   // A host silent for longer than its heartbeat interval plus this is
   // suspect: FTMET/FTMCT skip it (paper 003's RTT bound).
   Seconds rtt_bound = 1;
+  // With a history: when the previous run of this program in this
+  // directory was interrupted, reuse the tasks its journal says finished.
+  bool resume = true;
 };
 
 // One host to run jobs on, made on the engine's io_context.
@@ -196,6 +200,34 @@ class Engine {
   void RecordPending();
   void ShutdownOnEngineThread();
 
+  // Task journal and resume (engine_resume.cc, engine_journal.h).
+  struct Journal;
+  // Start: the lock on the work dir, the interrupted runs' journals, and
+  // (after the engine thread started) their outputs on other hosts.
+  void OpenJournal();
+  void FetchResumeOutputs();
+  // Submit, resuming: true when it took care of `task` (reused it, or made
+  // it wait for inputs that must be recomputed).
+  bool ResumeSubmittedLocked(TaskId task);
+  void ReuseTaskLocked(TaskId task, const JournalEntry& entry);
+  void JournalFinishedLocked(TaskId task);
+  // Engine thread, no lock: writes what finished since the last call.
+  void WriteJournal();
+  // After a history commit: deletes the data of versions collected before.
+  void DeleteCollectedData();
+  std::string SignatureLocked(TaskId task);
+  std::string VersionIdentityLocked(VersionId v);
+  // A reused version whose data is gone and that is needed again: its
+  // producer runs again (and, recursively, what it needs).
+  bool NeedsRecomputeLocked(VersionId v) const;
+  void RecomputeLocked(VersionId v);
+  // Before the master reads `v`: recomputes it if needed and waits.
+  Status RecoverCollectedLocked(std::unique_lock<std::mutex>& lock,
+                                VersionId v);
+  // GS_Off, before any final version is moved onto its user's name: makes
+  // again the final versions reused without data, and waits.
+  void RecoverFinalVersionsLocked(std::unique_lock<std::mutex>& lock);
+
   EngineOptions options_;
   FileTable files_;
   TaskGraph graph_;
@@ -232,7 +264,8 @@ class Engine {
   ReplicationMode replication_ = ReplicationMode::kOff;
   uint64_t jobs_ok_ = 0, jobs_finished_ = 0;  // success rate SR = ok/finished
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
-  std::shared_ptr<void> signals_;  // boost::asio::signal_set, when handled
+  std::unique_ptr<Journal> journal_;  // with a history only
+  std::shared_ptr<void> signals_;     // boost::asio::signal_set, when handled
   void OnSignal(int signal);
   JobId next_job_ = 1;
   int64_t run_id_ = 0;

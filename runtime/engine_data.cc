@@ -15,6 +15,7 @@
 
 #include "runtime/engine.h"
 #include "runtime/engine_hosts.h"
+#include "runtime/engine_journal.h"
 
 namespace gs {
 
@@ -237,6 +238,9 @@ Status Engine::BringToMasterLocked(std::unique_lock<std::mutex>& lock,
 
 Status Engine::FetchOnceLocked(std::unique_lock<std::mutex>& lock,
                                VersionId v) {
+  if (journal_) {
+    if (Status s = RecoverCollectedLocked(lock, v); !s.ok()) return s;
+  }
   if (graph_.version(v).on_master) return Status::Ok();
   auto result = std::make_shared<std::optional<Status>>();
   boost::asio::post(*io_, [this, v, result] {

@@ -12,6 +12,7 @@
 #include "gs/gs.h"
 #include "runtime/dot_writer.h"
 #include "runtime/engine.h"
+#include "runtime/engine_journal.h"
 #include "runtime/history.h"
 
 namespace gs {
@@ -173,6 +174,7 @@ int Engine::Stop() {
   ++waiters_;
   finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
   --waiters_;
+  if (journal_) RecoverFinalVersionsLocked(lock);
   stopping_ = true;
   if (!open_files_.empty()) {
     stats_.notes.push_back(std::to_string(open_files_.size()) +

@@ -16,6 +16,7 @@
 
 #include "runtime/clock.h"
 #include "runtime/history_records.h"
+#include "runtime/journal.h"
 #include "runtime/sqlite_db.h"
 #include "runtime/status.h"
 
@@ -87,6 +88,19 @@ class History {
   // Every job of `run`, in the order they were recorded.
   StatusOr<std::vector<JobRecord>> JobsForRun(RunId run);
 
+  // --- Task journal, for resume (history_journal.cc). ---
+  // Written in the batch transaction like jobs.
+  Status RecordTaskJournal(const JournalEntry& entry);
+  // The runs a new run `current` of `program` in `cwd` may resume: the
+  // earlier runs of that program and directory that never ended (status
+  // running, or cancelled by a signal), newest first, back to the newest
+  // one that ended (ok or failed).
+  StatusOr<std::vector<RunId>> FindInterruptedRuns(std::string_view program,
+                                                   std::string_view cwd,
+                                                   RunId current);
+  // The journal of `run`, in task order.
+  StatusOr<std::vector<JournalEntry>> LoadJournal(RunId run);
+
   // --- Probe facts and listings (history_probes.cc; gsdeploy, grank). ---
   Status RecordHostProbe(const HostProbeRecord& probe);
   // One record per host that has probes, by name: the newest probe that
@@ -135,6 +149,7 @@ class History {
   SqliteStatement failures_for_host_;
   SqliteStatement all_reliability_;
   SqliteStatement jobs_for_run_;
+  SqliteStatement insert_journal_;  // prepared on first use
 };
 
 }  // namespace gs

@@ -117,6 +117,10 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
       rt.progress == ProgressMode::kAlways ||
       (rt.progress == ProgressMode::kAuto && ::isatty(STDERR_FILENO) == 1);
   options.handle_signals = true;
+  if (const char* resume = std::getenv("GSRT_RESUME");
+      resume && (std::string(resume) == "0" || std::string(resume) == "off")) {
+    options.resume = false;
+  }
   auto hosts = MakeHosts(config, *worker);
   if (!hosts.ok()) return hosts.status();
   auto engine = std::make_unique<Engine>(options);

@@ -35,6 +35,12 @@ std::string FormatSummary(const RunStats& s, Seconds elapsed) {
                   static_cast<unsigned long long>(s.replica_wins));
     out += buf;
   }
+  if (s.reused > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "gsrt:   %llu tasks reused from the interrupted run\n",
+                  static_cast<unsigned long long>(s.reused));
+    out += buf;
+  }
   for (const auto& [host, n] : s.jobs_per_host) {
     std::snprintf(buf, sizeof buf, "gsrt:   %llu jobs on %s\n",
                   static_cast<unsigned long long>(n), host.c_str());

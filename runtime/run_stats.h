@@ -32,6 +32,8 @@ struct RunStats {
   // Replicas started (paper 001) and how many of them finished first.
   uint64_t replicas = 0;
   uint64_t replica_wins = 0;
+  // Done without running: adopted from an interrupted run's journal.
+  uint64_t reused = 0;
   // Final versions that could not be put under the user's file name.
   uint64_t lost_outputs = 0;
   std::map<std::string, uint64_t> jobs_per_host;
