@@ -36,7 +36,14 @@ class EstimatorPredictor : public Predictor {
     hosts_.push_back(estimator_.InternHost(name));
   }
   Seconds ExecTime(OpId op, HostId host) const override {
+    if (oracle_) {
+      int64_t k = OracleOp(op);
+      if (k >= 0) return oracle_->Time(k, host);
+    }
     return estimator_.Predict(EstimatorOp(op), hosts_[host]);
+  }
+  void set_oracle(std::shared_ptr<const ExecOracle> oracle) {
+    oracle_ = std::move(oracle);
   }
   Seconds TransferTime(TaskId task, HostId host) const override {
     return transfer_ ? transfer_(task, host) : 0;
@@ -56,7 +63,16 @@ class EstimatorPredictor : public Predictor {
     }
     return op_ids_[op];
   }
+  int64_t OracleOp(OpId op) const {
+    while (oracle_ops_.size() <= op) {
+      oracle_ops_.push_back(
+          oracle_->OpIndex((*ops_)[oracle_ops_.size()].name));
+    }
+    return oracle_ops_[op];
+  }
   const OperationTable* ops_;
+  std::shared_ptr<const ExecOracle> oracle_;
+  mutable std::vector<int64_t> oracle_ops_;
   mutable ExecTimeEstimator estimator_;
   mutable std::vector<uint32_t> op_ids_;
   std::vector<uint32_t> hosts_;
@@ -73,6 +89,10 @@ Engine::Engine(EngineOptions options)
 
 Engine::~Engine() {
   if (thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      finished_cv_.MasterLeaves();
+    }
     io_->stop();
     thread_.join();
   }
@@ -89,6 +109,13 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     rank.gamma = options_.rank.gamma;
     *policy = MakeGrankPolicy(rank);
   }
+  if (options_.configure_policy) options_.configure_policy(**policy);
+  if (options_.rewind != "gtp-c-r" && options_.rewind != "gtp-r" &&
+      options_.rewind != "restart") {
+    return Status::InvalidArgument("unknown rewinding mode '" +
+                                   options_.rewind +
+                                   "'; known: gtp-c-r, gtp-r, restart");
+  }
   scheduler_ = Scheduler(std::move(policy).value());
   std::error_code ec;
   fs::create_directories(options_.work_dir + "/data", ec);
@@ -99,8 +126,9 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   fs::permissions(options_.work_dir, fs::perms::owner_all,
                   fs::perm_options::replace, ec);
   io_ = std::make_unique<boost::asio::io_context>(1);
-  clock_ = std::make_unique<AsioClock>(*io_);
+  clock_ = MakeClock();
   auto predictor = std::make_unique<EstimatorPredictor>(&ops_);
+  predictor->set_oracle(options_.exec_oracle);
   for (const HostSetup& setup : hosts) predictor->AddHost(setup.name);
   // Called while scheduling, with the engine mutex held.
   predictor->set_transfer(
@@ -145,6 +173,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   started_ = clock_->Now();
   OpenHistory();
   thread_ = std::thread([this] {
+    if (options_.virtual_time) return RunVirtualTime();
     auto guard = boost::asio::make_work_guard(*io_);
     io_->run();
   });

@@ -188,6 +188,7 @@ int Engine::Stop() {
     open_files_.clear();
   }
   FinalizeFilesLocked(lock);
+  finished_cv_.MasterLeaves();
   lock.unlock();
   // The engine thread may still be inside a handler; stop it before the
   // adapters go away.
@@ -215,7 +216,7 @@ int Engine::Stop() {
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
   }
   std::string summary = FormatSummary(stats_, now - started_);
-  std::fputs(summary.c_str(), stderr);
+  if (!options_.quiet) std::fputs(summary.c_str(), stderr);
   return stats_.failed + stats_.futile + stats_.lost_outputs == 0 ? 0 : 1;
 }
 

@@ -56,6 +56,10 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
     if (versions[v].copies.empty() && ver.number > 0) {
       versions[v].copies.push_back(lost);
     }
+    // Restart from scratch: every result a task made counts as lost.
+    if (options_.rewind == "restart" && ver.producer != kMasterTask) {
+      versions[v].copies = {lost};
+    }
   }
   for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
     const Task& task = graph_.task(t);
@@ -95,7 +99,9 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
     }
   }
   tasks.push_back(std::move(finals));
-  auto plan = PlanRewind(tasks, versions, lost, RewindMode::kGtpCR);
+  auto plan = PlanRewind(
+      tasks, versions, lost,
+      options_.rewind == "gtp-r" ? RewindMode::kGtpR : RewindMode::kGtpCR);
   if (!plan.ok()) {
     std::fprintf(stderr, "gsrt: cannot plan the recovery from losing %s: %s\n",
                  host.name.c_str(), plan.status().message().c_str());
@@ -155,14 +161,18 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
                  files_.path(graph_.version(v).file).c_str(),
                  host.name.c_str());
   }
+  ++stats_.hosts_lost;
+  stats_.rewound_tasks += plan->rt;
+  stats_.rewound_levels = std::max<uint64_t>(stats_.rewound_levels, plan->lr);
   stats_.notes.push_back(
       "host " + host.name + " was lost (" + why + "): rewound " +
       std::to_string(plan->rt) + " tasks (RT), " + std::to_string(finished) +
       " of them finished, over " + std::to_string(plan->lr) + " levels (LR)");
-  std::fprintf(
-      stderr,
-      "\ngsrt: host %s lost (%s): rewinding %u tasks (RT), %u levels (LR)\n",
-      host.name.c_str(), why.c_str(), plan->rt, plan->lr);
+  if (!options_.quiet)
+    std::fprintf(
+        stderr,
+        "\ngsrt: host %s lost (%s): rewinding %u tasks (RT), %u levels (LR)\n",
+        host.name.c_str(), why.c_str(), plan->rt, plan->lr);
 }
 
 void Engine::ScheduleReconnect(HostId h) {
@@ -200,8 +210,9 @@ void Engine::ScheduleReconnect(HostId h) {
       if (!s.ok()) {
         ScheduleReconnect(h);
       } else {
-        std::fprintf(stderr, "\ngsrt: host %s is back\n",
-                     hosts_[h]->name.c_str());
+        if (!options_.quiet)
+          std::fprintf(stderr, "\ngsrt: host %s is back\n",
+                       hosts_[h]->name.c_str());
         Send(std::move(out));
       }
     });
