@@ -288,6 +288,10 @@ void SimWorld::Runtime::Complete(SimGang* g) {
     world->stats_.useful_cpu += g->computed;
     world->stats_.busy[m->host] += g->computed;
     ++world->stats_.jobs_done;
+    if (world->stats_.record_jobs && ex.succeeded()) {
+      world->stats_.jobs.push_back(
+          {m->spec.operation, m->host, m->started, now});
+    }
     world->stats_.last_job_end = std::max(world->stats_.last_job_end, now);
     Report(m, std::move(ex));
     host.jobs.erase(m->id);

@@ -69,8 +69,18 @@ class SimWorkModel {
   virtual Gang GangOf(const JobSpec& spec) const { return {}; }
 };
 
+// One finished job, when SimStats::record_jobs is set.
+struct SimJobRecord {
+  std::string operation;
+  uint32_t host = 0;
+  Seconds started = 0;
+  Seconds ended = 0;
+};
+
 // Counters of a simulated run.
 struct SimStats {
+  bool record_jobs = false;  // fill `jobs` (successful jobs, in end order)
+  std::vector<SimJobRecord> jobs;
   uint64_t jobs_started = 0;
   uint64_t jobs_done = 0;
   uint64_t jobs_failed = 0;  // ended by a host going DOWN (or found down)

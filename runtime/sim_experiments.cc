@@ -1,0 +1,214 @@
+#include "runtime/sim_experiments.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+
+#include "runtime/engine.h"
+#include "runtime/etc_paper003.h"
+#include "runtime/policies_ft.h"
+
+namespace gs {
+
+namespace {
+
+// The liveness check of FTMET/FTMCT in a simulation: the host is not DOWN.
+class SimHealth : public HostHealth {
+ public:
+  explicit SimHealth(const SimWorld* world) : world_(world) {}
+  bool Alive(HostId h) const override {
+    return world_->avail(h) != SimAvail::kDown;
+  }
+
+ private:
+  const SimWorld* world_;
+};
+
+void ApplyFailures(const std::vector<SimFailure>& failures,
+                   std::vector<SimHostSpec>* hosts) {
+  for (const SimFailure& f : failures) {
+    (*hosts)[f.host].trace.push_back({f.at, SimAvail::kDown});
+    if (f.until > f.at)
+      (*hosts)[f.host].trace.push_back({f.until, SimAvail::kUp});
+  }
+  for (SimHostSpec& h : *hosts) {
+    std::stable_sort(h.trace.begin(), h.trace.end(),
+                     [](auto& a, auto& b) { return a.first < b.first; });
+  }
+}
+
+}  // namespace
+
+StatusOr<SimFailure> ParseSimFailure(std::string_view text) {
+  std::string s(text);
+  auto at = s.find('@');
+  auto bad = [&] {
+    return Status::InvalidArgument(
+        "--fail '" + s +
+        "': expected HOST@TIME or HOST@TIME-UNTIL (a host index and "
+        "seconds of virtual time, e.g. 3@1500)");
+  };
+  if (at == std::string::npos || at == 0) return bad();
+  SimFailure f;
+  char* end = nullptr;
+  f.host = static_cast<uint32_t>(std::strtoul(s.c_str(), &end, 10));
+  if (end != s.c_str() + at) return bad();
+  f.at = std::strtod(s.c_str() + at + 1, &end);
+  if (end == s.c_str() + at + 1 || !std::isfinite(f.at) || f.at < 0)
+    return bad();
+  if (*end == '-') {
+    const char* u = end + 1;
+    f.until = std::strtod(u, &end);
+    if (end == u || !(f.until > f.at)) return bad();
+  }
+  if (*end) return bad();
+  return f;
+}
+
+StatusOr<SimResult> RunEtc(const EtcMatrix& etc, const std::string& policy,
+                           const std::vector<SimFailure>& failures,
+                           uint64_t seed) {
+  std::vector<SimHostSpec> hosts(etc.machines);
+  for (size_t m = 0; m < etc.machines; ++m)
+    hosts[m].name = "m" + std::to_string(m);
+  for (const SimFailure& f : failures) {
+    if (f.host >= etc.machines) {
+      return Status::InvalidArgument(
+          "--fail names host " + std::to_string(f.host) +
+          " but the instance has " + std::to_string(etc.machines) +
+          " machines (0-based)");
+    }
+  }
+  ApplyFailures(failures, &hosts);
+  auto wl = EtcWorkload(etc);
+  SimWorld world(std::move(hosts), wl, seed);
+  SimHealth health(&world);
+  SimRunOptions o;
+  o.policy = policy;
+  o.configure_policy = [&health](Policy& p) { AttachHostHealth(p, &health); };
+  return RunSimulation(world, wl, o, [&](Engine& e) { wl->SubmitAll(e); });
+}
+
+StatusOr<std::vector<SimFailure>> TimedPaper003Failures(
+    const EtcMatrix& etc, const std::string& policy) {
+  std::vector<SimHostSpec> hosts(etc.machines);
+  for (size_t m = 0; m < etc.machines; ++m)
+    hosts[m].name = "m" + std::to_string(m);
+  auto wl = EtcWorkload(etc);
+  SimWorld world(std::move(hosts), wl, 1);
+  world.stats().record_jobs = true;
+  SimRunOptions o;
+  o.policy = policy;
+  auto r = RunSimulation(world, wl, o, [&](Engine& e) { wl->SubmitAll(e); });
+  if (!r.ok()) return r.status();
+  std::vector<SimFailure> out;
+  for (const MachineFailure& f : Paper003Failures512x16()) {
+    if (f.machine >= etc.machines) continue;
+    SimFailure sf;
+    sf.host = f.machine;
+    for (const SimJobRecord& j : world.stats().jobs) {
+      size_t k = std::strtoul(j.operation.c_str() + 1, nullptr, 10);
+      if (j.host == f.machine && k < f.first_task)
+        sf.at = std::max(sf.at, j.ended);
+    }
+    // Just after that task ends (a failure at the same instant would come
+    // first: the availability timer is older).
+    sf.at = std::nextafter(sf.at, HUGE_VAL);
+    out.push_back(sf);
+  }
+  return out;
+}
+
+StatusOr<DagResult> RunDag(const StgGraph& graph, const DagOptions& opt) {
+  if (opt.hosts == 0) return Status::InvalidArgument("--hosts must be > 0");
+  DagResult out;
+  auto wl =
+      StgWorkload(graph, opt.hosts, opt.seed, opt.ccr, opt.bandwidth, &out.cp);
+  auto hosts = [&] {
+    std::vector<SimHostSpec> h(opt.hosts);
+    for (size_t i = 0; i < opt.hosts; ++i) {
+      h[i].name = "p" + std::to_string(i);
+      h[i].latency = opt.latency;
+      h[i].bandwidth = opt.bandwidth;
+    }
+    return h;
+  };
+  SimRunOptions o;
+  o.policy = opt.policy;
+  o.rewind = opt.rewind;
+  auto master = [&](Engine& e) { wl->SubmitAll(e); };
+  {
+    SimWorld world(hosts(), wl, opt.seed);
+    auto r = RunSimulation(world, wl, o, master);
+    if (!r.ok()) return r.status();
+    out.base = *r;
+  }
+  out.applied = opt.failures;
+  if (out.applied.empty() && opt.fail_mid) {
+    std::mt19937_64 rng(opt.seed * 0xD1B54A32D192ED03ull + 5);
+    out.applied.push_back(
+        {static_cast<uint32_t>(rng() % opt.hosts), out.base.makespan / 2, -1});
+  }
+  for (const SimFailure& f : out.applied) {
+    if (f.host >= opt.hosts) {
+      return Status::InvalidArgument("--fail names host " +
+                                     std::to_string(f.host) + " of " +
+                                     std::to_string(opt.hosts) + " (0-based)");
+    }
+  }
+  auto spec = hosts();
+  ApplyFailures(out.applied, &spec);
+  SimWorld world(std::move(spec), wl, opt.seed);
+  auto r = RunSimulation(world, wl, o, master);
+  if (!r.ok()) return r.status();
+  out.failed = *r;
+  out.nsl = out.cp > 0 ? out.base.makespan / out.cp : 0;
+  out.nsl_r = out.cp > 0 ? out.failed.makespan / out.cp : 0;
+  out.aet = out.nsl_r - out.nsl;
+  return out;
+}
+
+StatusOr<SimResult> RunBot(const BotOptions& opt) {
+  if (opt.hosts == 0 || opt.slots < 1)
+    return Status::InvalidArgument("--hosts and --slots must be positive");
+  std::mt19937_64 rng(opt.seed * 0xA24BAED4963EE407ull + 11);
+  std::vector<double> speeds(opt.hosts);
+  std::vector<SimHostSpec> hosts(opt.hosts);
+  for (size_t h = 0; h < opt.hosts; ++h) {
+    speeds[h] = 0.5 + static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    hosts[h].name = "h" + std::to_string(h);
+    hosts[h].slots = opt.slots;
+    if (opt.mtbf > 0) {
+      MarkovAvailability m;
+      double down = 1 / opt.mtbf;
+      double up = opt.mttr > 0 ? 1 / opt.mttr : 1;
+      m.p[0][0] = 1 - down;
+      m.p[0][2] = down;
+      m.p[0][1] = 0;
+      m.p[2][2] = 1 - up;
+      m.p[2][0] = up;
+      m.p[2][1] = 0;
+      hosts[h].markov = m;
+    }
+  }
+  for (const SimFailure& f : opt.failures) {
+    if (f.host >= opt.hosts) {
+      return Status::InvalidArgument("--fail names host " +
+                                     std::to_string(f.host) + " of " +
+                                     std::to_string(opt.hosts) + " (0-based)");
+    }
+  }
+  ApplyFailures(opt.failures, &hosts);
+  if (!opt.trace.empty()) {
+    Status s = LoadAvailabilityTrace(opt.trace, &hosts);
+    if (!s.ok()) return s;
+  }
+  auto wl = BagWorkload(opt.tasks, opt.mean, speeds, opt.seed);
+  SimWorld world(std::move(hosts), wl, opt.seed);
+  SimRunOptions o;
+  o.policy = opt.policy;
+  return RunSimulation(world, wl, o, [&](Engine& e) { wl->SubmitAll(e); });
+}
+
+}  // namespace gs

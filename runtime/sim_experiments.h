@@ -1,0 +1,89 @@
+// The papers' experiments on the real engine in virtual time: what
+// gsrt-sim runs and docs/experiments.md tabulates. Each function builds the
+// workload and the simulated hosts, runs RunSimulation and returns the
+// figures; the tool only parses arguments and prints.
+#ifndef GSRT_RUNTIME_SIM_EXPERIMENTS_H_
+#define GSRT_RUNTIME_SIM_EXPERIMENTS_H_
+
+#include <string>
+#include <vector>
+
+#include "runtime/etc_matrix.h"
+#include "runtime/sim_run.h"
+#include "runtime/stg_graph.h"
+
+namespace gs {
+
+// A host going down (and, if `until` > at, coming back UP then).
+struct SimFailure {
+  uint32_t host = 0;
+  Seconds at = 0;
+  Seconds until = -1;
+};
+
+// Parses "M@T" or "M@T-U" (host index, seconds).
+StatusOr<SimFailure> ParseSimFailure(std::string_view text);
+
+// An ETC instance as a bag on one-slot hosts (machine j = host j), no
+// transfers, through the engine with `policy`. Fault-tolerant policies
+// consult the simulated availability (their liveness check).
+StatusOr<SimResult> RunEtc(const EtcMatrix& etc, const std::string& policy,
+                           const std::vector<SimFailure>& failures,
+                           uint64_t seed = 1);
+
+// Paper 003's failures ("machine M fails after task T") as times for the
+// engine, which has no arrival sequence: M goes down when it ends the last
+// task numbered before T that `policy` gives it in a run without failures
+// (at 0 if it has none). Tasks queued for M then move to other machines.
+StatusOr<std::vector<SimFailure>> TimedPaper003Failures(
+    const EtcMatrix& etc, const std::string& policy);
+
+// A DAG experiment (paper 000) on identical one-slot hosts linked to the
+// master by `latency` and `bandwidth`.
+struct DagOptions {
+  size_t hosts = 5;
+  std::string policy = "mct";
+  std::string rewind = "gtp-c-r";  // gtp-r, gtp-c-r, restart
+  double ccr = 0.5;                // edge transfer time / producer's mean time
+  double bandwidth = 1e6;
+  Seconds latency = 0.01;
+  // Explicit failures; when empty and fail_mid is set, one host drawn
+  // from the seed fails (for good) at half the failure-free makespan.
+  std::vector<SimFailure> failures;
+  bool fail_mid = true;
+  uint64_t seed = 1;
+};
+
+struct DagResult {
+  SimResult base;    // without failures
+  SimResult failed;  // with them
+  Seconds cp = 0;    // critical path over mean times
+  double nsl = 0;    // base makespan / cp
+  double nsl_r = 0;  // failed makespan / cp
+  double aet = 0;    // nsl_r - nsl
+  std::vector<SimFailure> applied;
+};
+
+StatusOr<DagResult> RunDag(const StgGraph& graph, const DagOptions& options);
+
+// A bag of independent tasks (BagWorkload) on hosts of speeds drawn in
+// [0.5, 1.5], failing by the list, a trace file, or a Markov chain with
+// exponential-like (geometric, 1 s slots) UP and DOWN times of means mtbf
+// and mttr.
+struct BotOptions {
+  size_t tasks = 1000;
+  size_t hosts = 10;
+  int slots = 1;
+  Seconds mean = 100;
+  std::string policy = "mct";
+  std::vector<SimFailure> failures;
+  std::string trace;
+  Seconds mtbf = 0;
+  Seconds mttr = 0;
+  uint64_t seed = 1;
+};
+StatusOr<SimResult> RunBot(const BotOptions& options);
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_SIM_EXPERIMENTS_H_
