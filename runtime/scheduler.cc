@@ -7,6 +7,7 @@
 #include "runtime/policies_ft.h"
 #include "runtime/policies_grank.h"
 #include "runtime/policies_minmin.h"
+#include "runtime/policies_volatile.h"
 
 namespace gs {
 
@@ -117,9 +118,12 @@ StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
   if (name == "ftmct") return MakeFtMctPolicy();
   if (name == "ftmet") return MakeFtMetPolicy();
   if (name == "grank") return MakeGrankPolicy();
+  if (auto v = MakeVolatilePolicy(name)) return v;
   return Status::InvalidArgument(
       "unknown scheduling policy '" + std::string(name) +
-      "'; known policies: mct, met, min-min, ftmct, ftmet, grank");
+      "'; known policies: mct, met, min-min, ftmct, ftmet, grank, ip, ie, "
+      "iy, iay, and the proactive c-h (c one of p, e, y; h one of ip, ie, "
+      "iy, iay, e.g. y-ie)");
 }
 
 std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {

@@ -8,6 +8,7 @@
 #include "runtime/engine.h"
 #include "runtime/etc_paper003.h"
 #include "runtime/policies_ft.h"
+#include "runtime/policies_volatile.h"
 
 namespace gs {
 
@@ -209,6 +210,95 @@ StatusOr<SimResult> RunBot(const BotOptions& opt) {
   SimRunOptions o;
   o.policy = opt.policy;
   return RunSimulation(world, wl, o, [&](Engine& e) { wl->SubmitAll(e); });
+}
+
+namespace {
+
+class WorldVolatileHosts : public VolatileHosts {
+ public:
+  WorldVolatileHosts(const SimWorld* world, Seconds slot, uint32_t m)
+      : world_(world), slot_(slot), m_(m) {
+    for (size_t h = 0; h < world->num_hosts(); ++h) {
+      AvailabilityChain c;
+      const auto& mk = world->host(h).markov;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) c.p[i][j] = mk ? mk->p[i][j] : i == j;
+      chains_.push_back(c);
+    }
+  }
+  Seconds slot() const override { return slot_; }
+  const AvailabilityChain& chain(HostId h) const override { return chains_[h]; }
+  HostAvail state(HostId h) const override {
+    return static_cast<HostAvail>(world_->avail(h));
+  }
+  uint32_t tasks_per_configuration() const override { return m_; }
+
+ private:
+  const SimWorld* world_;
+  Seconds slot_;
+  uint32_t m_;
+  std::vector<AvailabilityChain> chains_;
+};
+
+}  // namespace
+
+StatusOr<VolatileResult> RunVolatile(const VolatileOptions& opt) {
+  if (opt.hosts == 0 || opt.m == 0 || opt.max_slots < 1 || !(opt.slot > 0))
+    return Status::InvalidArgument(
+        "--hosts, --m, --max-slots and --slot must be positive");
+  std::mt19937_64 rng(opt.seed * 0x94D049BB133111EBull + 23);
+  auto u = [&](double a, double b) {
+    return a + (b - a) * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+  };
+  std::vector<SimHostSpec> hosts(opt.hosts);
+  std::vector<Seconds> w(opt.hosts);
+  size_t total_slots = 0;
+  for (size_t h = 0; h < opt.hosts; ++h) {
+    hosts[h].name = "v" + std::to_string(h);
+    w[h] = u(opt.w_min, opt.w_max);
+    hosts[h].slots = 1 + static_cast<int>(rng() % opt.max_slots);
+    total_slots += hosts[h].slots;
+    MarkovAvailability mk;
+    mk.slot = opt.slot;
+    double ud = u(0.0005, 0.005), ur = u(0.001, 0.01);
+    mk.p[0][0] = 1 - ud - ur;
+    mk.p[0][1] = ur;
+    mk.p[0][2] = ud;
+    double rr = u(0.8, 0.95);
+    mk.p[1][1] = rr;
+    mk.p[1][2] = 0.1 * (1 - rr);
+    mk.p[1][0] = 0.9 * (1 - rr);
+    double dd = u(0.95, 0.995);
+    mk.p[2][2] = dd;
+    mk.p[2][0] = 1 - dd;
+    mk.p[2][1] = 0;
+    hosts[h].markov = mk;
+  }
+  if (total_slots < opt.m) {
+    return Status::InvalidArgument(
+        "the hosts have " + std::to_string(total_slots) +
+        " slots in all, fewer than --m " + std::to_string(opt.m));
+  }
+  auto wl = std::make_shared<SimWorkload>(opt.hosts);
+  wl->SetIteration(opt.m, w);
+  SimWorld world(std::move(hosts), wl, opt.seed);
+  WorldVolatileHosts model(&world, opt.slot, opt.m);
+  SimRunOptions o;
+  o.policy = opt.policy;
+  o.reconnect_backoff = opt.slot;
+  o.reconnect_backoff_max = 10 * opt.slot;
+  o.configure_policy = [&model](Policy& p) { AttachVolatileHosts(p, &model); };
+  VolatileResult out;
+  auto r = RunSimulation(world, wl, o, [&](Engine& e) {
+    for (uint32_t it = 0; e.Now() < opt.deadline; ++it) {
+      wl->SubmitIteration(e, it);
+      e.Barrier();
+      if (e.Now() <= opt.deadline) ++out.iterations;
+    }
+  });
+  if (!r.ok()) return r.status();
+  out.run = *r;
+  return out;
 }
 
 }  // namespace gs

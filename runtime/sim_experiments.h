@@ -84,6 +84,29 @@ struct BotOptions {
 };
 StatusOr<SimResult> RunBot(const BotOptions& options);
 
+// Paper 002: iterations of m tightly-coupled identical tasks on volatile
+// hosts until a deadline. Each host draws (from the seed) a time per task
+// in [w_min, w_max], 1 to max_slots slots and a Markov chain: per slot
+// UP->DOWN in [0.0005, 0.005], UP->RECLAIMED in [0.001, 0.01],
+// RECLAIMED stays in [0.8, 0.95] (a tenth of the rest to DOWN),
+// DOWN stays in [0.95, 0.995] (then UP).
+struct VolatileOptions {
+  size_t hosts = 20;
+  uint32_t m = 10;
+  Seconds deadline = 10000;
+  Seconds slot = 1;
+  std::string policy = "iy";
+  Seconds w_min = 10;
+  Seconds w_max = 30;
+  int max_slots = 2;
+  uint64_t seed = 1;
+};
+struct VolatileResult {
+  SimResult run;
+  uint64_t iterations = 0;  // completed by the deadline
+};
+StatusOr<VolatileResult> RunVolatile(const VolatileOptions& options);
+
 }  // namespace gs
 
 #endif  // GSRT_RUNTIME_SIM_EXPERIMENTS_H_
