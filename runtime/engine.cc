@@ -65,8 +65,7 @@ class EstimatorPredictor : public Predictor {
   }
   int64_t OracleOp(OpId op) const {
     while (oracle_ops_.size() <= op) {
-      oracle_ops_.push_back(
-          oracle_->OpIndex((*ops_)[oracle_ops_.size()].name));
+      oracle_ops_.push_back(oracle_->OpIndex((*ops_)[oracle_ops_.size()].name));
     }
     return oracle_ops_[op];
   }
@@ -188,6 +187,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   boost::asio::post(*io_, [this] {
     if (options_.progress) ScheduleProgress();
     if (history_) ScheduleHistoryFlush();
+    ScheduleReconsider();
   });
   return Status::Ok();
 }
@@ -297,6 +297,7 @@ void Engine::ShutdownOnEngineThread() {
     if (h->reconnect_timer) h->reconnect_timer->Cancel();
   }
   if (flush_timer_) flush_timer_->Cancel();
+  if (reconsider_timer_) reconsider_timer_->Cancel();
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
   io_->stop();

@@ -188,6 +188,10 @@ class Engine {
   void OpenHistory();
   void RecordPending();
   void ShutdownOnEngineThread();
+  // Proactive policies: their periodic look at what runs
+  // (engine_reconsider.cc).
+  void ScheduleReconsider();
+  std::unique_ptr<Timer> reconsider_timer_;
   // The engine thread's loop in virtual time (engine_virtual_time.cc).
   void RunVirtualTime();
   std::unique_ptr<Clock> MakeClock();

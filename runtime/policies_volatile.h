@@ -28,6 +28,7 @@ class VolatilePolicy : public Policy {
   VolatilePolicy(std::string name, VolatileCriterion criterion)
       : name_(std::move(name)), criterion_(criterion) {}
   std::string_view name() const override { return name_; }
+  VolatileCriterion criterion() const { return criterion_; }
 
   // Not owned. Without it every host is taken as always UP (P = 1) and a
   // configuration is whatever is ready.
@@ -49,6 +50,20 @@ class VolatilePolicy : public Policy {
   // iteration.
   double Score(const Measure& m, Seconds elapsed) const;
 
+ protected:
+  // The passive construction: m tasks of `op`, one at a time, on hosts
+  // with free[h] slots; fewer than m hosts when the slots run out. `last`
+  // gets the measure of the whole configuration.
+  std::vector<HostId> Build(size_t m, OpId op, const std::vector<int>& free,
+                            const Predictor& predictor, Seconds elapsed,
+                            Measure* last) const;
+  const VolatileHosts* hosts() const { return hosts_; }
+  Seconds iteration_start() const { return iteration_start_; }
+  // When the running configuration was launched, and its E then.
+  Seconds launched_ = 0;
+  Seconds launched_e_ = 0;
+  OpId running_op_ = 0;
+
  private:
   std::string name_;
   VolatileCriterion criterion_;
@@ -57,7 +72,31 @@ class VolatilePolicy : public Policy {
   Seconds iteration_start_ = 0;
 };
 
-// "ip", "ie", "iy", "iay".
+// Proactive heuristics C-H (paper 002, section V.B): H builds the
+// configuration; every time slot the running configuration, measured by
+// criterion C with the work it has left (estimated as the share of its
+// launch-time E that has elapsed), is compared with one H builds from
+// scratch over all UP hosts; if the new one is strictly better by C (P
+// higher, E lower, or Y = P / (E + t) higher), the running jobs are
+// stopped and placed again. AY is not a criterion (the paper drops it).
+class ProactivePolicy : public VolatilePolicy {
+ public:
+  ProactivePolicy(std::string name, VolatileCriterion passive,
+                  VolatileCriterion criterion)
+      : VolatilePolicy(std::move(name), passive), criterion_(criterion) {}
+  Seconds reconsider_period() const override {
+    return hosts() ? hosts()->slot() : 0;
+  }
+  std::vector<TaskId> Reconsider(const std::vector<Placement>& running,
+                                 const SchedulingInput& in) override;
+  uint64_t reconfigurations() const { return reconfigurations_; }
+
+ private:
+  VolatileCriterion criterion_;
+  uint64_t reconfigurations_ = 0;
+};
+
+// "ip", "ie", "iy", "iay", and "c-h" with c in p, e, y (e.g. "y-ie").
 std::unique_ptr<Policy> MakeVolatilePolicy(std::string_view name);
 // Gives `hosts` to `policy` if it is a volatile policy; returns whether.
 bool AttachVolatileHosts(Policy& policy, const VolatileHosts* hosts);

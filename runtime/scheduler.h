@@ -108,6 +108,15 @@ class Policy {
   // (Min-Min) override this.
   virtual void Place(const std::vector<ReadyTask>& ready,
                      const SchedulingInput& in, std::vector<Placement>* out);
+
+  // Proactive policies (paper 002's C-H) look again at what runs every
+  // reconsider_period() seconds (0, the default: never) and return the
+  // tasks whose jobs the engine should stop so they are placed anew.
+  virtual Seconds reconsider_period() const { return 0; }
+  virtual std::vector<TaskId> Reconsider(const std::vector<Placement>& running,
+                                         const SchedulingInput& in) {
+    return {};
+  }
 };
 
 // Minimum completion time (paper 003): each task goes to the host where it
