@@ -365,8 +365,11 @@ void Engine::RunSchedule() {
 
 void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   if (scheduler_.num_ready() == 0) return;
-  std::vector<HostState> states(hosts_.size());
+  // Reused between rounds: a round follows every job's end.
+  std::vector<HostState>& states = states_scratch_;
+  states.resize(hosts_.size());
   for (HostId h = 0; h < hosts_.size(); ++h) {
+    states[h].busy_until.clear();
     states[h].usable = hosts_[h]->usable;
     // Jobs still staging their inputs hold a slot the adapter does not
     // know about yet.

@@ -63,11 +63,11 @@ class SlotBoard {
  public:
   explicit SlotBoard(const SchedulingInput& in);
 
-  size_t num_hosts() const { return slots_.size(); }
-  bool usable(HostId h) const { return !slots_[h].empty(); }
+  size_t num_hosts() const { return begin_.size() - 1; }
+  bool usable(HostId h) const { return begin_[h] != begin_[h + 1]; }
   // When the next slot of `h` is free, and whether that is now.
-  Seconds earliest(HostId h) const { return slots_[h].front().time; }
-  bool free_now(HostId h) const { return slots_[h].front().free; }
+  Seconds earliest(HostId h) const { return slots_[begin_[h]].time; }
+  bool free_now(HostId h) const { return slots_[begin_[h]].free; }
   int total_free() const { return free_; }
   Seconds now() const { return now_; }
 
@@ -82,7 +82,10 @@ class SlotBoard {
   static bool Later(const Slot& a, const Slot& b);
   Seconds now_;
   int free_ = 0;
-  std::vector<std::vector<Slot>> slots_;
+  // One allocation for all hosts (a round runs after every job's end):
+  // host h's heap is slots_[begin_[h], begin_[h + 1]).
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> begin_;
 };
 
 // A scheduling policy. `Place` looks at ready tasks in order and returns

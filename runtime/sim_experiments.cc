@@ -173,11 +173,14 @@ StatusOr<DagResult> RunDag(const StgGraph& graph, const DagOptions& opt) {
 StatusOr<SimResult> RunBot(const BotOptions& opt) {
   if (opt.hosts == 0 || opt.slots < 1)
     return Status::InvalidArgument("--hosts and --slots must be positive");
+  if (!(opt.speed_spread >= 0 && opt.speed_spread < 1))
+    return Status::InvalidArgument("--speed-spread must be in [0, 1)");
   std::mt19937_64 rng(opt.seed * 0xA24BAED4963EE407ull + 11);
   std::vector<double> speeds(opt.hosts);
   std::vector<SimHostSpec> hosts(opt.hosts);
   for (size_t h = 0; h < opt.hosts; ++h) {
-    speeds[h] = 0.5 + static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    speeds[h] = 1 - opt.speed_spread + 2 * opt.speed_spread *
+                         (static_cast<double>(rng() >> 11) * 0x1.0p-53);
     hosts[h].name = "h" + std::to_string(h);
     hosts[h].slots = opt.slots;
     if (opt.mtbf > 0) {

@@ -67,7 +67,7 @@ struct DagResult {
 StatusOr<DagResult> RunDag(const StgGraph& graph, const DagOptions& options);
 
 // A bag of independent tasks (BagWorkload) on hosts of speeds drawn in
-// [0.5, 1.5], failing by the list, a trace file, or a Markov chain with
+// [1 - speed_spread, 1 + speed_spread], failing by the list, a trace file, or a Markov chain with
 // exponential-like (geometric, 1 s slots) UP and DOWN times of means mtbf
 // and mttr.
 struct BotOptions {
@@ -75,6 +75,8 @@ struct BotOptions {
   size_t hosts = 10;
   int slots = 1;
   Seconds mean = 100;
+  // Host speeds are drawn in [1 - spread, 1 + spread].
+  double speed_spread = 0.5;
   std::string policy = "mct";
   std::vector<SimFailure> failures;
   std::string trace;

@@ -123,8 +123,8 @@ int main(int argc, char** argv) {
   // --- bot ---
   auto* bot = app.add_subcommand(
       "bot",
-      "A bag of independent tasks on heterogeneous hosts (speeds drawn in "
-      "[0.5, 1.5]), with optional failures: the scale run and the "
+      "A bag of independent tasks on hosts of drawn speeds, with optional "
+      "failures: the scale run and the "
       "replication experiments.");
   size_t bot_tasks = 1000, bot_hosts = 10;
   int bot_slots = 1;
@@ -135,6 +135,9 @@ int main(int argc, char** argv) {
   bot->add_option("--hosts", bot_hosts, "number of hosts (10)");
   bot->add_option("--slots", bot_slots, "slots per host (1)");
   bot->add_option("--mean", bot_mean, "mean task work, seconds at speed 1");
+  double bot_spread = 0.5;
+  bot->add_option("--speed-spread", bot_spread,
+                  "host speeds drawn in [1 - S, 1 + S] (0.5); 0 = identical");
   bot->add_option("--policy,-p", bot_policy, "scheduling policy (mct)");
   bot->add_option("--fail", bot_fails, "HOST@TIME[-UNTIL]; repeatable");
   bot->add_option("--trace", bot_trace,
@@ -232,6 +235,7 @@ int main(int argc, char** argv) {
       o.hosts = bot_hosts;
       o.slots = bot_slots;
       o.mean = bot_mean;
+      o.speed_spread = bot_spread;
       o.policy = bot_policy;
       o.failures = fails;
       o.trace = bot_trace;
