@@ -139,17 +139,33 @@ StatusOr<DagResult> RunDag(const StgGraph& graph, const DagOptions& opt) {
   o.policy = opt.policy;
   o.rewind = opt.rewind;
   auto master = [&](Engine& e) { wl->SubmitAll(e); };
+  std::vector<uint32_t> busy_mid;  // hosts running a job at mid-run
   {
     SimWorld world(hosts(), wl, opt.seed);
+    world.stats().record_jobs = true;
     auto r = RunSimulation(world, wl, o, master);
     if (!r.ok()) return r.status();
     out.base = *r;
+    Seconds mid = out.base.makespan / 2;
+    for (const SimJobRecord& j : world.stats().jobs) {
+      if (j.started <= mid && j.ended > mid &&
+          std::find(busy_mid.begin(), busy_mid.end(), j.host) ==
+              busy_mid.end())
+        busy_mid.push_back(j.host);
+    }
+    std::sort(busy_mid.begin(), busy_mid.end());
   }
   out.applied = opt.failures;
   if (out.applied.empty() && opt.fail_mid) {
+    // A host busy at mid-run (the run up to then is the same with the
+    // failure): the engine learns of the loss from its running job, as
+    // the paper's failure affects the run. An idle host's loss would only
+    // be noticed when the engine next needs it.
     std::mt19937_64 rng(opt.seed * 0xD1B54A32D192ED03ull + 5);
-    out.applied.push_back(
-        {static_cast<uint32_t>(rng() % opt.hosts), out.base.makespan / 2, -1});
+    uint32_t host = busy_mid.empty()
+                        ? static_cast<uint32_t>(rng() % opt.hosts)
+                        : busy_mid[rng() % busy_mid.size()];
+    out.applied.push_back({host, out.base.makespan / 2, -1});
   }
   for (const SimFailure& f : out.applied) {
     if (f.host >= opt.hosts) {

@@ -48,7 +48,8 @@ struct DagOptions {
   double bandwidth = 1e6;
   Seconds latency = 0.01;
   // Explicit failures; when empty and fail_mid is set, one host drawn
-  // from the seed fails (for good) at half the failure-free makespan.
+  // from the seed among those running a job at half the failure-free
+  // makespan fails then, for good.
   std::vector<SimFailure> failures;
   bool fail_mid = true;
   uint64_t seed = 1;
