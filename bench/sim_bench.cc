@@ -81,11 +81,12 @@ int main(int argc, char** argv) {
   }
   std::printf("bag of %zu tasks on %zu sim hosts (speed spread %.2f), mct\n",
               tasks, hosts, spread);
-  std::printf("  %llu events in %.2f s: %.0f events/s; %.1f us per task; "
-              "virtual makespan %.0f s, utilization %.3f\n",
-              static_cast<unsigned long long>(r->events), r->wall_seconds,
-              r->events / r->wall_seconds, r->wall_seconds / tasks * 1e6,
-              r->makespan, r->utilization);
+  std::printf(
+      "  %llu events in %.2f s: %.0f events/s; %.1f us per task; "
+      "virtual makespan %.0f s, utilization %.3f\n",
+      static_cast<unsigned long long>(r->events), r->wall_seconds,
+      r->events / r->wall_seconds, r->wall_seconds / tasks * 1e6, r->makespan,
+      r->utilization);
   PolicyTimes(16, 16);
   PolicyTimes(100, 100);
   PolicyTimes(1000, 1000);

@@ -149,8 +149,7 @@ StatusOr<DagResult> RunDag(const StgGraph& graph, const DagOptions& opt) {
     Seconds mid = out.base.makespan / 2;
     for (const SimJobRecord& j : world.stats().jobs) {
       if (j.started <= mid && j.ended > mid &&
-          std::find(busy_mid.begin(), busy_mid.end(), j.host) ==
-              busy_mid.end())
+          std::find(busy_mid.begin(), busy_mid.end(), j.host) == busy_mid.end())
         busy_mid.push_back(j.host);
     }
     std::sort(busy_mid.begin(), busy_mid.end());
@@ -162,9 +161,8 @@ StatusOr<DagResult> RunDag(const StgGraph& graph, const DagOptions& opt) {
     // the paper's failure affects the run. An idle host's loss would only
     // be noticed when the engine next needs it.
     std::mt19937_64 rng(opt.seed * 0xD1B54A32D192ED03ull + 5);
-    uint32_t host = busy_mid.empty()
-                        ? static_cast<uint32_t>(rng() % opt.hosts)
-                        : busy_mid[rng() % busy_mid.size()];
+    uint32_t host = busy_mid.empty() ? static_cast<uint32_t>(rng() % opt.hosts)
+                                     : busy_mid[rng() % busy_mid.size()];
     out.applied.push_back({host, out.base.makespan / 2, -1});
   }
   for (const SimFailure& f : out.applied) {
@@ -195,8 +193,9 @@ StatusOr<SimResult> RunBot(const BotOptions& opt) {
   std::vector<double> speeds(opt.hosts);
   std::vector<SimHostSpec> hosts(opt.hosts);
   for (size_t h = 0; h < opt.hosts; ++h) {
-    speeds[h] = 1 - opt.speed_spread + 2 * opt.speed_spread *
-                         (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+    speeds[h] =
+        1 - opt.speed_spread +
+        2 * opt.speed_spread * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
     hosts[h].name = "h" + std::to_string(h);
     hosts[h].slots = opt.slots;
     if (opt.mtbf > 0) {

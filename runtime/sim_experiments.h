@@ -68,9 +68,9 @@ struct DagResult {
 StatusOr<DagResult> RunDag(const StgGraph& graph, const DagOptions& options);
 
 // A bag of independent tasks (BagWorkload) on hosts of speeds drawn in
-// [1 - speed_spread, 1 + speed_spread], failing by the list, a trace file, or a Markov chain with
-// exponential-like (geometric, 1 s slots) UP and DOWN times of means mtbf
-// and mttr.
+// [1 - speed_spread, 1 + speed_spread], failing by the list, a trace file, or a
+// Markov chain with exponential-like (geometric, 1 s slots) UP and DOWN times
+// of means mtbf and mttr.
 struct BotOptions {
   size_t tasks = 1000;
   size_t hosts = 10;

@@ -8,7 +8,9 @@
 namespace gs {
 
 SimAdapter::SimAdapter(SimWorld* world, uint32_t host, Clock* clock)
-    : world_(world), host_(host), clock_(clock) {}
+    : world_(world), host_(host), clock_(clock) {
+  world_->rt_->clock = clock;  // one clock for the whole world
+}
 
 SimAdapter::~SimAdapter() = default;
 
