@@ -47,12 +47,6 @@ bool ParseFailures(const std::vector<std::string>& in,
   return true;
 }
 
-double Value(const SimRow& row, const std::string& name) {
-  for (auto& [n, v] : row.values)
-    if (n == name) return v;
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -99,7 +93,8 @@ int main(int argc, char** argv) {
       "dag",
       "STG task graphs (paper 000): seeded per-host execution times and edge "
       "sizes; a run without failure and one with a host failing (by default "
-      "a seeded host at half the failure-free makespan); NSL, AET, RT, LR.");
+      "a seeded host, among those running a job then, at half the "
+      "failure-free makespan); NSL, AET, RT, LR.");
   std::vector<std::string> dag_files;
   gs::DagOptions dopt;
   std::vector<std::string> dag_fails;
