@@ -152,6 +152,15 @@ void Engine::FinalizeFilesLocked(std::unique_lock<std::mutex>& lock) {
       continue;
     }
     Status s = BringToMasterLocked(lock, latest);
+    // The host holding it was found lost while fetching: its producer was
+    // rewound (engine_rewind.cc). Let it run again, wait, fetch anew.
+    for (int tries = 0; !s.ok() && tries < 3 &&
+                        graph_.version(latest).state == VersionState::kPending;
+         ++tries) {
+      WakeLocked();
+      s = WaitVersionLocked(lock, latest, files_.path(f).c_str());
+      if (s.ok()) s = BringToMasterLocked(lock, latest);
+    }
     if (!s.ok()) {
       stats_.notes.push_back("cannot fetch the final version of " +
                              files_.path(f) + ": " + s.message());
@@ -173,7 +182,6 @@ int Engine::Stop() {
   ++waiters_;
   finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
   --waiters_;
-  stopping_ = true;
   if (!open_files_.empty()) {
     stats_.notes.push_back(std::to_string(open_files_.size()) +
                            " files opened with GS_Open were not closed; "
@@ -187,7 +195,13 @@ int Engine::Stop() {
     }
     open_files_.clear();
   }
+  // Jobs may still be scheduled while the final versions are fetched: a
+  // host lost then has its results recomputed.
   FinalizeFilesLocked(lock);
+  ++waiters_;
+  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  --waiters_;
+  stopping_ = true;
   finished_cv_.MasterLeaves();
   lock.unlock();
   // The engine thread may still be inside a handler; stop it before the

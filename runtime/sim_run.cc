@@ -69,6 +69,7 @@ StatusOr<SimResult> RunSimulation(SimWorld& world,
     r.tasks = st.submitted;
     r.tasks_done = st.done;
     r.tasks_failed = st.failed + st.futile;
+    r.lost_outputs = st.lost_outputs;
     r.rt = st.rewound_tasks;
     r.lr = st.rewound_levels;
     r.hosts_lost = st.hosts_lost;

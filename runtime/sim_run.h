@@ -34,6 +34,7 @@ struct SimResult {
   uint64_t tasks = 0;
   uint64_t tasks_done = 0;
   uint64_t tasks_failed = 0;  // failed or never runnable
+  uint64_t lost_outputs = 0;  // final versions GS_Off could not put in place
   uint64_t rt = 0;            // rewound tasks (paper 000), summed
   uint64_t lr = 0;            // levels rewound, largest
   uint64_t hosts_lost = 0;    // losses the engine noticed

@@ -89,5 +89,26 @@ TEST(SimRunTest, HostDownMidRunIsRewoundAndTheRunCompletes) {
   EXPECT_EQ(r.rt, again.rt);
 }
 
+TEST(SimRunTest, AHostLostUnnoticedUntilGsOffIsRecovered) {
+  // t0 runs on sim0 (faster) and ends at 10; sim0 dies at 10.5, while
+  // GS_Off fetches t0's output from it (1 s latency). The engine learns of
+  // the loss from the failed fetch: t0 is rewound and must run again on
+  // sim1 before the run can end.
+  auto wl = std::make_shared<SimWorkload>(2);
+  wl->AddOp({10, 20}, {{"out", GS_DIR_OUT, 5}});
+  auto hosts = Hosts(2, 1);
+  hosts[0].trace = {{10.5, SimAvail::kDown}};
+  SimWorld world(hosts, wl, 1);
+  SimRunOptions o;
+  auto r = RunSimulation(world, wl, o, [&](Engine& e) { wl->SubmitAll(e); });
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->lost_outputs, 0u);
+  EXPECT_EQ(r->hosts_lost, 1u);
+  EXPECT_EQ(r->rt, 1u);
+  EXPECT_EQ(r->tasks_done, 1u);
+  // Again on sim1 (20 s from 10.5), then fetched from there (1 s).
+  EXPECT_DOUBLE_EQ(r->end_time, 10.5 + 20 + 1);
+}
+
 }  // namespace
 }  // namespace gs
