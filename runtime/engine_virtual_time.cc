@@ -32,16 +32,18 @@ void Engine::RunVirtualTime() {
     }
     if (io_->poll_one() > 0) continue;
     if (io_->stopped()) break;
-    if (clock->RunNext()) continue;
     bool gone;
     {
       std::lock_guard<std::mutex> lock(mu_);
       gone = finished_cv_.master_gone();
     }
     if (gone) {
-      io_->run_one();  // the shutdown the master is posting
+      // The run is over: only the shutdown the master is posting remains.
+      // Time must not run on (availability processes never end).
+      io_->run_one();
       continue;
     }
+    if (clock->RunNext()) continue;
     // Nothing is ready, no timer is pending and the master waits: no
     // event can ever wake it.
     std::fprintf(stderr,

@@ -38,5 +38,24 @@ TEST(SimVolatileTest, AGangMemberLostLosesTheIteration) {
   EXPECT_GT(r->run.wasted_cpu, 0);
 }
 
+TEST(SimBotTest, RunsWithMarkovFailuresAreDeterministic) {
+  BotOptions o;
+  o.hosts = 20;
+  o.tasks = 300;
+  o.mtbf = 2000;
+  o.mttr = 200;
+  o.seed = 5;
+  auto a = RunBot(o);
+  auto b = RunBot(o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->tasks_done, 300u);
+  EXPECT_GT(a->host_downs, 0u);
+  // Time stops at GS_Off: the availability processes, which never end,
+  // do not run on by a varying amount.
+  EXPECT_EQ(a->host_downs, b->host_downs);
+  EXPECT_EQ(a->events, b->events);
+  EXPECT_DOUBLE_EQ(a->makespan, b->makespan);
+}
+
 }  // namespace
 }  // namespace gs
