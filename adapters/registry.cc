@@ -1,12 +1,14 @@
 #include "adapters/registry.h"
 
 #include "adapters/local/local_adapter.h"
+#include "adapters/sim/sim_config.h"
 #include "adapters/ssh_host_adapter.h"
 
 namespace gs {
 
 bool AdapterAvailable(AdapterKind kind) {
-  return kind == AdapterKind::kLocal || kind == AdapterKind::kSsh;
+  return kind == AdapterKind::kLocal || kind == AdapterKind::kSsh ||
+         kind == AdapterKind::kSim;
 }
 
 StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
@@ -19,6 +21,10 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       local.host_name = host.name;
       return std::unique_ptr<Adapter>(
           std::make_unique<LocalAdapter>(*context.io, *context.clock, local));
+    }
+    if (kind == AdapterKind::kSim) {
+      return MakeConfiguredSimAdapter(host.name, host.slots, host.sim,
+                                      *context.clock);
     }
     if (kind == AdapterKind::kSsh) {
       auto agent = FindAgentProgram();
@@ -39,7 +45,7 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
   }
   return Status::Unavailable("host '" + host.name + "': adapter " + kinds +
                              " is not available in this build of gsrt "
-                             "(available: local, ssh)");
+                             "(available: local, ssh, sim)");
 }
 
 }  // namespace gs

@@ -39,7 +39,14 @@ class EstimatorPredictor : public Predictor {
     hosts_.push_back(estimator_.InternHost(name));
   }
   Seconds ExecTime(OpId op, HostId host) const override {
+    if (oracle_) {
+      int64_t k = OracleOp(op);
+      if (k >= 0) return oracle_->Time(k, host);
+    }
     return estimator_.Predict(EstimatorOp(op), hosts_[host]);
+  }
+  void set_oracle(std::shared_ptr<const ExecOracle> oracle) {
+    oracle_ = std::move(oracle);
   }
   Seconds TransferTime(TaskId task, HostId host) const override {
     return transfer_ ? transfer_(task, host) : 0;
@@ -59,7 +66,15 @@ class EstimatorPredictor : public Predictor {
     }
     return op_ids_[op];
   }
+  int64_t OracleOp(OpId op) const {
+    while (oracle_ops_.size() <= op) {
+      oracle_ops_.push_back(oracle_->OpIndex((*ops_)[oracle_ops_.size()].name));
+    }
+    return oracle_ops_[op];
+  }
   const OperationTable* ops_;
+  std::shared_ptr<const ExecOracle> oracle_;
+  mutable std::vector<int64_t> oracle_ops_;
   mutable ExecTimeEstimator estimator_;
   mutable std::vector<uint32_t> op_ids_;
   std::vector<uint32_t> hosts_;
@@ -76,6 +91,10 @@ Engine::Engine(EngineOptions options)
 
 Engine::~Engine() {
   if (thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      finished_cv_.MasterLeaves();
+    }
     io_->stop();
     thread_.join();
   }
@@ -91,6 +110,13 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     rank.mu = options_.rank.mu;
     rank.gamma = options_.rank.gamma;
     *policy = MakeGrankPolicy(rank);
+  }
+  if (options_.configure_policy) options_.configure_policy(**policy);
+  if (options_.rewind != "gtp-c-r" && options_.rewind != "gtp-r" &&
+      options_.rewind != "restart") {
+    return Status::InvalidArgument("unknown rewinding mode '" +
+                                   options_.rewind +
+                                   "'; known: gtp-c-r, gtp-r, restart");
   }
   scheduler_ = Scheduler(std::move(policy).value());
   replication_ = options_.replication.mode;
@@ -109,8 +135,9 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   fs::permissions(options_.work_dir, fs::perms::owner_all,
                   fs::perm_options::replace, ec);
   io_ = std::make_unique<boost::asio::io_context>(1);
-  clock_ = std::make_unique<AsioClock>(*io_);
+  clock_ = MakeClock();
   auto predictor = std::make_unique<EstimatorPredictor>(&ops_);
+  predictor->set_oracle(options_.exec_oracle);
   for (const HostSetup& setup : hosts) predictor->AddHost(setup.name);
   // Called while scheduling, with the engine mutex held.
   predictor->set_transfer(
@@ -158,6 +185,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   OpenHistory();
   OpenJournal();
   thread_ = std::thread([this] {
+    if (options_.virtual_time) return RunVirtualTime();
     auto guard = boost::asio::make_work_guard(*io_);
     io_->run();
   });
@@ -179,6 +207,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     if (options_.progress) ScheduleProgress();
     if (history_) ScheduleHistoryFlush();
     if (heartbeat > 0) ScheduleHealthCheck(heartbeat / 2);
+    ScheduleReconsider();
   });
   return Status::Ok();
 }
@@ -314,6 +343,7 @@ void Engine::ShutdownOnEngineThread() {
     (void)history_->Flush();
     DeleteCollectedData();
   }
+  if (reconsider_timer_) reconsider_timer_->Cancel();
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
   io_->stop();
@@ -382,8 +412,11 @@ void Engine::RunSchedule() {
 
 void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   if (scheduler_.num_ready() == 0) return;
-  std::vector<HostState> states(hosts_.size());
+  // Reused between rounds: a round follows every job's end.
+  std::vector<HostState>& states = states_scratch_;
+  states.resize(hosts_.size());
   for (HostId h = 0; h < hosts_.size(); ++h) {
+    states[h].busy_until.clear();
     states[h].usable = hosts_[h]->usable;
     // Jobs still staging their inputs hold a slot the adapter does not
     // know about yet.

@@ -19,10 +19,12 @@
 #include "gs/gs_abi.h"
 #include "runtime/clock.h"
 #include "runtime/config.h"
+#include "runtime/exec_oracle.h"
 #include "runtime/file_table.h"
 #include "runtime/history_records.h"
 #include "runtime/host_health.h"
 #include "runtime/link_model.h"
+#include "runtime/master_gate.h"
 #include "runtime/operation_table.h"
 #include "runtime/run_stats.h"
 #include "runtime/scheduler.h"
@@ -67,6 +69,22 @@ struct EngineOptions {
   // With a history: when the previous run of this program in this
   // directory was interrupted, reuse the tasks its journal says finished.
   bool resume = true;
+
+  // --- Simulation (gsrt-sim, adapters/sim) ---
+  // Runs on a VirtualClock: the engine thread advances virtual time to the
+  // next timer whenever the master waits and nothing else is ready
+  // (runtime/engine_virtual_time.cc). Adapters get that clock.
+  bool virtual_time = false;
+  // No messages on stderr about hosts and no summary (the caller reports).
+  bool quiet = false;
+  // What a lost host's results cost: "gtp-c-r" (copies elsewhere are
+  // reused; the default), "gtp-r" (everything placed on the lost host is
+  // rewound) or "restart" (every finished result is treated as lost).
+  std::string rewind = "gtp-c-r";
+  // Given execution times instead of learnt ones (may be null).
+  std::shared_ptr<const ExecOracle> exec_oracle;
+  // Called with the policy once it is made (to hand it a host model).
+  std::function<void(Policy&)> configure_policy;
 };
 
 // One host to run jobs on, made on the engine's io_context.
@@ -112,6 +130,11 @@ class Engine {
   // writes the DOT file and the summary, stops the thread. Returns 0 when
   // every task succeeded.
   int Stop();
+
+  // Counters of the run (final after Stop()).
+  const RunStats& stats() const { return stats_; }
+  // The engine's clock (virtual time in a simulation).
+  Seconds Now() const { return clock_ ? clock_->Now() : 0; }
 
   // Submission without a running engine thread, for the benchmark.
   const TaskGraph& graph() const { return graph_; }
@@ -199,6 +222,13 @@ class Engine {
   void OpenHistory();
   void RecordPending();
   void ShutdownOnEngineThread();
+  // Proactive policies: their periodic look at what runs
+  // (engine_reconsider.cc).
+  void ScheduleReconsider();
+  std::unique_ptr<Timer> reconsider_timer_;
+  // The engine thread's loop in virtual time (engine_virtual_time.cc).
+  void RunVirtualTime();
+  std::unique_ptr<Clock> MakeClock();
 
   // Task journal and resume (engine_resume.cc, engine_journal.h).
   struct Journal;
@@ -248,6 +278,7 @@ class Engine {
   std::unordered_map<VersionId, std::vector<HostId>> remote_copies_;
   LinkModel links_;                // learned from transfers
   std::vector<HostId> task_host_;  // where each task last ran
+  std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
   std::unordered_map<TaskId, int> staging_failures_;
   std::vector<HostFailure> pending_failures_;  // for the history
   std::vector<HostCheck> pending_checks_;      // for the history
@@ -272,7 +303,7 @@ class Engine {
   Seconds started_ = 0;
 
   std::mutex mu_;
-  std::condition_variable finished_cv_;  // a task or version finished
+  MasterGate finished_cv_;  // a task or version finished
   int waiters_ = 0;
   bool wake_posted_ = false;
   bool stopping_ = false;

@@ -153,6 +153,15 @@ void Engine::FinalizeFilesLocked(std::unique_lock<std::mutex>& lock) {
       continue;
     }
     Status s = BringToMasterLocked(lock, latest);
+    // The host holding it was found lost while fetching: its producer was
+    // rewound (engine_rewind.cc). Let it run again, wait, fetch anew.
+    for (int tries = 0; !s.ok() && tries < 3 &&
+                        graph_.version(latest).state == VersionState::kPending;
+         ++tries) {
+      WakeLocked();
+      s = WaitVersionLocked(lock, latest, files_.path(f).c_str());
+      if (s.ok()) s = BringToMasterLocked(lock, latest);
+    }
     if (!s.ok()) {
       stats_.notes.push_back("cannot fetch the final version of " +
                              files_.path(f) + ": " + s.message());
@@ -175,7 +184,6 @@ int Engine::Stop() {
   finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
   --waiters_;
   if (journal_) RecoverFinalVersionsLocked(lock);
-  stopping_ = true;
   if (!open_files_.empty()) {
     stats_.notes.push_back(std::to_string(open_files_.size()) +
                            " files opened with GS_Open were not closed; "
@@ -189,7 +197,14 @@ int Engine::Stop() {
     }
     open_files_.clear();
   }
+  // Jobs may still be scheduled while the final versions are fetched: a
+  // host lost then has its results recomputed.
   FinalizeFilesLocked(lock);
+  ++waiters_;
+  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  --waiters_;
+  stopping_ = true;
+  finished_cv_.MasterLeaves();
   lock.unlock();
   // The engine thread may still be inside a handler; stop it before the
   // adapters go away.
@@ -217,7 +232,7 @@ int Engine::Stop() {
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
   }
   std::string summary = FormatSummary(stats_, now - started_);
-  std::fputs(summary.c_str(), stderr);
+  if (!options_.quiet) std::fputs(summary.c_str(), stderr);
   return stats_.failed + stats_.futile + stats_.lost_outputs == 0 ? 0 : 1;
 }
 

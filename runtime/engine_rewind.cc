@@ -80,6 +80,10 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
     if (versions[v].copies.empty() && ver.number > 0) {
       versions[v].copies.push_back(lost);
     }
+    // Restart from scratch: every result a task made counts as lost.
+    if (options_.rewind == "restart" && ver.producer != kMasterTask) {
+      versions[v].copies = {lost};
+    }
   }
   if (only != kNoVersion) versions[only].copies = {lost};
   for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
@@ -120,7 +124,9 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
     }
   }
   tasks.push_back(std::move(finals));
-  auto plan = PlanRewind(tasks, versions, lost, RewindMode::kGtpCR);
+  auto plan = PlanRewind(
+      tasks, versions, lost,
+      options_.rewind == "gtp-r" ? RewindMode::kGtpR : RewindMode::kGtpCR);
   if (!plan.ok()) {
     std::fprintf(stderr, "gsrt: cannot plan the recovery from losing %s: %s\n",
                  host.name.c_str(), plan.status().message().c_str());
@@ -184,6 +190,9 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
   // Rewound tasks may be ready now; this may run outside a scheduling
   // round (a failed fetch), so ask for one.
   if (plan->rt > 0) WakeLocked();
+  if (only == kNoVersion) ++stats_.hosts_lost;
+  stats_.rewound_tasks += plan->rt;
+  stats_.rewound_levels = std::max<uint64_t>(stats_.rewound_levels, plan->lr);
   const std::string what = only == kNoVersion
                                ? "host " + host.name + " was lost"
                                : "the copy of " +
@@ -193,9 +202,11 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
                          std::to_string(plan->rt) + " tasks (RT), " +
                          std::to_string(finished) + " of them finished, over " +
                          std::to_string(plan->lr) + " levels (LR)");
-  std::fprintf(stderr,
-               "\ngsrt: %s (%s): rewinding %u tasks (RT), %u levels (LR)\n",
-               what.c_str(), why.c_str(), plan->rt, plan->lr);
+  if (!options_.quiet) {
+    std::fprintf(stderr,
+                 "\ngsrt: %s (%s): rewinding %u tasks (RT), %u levels (LR)\n",
+                 what.c_str(), why.c_str(), plan->rt, plan->lr);
+  }
 }
 
 void Engine::ScheduleReconnect(HostId h) {
@@ -234,8 +245,9 @@ void Engine::ScheduleReconnect(HostId h) {
       if (!s.ok()) {
         ScheduleReconnect(h);
       } else {
-        std::fprintf(stderr, "\ngsrt: host %s is back\n",
-                     hosts_[h]->name.c_str());
+        if (!options_.quiet)
+          std::fprintf(stderr, "\ngsrt: host %s is back\n",
+                       hosts_[h]->name.c_str());
         Send(std::move(out));
       }
     });

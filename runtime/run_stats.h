@@ -36,6 +36,11 @@ struct RunStats {
   uint64_t reused = 0;
   // Final versions that could not be put under the user's file name.
   uint64_t lost_outputs = 0;
+  // Host losses and what recovering from them rewound (paper 000): RT
+  // summed over the losses, LR the largest of them.
+  uint64_t hosts_lost = 0;
+  uint64_t rewound_tasks = 0;
+  uint64_t rewound_levels = 0;
   std::map<std::string, uint64_t> jobs_per_host;
   std::vector<TaskFailure> failures;
   std::vector<std::string> notes;

@@ -2,31 +2,38 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_set>
 
 #include "runtime/policies_ft.h"
 #include "runtime/policies_grank.h"
 #include "runtime/policies_minmin.h"
 #include "runtime/policies_workqueue.h"
+#include "runtime/policies_volatile.h"
 
 namespace gs {
 
 SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
   const auto& hosts = *in.hosts;
-  slots_.resize(hosts.size());
+  begin_.resize(hosts.size() + 1);
+  size_t total = 0;
   for (size_t h = 0; h < hosts.size(); ++h) {
+    if (hosts[h].usable)
+      total += hosts[h].busy_until.size() + std::max(0, hosts[h].free_slots());
+  }
+  slots_.reserve(total);
+  for (size_t h = 0; h < hosts.size(); ++h) {
+    begin_[h] = static_cast<uint32_t>(slots_.size());
     if (!hosts[h].usable) continue;
-    auto& heap = slots_[h];
     for (Seconds t : hosts[h].busy_until) {
       // An overrunning job still holds its slot: never "free" at now.
-      heap.push_back({std::max(t, now_), false});
+      slots_.push_back({std::max(t, now_), false});
     }
     for (int i = hosts[h].free_slots(); i > 0; --i) {
-      heap.push_back({now_, true});
+      slots_.push_back({now_, true});
       ++free_;
     }
-    std::make_heap(heap.begin(), heap.end(), Later);
+    std::make_heap(slots_.begin() + begin_[h], slots_.end(), Later);
   }
+  begin_[hosts.size()] = static_cast<uint32_t>(slots_.size());
 }
 
 bool SlotBoard::Later(const Slot& a, const Slot& b) {
@@ -35,11 +42,12 @@ bool SlotBoard::Later(const Slot& a, const Slot& b) {
 }
 
 void SlotBoard::Take(HostId h, Seconds end) {
-  auto& heap = slots_[h];
-  if (heap.front().free) --free_;
-  std::pop_heap(heap.begin(), heap.end(), Later);
-  heap.back() = {end, false};
-  std::push_heap(heap.begin(), heap.end(), Later);
+  auto first = slots_.begin() + begin_[h];
+  auto last = slots_.begin() + begin_[h + 1];
+  if (first->free) --free_;
+  std::pop_heap(first, last, Later);
+  *(last - 1) = {end, false};
+  std::push_heap(first, last, Later);
 }
 
 void Policy::Place(const std::vector<ReadyTask>& ready,
@@ -121,10 +129,12 @@ StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
   if (name == "wqr" || name == "wqr-ft" || name == "wqdr-ft") {
     return MakeWorkQueuePolicy(name);
   }
+  if (auto v = MakeVolatilePolicy(name)) return v;
   return Status::InvalidArgument(
       "unknown scheduling policy '" + std::string(name) +
       "'; known policies: mct, met, min-min, ftmct, ftmet, grank, wqr, "
-      "wqr-ft, wqdr-ft");
+      "wqr-ft, wqdr-ft, ip, ie, iy, iay, and the proactive c-h (c one of p, "
+      "e, y; h one of ip, ie, iy, iay, e.g. y-ie)");
 }
 
 std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
@@ -132,10 +142,24 @@ std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
   if (ready_.empty()) return placed;
   policy_->Place(ready_, in, &placed);
   if (placed.empty()) return placed;
-  std::unordered_set<TaskId> taken;
-  taken.reserve(placed.size() * 2);
-  for (const Placement& p : placed) taken.insert(p.task);
-  std::erase_if(ready_, [&](const ReadyTask& r) { return taken.count(r.id); });
+  // Placed tasks are usually near the front of a long queue: remove them
+  // scanning only until all are found, then move the rest down once.
+  std::vector<TaskId> taken;
+  taken.reserve(placed.size());
+  for (const Placement& p : placed) taken.push_back(p.task);
+  std::sort(taken.begin(), taken.end());
+  size_t found = 0, w = 0, r = 0;
+  for (; r < ready_.size() && found < taken.size(); ++r) {
+    if (std::binary_search(taken.begin(), taken.end(), ready_[r].id)) {
+      ++found;
+      continue;
+    }
+    ready_[w++] = ready_[r];
+  }
+  if (w != r) {
+    std::move(ready_.begin() + r, ready_.end(), ready_.begin() + w);
+    ready_.resize(ready_.size() - (r - w));
+  }
   return placed;
 }
 

@@ -63,11 +63,11 @@ class SlotBoard {
  public:
   explicit SlotBoard(const SchedulingInput& in);
 
-  size_t num_hosts() const { return slots_.size(); }
-  bool usable(HostId h) const { return !slots_[h].empty(); }
+  size_t num_hosts() const { return begin_.size() - 1; }
+  bool usable(HostId h) const { return begin_[h] != begin_[h + 1]; }
   // When the next slot of `h` is free, and whether that is now.
-  Seconds earliest(HostId h) const { return slots_[h].front().time; }
-  bool free_now(HostId h) const { return slots_[h].front().free; }
+  Seconds earliest(HostId h) const { return slots_[begin_[h]].time; }
+  bool free_now(HostId h) const { return slots_[begin_[h]].free; }
   int total_free() const { return free_; }
   Seconds now() const { return now_; }
 
@@ -82,7 +82,10 @@ class SlotBoard {
   static bool Later(const Slot& a, const Slot& b);
   Seconds now_;
   int free_ = 0;
-  std::vector<std::vector<Slot>> slots_;
+  // One allocation for all hosts (a round runs after every job's end):
+  // host h's heap is slots_[begin_[h], begin_[h + 1]).
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> begin_;
 };
 
 // A scheduling policy. `Place` looks at ready tasks in order and returns
@@ -108,6 +111,15 @@ class Policy {
   // (Min-Min) override this.
   virtual void Place(const std::vector<ReadyTask>& ready,
                      const SchedulingInput& in, std::vector<Placement>* out);
+
+  // Proactive policies (paper 002's C-H) look again at what runs every
+  // reconsider_period() seconds (0, the default: never) and return the
+  // tasks whose jobs the engine should stop so they are placed anew.
+  virtual Seconds reconsider_period() const { return 0; }
+  virtual std::vector<TaskId> Reconsider(const std::vector<Placement>& running,
+                                         const SchedulingInput& in) {
+    return {};
+  }
 };
 
 // Minimum completion time (paper 003): each task goes to the host where it

@@ -1,0 +1,165 @@
+#include "adapters/sim/sim_adapter.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "runtime/virtual_clock.h"
+
+namespace gs {
+namespace {
+
+// Every job computes 10 s; gangs by operation "g" of size 2.
+class TenSeconds : public SimWorkModel {
+ public:
+  Seconds ExecTime(const JobSpec&, uint32_t) const override { return 10; }
+  uint64_t OutputBytes(const JobSpec&, size_t) const override { return 1000; }
+  Gang GangOf(const JobSpec& spec) const override {
+    if (spec.operation == "g") return {"g", 2};
+    return {};
+  }
+};
+
+struct Fixture {
+  explicit Fixture(std::vector<SimHostSpec> hosts)
+      : world(std::move(hosts), std::make_shared<TenSeconds>(), 1) {
+    for (uint32_t h = 0; h < world.num_hosts(); ++h) {
+      adapters.push_back(world.MakeAdapter(h, clock));
+      EXPECT_TRUE(adapters.back()->Connect().ok());
+    }
+  }
+  void RunAll() {
+    while (clock.RunNext()) {
+    }
+  }
+  VirtualClock clock;
+  SimWorld world;
+  std::vector<std::unique_ptr<Adapter>> adapters;
+};
+
+std::vector<SimHostSpec> Hosts(size_t n) {
+  std::vector<SimHostSpec> hosts(n);
+  for (size_t i = 0; i < n; ++i) hosts[i].name = "h" + std::to_string(i);
+  return hosts;
+}
+
+JobSpec Job(JobId id, const char* op = "op", const char* out = nullptr) {
+  JobSpec s;
+  s.id = id;
+  s.operation = op;
+  if (out) {
+    JobParam p;
+    p.kind = JobParam::Kind::kFileOut;
+    p.dest = out;
+    s.params.push_back(p);
+  }
+  return s;
+}
+
+TEST(SimAdapterTest, ReclaimedSuspendsTheJob) {
+  auto hosts = Hosts(1);
+  hosts[0].trace = {{2, SimAvail::kReclaimed}, {5, SimAvail::kUp}};
+  Fixture f(hosts);
+  std::optional<JobReport> r;
+  f.adapters[0]->Submit(Job(1), [&](JobReport rep) { r = rep; });
+  f.RunAll();
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(std::get<Exited>(r->outcome).succeeded());
+  EXPECT_DOUBLE_EQ(r->ended, 13);  // 10 s of work + 3 s reclaimed
+}
+
+TEST(SimAdapterTest, DownLosesTheJobAndTheFilesUntilReconnected) {
+  auto hosts = Hosts(1);
+  hosts[0].trace = {{15, SimAvail::kDown}, {30, SimAvail::kUp}};
+  Fixture f(hosts);
+  Adapter& a = *f.adapters[0];
+  std::optional<JobReport> first, second;
+  a.Submit(Job(1, "op", "/sim/h0/data/out"), [&](JobReport r) { first = r; });
+  f.clock.RunNext();  // out of the queue
+  while (!first) f.clock.RunNext();
+  EXPECT_TRUE(std::get<Exited>(first->outcome).succeeded());
+  a.Submit(Job(2), [&](JobReport r) { second = r; });
+  while (!second) f.clock.RunNext();
+  ASSERT_TRUE(std::holds_alternative<HostFailed>(second->outcome));
+  EXPECT_DOUBLE_EQ(second->ended, 15);
+  EXPECT_FALSE(a.connected());
+  EXPECT_FALSE(a.Connect().ok());  // still DOWN
+  EXPECT_EQ(f.world.stats().wasted_cpu, 5);
+  while (f.clock.Now() < 30 && f.clock.RunNext()) {
+  }
+  EXPECT_TRUE(a.Connect().ok());
+  std::optional<Status> got;
+  a.Get("/sim/h0/data/out", "/nonexistent/x", [&](Status s) { got = s; });
+  f.RunAll();
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->code(), Status::Code::kNotFound);  // lost with the host
+}
+
+TEST(SimAdapterTest, TransfersTakeLatencyPlusSizeOverBandwidth) {
+  auto hosts = Hosts(1);
+  hosts[0].latency = 0.5;
+  hosts[0].bandwidth = 100;
+  Fixture f(hosts);
+  f.world.SetMasterFileSize("/m/in", 300);
+  std::optional<Seconds> done_at;
+  f.adapters[0]->Put("/m/in", "/sim/h0/data/in",
+                     [&](Status s) { done_at = f.clock.Now(); });
+  f.RunAll();
+  ASSERT_TRUE(done_at);
+  EXPECT_DOUBLE_EQ(*done_at, 3.5);
+}
+
+TEST(SimAdapterTest, AGangComputesTogetherAndFailsTogether) {
+  auto hosts = Hosts(2);
+  hosts[1].queue_wait = 4;  // the gang starts when its last member does
+  Fixture f(hosts);
+  std::optional<JobReport> a, b;
+  f.adapters[0]->Submit(Job(1, "g"), [&](JobReport r) { a = r; });
+  f.adapters[1]->Submit(Job(2, "g"), [&](JobReport r) { b = r; });
+  f.RunAll();
+  ASSERT_TRUE(a && b);
+  EXPECT_DOUBLE_EQ(a->ended, 14);
+  EXPECT_DOUBLE_EQ(b->ended, 14);
+
+  auto hosts2 = Hosts(2);
+  hosts2[1].trace = {{6, SimAvail::kDown}};
+  Fixture g(hosts2);
+  a.reset();
+  b.reset();
+  g.adapters[0]->Submit(Job(1, "g"), [&](JobReport r) { a = r; });
+  g.adapters[1]->Submit(Job(2, "g"), [&](JobReport r) { b = r; });
+  g.RunAll();
+  ASSERT_TRUE(a && b);
+  EXPECT_TRUE(std::holds_alternative<Cancelled>(a->outcome));
+  EXPECT_TRUE(std::holds_alternative<HostFailed>(b->outcome));
+  EXPECT_DOUBLE_EQ(g.world.stats().wasted_cpu, 12);  // 6 s on each
+}
+
+TEST(SimAdapterTest, MarkovDowntimeMatchesTheChain) {
+  // UP -> DOWN 1 %, DOWN -> UP 4 % per slot: DOWN 20 % of the time.
+  auto hosts = Hosts(1);
+  MarkovAvailability m;
+  m.p[0][0] = 0.99;
+  m.p[0][2] = 0.01;
+  m.p[2][2] = 0.96;
+  m.p[2][0] = 0.04;
+  hosts[0].markov = m;
+  Fixture f(hosts);
+  Seconds down = 0, last = 0;
+  SimAvail state = SimAvail::kUp;
+  uint64_t changes = 0;
+  while (f.clock.NextTime() < 1e6 && f.clock.RunNext()) {
+    SimAvail now = f.world.avail(0);
+    if (now != state) {
+      if (state == SimAvail::kDown) down += f.clock.Now() - last;
+      last = f.clock.Now();
+      state = now;
+      ++changes;
+    }
+  }
+  EXPECT_GT(changes, 1000u);
+  EXPECT_NEAR(down / f.clock.Now(), 0.2, 0.02);
+}
+
+}  // namespace
+}  // namespace gs

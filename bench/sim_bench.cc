@@ -1,0 +1,94 @@
+// Simulation figures for docs/benchmarks.md:
+//  1. simulated events per second of the engine in virtual time, on a bag
+//     of tasks over many sim hosts (default 1,000 hosts x 100,000 tasks,
+//     identical hosts; --spread for drawn speeds);
+//  2. scheduling time per task of each policy: one round placing N ready
+//     tasks on N free one-slot hosts (pure Scheduler, no engine),
+//     execution times drawn per (task, host); the volatile policies run
+//     without a host model (every host always UP).
+// A plain program: prints a table; no test.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runtime/policies_volatile.h"
+#include "runtime/scheduler.h"
+#include "runtime/sim_experiments.h"
+
+namespace {
+
+class TablePredictor : public gs::Predictor {
+ public:
+  TablePredictor(size_t tasks, size_t hosts, uint64_t seed) : hosts_(hosts) {
+    std::mt19937_64 rng(seed);
+    t_.resize(tasks * hosts);
+    for (double& v : t_) v = 1 + static_cast<double>(rng() % 1000);
+  }
+  gs::Seconds ExecTime(gs::OpId op, gs::HostId h) const override {
+    return t_[op * hosts_ + h];
+  }
+  gs::Seconds TransferTime(gs::TaskId, gs::HostId) const override { return 0; }
+
+ private:
+  size_t hosts_;
+  std::vector<double> t_;
+};
+
+double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+void PolicyTimes(size_t hosts, size_t tasks) {
+  TablePredictor pred(tasks, hosts, 7);
+  std::printf("\nscheduling one round: %zu ready tasks on %zu free hosts\n",
+              tasks, hosts);
+  std::printf("%-8s %14s\n", "policy", "us per placed task");
+  for (const char* name : {"met", "mct", "ftmet", "ftmct", "grank", "min-min",
+                           "ip", "ie", "iy", "iay"}) {
+    auto policy = gs::MakePolicy(name);
+    if (!policy.ok()) continue;
+    gs::Scheduler sched(std::move(policy).value());
+    for (gs::TaskId t = 0; t < tasks; ++t) sched.AddReady(t, t);
+    std::vector<gs::HostState> states(hosts);
+    gs::SchedulingInput in{0, &states, &pred};
+    auto t0 = std::chrono::steady_clock::now();
+    auto placed = sched.Schedule(in);
+    double s = SecondsSince(t0);
+    std::printf("%-8s %14.2f   (%zu placed)\n", name,
+                s / std::max<size_t>(placed.size(), 1) * 1e6, placed.size());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  size_t hosts = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 1000;
+  size_t tasks = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 100000;
+  double spread = argc > 3 ? std::strtod(argv[3], nullptr) : 0;
+  gs::BotOptions o;
+  o.hosts = hosts;
+  o.tasks = tasks;
+  o.speed_spread = spread;
+  auto r = gs::RunBot(o);
+  if (!r.ok()) {
+    std::fprintf(stderr, "sim_bench: %s\n", r.status().message().c_str());
+    return 1;
+  }
+  std::printf("bag of %zu tasks on %zu sim hosts (speed spread %.2f), mct\n",
+              tasks, hosts, spread);
+  std::printf(
+      "  %llu events in %.2f s: %.0f events/s; %.1f us per task; "
+      "virtual makespan %.0f s, utilization %.3f\n",
+      static_cast<unsigned long long>(r->events), r->wall_seconds,
+      r->events / r->wall_seconds, r->wall_seconds / tasks * 1e6, r->makespan,
+      r->utilization);
+  PolicyTimes(16, 16);
+  PolicyTimes(100, 100);
+  PolicyTimes(1000, 1000);
+  return 0;
+}
