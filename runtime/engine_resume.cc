@@ -117,7 +117,7 @@ void Engine::OpenJournal() {
                    entries.status().message().c_str());
       break;  // older runs could hold data a newer one overwrote
     }
-    journal_->index.AddRun(*entries);
+    journal_->index.AddRun(std::move(entries).value());
     journal_->interrupted.push_back(run);
   }
   journal_->resuming = !journal_->index.empty();

@@ -126,11 +126,11 @@ bool SameOutput(const JournalOutput& recorded, const FileFacts& found) {
   return true;
 }
 
-void ResumeIndex::AddRun(const std::vector<JournalEntry>& entries) {
+void ResumeIndex::AddRun(std::vector<JournalEntry> entries) {
   // Files this run wrote, applied after the run is read so that its own
   // entries do not shadow each other.
   std::vector<std::pair<std::string, std::string>> written;
-  for (const JournalEntry& e : entries) {
+  for (JournalEntry& e : entries) {
     bool shadowed = false;
     for (const JournalOutput& o : e.outputs) {
       auto w = writer_.find(WriterKey(o));
@@ -148,10 +148,10 @@ void ResumeIndex::AddRun(const std::vector<JournalEntry>& entries) {
       if (list.empty()) by_signature_.erase(e.signature);
       continue;
     }
-    list.push_back(e);
-    ++size_;
     for (const JournalOutput& o : e.outputs)
       written.emplace_back(WriterKey(o), e.signature);
+    list.push_back(std::move(e));
+    ++size_;
   }
   for (auto& [key, sig] : written) writer_.emplace(key, sig);
 }

@@ -102,7 +102,7 @@ class ResumeIndex {
   // entry is dropped when a newer one has its signature and output files,
   // or when a newer entry of another signature wrote one of its files (the
   // file holds the newer data now).
-  void AddRun(const std::vector<JournalEntry>& entries);
+  void AddRun(std::vector<JournalEntry> entries);
 
   // The entry for a task with `signature` whose outputs go to
   // `output_files` (version file names, in parameter order), or nullptr.
