@@ -205,8 +205,9 @@ void PilotAdapter::OnPilot(std::string name,
   };
   AgentAdapterOptions ao;
   ao.kind = system_kind_;
-  ao.host_name = options_.host.name + "' pilot '" + pilot->name + "' (job " +
-                 pilot->batch_id + ")";
+  // Messages read "host 'H' pilot 'H-p0', batch job '123'".
+  ao.host_name = options_.host.name + "' pilot '" + pilot->name +
+                 "', batch job '" + pilot->batch_id;
   ao.heartbeat_interval = options_.heartbeat;
   ao.shares_master_files = options_.host.shared_fs;
   pilot->agent =
