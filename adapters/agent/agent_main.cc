@@ -29,6 +29,7 @@
 #include "adapters/agent/agent.h"
 #include "adapters/batch/batch_job_runner.h"
 #include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/signal_grace.h"
 #include "adapters/local/local_adapter.h"
 #include "adapters/pipe_stream.h"
 #include "adapters/tcp_stream.h"
@@ -223,7 +224,14 @@ int main(int argc, char** argv) {
   local_options.work_dir = options.work_dir;
   local_options.host_name = options.facts.host_name;
   gs::LocalAdapter local(io, clock, local_options);
-  gs::Agent agent(**stream, local, clock, options);
+  // A pilot's workers get the batch system's kill signal with the agent:
+  // their reports wait a moment, so that a cancelled pilot is a lost host,
+  // not a failed task (adapters/batch/signal_grace.h).
+  gs::SignalGraceAdapter pilot_runner(local, clock);
+  gs::Adapter& runner = args.connect.empty()
+                            ? static_cast<gs::Adapter&>(local)
+                            : static_cast<gs::Adapter&>(pilot_runner);
+  gs::Agent agent(**stream, runner, clock, options);
 
   gs::Status exit_status;
   boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);

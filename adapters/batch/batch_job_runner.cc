@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "adapters/agent/protocol.h"
+#include "adapters/batch/signal_grace.h"
 #include "adapters/local/local_adapter.h"
 #include "runtime/asio_clock.h"
 
@@ -135,7 +136,10 @@ int RunBatchJob(const std::string& dir, const std::string& work_dir) {
   LocalAdapterOptions options;
   options.slots = 1;
   options.work_dir = work_dir;
-  LocalAdapter runner(io, clock, options);
+  LocalAdapter local(io, clock, options);
+  // A worker killed by the batch system's signal must not count as its
+  // own failure: no record is written then (see signal_grace.h).
+  SignalGraceAdapter runner(local, clock);
   std::optional<JobReport> report;
   if (Status s = runner.Connect(); !s.ok()) {
     JobReport failed;
@@ -153,6 +157,7 @@ int RunBatchJob(const std::string& dir, const std::string& work_dir) {
       io.stop();
     });
     runner.Submit(std::move(spec).value(), [&](JobReport r) {
+      if (stopped) return;
       report = std::move(r);
       signals.cancel();
       io.stop();
