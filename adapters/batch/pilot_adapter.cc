@@ -22,6 +22,8 @@ namespace {
 
 // Pilots that end before connecting, in a row, before the host gives up.
 constexpr int kMaxFailedStarts = 3;
+// Seconds Connect() waits for the other pilots once one serves.
+constexpr Seconds kLatePilotWait = 5;
 
 Status MakePrivateDir(const std::string& dir) {
   std::error_code ec;
@@ -158,8 +160,13 @@ Status PilotAdapter::Connect() {
     for (const auto& p : pilots_) n += p->state == PilotState::kReady;
     return n;
   };
+  // Once one pilot serves, the others get a few seconds more: jobs can
+  // start, and late pilots add their slots when they connect.
+  Seconds first_ready = -1;
   while (ready() < want && failed_starts_ < kMaxFailedStarts &&
          clock_.Now() < deadline) {
+    if (ready() > 0 && first_ready < 0) first_ready = clock_.Now();
+    if (first_ready >= 0 && clock_.Now() - first_ready > kLatePilotWait) break;
     io_.restart();
     io_.run_one_for(std::chrono::milliseconds(100));
   }

@@ -34,8 +34,9 @@ class PilotAdapter : public Adapter {
 
   std::string_view kind() const override { return system_kind_; }
   // Checks the batch system, listens, submits the pilots and waits until
-  // they are all connected (or pilot_start_timeout passed with at least
-  // one). Runs `io` itself, as AgentAdapter::Connect does.
+  // they are all connected, or 5 s after the first one connected, or
+  // pilot_start_timeout (an error if none connected). Runs `io` itself,
+  // as AgentAdapter::Connect does.
   Status Connect() override;
   // OK at once while a pilot serves; otherwise new pilots are submitted
   // and `done` fires when one connects (or fails after the timeout).
