@@ -296,6 +296,19 @@ TEST_F(SlurmAdapterTest, QueueWaitsGoToTheHistory) {
     EXPECT_GE(w.started, w.submitted);
     EXPECT_LT(w.started - w.submitted, 60);
   }
+  // A later run's probe reports them (the ranking tool's queue wait).
+  BatchAdapterOptions o = Options("waits", BatchMode::kJob);
+  o.history_path = db;
+  BatchJobAdapter later(io_, clock_, o, MakeSlurmSystem());
+  ASSERT_TRUE(later.Connect().ok());
+  std::optional<StatusOr<HostProbe>> probe;
+  later.Probe([&](StatusOr<HostProbe> p) { probe = std::move(p); });
+  ASSERT_TRUE(RunUntil(io_, [&] { return probe.has_value(); }));
+  ASSERT_TRUE(probe->ok()) << probe->status().ToString();
+  const Seconds mean = ((*waits)[0].started - (*waits)[0].submitted +
+                        (*waits)[1].started - (*waits)[1].submitted) /
+                       2;
+  EXPECT_NEAR((*probe)->queue_wait, mean, 1e-6);
 }
 
 }  // namespace

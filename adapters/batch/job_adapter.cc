@@ -296,12 +296,15 @@ void BatchJobAdapter::Shutdown() {
 void BatchJobAdapter::Probe(ProbeCallback done) {
   const Seconds start = clock_.Now();
   auto listed = commands_.List(job_name_.empty() ? "gsrt-probe" : job_name_);
-  if (!listed.ok()) return done(listed.status());
-  HostProbe probe;
-  probe.rtt = clock_.Now() - start;
-  probe.cores = static_cast<uint32_t>(options_.host.batch.cpus_per_task);
-  probe.queue_wait = waits_.Mean();
-  done(probe);
+  StatusOr<HostProbe> result = listed.status();
+  if (listed.ok()) {
+    HostProbe probe;
+    probe.rtt = clock_.Now() - start;
+    probe.cores = static_cast<uint32_t>(options_.host.batch.cpus_per_task);
+    probe.queue_wait = waits_.RecentMean();
+    result = probe;
+  }
+  boost::asio::post(io_, [done = std::move(done), result] { done(result); });
 }
 
 std::vector<std::string> BatchJobAdapter::BatchIds() const {

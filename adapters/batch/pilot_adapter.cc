@@ -450,7 +450,7 @@ void PilotAdapter::Remove(std::string host_path) {
 void PilotAdapter::Probe(ProbeCallback done) {
   Pilot* p = ReadyPilot();
   if (p == nullptr) return done(Status::Unavailable(Host() + ": no pilot"));
-  const Seconds wait = waits_.Mean();
+  const Seconds wait = waits_.RecentMean();
   p->agent->Probe([done = std::move(done), wait](StatusOr<HostProbe> probe) {
     if (probe.ok() && wait >= 0) probe->queue_wait = wait;
     done(std::move(probe));

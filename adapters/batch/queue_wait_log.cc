@@ -1,5 +1,7 @@
 #include "adapters/batch/queue_wait_log.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -50,6 +52,26 @@ Seconds QueueWaitLog::Mean() const {
   Seconds sum = 0;
   for (const QueueWait& w : all_) sum += w.started - w.submitted;
   return sum / static_cast<double>(all_.size());
+}
+
+Seconds QueueWaitLog::RecentMean(int limit) const {
+  Seconds sum = 0;
+  size_t n = 0;
+  for (const QueueWait& w : all_) {
+    sum += w.started - w.submitted;
+    ++n;
+  }
+  if (!history_path_.empty() && ::access(history_path_.c_str(), R_OK) == 0) {
+    if (auto history = History::Open(history_path_); history.ok()) {
+      if (auto waits = (*history)->LoadQueueWaits(host_, limit); waits.ok()) {
+        for (const QueueWait& w : *waits) {
+          sum += w.started - w.submitted;
+          ++n;
+        }
+      }
+    }
+  }
+  return n == 0 ? -1 : sum / static_cast<double>(n);
 }
 
 }  // namespace gs

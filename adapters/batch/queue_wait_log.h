@@ -27,6 +27,9 @@ class QueueWaitLog {
   const std::vector<QueueWait>& waits() const { return all_; }
   // Mean of the waits seen in this run; -1 when none.
   Seconds Mean() const;
+  // Mean of this run's waits and the newest `limit` of the host in the
+  // history (what a probe reports to the ranking tool); -1 when none.
+  Seconds RecentMean(int limit = 20) const;
 
  private:
   std::string history_path_;
