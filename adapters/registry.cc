@@ -45,6 +45,12 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       batch.worker = context.worker;
       batch.history_path = context.config->runtime.history;
       batch.heartbeat = context.config->runtime.heartbeat;
+      if (!host.batch.via.empty()) {
+        if (const HostConfig* login =
+                context.config->FindHost(host.batch.via)) {
+          batch.login = *login;
+        }
+      }
       for (size_t i = 0; i < context.config->hosts.size(); ++i) {
         if (context.config->hosts[i].name == host.name) {
           batch.where =

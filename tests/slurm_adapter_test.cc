@@ -13,6 +13,7 @@
 #include "adapters/batch/batch_commands.h"
 #include "adapters/batch/job_adapter.h"
 #include "adapters/batch/pilot_adapter.h"
+#include "adapters/ssh/testing/sshd_testbed.h"
 #include "runtime/asio_clock.h"
 #include "runtime/deploy_exec.h"
 #include "runtime/history.h"
@@ -309,6 +310,51 @@ TEST_F(SlurmAdapterTest, QueueWaitsGoToTheHistory) {
                         (*waits)[1].started - (*waits)[1].submitted) /
                        2;
   EXPECT_NEAR((*probe)->queue_wait, mean, 1e-6);
+}
+
+TEST_F(SlurmAdapterTest, CommandsRunOnALoginHostThroughVia) {
+  testing::SshdTestbed bed(1);
+  const std::string error = bed.Start();
+  ASSERT_EQ(error, "");
+  const SshTarget target = bed.Target(1);
+  HostConfig login;
+  login.name = "login";
+  login.adapters = {AdapterKind::kSsh};
+  login.address = target.address;
+  login.port = target.port;
+  login.identity = target.identity;
+  login.known_hosts = target.known_hosts;
+  // No batch command on this machine's PATH: they must run over ssh.
+  const std::string saved = std::getenv("PATH");
+  ::setenv("PATH", dir_.path().c_str(), 1);
+  JobId id = 1;
+  for (BatchMode mode : {BatchMode::kJob, BatchMode::kPilot}) {
+    BatchAdapterOptions o = Options("behind", mode);
+    o.host.batch.via = "login";
+    o.login = login;
+    o.host.env = {{"SLURM_CONF", std::getenv("SLURM_CONF")}};
+    auto adapter = MakeBatchAdapter(io_, clock_, o);
+    Status s = adapter->Connect();
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    reports_.Submit(*adapter,
+                    Job(id, "add", {Scalar("2"), Scalar("3"), OutScalar()}));
+    ASSERT_TRUE(WaitFor(id));
+    ASSERT_NE(AsExited(reports_.Get(id)), nullptr)
+        << OutcomeName(reports_.Get(id));
+    EXPECT_EQ(AsExited(reports_.Get(id))->results, "5\n");
+    adapter->Shutdown();
+    ++id;
+  }
+  // A relative workdir cannot be shared: said at connect.
+  BatchAdapterOptions o = Options("behind", BatchMode::kJob);
+  o.host.batch.via = "login";
+  o.login = login;
+  o.host.workdir = ".gsrt/hosts/behind";
+  Status s = MakeBatchAdapter(io_, clock_, o)->Connect();
+  ::setenv("PATH", saved.c_str(), 1);
+  bed.Stop();
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("absolute directory"));
 }
 
 }  // namespace

@@ -44,10 +44,19 @@ struct BatchAdapterOptions {
   Seconds record_interval = 0.2;
   // Seconds Connect() (and a reconnect) waits for pilots to start.
   Seconds pilot_start_timeout = 600;
+  // With `via`: the login host (an ssh host of the config) the batch
+  // commands run on; its name is "" otherwise. The batch host's `env` is
+  // set for those commands, and its `workdir` must be an absolute path
+  // that this machine and the cluster share.
+  HostConfig login;
   // Largest job array; 0: the cluster's MaxArraySize; 1: one batch job per
   // gsrt job.
   int max_array = 0;
 };
+
+// Why `options` cannot work as given (a relative workdir behind `via`),
+// or OK.
+Status CheckBatchOptions(const BatchAdapterOptions& options);
 
 // The adapter for `options.host`: job or pilot mode, Slurm or PBS.
 std::unique_ptr<Adapter> MakeBatchAdapter(boost::asio::io_context& io,

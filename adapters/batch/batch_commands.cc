@@ -59,7 +59,7 @@ BatchCommands::BatchCommands(std::string host_name,
 StatusOr<ProgramOutput> BatchCommands::Run(const std::vector<std::string>& argv,
                                            Seconds timeout) {
   std::vector<std::string> resolved = argv;
-  resolved[0] = FindInPath(argv[0]);
+  resolved[0] = runner_ ? argv[0] : FindInPath(argv[0]);
   if (resolved[0].empty()) {
     return Status::NotFound(
         Host() + ": " + argv[0] + " is not in PATH; install the " +
@@ -67,7 +67,8 @@ StatusOr<ProgramOutput> BatchCommands::Run(const std::vector<std::string>& argv,
         " client commands on this machine (Debian: slurm-client, or "
         "slurm-wlm-torque for qsub/qstat/qdel)");
   }
-  auto out = RunProgram(resolved, timeout);
+  auto out =
+      runner_ ? runner_(resolved, timeout) : RunProgram(resolved, timeout);
   if (!out.ok()) {
     return out.status().WithContext(Host() + ": `" + CommandText(argv) + "`");
   }
@@ -84,13 +85,8 @@ StatusOr<ProgramOutput> BatchCommands::Run(const std::vector<std::string>& argv,
 }
 
 StatusOr<int> BatchCommands::Check(const std::string& probe_script) {
-  if (!config_.via.empty()) {
-    return Status::FailedPrecondition(
-        where_ + Host() + ": `via: " + config_.via +
-        "` is not supported yet; run the master on a machine with the " +
-        std::string(system_->kind()) + " commands (a login node)");
-  }
   for (const std::string& program : system_->Programs()) {
+    if (runner_) break;  // on the login node: a missing one fails below
     if (FindInPath(program).empty()) {
       return Status::NotFound(
           Host() + ": " + program + " is not in PATH; install the " +

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "adapters/batch/batch_system.h"
+#include "adapters/batch/via_ssh.h"
 #include "runtime/config.h"
 #include "runtime/deploy_exec.h"
 #include "runtime/status.h"
@@ -22,6 +23,10 @@ class BatchCommands {
   // prefixed to messages about its keys; "" when unknown.
   BatchCommands(std::string host_name, std::unique_ptr<BatchSystem> system,
                 BatchConfig config, std::string where);
+
+  // Runs the commands through `runner` (a login node, `via`) instead of
+  // on this machine.
+  void set_runner(CommandRunner runner) { runner_ = std::move(runner); }
 
   const BatchSystem& system() const { return *system_; }
   const BatchConfig& config() const { return config_; }
@@ -52,6 +57,7 @@ class BatchCommands {
   std::unique_ptr<BatchSystem> system_;
   BatchConfig config_;
   std::string where_;
+  CommandRunner runner_;
 };
 
 // The first lines of a command's stderr (or stdout), trimmed, for

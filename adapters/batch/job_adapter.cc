@@ -11,6 +11,7 @@
 
 #include "adapters/batch/batch_job_runner.h"
 #include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/via_ssh.h"
 #include "adapters/ssh/shell_quote.h"
 
 namespace gs {
@@ -27,7 +28,12 @@ BatchJobAdapter::BatchJobAdapter(boost::asio::io_context& io, Clock& clock,
       commands_(options_.host.name, std::move(system), options_.host.batch,
                 options_.where),
       waits_(options_.history_path, options_.host.name,
-             options_.host.batch.partition) {}
+             options_.host.batch.partition) {
+  if (!options_.login.name.empty()) {
+    commands_.set_runner(
+        MakeViaRunner(io_, clock_, options_.login, options_.host.env));
+  }
+}
 
 BatchJobAdapter::~BatchJobAdapter() {
   Shutdown();
@@ -36,6 +42,7 @@ BatchJobAdapter::~BatchJobAdapter() {
 
 Status BatchJobAdapter::Connect() {
   if (connected_) return Status::Ok();
+  if (Status s = CheckBatchOptions(options_); !s.ok()) return s;
   auto tag = NewPilotToken();  // random, so that runs never share names
   if (!tag.ok()) return tag.status();
   run_dir_ = options_.host.workdir + "/batch-" + std::to_string(::getpid()) +

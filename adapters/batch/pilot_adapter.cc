@@ -11,6 +11,7 @@
 
 #include "adapters/batch/batch_job_runner.h"
 #include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/via_ssh.h"
 #include "adapters/ssh/shell_quote.h"
 #include "adapters/tcp_stream.h"
 
@@ -51,7 +52,12 @@ PilotAdapter::PilotAdapter(boost::asio::io_context& io, Clock& clock,
       commands_(options_.host.name, std::move(system), options_.host.batch,
                 options_.where),
       waits_(options_.history_path, options_.host.name,
-             options_.host.batch.partition) {}
+             options_.host.batch.partition) {
+  if (!options_.login.name.empty()) {
+    commands_.set_runner(
+        MakeViaRunner(io_, clock_, options_.login, options_.host.env));
+  }
+}
 
 PilotAdapter::~PilotAdapter() {
   Shutdown();
@@ -60,6 +66,7 @@ PilotAdapter::~PilotAdapter() {
 
 Status PilotAdapter::Prepare() {
   if (prepared_) return Status::Ok();
+  if (Status s = CheckBatchOptions(options_); !s.ok()) return s;
   script_dir_ = options_.host.workdir + "/pilots";
   if (Status s = MakePrivateDir(options_.host.workdir); !s.ok()) return s;
   if (Status s = MakePrivateDir(script_dir_); !s.ok()) return s;
