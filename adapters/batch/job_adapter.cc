@@ -292,12 +292,20 @@ void BatchJobAdapter::Shutdown() {
   if (!ids.empty()) {
     (void)commands_.Cancel(std::vector<std::string>(ids.begin(), ids.end()));
   }
-  std::vector<JobId> left;
-  for (const auto& [id, e] : jobs_) left.push_back(id);
-  const Seconds now = clock_.Now();
-  for (JobId id : left) Report(id, Cancelled{}, now, now);
+  // Reported before this returns (the engine stops its loop next).
+  auto left = std::move(jobs_);
+  jobs_.clear();
   pending_.clear();
   connected_ = false;
+  const Seconds now = clock_.Now();
+  for (auto& [id, e] : left) {
+    JobReport report;
+    report.id = id;
+    report.outcome = Cancelled{};
+    report.submitted = std::min(e.submitted, now);
+    report.started = report.ended = now;
+    e.done(std::move(report));
+  }
 }
 
 void BatchJobAdapter::Probe(ProbeCallback done) {

@@ -37,6 +37,8 @@ class BatchJobAdapter : public Adapter {
   int FreeSlots() const override;
   void Submit(JobSpec spec, DoneCallback done) override;
   void Cancel(JobId id) override;
+  // Cancels every batch job of the run; outstanding jobs report Cancelled
+  // before this returns.
   void Shutdown() override;
   bool shares_master_files() const override { return true; }
   std::string work_dir() const override { return options_.host.workdir; }
