@@ -101,6 +101,8 @@ case $scenario in
     [ "$jobs" -ge 36 ] || { echo "FAIL: only $jobs jobs on $host"; exit 1; }
     [ "$waits" -ge 1 ] || { echo "FAIL: no queue waits recorded"; exit 1; }
     check_queue_empty
+    left=$(ls -d "$work/parallel/.gsrt/hosts/$host"/batch-* 2>/dev/null || true)
+    [ -z "$left" ] || { echo "FAIL: job files left behind: $left"; exit 1; }
     echo "OK: matmul on $adapter ($mode mode) matches the sequential run: $jobs jobs, $waits queue waits (mean ${mean} s)"
     ;;
   scancel-job)

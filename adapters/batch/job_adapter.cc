@@ -215,6 +215,7 @@ void BatchJobAdapter::Poll(bool list) {
                             (e.batch_id.find('_') != std::string::npos
                                  ? "." + std::to_string(e.index)
                                  : "");
+    keep_files_ = true;  // its output may say why
     const Seconds now = clock_.Now();
     Report(id,
            HostFailed{"batch job " + e.batch_id + " of " + Host() +
@@ -252,6 +253,10 @@ void BatchJobAdapter::Report(JobId id, JobReport report) {
   if (it == jobs_.end()) return;
   Entry e = std::move(it->second);
   jobs_.erase(it);
+  if (!e.dir.empty() && std::holds_alternative<Exited>(report.outcome)) {
+    ::unlink(BatchSpecPath(e.dir, e.index).c_str());
+    ::unlink(BatchRecordPath(e.dir, e.index).c_str());
+  }
   report.id = id;
   const bool ran = std::holds_alternative<Exited>(report.outcome) ||
                    std::holds_alternative<TimedOut>(report.outcome);
@@ -291,6 +296,12 @@ void BatchJobAdapter::Shutdown() {
   }
   if (!ids.empty()) {
     (void)commands_.Cancel(std::vector<std::string>(ids.begin(), ids.end()));
+  }
+  // The run's job files go, unless a job vanished (its output may say
+  // why) or jobs are still cancelling.
+  if (!keep_files_ && ids.empty() && !run_dir_.empty()) {
+    std::error_code ec;
+    fs::remove_all(run_dir_, ec);
   }
   // Reported before this returns (the engine stops its loop next).
   auto left = std::move(jobs_);

@@ -88,6 +88,7 @@ class BatchJobAdapter : public Adapter {
   int submissions_ = 0;
   int ticks_ = 0;
   bool connected_ = false;
+  bool keep_files_ = false;  // a job vanished: keep the run's files
   bool shut_down_ = false;
   std::unique_ptr<Timer> tick_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
