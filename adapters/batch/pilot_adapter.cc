@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 #include "adapters/batch/batch_job_runner.h"
@@ -248,10 +249,13 @@ void PilotAdapter::OnPilotReady(Pilot& pilot, Status s) {
 void PilotAdapter::Retire(Pilot& pilot, const std::string& why) {
   if (pilot.state == PilotState::kGone) return;
   pilot.state = PilotState::kGone;
+  pilot.lost = true;
   if (pilot.agent) pilot.agent->Shutdown();
   // It may still run on a hung node: make sure it leaves the queue.
   (void)commands_.Cancel({pilot.batch_id});
-  (void)why;
+  std::fprintf(stderr, "gsrt: %s: pilot %s (batch job %s) retired: %s\n",
+               Host().c_str(), pilot.name.c_str(), pilot.batch_id.c_str(),
+               why.c_str());
 }
 
 void PilotAdapter::Maintain(bool list) {
@@ -425,6 +429,13 @@ void PilotAdapter::Shutdown() {
   if (!ids.empty()) (void)commands_.Cancel(ids);
   if (listener_) listener_->Close();
   if (!token_file_.empty()) ::unlink(token_file_.c_str());
+  // The scripts and outputs of pilots that ended well; a lost pilot's
+  // output stays (it may say why).
+  for (const auto& p : pilots_) {
+    if (p->lost) continue;
+    ::unlink((script_dir_ + "/" + p->name + ".sh").c_str());
+    ::unlink((script_dir_ + "/" + p->name + ".out").c_str());
+  }
   FinishWaiters(Status::Cancelled(Host() + " was shut down"));
 }
 

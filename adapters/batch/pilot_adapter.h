@@ -68,7 +68,8 @@ class PilotAdapter : public Adapter {
     PilotState state = PilotState::kQueued;
     Seconds submitted = 0;
     int slots = 1;
-    int missing = 0;  // queue listings in a row that did not show it
+    int missing = 0;    // queue listings in a row that did not show it
+    bool lost = false;  // retired: its output is kept for the user
     std::unique_ptr<AgentAdapter> agent;
   };
 
