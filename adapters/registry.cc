@@ -1,5 +1,6 @@
 #include "adapters/registry.h"
 
+#include "adapters/batch/batch_adapter.h"
 #include "adapters/local/local_adapter.h"
 #include "adapters/sim/sim_config.h"
 #include "adapters/ssh_host_adapter.h"
@@ -8,7 +9,8 @@ namespace gs {
 
 bool AdapterAvailable(AdapterKind kind) {
   return kind == AdapterKind::kLocal || kind == AdapterKind::kSsh ||
-         kind == AdapterKind::kSim;
+         kind == AdapterKind::kSim || kind == AdapterKind::kSlurm ||
+         kind == AdapterKind::kPbs;
 }
 
 StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
@@ -38,6 +40,31 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       return std::unique_ptr<Adapter>(
           std::make_unique<SshHostAdapter>(*context.io, *context.clock, ssh));
     }
+    if (kind == AdapterKind::kSlurm || kind == AdapterKind::kPbs) {
+      auto agent = FindAgentProgram();
+      if (!agent.ok())
+        return agent.status().WithContext("host '" + host.name + "'");
+      BatchAdapterOptions batch;
+      batch.host = host;
+      batch.host.adapters = {kind};
+      batch.agent_program = *agent;
+      batch.worker = context.worker;
+      batch.history_path = context.config->runtime.history;
+      batch.heartbeat = context.config->runtime.heartbeat;
+      if (!host.batch.via.empty()) {
+        if (const HostConfig* login =
+                context.config->FindHost(host.batch.via)) {
+          batch.login = *login;
+        }
+      }
+      for (size_t i = 0; i < context.config->hosts.size(); ++i) {
+        if (context.config->hosts[i].name == host.name) {
+          batch.where =
+              context.config->source.Where("hosts[" + std::to_string(i) + "]");
+        }
+      }
+      return MakeBatchAdapter(*context.io, *context.clock, std::move(batch));
+    }
   }
   std::string kinds;
   for (AdapterKind kind : host.adapters) {
@@ -45,7 +72,7 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
   }
   return Status::Unavailable("host '" + host.name + "': adapter " + kinds +
                              " is not available in this build of gsrt "
-                             "(available: local, ssh, sim)");
+                             "(available: local, ssh, slurm, pbs, sim)");
 }
 
 }  // namespace gs

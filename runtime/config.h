@@ -136,6 +136,11 @@ struct BatchConfig {
   // Name of an ssh host of this config through which the batch commands
   // run (a login node). Default: "" (run them on the master's machine).
   std::string via;
+  // Pilot mode: "ADDRESS[:PORT]" where the master listens for its pilots'
+  // connections (port 0 or none: any free port). 0.0.0.0 listens on every
+  // interface and tells the pilots this machine's host name. Default: ""
+  // (127.0.0.1, any free port: pilots on this machine only).
+  std::string listen;
 
   bool operator==(const BatchConfig&) const = default;
 };

@@ -128,6 +128,7 @@ TEST(ConfigTest, FullFixture) {
   EXPECT_EQ(cl.batch.extra,
             (std::vector<std::string>{"--exclusive", "--constraint=ib"}));
   EXPECT_EQ(cl.batch.via, "login");
+  EXPECT_EQ(cl.batch.listen, "0.0.0.0:7000");
   EXPECT_EQ(cl.slots, 16);
   EXPECT_TRUE(cl.shared_fs);
   EXPECT_EQ(cl.workdir, ".gsrt/hosts/cluster");  // behind `via`: remote

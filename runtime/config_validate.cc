@@ -15,7 +15,7 @@ const std::vector<std::string_view> kSshKeys = {
 const std::vector<std::string_view> kBatchKeys = {
     "partition",     "account", "qos",      "walltime",
     "cpus_per_task", "mem",     "max_jobs", "mode",
-    "pilots",        "extra",   "via"};
+    "pilots",        "extra",   "via",      "listen"};
 const std::vector<std::string_view> kSimKeys = {"sim"};
 
 std::vector<std::string_view> Concat(
@@ -175,6 +175,7 @@ std::set<std::string> SetKeys(const HostConfig& h, const std::string& prefix,
       {"pilots", b.pilots != d.pilots},
       {"extra", !b.extra.empty()},
       {"via", !b.via.empty()},
+      {"listen", !b.listen.empty()},
       {"sim", !h.sim.empty()}};
   for (auto [key, set] : differs) {
     if (set) keys.insert(key);

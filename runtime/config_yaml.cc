@@ -530,6 +530,7 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
           }
         }},
        {"via", String(&b.via)},
+       {"listen", String(&b.listen)},
        {"sim", StringMap(&h.sim)}});
 }
 

@@ -125,6 +125,7 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
     out << YAML::Key << "extra" << YAML::Value << YAML::Flow << b.extra;
   }
   str("via", b.via);
+  str("listen", b.listen);
   EmitStringMap(out, "sim", h.sim);
   out << YAML::EndMap;
 }

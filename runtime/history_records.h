@@ -121,6 +121,17 @@ struct HostProbeRecord {
   std::string error;  // why the probe measured nothing (or less); "" if ok
 };
 
+// How long one batch job waited in its queue (table queue_waits): from
+// submission to the start of its first process.
+struct QueueWait {
+  std::string host;
+  std::string partition;  // "" for the site's default
+  int nodes = 1;
+  Seconds submitted = 0;
+  Seconds started = 0;
+  std::optional<int64_t> run_id;  // nullopt: not tied to a recorded run
+};
+
 // Which recorded events a listing returns: every host when `host` is
 // empty; events at or after `since` (seconds since the epoch; 0: all).
 struct HistoryFilter {

@@ -4,7 +4,16 @@
 // protocol stream (stdout is moved aside at start).
 //
 //   gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]
+//   gsrt-agent --connect HOST:PORT --token-file FILE --pilot NAME
+//              --workdir DIR [--slots N] [--heartbeat SECONDS]
+//   gsrt-agent --batch-job DIR --workdir DIR
 //   gsrt-agent --version
+//
+// --connect is a pilot job's agent: it connects to the master over TCP and
+// greets it with the run's token (read from FILE, mode 0600, or from
+// $GSRT_PILOT_TOKEN when FILE is "-"; never an argument, so that ps and
+// squeue do not show it). --batch-job runs one job of a batch queue's job
+// (adapters/batch/batch_job_runner.h).
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -18,14 +27,21 @@
 #include <string>
 
 #include "adapters/agent/agent.h"
+#include "adapters/batch/batch_job_runner.h"
+#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/signal_grace.h"
 #include "adapters/local/local_adapter.h"
 #include "adapters/pipe_stream.h"
+#include "adapters/tcp_stream.h"
 #include "runtime/asio_clock.h"
 
 namespace {
 
 constexpr char kUsage[] =
     "usage: gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]\n"
+    "       gsrt-agent --connect HOST:PORT --token-file FILE --pilot NAME\n"
+    "                  --workdir DIR [--slots N] [--heartbeat SECONDS]\n"
+    "       gsrt-agent --batch-job DIR --workdir DIR\n"
     "       gsrt-agent --version\n"
     "Speaks the gsrt agent protocol on stdin/stdout; started by the master.\n";
 
@@ -33,6 +49,10 @@ struct Args {
   std::string work_dir;
   int slots = gs::LocalAdapterOptions::DefaultSlots();
   double heartbeat = 0;
+  std::string connect;     // HOST:PORT of the master (pilot mode)
+  std::string token_file;  // "-": $GSRT_PILOT_TOKEN
+  std::string pilot;
+  std::string batch_job;  // job-mode directory
 };
 
 int Usage(const std::string& why) {
@@ -85,11 +105,22 @@ int Parse(int argc, char** argv, Args* args) {
         return Usage("--heartbeat must be seconds >= 0, not '" + value + "'");
       }
       args->heartbeat = s;
+    } else if (arg == "--connect" || arg == "--token-file" ||
+               arg == "--pilot" || arg == "--batch-job") {
+      if (!next() || value.empty()) return Usage(arg + " needs a value");
+      if (arg == "--connect") args->connect = value;
+      if (arg == "--token-file") args->token_file = value;
+      if (arg == "--pilot") args->pilot = value;
+      if (arg == "--batch-job") args->batch_job = value;
     } else {
       return Usage("unknown argument '" + arg + "'");
     }
   }
   if (args->work_dir.empty()) return Usage("--workdir is required");
+  if (!args->connect.empty() &&
+      (args->token_file.empty() || args->pilot.empty())) {
+    return Usage("--connect needs --token-file and --pilot");
+  }
   return -1;
 }
 
@@ -105,6 +136,42 @@ std::string PrepareWorkDir(const std::string& dir) {
   return canonical.string();
 }
 
+// The pilot's connection to the master, greeted with the token: a socket
+// descriptor, or -1 after printing why.
+int ConnectToMaster(const Args& args) {
+  gs::StatusOr<std::string> token = gs::Status::NotFound("no token");
+  if (args.token_file == "-") {
+    const char* env = std::getenv("GSRT_PILOT_TOKEN");
+    if (env && *env) token = std::string(env);
+  } else {
+    token = gs::ReadTokenFile(args.token_file);
+  }
+  auto target = gs::ParseHostPort(args.connect);
+  if (!token.ok() || !target.ok()) {
+    std::fprintf(
+        stderr, "gsrt-agent: %s\n",
+        (token.ok() ? target.status() : token.status()).ToString().c_str());
+    return -1;
+  }
+  // The master listens before it submits the pilot; a few tries cover a
+  // passing network fault.
+  gs::Status last;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    if (attempt > 0) ::sleep(1u << (attempt - 1));
+    auto fd = gs::ConnectTcp(target->host, target->port, 10);
+    if (!fd.ok()) {
+      last = fd.status();
+      continue;
+    }
+    last = gs::WriteAll(*fd, gs::PilotGreeting(*token, args.pilot));
+    if (last.ok()) return *fd;
+    ::close(*fd);
+  }
+  std::fprintf(stderr, "gsrt-agent: pilot %s: %s\n", args.pilot.c_str(),
+               last.ToString().c_str());
+  return -1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -113,18 +180,29 @@ int main(int argc, char** argv) {
 
   // The master may vanish mid-write: see EPIPE, not a signal.
   ::signal(SIGPIPE, SIG_IGN);
-  // Move the protocol channel aside; stray prints from anywhere now go to
-  // stderr instead of corrupting it.
-  const int in_fd = ::fcntl(0, F_DUPFD_CLOEXEC, 3);
-  const int out_fd = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
-  const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (in_fd < 0 || out_fd < 0 || devnull < 0 || ::dup2(devnull, 0) < 0 ||
-      ::dup2(2, 1) < 0) {
-    std::fprintf(stderr, "gsrt-agent: cannot set up stdin/stdout: %s\n",
-                 std::strerror(errno));
-    return 1;
+  if (!args.batch_job.empty()) {
+    return gs::RunBatchJob(args.batch_job, PrepareWorkDir(args.work_dir));
   }
-  ::close(devnull);
+  int in_fd = -1;
+  int out_fd = -1;
+  if (!args.connect.empty()) {
+    in_fd = ConnectToMaster(args);
+    if (in_fd < 0) return 1;
+    out_fd = ::fcntl(in_fd, F_DUPFD_CLOEXEC, 3);
+  } else {
+    // Move the protocol channel aside; stray prints from anywhere now go
+    // to stderr instead of corrupting it.
+    in_fd = ::fcntl(0, F_DUPFD_CLOEXEC, 3);
+    out_fd = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+    const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (in_fd < 0 || out_fd < 0 || devnull < 0 || ::dup2(devnull, 0) < 0 ||
+        ::dup2(2, 1) < 0) {
+      std::fprintf(stderr, "gsrt-agent: cannot set up stdin/stdout: %s\n",
+                   std::strerror(errno));
+      return 1;
+    }
+    ::close(devnull);
+  }
 
   boost::asio::io_context io(1);
   gs::AsioClock clock(io);
@@ -146,7 +224,14 @@ int main(int argc, char** argv) {
   local_options.work_dir = options.work_dir;
   local_options.host_name = options.facts.host_name;
   gs::LocalAdapter local(io, clock, local_options);
-  gs::Agent agent(**stream, local, clock, options);
+  // A pilot's workers get the batch system's kill signal with the agent:
+  // their reports wait a moment, so that a cancelled pilot is a lost host,
+  // not a failed task (adapters/batch/signal_grace.h).
+  gs::SignalGraceAdapter pilot_runner(local, clock);
+  gs::Adapter& runner = args.connect.empty()
+                            ? static_cast<gs::Adapter&>(local)
+                            : static_cast<gs::Adapter&>(pilot_runner);
+  gs::Agent agent(**stream, runner, clock, options);
 
   gs::Status exit_status;
   boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);

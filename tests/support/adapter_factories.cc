@@ -4,9 +4,11 @@
 #include <cstdlib>
 
 #include "adapters/agent/local_agent.h"
+#include "adapters/batch/batch_adapter.h"
 #include "adapters/local/local_adapter.h"
 #include "adapters/ssh/testing/sshd_testbed.h"
 #include "adapters/ssh_host_adapter.h"
+#include "tests/support/slurm_testbed.h"
 
 namespace gs {
 
@@ -29,6 +31,38 @@ testing::SshdTestbed* SshdForConformance() {
     return b;
   }();
   return bed;
+}
+
+// A batch host on the local Slurm testbed (tests/testbed/slurm.sh); the
+// nodes are this machine, so they see the master's files.
+AdapterFactory BatchFactory(std::string name, AdapterKind kind,
+                            BatchMode mode) {
+  AdapterFactory f;
+  f.name = name;
+  f.make = [name, kind,
+            mode](const AdapterTestEnv& env) -> std::unique_ptr<Adapter> {
+    if (const std::string& error = EnsureSlurmTestbed(); !error.empty()) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return nullptr;
+    }
+    BatchAdapterOptions options;
+    options.host.name = name;
+    options.host.adapters = {kind};
+    options.host.slots = env.slots;
+    options.host.workdir = env.work_dir;
+    options.host.shared_fs = true;
+    options.host.batch.mode = mode;
+#ifdef GSRT_AGENT
+    options.agent_program = GSRT_AGENT;
+#endif
+    options.worker = GSRT_TEST_WORKER;
+    options.heartbeat = 1;
+    options.poll_interval = 0.5;
+    options.pilot_start_timeout = 60;
+    return MakeBatchAdapter(*env.io, *env.clock, options);
+  };
+  f.worker = GSRT_TEST_WORKER;
+  return f;
 }
 
 }  // namespace
@@ -98,6 +132,12 @@ const std::vector<AdapterFactory>& AdapterFactories() {
           },
           .worker = GSRT_TEST_WORKER,
       },
+      // The local Slurm cluster, in both modes, and PBS through Debian's
+      // slurm-wlm-torque wrappers on the same cluster.
+      BatchFactory("slurm_job", AdapterKind::kSlurm, BatchMode::kJob),
+      BatchFactory("slurm_pilot", AdapterKind::kSlurm, BatchMode::kPilot),
+      BatchFactory("pbs_job", AdapterKind::kPbs, BatchMode::kJob),
+      BatchFactory("pbs_pilot", AdapterKind::kPbs, BatchMode::kPilot),
   };
   return *factories;
 }

@@ -119,7 +119,7 @@ start_munge() {  # start_munge DIR
   chmod 400 "$dir/munge/munge.key"
   munged --force --socket="$dir/munge/munge.socket" \
     --key-file="$dir/munge/munge.key" --pid-file="$dir/munge/munged.pid" \
-    --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed" ||
+    --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed" 9>&- ||
     die "munged did not start; see $dir/log/munged.log"
   deadline=$((SECONDS + 10))
   until munge -n -S "$dir/munge/munge.socket" 2>/dev/null |
@@ -132,9 +132,13 @@ start_munge() {  # start_munge DIR
 start() {  # start DIR
   local dir=$1 deadline state
   [[ $(id -u) == 0 ]] || die "run as root (the daemons run as root)"
-  install_if_missing
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
+  # Parallel tests may start the cluster at once: one does, the others
+  # wait for it and find it running.
+  exec 9>"$dir.lock"
+  flock -w 600 9 || die "another start holds $dir.lock"
+  install_if_missing
   mkdir -p "$dir"/{etc,state,spool,run,log,munge}
   export SLURM_CONF=$dir/etc/slurm.conf
   echo "export SLURM_CONF=$SLURM_CONF" >"$dir/slurm.env"
@@ -146,8 +150,9 @@ start() {  # start DIR
     write_conf "$dir"
     start_munge "$dir"
     # -c: forget earlier runs, so "idle" below means slurmd has registered.
-    slurmctld -c -f "$SLURM_CONF" || die "slurmctld did not start; see $dir/log/slurmctld.log"
-    slurmd -f "$SLURM_CONF" || die "slurmd did not start; see $dir/log/slurmd.log"
+    # 9>&-: the daemons must not inherit (and hold) the start lock.
+    slurmctld -c -f "$SLURM_CONF" 9>&- || die "slurmctld did not start; see $dir/log/slurmctld.log"
+    slurmd -f "$SLURM_CONF" 9>&- || die "slurmd did not start; see $dir/log/slurmd.log"
   fi
 
   deadline=$((SECONDS + WAIT))

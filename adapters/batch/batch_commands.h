@@ -1,0 +1,72 @@
+// Runs a batch system's commands for one host on this machine (blocking,
+// each bounded by a timeout) and turns their failures into messages that
+// name the host, the command and what to do.
+#ifndef GSRT_ADAPTERS_BATCH_BATCH_COMMANDS_H_
+#define GSRT_ADAPTERS_BATCH_BATCH_COMMANDS_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "adapters/batch/batch_system.h"
+#include "adapters/batch/via_ssh.h"
+#include "runtime/config.h"
+#include "runtime/deploy_exec.h"
+#include "runtime/status.h"
+
+namespace gs {
+
+class BatchCommands {
+ public:
+  // `where` is the host's place in the config file ("gsrt.yaml:12:5: "),
+  // prefixed to messages about its keys; "" when unknown.
+  BatchCommands(std::string host_name, std::unique_ptr<BatchSystem> system,
+                BatchConfig config, std::string where);
+
+  // Runs the commands through `runner` (a login node, `via`) instead of
+  // on this machine.
+  void set_runner(CommandRunner runner) { runner_ = std::move(runner); }
+
+  const BatchSystem& system() const { return *system_; }
+  const BatchConfig& config() const { return config_; }
+  const std::string& host_name() const { return host_; }
+
+  // Programs in PATH, the system reachable, the partition known, and the
+  // submit options accepted (validated without queueing where the system
+  // can, with `probe_script` as the script). Returns the largest job array
+  // to submit (1 when arrays are not used).
+  StatusOr<int> Check(const std::string& probe_script);
+
+  // Queues `job`; its batch id.
+  StatusOr<std::string> Submit(const BatchSubmission& job);
+  // Cancels the jobs (errors are returned, e.g. for ids already gone).
+  Status Cancel(const std::vector<std::string>& ids);
+  // The jobs named `name` still queued or running: id -> state.
+  StatusOr<std::map<std::string, std::string>> List(const std::string& name);
+
+  // Runs argv (argv[0] looked up in PATH) at most `timeout` seconds; a
+  // non-zero exit is an error naming the command and its stderr.
+  StatusOr<ProgramOutput> Run(const std::vector<std::string>& argv,
+                              Seconds timeout = 30);
+
+ private:
+  std::string Host() const { return "host '" + host_ + "'"; }
+
+  std::string host_;
+  std::unique_ptr<BatchSystem> system_;
+  BatchConfig config_;
+  std::string where_;
+  CommandRunner runner_;
+};
+
+// The first lines of a command's stderr (or stdout), trimmed, for
+// messages.
+std::string FirstLines(const std::string& text, int lines = 2);
+
+// argv as one line of shell words, for messages.
+std::string CommandText(const std::vector<std::string>& argv);
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_BATCH_BATCH_COMMANDS_H_

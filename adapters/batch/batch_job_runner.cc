@@ -1,0 +1,181 @@
+#include "adapters/batch/batch_job_runner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include "adapters/agent/protocol.h"
+#include "adapters/batch/signal_grace.h"
+#include "adapters/local/local_adapter.h"
+#include "runtime/asio_clock.h"
+
+namespace gs {
+
+std::string BatchSpecPath(const std::string& dir, int index) {
+  return dir + "/spec." + std::to_string(index);
+}
+
+std::string BatchRecordPath(const std::string& dir, int index) {
+  return dir + "/record." + std::to_string(index);
+}
+
+Status WriteFileAtomically(const std::string& path, std::string_view bytes) {
+  const std::string tmp = path + ".tmp";
+  const int fd =
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return Status::FromErrno("create " + tmp, errno);
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      return Status::FromErrno("write " + tmp, err);
+    }
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  // On a shared file system the master may read it from another node.
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    return Status::FromErrno("write " + tmp, errno);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    return Status::FromErrno("rename " + tmp, errno);
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::string> ReadSmallFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::FromErrno("open " + path, errno);
+  std::string out;
+  char buf[65536];
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return Status::FromErrno("read " + path, err);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
+namespace {
+
+StatusOr<agent::Message> DecodeOne(std::string_view bytes) {
+  agent::FrameDecoder decoder;
+  decoder.Append(bytes);
+  auto next = decoder.Next();
+  if (!next.ok()) return next.status();
+  if (!next->has_value() || decoder.buffered() != 0) {
+    return Status::InvalidArgument("not one whole frame");
+  }
+  return std::move(**next);
+}
+
+}  // namespace
+
+std::string EncodeBatchSpec(const JobSpec& spec) {
+  return agent::Encode(agent::RunJob{spec});
+}
+
+StatusOr<JobSpec> DecodeBatchSpec(std::string_view bytes) {
+  auto m = DecodeOne(bytes);
+  if (!m.ok()) return m.status().WithContext("job spec");
+  auto* run = std::get_if<agent::RunJob>(&*m);
+  if (run == nullptr) return Status::InvalidArgument("job spec: wrong frame");
+  return std::move(run->spec);
+}
+
+std::string EncodeBatchRecord(const JobReport& report) {
+  return agent::Encode(agent::JobFinished{report});
+}
+
+StatusOr<JobReport> DecodeBatchRecord(std::string_view bytes) {
+  auto m = DecodeOne(bytes);
+  if (!m.ok()) return m.status().WithContext("job record");
+  auto* done = std::get_if<agent::JobFinished>(&*m);
+  if (done == nullptr) {
+    return Status::InvalidArgument("job record: wrong frame");
+  }
+  return std::move(done->report);
+}
+
+int BatchArrayIndex() {
+  for (const char* name :
+       {"SLURM_ARRAY_TASK_ID", "PBS_ARRAYID", "PBS_ARRAY_INDEX"}) {
+    const char* v = std::getenv(name);
+    if (v != nullptr && *v != '\0') return std::atoi(v);
+  }
+  return 0;
+}
+
+int RunBatchJob(const std::string& dir, const std::string& work_dir) {
+  const int index = BatchArrayIndex();
+  auto bytes = ReadSmallFile(BatchSpecPath(dir, index));
+  auto spec =
+      bytes.ok() ? DecodeBatchSpec(*bytes) : StatusOr<JobSpec>(bytes.status());
+  if (!spec.ok()) {
+    std::fprintf(stderr, "gsrt-agent --batch-job: %s\n",
+                 spec.status().ToString().c_str());
+    return 1;
+  }
+  boost::asio::io_context io(1);
+  AsioClock clock(io);
+  LocalAdapterOptions options;
+  options.slots = 1;
+  options.work_dir = work_dir;
+  LocalAdapter local(io, clock, options);
+  // A worker killed by the batch system's signal must not count as its
+  // own failure: no record is written then (see signal_grace.h).
+  SignalGraceAdapter runner(local, clock);
+  std::optional<JobReport> report;
+  if (Status s = runner.Connect(); !s.ok()) {
+    JobReport failed;
+    failed.id = spec->id;
+    failed.outcome = HostFailed{s.message()};
+    failed.submitted = failed.started = failed.ended = clock.Now();
+    report = failed;
+  } else {
+    bool stopped = false;
+    boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+    signals.async_wait([&](const boost::system::error_code& ec, int) {
+      if (ec) return;
+      stopped = true;
+      runner.Shutdown();
+      io.stop();
+    });
+    runner.Submit(std::move(spec).value(), [&](JobReport r) {
+      if (stopped) return;
+      report = std::move(r);
+      signals.cancel();
+      io.stop();
+    });
+    io.run();
+    if (stopped) {
+      std::fprintf(stderr, "gsrt-agent --batch-job: stopped by a signal\n");
+      return 1;
+    }
+  }
+  if (!report) return 1;
+  Status s = WriteFileAtomically(BatchRecordPath(dir, index),
+                                 EncodeBatchRecord(*report));
+  if (!s.ok()) {
+    std::fprintf(stderr, "gsrt-agent --batch-job: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace gs

@@ -1,0 +1,344 @@
+#include "adapters/batch/job_adapter.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <filesystem>
+#include <set>
+
+#include "adapters/batch/batch_job_runner.h"
+#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/via_ssh.h"
+#include "adapters/ssh/shell_quote.h"
+
+namespace gs {
+
+namespace fs = std::filesystem;
+
+BatchJobAdapter::BatchJobAdapter(boost::asio::io_context& io, Clock& clock,
+                                 BatchAdapterOptions options,
+                                 std::unique_ptr<BatchSystem> system)
+    : io_(io),
+      clock_(clock),
+      options_(std::move(options)),
+      system_kind_(system->kind()),
+      commands_(options_.host.name, std::move(system), options_.host.batch,
+                options_.where),
+      waits_(options_.history_path, options_.host.name,
+             options_.host.batch.partition) {
+  if (!options_.login.name.empty()) {
+    commands_.set_runner(
+        MakeViaRunner(io_, clock_, options_.login, options_.host.env));
+  }
+}
+
+BatchJobAdapter::~BatchJobAdapter() {
+  Shutdown();
+  *alive_ = false;
+}
+
+Status BatchJobAdapter::Connect() {
+  if (connected_) return Status::Ok();
+  if (Status s = CheckBatchOptions(options_); !s.ok()) return s;
+  auto tag = NewPilotToken();  // random, so that runs never share names
+  if (!tag.ok()) return tag.status();
+  run_dir_ = options_.host.workdir + "/batch-" + std::to_string(::getpid()) +
+             "-" + tag->substr(0, 8);
+  std::error_code ec;
+  fs::create_directories(run_dir_, ec);
+  if (ec) {
+    return Status::IoError(Host() + ": cannot create " + run_dir_ + ": " +
+                           ec.message());
+  }
+  fs::permissions(options_.host.workdir, fs::perms::owner_all,
+                  fs::perm_options::replace, ec);
+  const std::string check = run_dir_ + "/check.sh";
+  if (Status s = WriteFileAtomically(check, "#!/bin/sh\nexit 0\n"); !s.ok()) {
+    return s;
+  }
+  ::chmod(check.c_str(), 0700);
+  auto max_array = commands_.Check(check);
+  if (!max_array.ok()) return max_array.status();
+  max_array_ = *max_array;
+  if (options_.max_array > 0)
+    max_array_ = std::min(max_array_, options_.max_array);
+  slots_ = std::max(1, options_.host.slots);
+  if (options_.host.batch.max_jobs > 0) {
+    slots_ = std::min(slots_, options_.host.batch.max_jobs);
+  }
+  job_name_ = "gsrt-" + options_.host.name + "-" + tag->substr(0, 8);
+  connected_ = true;
+  shut_down_ = false;
+  ArmTick();
+  return Status::Ok();
+}
+
+int BatchJobAdapter::FreeSlots() const {
+  if (!connected_ || shut_down_) return 0;
+  return std::max(0, slots_ - static_cast<int>(jobs_.size()) - reporting_);
+}
+
+void BatchJobAdapter::Submit(JobSpec spec, DoneCallback done) {
+  const JobId id = spec.id;
+  Entry& e = jobs_[id];
+  e.spec = std::move(spec);
+  e.done = std::move(done);
+  e.submitted = clock_.Now();
+  if (!connected_ || shut_down_) {
+    Report(id, HostFailed{Host() + " is not connected"}, e.submitted,
+           e.submitted);
+    return;
+  }
+  pending_.push_back(id);
+  if (flush_posted_) return;
+  flush_posted_ = true;
+  std::shared_ptr<bool> alive = alive_;
+  // Jobs submitted in this turn of the engine go out together.
+  boost::asio::post(io_, [this, alive] {
+    if (*alive) Flush();
+  });
+}
+
+void BatchJobAdapter::Flush() {
+  flush_posted_ = false;
+  if (shut_down_) return;
+  std::vector<JobId> ids;
+  for (JobId id : pending_) {
+    if (jobs_.count(id)) ids.push_back(id);  // not cancelled meanwhile
+  }
+  pending_.clear();
+  for (size_t i = 0; i < ids.size(); i += max_array_) {
+    const size_t end = std::min(ids.size(), i + max_array_);
+    SubmitChunk(std::vector<JobId>(ids.begin() + i, ids.begin() + end));
+  }
+}
+
+void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
+  const std::string dir = run_dir_ + "/b" + std::to_string(next_batch_++);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  Status s = ec ? Status::IoError("cannot create " + dir + ": " + ec.message())
+                : Status::Ok();
+  for (size_t i = 0; i < ids.size() && s.ok(); ++i) {
+    Entry& e = jobs_[ids[i]];
+    e.dir = dir;
+    e.index = static_cast<int>(i);
+    s = WriteFileAtomically(BatchSpecPath(dir, e.index),
+                            EncodeBatchSpec(e.spec));
+  }
+  const std::string script = dir + "/job.sh";
+  if (s.ok()) {
+    auto line = ShellCommandLine({options_.agent_program, "--batch-job", dir,
+                                  "--workdir", options_.host.workdir});
+    s = line.ok()
+            ? WriteFileAtomically(
+                  script, "#!/bin/sh\n# gsrt batch job (generated)\nexec " +
+                              *line + "\n")
+            : line.status();
+    ::chmod(script.c_str(), 0700);
+  }
+  StatusOr<std::string> id = s;
+  if (s.ok()) {
+    BatchSubmission job;
+    job.name = job_name_;
+    job.script = script;
+    job.output = dir + "/out";
+    job.array = ids.size() > 1 ? static_cast<int>(ids.size()) : 0;
+    id = commands_.Submit(job);
+    ++submissions_;
+  }
+  const Seconds now = clock_.Now();
+  for (size_t i = 0; i < ids.size(); ++i) {
+    Entry& e = jobs_[ids[i]];
+    if (!id.ok()) {
+      Report(ids[i], HostFailed{id.status().message()}, now, now);
+      continue;
+    }
+    e.spec = JobSpec();  // on disk now
+    e.submitted = now;
+    e.batch_id = ids.size() > 1
+                     ? commands_.system().ElementId(*id, static_cast<int>(i))
+                     : *id;
+  }
+}
+
+void BatchJobAdapter::Poll(bool list) {
+  std::optional<std::map<std::string, std::string>> listed;
+  if (list) {
+    auto l = commands_.List(job_name_);
+    if (l.ok()) listed = std::move(l).value();
+  }
+  std::vector<std::pair<JobId, StatusOr<JobReport>>> finished;
+  std::vector<JobId> vanished;
+  for (auto& [id, e] : jobs_) {
+    if (e.batch_id.empty()) continue;
+    const std::string record = BatchRecordPath(e.dir, e.index);
+    if (::access(record.c_str(), F_OK) == 0) {
+      auto bytes = ReadSmallFile(record);
+      finished.emplace_back(id, bytes.ok()
+                                    ? DecodeBatchRecord(*bytes)
+                                    : StatusOr<JobReport>(bytes.status()));
+      continue;
+    }
+    if (!listed) continue;
+    if (listed->count(e.batch_id)) {
+      e.missing = 0;
+    } else if (++e.missing >= 2) {
+      vanished.push_back(id);
+    }
+  }
+  for (auto& [id, report] : finished) {
+    if (!report.ok()) {
+      const Seconds now = clock_.Now();
+      Report(id,
+             HostFailed{Host() + ": unreadable exit record: " +
+                        report.status().message()},
+             now, now);
+    } else {
+      Report(id, std::move(report).value());
+    }
+  }
+  for (JobId id : vanished) {
+    Entry& e = jobs_[id];
+    // The record may have landed since the look above.
+    auto bytes = ReadSmallFile(BatchRecordPath(e.dir, e.index));
+    if (bytes.ok()) {
+      if (auto r = DecodeBatchRecord(*bytes); r.ok()) {
+        Report(id, std::move(r).value());
+        continue;
+      }
+    }
+    const std::string out = e.dir + "/out" +
+                            (e.batch_id.find('_') != std::string::npos
+                                 ? "." + std::to_string(e.index)
+                                 : "");
+    keep_files_ = true;  // its output may say why
+    const Seconds now = clock_.Now();
+    Report(id,
+           HostFailed{"batch job " + e.batch_id + " of " + Host() +
+                      " left the queue without an exit record (cancelled "
+                      "outside gsrt, past its walltime, or its node failed); "
+                      "its output: " +
+                      out},
+           now, now);
+  }
+}
+
+void BatchJobAdapter::ArmTick() {
+  std::shared_ptr<bool> alive = alive_;
+  tick_ = clock_.After(options_.record_interval, [this, alive] {
+    if (!*alive || shut_down_) return;
+    const int every = std::max(
+        1, static_cast<int>(options_.poll_interval / options_.record_interval));
+    const bool list = ++ticks_ % every == 0;
+    if (!jobs_.empty()) Poll(list);
+    ArmTick();
+  });
+}
+
+void BatchJobAdapter::Report(JobId id, JobOutcome outcome, Seconds started,
+                             Seconds ended) {
+  JobReport report;
+  report.outcome = std::move(outcome);
+  report.started = started;
+  report.ended = ended;
+  Report(id, std::move(report));
+}
+
+void BatchJobAdapter::Report(JobId id, JobReport report) {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return;
+  Entry e = std::move(it->second);
+  jobs_.erase(it);
+  if (!e.dir.empty() && std::holds_alternative<Exited>(report.outcome)) {
+    ::unlink(BatchSpecPath(e.dir, e.index).c_str());
+    ::unlink(BatchRecordPath(e.dir, e.index).c_str());
+  }
+  report.id = id;
+  const bool ran = std::holds_alternative<Exited>(report.outcome) ||
+                   std::holds_alternative<TimedOut>(report.outcome);
+  if (ran && !e.batch_id.empty()) waits_.Add(e.submitted, report.started);
+  report.submitted = std::min(e.submitted, report.started);
+  report.started = std::max(report.started, report.submitted);
+  report.ended = std::max(report.ended, report.started);
+  // The slot frees when the runtime hears of it, not before.
+  ++reporting_;
+  std::shared_ptr<bool> alive = alive_;
+  boost::asio::post(
+      io_, [this, alive, done = std::move(e.done), report = std::move(report)] {
+        if (*alive) --reporting_;
+        done(report);
+      });
+}
+
+void BatchJobAdapter::Cancel(JobId id) {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return;
+  if (!it->second.batch_id.empty()) {
+    (void)commands_.Cancel({it->second.batch_id});
+  }
+  const Seconds now = clock_.Now();
+  Report(id, Cancelled{}, now, now);
+}
+
+void BatchJobAdapter::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  tick_.reset();
+  std::set<std::string> ids;
+  for (const auto& [id, e] : jobs_) {
+    // One id cancels a whole array.
+    if (!e.batch_id.empty())
+      ids.insert(e.batch_id.substr(0, e.batch_id.find('_')));
+  }
+  if (!ids.empty()) {
+    (void)commands_.Cancel(std::vector<std::string>(ids.begin(), ids.end()));
+  }
+  // The run's job files go, unless a job vanished (its output may say
+  // why) or jobs are still cancelling.
+  if (!keep_files_ && ids.empty() && !run_dir_.empty()) {
+    std::error_code ec;
+    fs::remove_all(run_dir_, ec);
+  }
+  // Reported before this returns (the engine stops its loop next).
+  auto left = std::move(jobs_);
+  jobs_.clear();
+  pending_.clear();
+  connected_ = false;
+  const Seconds now = clock_.Now();
+  for (auto& [id, e] : left) {
+    JobReport report;
+    report.id = id;
+    report.outcome = Cancelled{};
+    report.submitted = std::min(e.submitted, now);
+    report.started = report.ended = now;
+    e.done(std::move(report));
+  }
+}
+
+void BatchJobAdapter::Probe(ProbeCallback done) {
+  const Seconds start = clock_.Now();
+  auto listed = commands_.List(job_name_.empty() ? "gsrt-probe" : job_name_);
+  StatusOr<HostProbe> result = listed.status();
+  if (listed.ok()) {
+    HostProbe probe;
+    probe.rtt = clock_.Now() - start;
+    probe.cores = static_cast<uint32_t>(options_.host.batch.cpus_per_task);
+    probe.queue_wait = waits_.RecentMean();
+    result = probe;
+  }
+  boost::asio::post(io_, [done = std::move(done), result] { done(result); });
+}
+
+std::vector<std::string> BatchJobAdapter::BatchIds() const {
+  std::vector<std::string> ids;
+  for (const auto& [id, e] : jobs_) {
+    if (!e.batch_id.empty()) ids.push_back(e.batch_id);
+  }
+  return ids;
+}
+
+}  // namespace gs

@@ -1,0 +1,99 @@
+// Job mode of a batch host: every gsrt job becomes a batch job that runs
+// `gsrt-agent --batch-job DIR` (batch_job_runner.h). Jobs submitted in the
+// same turn of the engine go out together as job arrays of at most
+// max_array elements (the cluster's MaxArraySize by default).
+//
+// A job's fate is its exit record: found -> its report; not found while
+// the queue still lists the job -> still waiting or running; not found and
+// not listed twice in a row -> HostFailed (cancelled outside gsrt, killed
+// at its time limit, node lost): an infrastructure failure, never a
+// silent success. Cancel and Shutdown cancel the batch jobs.
+#ifndef GSRT_ADAPTERS_BATCH_JOB_ADAPTER_H_
+#define GSRT_ADAPTERS_BATCH_JOB_ADAPTER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "adapters/batch/batch_adapter.h"
+#include "adapters/batch/batch_commands.h"
+#include "adapters/batch/queue_wait_log.h"
+
+namespace gs {
+
+class BatchJobAdapter : public Adapter {
+ public:
+  BatchJobAdapter(boost::asio::io_context& io, Clock& clock,
+                  BatchAdapterOptions options,
+                  std::unique_ptr<BatchSystem> system);
+  ~BatchJobAdapter() override;
+
+  std::string_view kind() const override { return system_kind_; }
+  // Checks the batch system (reachable, partition, options) and reads the
+  // largest job array it takes.
+  Status Connect() override;
+  int FreeSlots() const override;
+  void Submit(JobSpec spec, DoneCallback done) override;
+  void Cancel(JobId id) override;
+  // Cancels every batch job of the run; outstanding jobs report Cancelled
+  // before this returns.
+  void Shutdown() override;
+  bool shares_master_files() const override { return true; }
+  std::string work_dir() const override { return options_.host.workdir; }
+  void Probe(ProbeCallback done) override;
+
+  // For tests: the batch ids (array elements) of the jobs submitted and
+  // not yet reported, the batch submissions made, the queue waits seen.
+  std::vector<std::string> BatchIds() const;
+  int submissions() const { return submissions_; }
+  const QueueWaitLog& queue_waits() const { return waits_; }
+  int max_array() const { return max_array_; }
+
+ private:
+  struct Entry {
+    JobSpec spec;  // until submitted
+    DoneCallback done;
+    Seconds submitted = 0;
+    std::string dir;       // the batch directory
+    int index = 0;         // element in it
+    std::string batch_id;  // "" until submitted
+    int missing = 0;       // listings in a row without it
+  };
+
+  void Flush();
+  void SubmitChunk(std::vector<JobId> ids);
+  void Poll(bool list);
+  void ArmTick();
+  void Report(JobId id, JobOutcome outcome, Seconds started, Seconds ended);
+  void Report(JobId id, JobReport report);
+  std::string Host() const { return "host '" + options_.host.name + "'"; }
+
+  boost::asio::io_context& io_;
+  Clock& clock_;
+  BatchAdapterOptions options_;
+  std::string system_kind_;
+  BatchCommands commands_;
+  QueueWaitLog waits_;
+  std::string run_dir_;
+  std::string job_name_;
+  int max_array_ = 1;
+  int slots_ = 1;
+  std::map<JobId, Entry> jobs_;
+  std::vector<JobId> pending_;  // submitted to us, not yet to the queue
+  bool flush_posted_ = false;
+  int reporting_ = 0;  // reports posted, not yet delivered
+  int next_batch_ = 0;
+  int submissions_ = 0;
+  int ticks_ = 0;
+  bool connected_ = false;
+  bool keep_files_ = false;  // a job vanished: keep the run's files
+  bool shut_down_ = false;
+  std::unique_ptr<Timer> tick_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_BATCH_JOB_ADAPTER_H_

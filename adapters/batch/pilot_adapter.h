@@ -1,0 +1,117 @@
+// Pilot mode of a batch host: `pilots` batch jobs each run gsrt-agent,
+// which connects back to this master's PilotListener and greets it with
+// the run's token; every pilot then serves jobs through its own
+// AgentAdapter, and this adapter spreads jobs over the pilots.
+//
+// A pilot that is lost (killed, cancelled from outside, past its walltime,
+// its node gone) fails its jobs with HostFailed, an infrastructure failure
+// the runtime retries without charging the tasks; a new pilot is submitted
+// in its place. Shutdown() cancels every pilot job still queued or running.
+#ifndef GSRT_ADAPTERS_BATCH_PILOT_ADAPTER_H_
+#define GSRT_ADAPTERS_BATCH_PILOT_ADAPTER_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "adapters/agent/agent_adapter.h"
+#include "adapters/batch/batch_adapter.h"
+#include "adapters/batch/batch_commands.h"
+#include "adapters/batch/pilot_listener.h"
+#include "adapters/batch/queue_wait_log.h"
+
+namespace gs {
+
+class PilotAdapter : public Adapter {
+ public:
+  PilotAdapter(boost::asio::io_context& io, Clock& clock,
+               BatchAdapterOptions options,
+               std::unique_ptr<BatchSystem> system);
+  ~PilotAdapter() override;
+
+  std::string_view kind() const override { return system_kind_; }
+  // Checks the batch system, listens, submits the pilots and waits until
+  // they are all connected, or 5 s after the first one connected, or
+  // pilot_start_timeout (an error if none connected). Runs `io` itself,
+  // as AgentAdapter::Connect does.
+  Status Connect() override;
+  // OK at once while a pilot serves; otherwise new pilots are submitted
+  // and `done` fires when one connects (or fails after the timeout).
+  void Reconnect(std::function<void(Status)> done) override;
+  int FreeSlots() const override;
+  bool connected() const override;
+  void Submit(JobSpec spec, DoneCallback done) override;
+  void Cancel(JobId id) override;
+  void Shutdown() override;
+  bool shares_master_files() const override { return options_.host.shared_fs; }
+  std::string work_dir() const override { return options_.host.workdir; }
+  void Put(std::string master_path, std::string host_path,
+           StatusCallback done) override;
+  void Get(std::string host_path, std::string master_path,
+           StatusCallback done) override;
+  void Remove(std::string host_path) override;
+  void Probe(ProbeCallback done) override;
+
+  // For tests: the batch ids of pilots currently queued or serving, and
+  // the queue waits seen.
+  std::vector<std::string> PilotJobIds() const;
+  const QueueWaitLog& queue_waits() const { return waits_; }
+
+ private:
+  enum class PilotState { kQueued, kConnecting, kReady, kGone };
+  struct Pilot {
+    std::string name;
+    std::string batch_id;
+    PilotState state = PilotState::kQueued;
+    Seconds submitted = 0;
+    int slots = 1;
+    int missing = 0;    // queue listings in a row that did not show it
+    bool lost = false;  // retired: its output is kept for the user
+    std::unique_ptr<AgentAdapter> agent;
+  };
+
+  Status Prepare();
+  Status SubmitPilot(int slots);
+  void OnPilot(std::string name, std::unique_ptr<ByteStream> stream);
+  void OnPilotReady(Pilot& pilot, Status s);
+  // Notices lost pilots and pilots that left the queue, and submits
+  // replacements. `list` also consults the queue.
+  void Maintain(bool list);
+  void Retire(Pilot& pilot, const std::string& why);
+  void ArmTick();
+  void FinishWaiters(const Status& s);
+  Pilot* ReadyPilot();
+  int AlivePilots() const;
+  std::string Host() const { return "host '" + options_.host.name + "'"; }
+
+  boost::asio::io_context& io_;
+  Clock& clock_;
+  BatchAdapterOptions options_;
+  std::string system_kind_;
+  BatchCommands commands_;
+  QueueWaitLog waits_;
+  std::string token_;
+  std::string token_file_;
+  std::string script_dir_;
+  std::string job_name_;
+  std::string connect_to_;  // HOST:PORT the pilots connect to
+  std::unique_ptr<PilotListener> listener_;
+  std::vector<std::unique_ptr<Pilot>> pilots_;
+  std::map<JobId, Pilot*> job_pilot_;
+  std::vector<std::function<void(Status)>> waiters_;
+  std::unique_ptr<Timer> tick_;
+  std::unique_ptr<Timer> wait_deadline_;
+  std::string last_failure_;
+  int next_pilot_ = 0;
+  int failed_starts_ = 0;  // pilots in a row that ended before connecting
+  bool prepared_ = false;
+  bool shut_down_ = false;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_BATCH_PILOT_ADAPTER_H_

@@ -1,0 +1,361 @@
+// The Slurm and PBS adapters against the real local Slurm testbed, beyond
+// the conformance suite: bad input gives clear errors, job arrays, exit
+// records vs. jobs cancelled from outside, lost pilots, the token never
+// shown, queue waits in the history.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <boost/asio/io_context.hpp>
+#include <fstream>
+
+#include "adapters/batch/batch_adapter.h"
+#include "adapters/batch/batch_commands.h"
+#include "adapters/batch/job_adapter.h"
+#include "adapters/batch/pilot_adapter.h"
+#include "adapters/ssh/testing/sshd_testbed.h"
+#include "runtime/asio_clock.h"
+#include "runtime/deploy_exec.h"
+#include "runtime/history.h"
+#include "tests/support/job_spec_builder.h"
+#include "tests/support/report_collector.h"
+#include "tests/support/run_until.h"
+#include "tests/support/slurm_testbed.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_files.h"
+
+namespace gs {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// The output of a Slurm command run here (the test's own checks).
+std::string Shell(const std::string& command) {
+  std::string out;
+  if (FILE* p = ::popen(command.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    ::pclose(p);
+  }
+  return out;
+}
+
+class SlurmAdapterTest : public ::testing::Test {
+ protected:
+  SlurmAdapterTest() : clock_(io_) {}
+
+  void SetUp() override {
+    const std::string& error = EnsureSlurmTestbed();
+    ASSERT_EQ(error, "");
+  }
+
+  BatchAdapterOptions Options(std::string name, BatchMode mode,
+                              AdapterKind kind = AdapterKind::kSlurm) {
+    BatchAdapterOptions o;
+    o.host.name = std::move(name);
+    o.host.adapters = {kind};
+    o.host.slots = 4;
+    o.host.workdir = dir_ / "work";
+    o.host.shared_fs = true;
+    o.host.batch.mode = mode;
+    o.agent_program = GSRT_AGENT;
+    o.worker = GSRT_TEST_WORKER;
+    o.heartbeat = 1;
+    o.poll_interval = 0.3;
+    o.pilot_start_timeout = 60;
+    return o;
+  }
+
+  JobSpec Job(JobId id, std::string op, std::vector<JobParam> params = {}) {
+    return TestJob(id, GSRT_TEST_WORKER, std::move(op), std::move(params));
+  }
+
+  bool WaitFor(JobId id) {
+    return RunUntil(
+        io_, [&] { return reports_.Has(id); }, std::chrono::seconds(60));
+  }
+
+  TempDir dir_;
+  boost::asio::io_context io_;
+  AsioClock clock_;
+  ReportCollector reports_;
+};
+
+TEST_F(SlurmAdapterTest, UnknownPartitionIsNamed) {
+  BatchAdapterOptions o = Options("badpart", BatchMode::kJob);
+  o.host.batch.partition = "nosuchpart";
+  o.where = "gsrt.yaml:7:5: ";
+  auto adapter = MakeBatchAdapter(io_, clock_, o);
+  Status s = adapter->Connect();
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(),
+              AllOf(HasSubstr("gsrt.yaml:7:5"), HasSubstr("host 'badpart'"),
+                    HasSubstr("partition 'nosuchpart' does not exist"),
+                    HasSubstr("sinfo")));
+}
+
+TEST_F(SlurmAdapterTest, UnknownPbsQueueIsNamed) {
+  BatchAdapterOptions o =
+      Options("badqueue", BatchMode::kJob, AdapterKind::kPbs);
+  o.host.batch.partition = "nosuchqueue";
+  auto adapter = MakeBatchAdapter(io_, clock_, o);
+  Status s = adapter->Connect();
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("partition 'nosuchqueue' does not exist"));
+}
+
+TEST_F(SlurmAdapterTest, RejectedSbatchOptionIsShownAtConnect) {
+  for (BatchMode mode : {BatchMode::kJob, BatchMode::kPilot}) {
+    BatchAdapterOptions o = Options("badopt", mode);
+    o.host.batch.extra = {"--no-such-sbatch-option"};
+    auto adapter = MakeBatchAdapter(io_, clock_, o);
+    Status s = adapter->Connect();
+    ASSERT_FALSE(s.ok());
+    EXPECT_THAT(s.message(),
+                AllOf(HasSubstr("host 'badopt'"), HasSubstr("sbatch refuses"),
+                      HasSubstr("no-such-sbatch-option"), HasSubstr("extra")));
+  }
+}
+
+TEST_F(SlurmAdapterTest, UnreachableSlurmSaysWhatToCheck) {
+  // The testbed's config with a port where no slurmctld listens.
+  const std::string conf = dir_ / "unreachable.conf";
+  {
+    std::ifstream in(SlurmTestbedDir() + "/etc/slurm.conf");
+    std::ofstream out(conf);
+    for (std::string line; std::getline(in, line);) {
+      if (line.starts_with("SlurmctldPort=")) line = "SlurmctldPort=1";
+      out << line << "\n";
+    }
+  }
+  const std::string saved = std::getenv("SLURM_CONF");
+  ::setenv("SLURM_CONF", conf.c_str(), 1);
+  auto adapter = MakeBatchAdapter(io_, clock_, Options("far", BatchMode::kJob));
+  Status s = adapter->Connect();
+  ::setenv("SLURM_CONF", saved.c_str(), 1);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(),
+              AllOf(HasSubstr("cannot reach slurm"), HasSubstr("host 'far'"),
+                    HasSubstr("scontrol show config"),
+                    HasSubstr("Unable to contact slurm controller"),
+                    HasSubstr("SLURM_CONF (" + conf + ")")));
+}
+
+TEST_F(SlurmAdapterTest, MissingCommandsAreNamed) {
+  const std::string saved = std::getenv("PATH");
+  ::setenv("PATH", dir_.path().c_str(), 1);
+  auto adapter =
+      MakeBatchAdapter(io_, clock_, Options("nocmd", BatchMode::kJob));
+  Status s = adapter->Connect();
+  ::setenv("PATH", saved.c_str(), 1);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), AllOf(HasSubstr("host 'nocmd'"),
+                                 HasSubstr("sbatch is not in PATH")));
+}
+
+TEST_F(SlurmAdapterTest, JobsReadyTogetherGoOutAsArrays) {
+  BatchAdapterOptions o = Options("arrays", BatchMode::kJob);
+  o.host.slots = 5;
+  o.max_array = 2;
+  BatchJobAdapter adapter(io_, clock_, o, MakeSlurmSystem());
+  ASSERT_TRUE(adapter.Connect().ok());
+  EXPECT_EQ(adapter.max_array(), 2);
+  for (JobId id = 1; id <= 5; ++id) {
+    reports_.Submit(
+        adapter,
+        Job(id, "add", {Scalar("1"), Scalar(std::to_string(id)), OutScalar()}));
+  }
+  ASSERT_TRUE(RunUntil(
+      io_, [&] { return reports_.size() == 5; }, std::chrono::seconds(60)));
+  // 5 jobs in arrays of at most 2: three submissions.
+  EXPECT_EQ(adapter.submissions(), 3);
+  for (JobId id = 1; id <= 5; ++id) {
+    const Exited* e = AsExited(reports_.Get(id));
+    ASSERT_NE(e, nullptr) << OutcomeName(reports_.Get(id));
+    EXPECT_EQ(e->results, std::to_string(1 + id) + "\n");
+  }
+  EXPECT_EQ(adapter.queue_waits().waits().size(), 5u);
+}
+
+TEST_F(SlurmAdapterTest, AJobCancelledFromOutsideIsAnInfrastructureFailure) {
+  BatchJobAdapter adapter(io_, clock_, Options("outside", BatchMode::kJob),
+                          MakeSlurmSystem());
+  ASSERT_TRUE(adapter.Connect().ok());
+  reports_.Submit(adapter, Job(1, "sleep", {Scalar("60000")}));
+  ASSERT_TRUE(RunUntil(io_, [&] { return !adapter.BatchIds().empty(); }));
+  const std::string id = adapter.BatchIds().front();
+  // Running (so it would have written a record had it finished).
+  ASSERT_TRUE(RunUntil(io_, [&] {
+    return Shell("squeue -h -j " + id + " -o %T").starts_with("RUNNING");
+  }));
+  Shell("scancel " + id);
+  ASSERT_TRUE(WaitFor(1));
+  const auto* failed = std::get_if<HostFailed>(&reports_.Get(1).outcome);
+  ASSERT_NE(failed, nullptr) << OutcomeName(reports_.Get(1));
+  EXPECT_THAT(failed->reason, AllOf(HasSubstr("batch job " + id),
+                                    HasSubstr("without an exit record")));
+}
+
+TEST_F(SlurmAdapterTest, CancelAndShutdownLeaveNothingInTheQueue) {
+  BatchJobAdapter adapter(io_, clock_, Options("tidy", BatchMode::kJob),
+                          MakeSlurmSystem());
+  ASSERT_TRUE(adapter.Connect().ok());
+  for (JobId id = 1; id <= 3; ++id) {
+    reports_.Submit(adapter, Job(id, "sleep", {Scalar("60000")}));
+  }
+  ASSERT_TRUE(RunUntil(io_, [&] { return adapter.BatchIds().size() == 3; }));
+  const std::vector<std::string> ids = adapter.BatchIds();
+  adapter.Cancel(1);
+  adapter.Shutdown();
+  ASSERT_TRUE(RunUntil(io_, [&] { return reports_.size() == 3; }));
+  for (JobId id = 1; id <= 3; ++id) {
+    EXPECT_TRUE(std::holds_alternative<Cancelled>(reports_.Get(id).outcome));
+  }
+  std::string left;
+  ASSERT_TRUE(RunUntil(io_, [&] {
+    left = Shell("squeue -h -r -o '%i %j' | grep gsrt-tidy- || true");
+    return left.empty();
+  })) << left;
+}
+
+TEST_F(SlurmAdapterTest, TheTokenIsNeverShown) {
+  PilotAdapter adapter(io_, clock_, Options("secret", BatchMode::kPilot),
+                       MakeSlurmSystem());
+  ASSERT_TRUE(adapter.Connect().ok());
+  const std::string dir = dir_ / "work/pilots";
+  std::string token_file;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().filename().string().starts_with("token.")) {
+      token_file = e.path();
+    }
+  }
+  ASSERT_NE(token_file, "");
+  struct stat st {};
+  ASSERT_EQ(::stat(token_file.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  const std::string token = ReadText(token_file).value_or("").substr(0, 64);
+  ASSERT_EQ(token.size(), 64u);
+  const std::string id = adapter.PilotJobIds().front();
+  EXPECT_THAT(Shell("scontrol show job " + id), Not(HasSubstr(token)));
+  EXPECT_THAT(Shell("squeue -h -o '%o %k' -j " + id), Not(HasSubstr(token)));
+  EXPECT_THAT(Shell("ps -eo args"), Not(HasSubstr(token)));
+  EXPECT_THAT(ReadText(dir + "/secret-p0.sh").value_or(""),
+              Not(HasSubstr(token)));
+  adapter.Shutdown();
+  EXPECT_FALSE(Exists(token_file)) << "the token file outlived the run";
+}
+
+TEST_F(SlurmAdapterTest, ALostPilotIsReplaced) {
+  BatchAdapterOptions o = Options("replace", BatchMode::kPilot);
+  PilotAdapter adapter(io_, clock_, o, MakeSlurmSystem());
+  ASSERT_TRUE(adapter.Connect().ok());
+  const std::string first = adapter.PilotJobIds().front();
+  reports_.Submit(adapter, Job(1, "sleep", {Scalar("60000")}));
+  Shell("scancel " + first);
+  ASSERT_TRUE(WaitFor(1));
+  EXPECT_TRUE(std::holds_alternative<HostFailed>(reports_.Get(1).outcome))
+      << OutcomeName(reports_.Get(1));
+  Status back;
+  bool done = false;
+  adapter.Reconnect([&](Status s) {
+    back = s;
+    done = true;
+  });
+  ASSERT_TRUE(RunUntil(
+      io_, [&] { return done; }, std::chrono::seconds(60)));
+  ASSERT_TRUE(back.ok()) << back.ToString();
+  EXPECT_NE(adapter.PilotJobIds().front(), first);
+  JobSpec add = Job(2, "add", {Scalar("2"), Scalar("3"), OutScalar()});
+  reports_.Submit(adapter, add);
+  ASSERT_TRUE(WaitFor(2));
+  ASSERT_NE(AsExited(reports_.Get(2)), nullptr);
+  EXPECT_EQ(AsExited(reports_.Get(2))->results, "5\n");
+}
+
+TEST_F(SlurmAdapterTest, QueueWaitsGoToTheHistory) {
+  const std::string db = dir_ / "history.db";
+  {
+    BatchAdapterOptions o = Options("waits", BatchMode::kJob);
+    o.history_path = db;
+    BatchJobAdapter adapter(io_, clock_, o, MakeSlurmSystem());
+    ASSERT_TRUE(adapter.Connect().ok());
+    reports_.Submit(adapter, Job(1, "noop"));
+    reports_.Submit(adapter, Job(2, "noop"));
+    ASSERT_TRUE(RunUntil(
+        io_, [&] { return reports_.size() == 2; }, std::chrono::seconds(60)));
+  }  // written at the end of the run
+  auto history = History::Open(db);
+  ASSERT_TRUE(history.ok()) << history.status().ToString();
+  auto waits = (*history)->LoadQueueWaits("waits", 10);
+  ASSERT_TRUE(waits.ok());
+  ASSERT_EQ(waits->size(), 2u);
+  for (const QueueWait& w : *waits) {
+    EXPECT_EQ(w.host, "waits");
+    EXPECT_GE(w.started, w.submitted);
+    EXPECT_LT(w.started - w.submitted, 60);
+  }
+  // A later run's probe reports them (the ranking tool's queue wait).
+  BatchAdapterOptions o = Options("waits", BatchMode::kJob);
+  o.history_path = db;
+  BatchJobAdapter later(io_, clock_, o, MakeSlurmSystem());
+  ASSERT_TRUE(later.Connect().ok());
+  std::optional<StatusOr<HostProbe>> probe;
+  later.Probe([&](StatusOr<HostProbe> p) { probe = std::move(p); });
+  ASSERT_TRUE(RunUntil(io_, [&] { return probe.has_value(); }));
+  ASSERT_TRUE(probe->ok()) << probe->status().ToString();
+  const Seconds mean = ((*waits)[0].started - (*waits)[0].submitted +
+                        (*waits)[1].started - (*waits)[1].submitted) /
+                       2;
+  EXPECT_NEAR((*probe)->queue_wait, mean, 1e-6);
+}
+
+TEST_F(SlurmAdapterTest, CommandsRunOnALoginHostThroughVia) {
+  testing::SshdTestbed bed(1);
+  const std::string error = bed.Start();
+  ASSERT_EQ(error, "");
+  const SshTarget target = bed.Target(1);
+  HostConfig login;
+  login.name = "login";
+  login.adapters = {AdapterKind::kSsh};
+  login.address = target.address;
+  login.port = target.port;
+  login.identity = target.identity;
+  login.known_hosts = target.known_hosts;
+  // No batch command on this machine's PATH: they must run over ssh.
+  const std::string saved = std::getenv("PATH");
+  ::setenv("PATH", dir_.path().c_str(), 1);
+  JobId id = 1;
+  for (BatchMode mode : {BatchMode::kJob, BatchMode::kPilot}) {
+    BatchAdapterOptions o = Options("behind", mode);
+    o.host.batch.via = "login";
+    o.login = login;
+    o.host.env = {{"SLURM_CONF", std::getenv("SLURM_CONF")}};
+    auto adapter = MakeBatchAdapter(io_, clock_, o);
+    Status s = adapter->Connect();
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    reports_.Submit(*adapter,
+                    Job(id, "add", {Scalar("2"), Scalar("3"), OutScalar()}));
+    ASSERT_TRUE(WaitFor(id));
+    ASSERT_NE(AsExited(reports_.Get(id)), nullptr)
+        << OutcomeName(reports_.Get(id));
+    EXPECT_EQ(AsExited(reports_.Get(id))->results, "5\n");
+    adapter->Shutdown();
+    ++id;
+  }
+  // A relative workdir cannot be shared: said at connect.
+  BatchAdapterOptions o = Options("behind", BatchMode::kJob);
+  o.host.batch.via = "login";
+  o.login = login;
+  o.host.workdir = ".gsrt/hosts/behind";
+  Status s = MakeBatchAdapter(io_, clock_, o)->Connect();
+  ::setenv("PATH", saved.c_str(), 1);
+  bed.Stop();
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("absolute directory"));
+}
+
+}  // namespace
+}  // namespace gs
