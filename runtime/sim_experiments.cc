@@ -223,10 +223,17 @@ StatusOr<SimResult> RunBot(const BotOptions& opt) {
     Status s = LoadAvailabilityTrace(opt.trace, &hosts);
     if (!s.ok()) return s;
   }
+  if (opt.threshold < 0)
+    return Status::InvalidArgument("--threshold must be at least 1");
   auto wl = BagWorkload(opt.tasks, opt.mean, speeds, opt.seed);
   SimWorld world(std::move(hosts), wl, opt.seed);
+  world.stats().record_jobs = true;  // for mean_task_end
   SimRunOptions o;
   o.policy = opt.policy;
+  o.replication_threshold = opt.threshold;
+  // Paper 001: "WQR does not do anything when a task fails"; WQR-FT adds
+  // the automatic restart.
+  if (opt.policy == "wqr") o.infra_retries = 0;
   return RunSimulation(world, wl, o, [&](Engine& e) { wl->SubmitAll(e); });
 }
 
