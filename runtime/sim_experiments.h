@@ -88,6 +88,9 @@ struct BotOptions {
   std::string trace;
   Seconds mtbf = 0;
   Seconds mttr = 0;
+  // Each host's MTBF is drawn in [mtbf (1 - s), mtbf (1 + s)] (hosts of
+  // unequal reliability, what WQDR-FT's ordering by success rate needs).
+  double mtbf_spread = 0;
   uint64_t seed = 1;
 };
 StatusOr<SimResult> RunBot(const BotOptions& options);

@@ -154,6 +154,10 @@ int main(int argc, char** argv) {
                   "mean seconds between host failures (Markov UP/DOWN); 0 = "
                   "none");
   bot->add_option("--mttr", bot_mttr, "mean seconds a failed host stays down");
+  double bot_mtbf_spread = 0;
+  bot->add_option("--mtbf-spread", bot_mtbf_spread,
+                  "each host's MTBF drawn in [mtbf (1 - S), mtbf (1 + S)] "
+                  "(0): hosts of unequal reliability");
   bot->add_flag("--json", out.json, "one JSON object instead of a table");
 
   // --- volatile ---
@@ -267,6 +271,7 @@ int main(int argc, char** argv) {
         o.trace = bot_trace;
         o.mtbf = bot_mtbf;
         o.mttr = bot_mttr;
+        o.mtbf_spread = bot_mtbf_spread;
         o.seed = seed + i;
         auto r = gs::RunBot(o);
         if (!r.ok()) return Fail(r.status().message());
