@@ -5,7 +5,10 @@
 //  2. scheduling time per task of each policy: one round placing N ready
 //     tasks on N free one-slot hosts (pure Scheduler, no engine),
 //     execution times drawn per (task, host); the volatile policies run
-//     without a host model (every host always UP).
+//     without a host model (every host always UP); wqr, wqr-ft and
+//     wqdr-ft place by WorkQueue (their replication is the engine's: item 3);
+//  3. replication planning (paper 001): one PlanReplicas call giving N
+//     running tasks replicas on N free one-slot hosts, per replica.
 // A plain program: prints a table; no test.
 #include <algorithm>
 #include <chrono>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "runtime/policies_volatile.h"
+#include "runtime/replication.h"
 #include "runtime/scheduler.h"
 #include "runtime/sim_experiments.h"
 
@@ -48,8 +52,9 @@ void PolicyTimes(size_t hosts, size_t tasks) {
   std::printf("\nscheduling one round: %zu ready tasks on %zu free hosts\n",
               tasks, hosts);
   std::printf("%-8s %14s\n", "policy", "us per placed task");
-  for (const char* name : {"met", "mct", "ftmet", "ftmct", "grank", "min-min",
-                           "ip", "ie", "iy", "iay"}) {
+  for (const char* name :
+       {"met", "mct", "ftmet", "ftmct", "grank", "min-min", "ip", "ie", "iy",
+        "iay", "wqr", "wqr-ft", "wqdr-ft"}) {
     auto policy = gs::MakePolicy(name);
     if (!policy.ok()) continue;
     gs::Scheduler sched(std::move(policy).value());
@@ -61,6 +66,34 @@ void PolicyTimes(size_t hosts, size_t tasks) {
     double s = SecondsSince(t0);
     std::printf("%-8s %14.2f   (%zu placed)\n", name,
                 s / std::max<size_t>(placed.size(), 1) * 1e6, placed.size());
+  }
+}
+
+void ReplicationTimes(size_t hosts) {
+  for (auto mode :
+       {gs::ReplicationMode::kFixed, gs::ReplicationMode::kDynamic}) {
+    gs::ReplicationInput in;
+    in.mode = mode;
+    in.threshold = 2;
+    in.jobs_ok = 90;
+    in.jobs_finished = 100;  // SR 0.9: RLTH 2.11, capped at 2
+    // N running tasks on hosts 0..N-1, one free slot on hosts N..2N-1.
+    in.free_slots.assign(2 * hosts, 0);
+    for (size_t h = 0; h < 2 * hosts; ++h) {
+      in.host_order.push_back(static_cast<gs::HostId>(h));
+      if (h >= hosts) in.free_slots[h] = 1;
+    }
+    for (size_t t = 0; t < hosts; ++t) {
+      in.running.push_back(
+          {static_cast<gs::TaskId>(t), {static_cast<gs::HostId>(t)}});
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    auto replicas = gs::PlanReplicas(in);
+    double s = SecondsSince(t0);
+    std::printf("%-8s %14.2f   (%zu replicas, %zu running tasks)\n",
+                mode == gs::ReplicationMode::kFixed ? "fixed" : "dynamic",
+                s / std::max<size_t>(replicas.size(), 1) * 1e6, replicas.size(),
+                hosts);
   }
 }
 
@@ -90,5 +123,10 @@ int main(int argc, char** argv) {
   PolicyTimes(16, 16);
   PolicyTimes(100, 100);
   PolicyTimes(1000, 1000);
+  std::printf("\nreplication planning (PlanReplicas), threshold 2\n");
+  std::printf("%-8s %14s\n", "mode", "us per replica");
+  ReplicationTimes(16);
+  ReplicationTimes(100);
+  ReplicationTimes(1000);
   return 0;
 }

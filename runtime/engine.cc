@@ -411,7 +411,12 @@ void Engine::RunSchedule() {
 }
 
 void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
-  if (scheduler_.num_ready() == 0) return;
+  // With replication, slots freed once nothing waits run replicas (WQR
+  // replicates on the processors that become free after the last task was
+  // placed), so a round is needed even with no task ready.
+  if (scheduler_.num_ready() == 0 &&
+      (replication_ == ReplicationMode::kOff || instances_.empty()))
+    return;
   // Reused between rounds: a round follows every job's end.
   std::vector<HostState>& states = states_scratch_;
   states.resize(hosts_.size());

@@ -189,7 +189,11 @@ StatusOr<SimResult> RunBot(const BotOptions& opt) {
     return Status::InvalidArgument("--hosts and --slots must be positive");
   if (!(opt.speed_spread >= 0 && opt.speed_spread < 1))
     return Status::InvalidArgument("--speed-spread must be in [0, 1)");
+  if (!(opt.mtbf_spread >= 0 && opt.mtbf_spread < 1))
+    return Status::InvalidArgument("--mtbf-spread must be in [0, 1)");
   std::mt19937_64 rng(opt.seed * 0xA24BAED4963EE407ull + 11);
+  // Its own stream: a spread leaves the speeds drawn as without one.
+  std::mt19937_64 reliability(opt.seed * 0xD6E8FEB86659FD93ull + 13);
   std::vector<double> speeds(opt.hosts);
   std::vector<SimHostSpec> hosts(opt.hosts);
   for (size_t h = 0; h < opt.hosts; ++h) {
@@ -200,7 +204,13 @@ StatusOr<SimResult> RunBot(const BotOptions& opt) {
     hosts[h].slots = opt.slots;
     if (opt.mtbf > 0) {
       MarkovAvailability m;
-      double down = 1 / opt.mtbf;
+      double mtbf = opt.mtbf;
+      if (opt.mtbf_spread > 0) {
+        mtbf *= 1 - opt.mtbf_spread +
+                2 * opt.mtbf_spread *
+                    (static_cast<double>(reliability() >> 11) * 0x1.0p-53);
+      }
+      double down = 1 / std::max(mtbf, 1.0);
       double up = opt.mttr > 0 ? 1 / opt.mttr : 1;
       m.p[0][0] = 1 - down;
       m.p[0][2] = down;
@@ -223,10 +233,17 @@ StatusOr<SimResult> RunBot(const BotOptions& opt) {
     Status s = LoadAvailabilityTrace(opt.trace, &hosts);
     if (!s.ok()) return s;
   }
+  if (opt.threshold < 0)
+    return Status::InvalidArgument("--threshold must be at least 1");
   auto wl = BagWorkload(opt.tasks, opt.mean, speeds, opt.seed);
   SimWorld world(std::move(hosts), wl, opt.seed);
+  world.stats().record_jobs = true;  // for mean_task_end
   SimRunOptions o;
   o.policy = opt.policy;
+  o.replication_threshold = opt.threshold;
+  // Paper 001: "WQR does not do anything when a task fails"; WQR-FT adds
+  // the automatic restart.
+  if (opt.policy == "wqr") o.infra_retries = 0;
   return RunSimulation(world, wl, o, [&](Engine& e) { wl->SubmitAll(e); });
 }
 

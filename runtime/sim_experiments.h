@@ -70,7 +70,9 @@ StatusOr<DagResult> RunDag(const StgGraph& graph, const DagOptions& options);
 // A bag of independent tasks (BagWorkload) on hosts of speeds drawn in
 // [1 - speed_spread, 1 + speed_spread], failing by the list, a trace file, or a
 // Markov chain with exponential-like (geometric, 1 s slots) UP and DOWN times
-// of means mtbf and mttr.
+// of means mtbf and mttr. Policy `wqr` runs as paper 001 defines it, without
+// automatic restart: a task whose every instance failed is not run again
+// (it may stay undone); all other policies restart failed tasks.
 struct BotOptions {
   size_t tasks = 1000;
   size_t hosts = 10;
@@ -79,10 +81,16 @@ struct BotOptions {
   // Host speeds are drawn in [1 - spread, 1 + spread].
   double speed_spread = 0.5;
   std::string policy = "mct";
+  // Replication threshold of wqr / wqr-ft, cap of wqdr-ft's RLTH; 0 = the
+  // engine's default (2).
+  int threshold = 0;
   std::vector<SimFailure> failures;
   std::string trace;
   Seconds mtbf = 0;
   Seconds mttr = 0;
+  // Each host's MTBF is drawn in [mtbf (1 - s), mtbf (1 + s)] (hosts of
+  // unequal reliability, what WQDR-FT's ordering by success rate needs).
+  double mtbf_spread = 0;
   uint64_t seed = 1;
 };
 StatusOr<SimResult> RunBot(const BotOptions& options);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <unordered_map>
 
 #include "runtime/engine.h"
 
@@ -51,6 +52,8 @@ StatusOr<SimResult> RunSimulation(SimWorld& world,
     eo.virtual_time = true;
     eo.quiet = true;
     if (options.oracle) eo.exec_oracle = workload;
+    if (options.replication_threshold > 0)
+      eo.replication.threshold = options.replication_threshold;
     eo.configure_policy = options.configure_policy;
     Engine engine(eo);
     std::vector<HostSetup> hosts;
@@ -75,6 +78,8 @@ StatusOr<SimResult> RunSimulation(SimWorld& world,
     r.rt = st.rewound_tasks;
     r.lr = st.rewound_levels;
     r.hosts_lost = st.hosts_lost;
+    r.replicas = st.replicas;
+    r.replica_wins = st.replica_wins;
     r.end_time = engine.Now();
   }
   const SimStats& ss = world.stats();
@@ -87,6 +92,15 @@ StatusOr<SimResult> RunSimulation(SimWorld& world,
   r.jobs = ss.jobs_started;
   r.useful_cpu = ss.useful_cpu;
   r.wasted_cpu = ss.wasted_cpu;
+  r.jobs_cancelled = ss.jobs_cancelled;
+  if (!ss.jobs.empty()) {
+    std::unordered_map<TaskId, Seconds> end;
+    for (const SimJobRecord& j : ss.jobs)
+      end[j.task] = std::max(end[j.task], j.ended);
+    Seconds sum = 0;
+    for (auto& [t, e] : end) sum += e;
+    r.mean_task_end = sum / end.size();
+  }
   r.events = ss.events;
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0)

@@ -25,6 +25,9 @@ struct SimRunOptions {
   Seconds reconnect_backoff_max = 60;
   // Predict with the workload's true times (as the papers do).
   bool oracle = true;
+  // EngineOptions::replication.threshold when > 0 (wqr, wqr-ft: the
+  // threshold; wqdr-ft: the cap of RLTH).
+  int replication_threshold = 0;
   std::function<void(Policy&)> configure_policy;
 };
 
@@ -43,6 +46,12 @@ struct SimResult {
   uint64_t jobs = 0;
   Seconds useful_cpu = 0;
   Seconds wasted_cpu = 0;
+  uint64_t replicas = 0;        // replicas started (paper 001)
+  uint64_t replica_wins = 0;    // replicas that finished their task first
+  uint64_t jobs_cancelled = 0;  // jobs the engine stopped (losing replicas)
+  // Mean virtual time at which a task's last successful job ended, when
+  // the world recorded jobs (SimStats::record_jobs); 0 otherwise.
+  Seconds mean_task_end = 0;
   uint64_t events = 0;      // simulation events
   double wall_seconds = 0;  // real time the run took
   Seconds end_time = 0;     // virtual time at GS_Off

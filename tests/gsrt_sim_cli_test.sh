@@ -36,6 +36,11 @@ run 0 dag "$data/stg/50/rand0000.stg" --hosts 5 --rewind all --json
 has '"gtp-c-r":{"nsl":'
 run 0 bot --hosts 4 --tasks 50 --fail 1@100 --json
 has '"host_downs":1'
+run 0 bot --hosts 4 --tasks 10 --mtbf 500 --mttr 50 --mtbf-spread 0.5 \
+  -p wqr-ft/3 -p wqdr-ft --threshold 2 --json
+has '"wqr-ft/3":{'
+has '"wqdr-ft":{'
+has '"replicas":'
 run 0 volatile --policy ie --policy y-ie --deadline 2000
 has "y-ie"
 
@@ -45,4 +50,8 @@ run 2 etc "$data/braun/u_c_lolo.0" --policy best
 has "unknown scheduling policy" err.txt
 run 2 dag "$data/stg/50/rand0000.stg" --hosts 5 --fail 9@10
 has "host 9" err.txt
+run 2 bot --hosts 2 --tasks 2 -p wqr-ft/0
+has "threshold" err.txt
+run 2 bot --hosts 2 --tasks 2 --mtbf 100 --mtbf-spread 1
+has "mtbf-spread" err.txt
 echo PASS

@@ -58,7 +58,10 @@ int main(int argc, char** argv) {
       "/ slots x makespan), wasted_cpu (slot-seconds of lost or cancelled "
       "work), failures (jobs lost with a host), host_downs, hosts_lost "
       "(losses the engine noticed), rt / lr (rewound tasks, levels rewound; "
-      "paper 000), nsl / aet (dag), events (simulation events)."};
+      "paper 000), nsl / aet (dag), events (simulation events); bot also: "
+      "total_cpu (useful + wasted slot-seconds), mean_task_end (mean time a "
+      "task's result was ready), replicas (replicas started) and "
+      "replica_wins (replicas that finished their task first)."};
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 done; 1 some task did not finish; 2 bad command line or "
@@ -124,7 +127,9 @@ int main(int argc, char** argv) {
   size_t bot_tasks = 1000, bot_hosts = 10;
   int bot_slots = 1;
   double bot_mean = 100, bot_mtbf = 0, bot_mttr = 0;
-  std::string bot_policy = "mct", bot_trace;
+  std::vector<std::string> bot_policies{"mct"};
+  std::string bot_trace;
+  int bot_threshold = 0;
   std::vector<std::string> bot_fails;
   bot->add_option("--tasks", bot_tasks, "number of tasks (1000)");
   bot->add_option("--hosts", bot_hosts, "number of hosts (10)");
@@ -133,7 +138,15 @@ int main(int argc, char** argv) {
   double bot_spread = 0.5;
   bot->add_option("--speed-spread", bot_spread,
                   "host speeds drawn in [1 - S, 1 + S] (0.5); 0 = identical");
-  bot->add_option("--policy,-p", bot_policy, "scheduling policy (mct)");
+  bot->add_option("--policy,-p", bot_policies,
+                  "scheduling policies, one row each (mct); wqr, wqr-ft and "
+                  "wqdr-ft (paper 001) take an optional /N: their replication "
+                  "threshold (wqdr-ft: the cap of RLTH = 1 + 1/SR), e.g. "
+                  "wqr-ft/3. wqr runs without automatic restart, as the paper "
+                  "defines it");
+  bot->add_option("--threshold", bot_threshold,
+                  "replication threshold of policies without /N (2)")
+      ->check(CLI::PositiveNumber);
   bot->add_option("--fail", bot_fails, "HOST@TIME[-UNTIL]; repeatable");
   bot->add_option("--trace", bot_trace,
                   "availability trace: lines HOST TIME up|reclaimed|down");
@@ -141,6 +154,10 @@ int main(int argc, char** argv) {
                   "mean seconds between host failures (Markov UP/DOWN); 0 = "
                   "none");
   bot->add_option("--mttr", bot_mttr, "mean seconds a failed host stays down");
+  double bot_mtbf_spread = 0;
+  bot->add_option("--mtbf-spread", bot_mtbf_spread,
+                  "each host's MTBF drawn in [mtbf (1 - S), mtbf (1 + S)] "
+                  "(0): hosts of unequal reliability");
   bot->add_flag("--json", out.json, "one JSON object instead of a table");
 
   // --- volatile ---
@@ -222,50 +239,58 @@ int main(int argc, char** argv) {
   if (*bot) {
     std::vector<gs::SimFailure> fails;
     if (!ParseFailures(bot_fails, &fails, &code)) return code;
-    std::vector<SimRow> runs;
-    bool complete = true;
-    for (int i = 0; i < reps; ++i) {
-      gs::BotOptions o;
-      o.tasks = bot_tasks;
-      o.hosts = bot_hosts;
-      o.slots = bot_slots;
-      o.mean = bot_mean;
-      o.speed_spread = bot_spread;
-      o.policy = bot_policy;
-      o.failures = fails;
-      o.trace = bot_trace;
-      o.mtbf = bot_mtbf;
-      o.mttr = bot_mttr;
-      o.seed = seed + i;
-      auto r = gs::RunBot(o);
-      if (!r.ok()) return Fail(r.status().message());
-      complete &= r->tasks_done == r->tasks;
-      SimRow row = gs::RowFromResult(bot_policy, *r);
-      row.values.push_back(
-          {"events_per_second",
-           r->wall_seconds > 0 ? r->events / r->wall_seconds : 0});
-      runs.push_back(std::move(row));
-    }
-    return out.Print({gs::MeanRow(bot_policy, runs)}, complete);
-  }
-  if (*vol) {
     std::vector<SimRow> rows;
-    for (const std::string& policy : vol_policies) {
+    bool complete = true;
+    for (const std::string& label : bot_policies) {
+      std::string policy = label;
+      int threshold = bot_threshold;
+      if (auto slash = label.find('/'); slash != std::string::npos) {
+        policy = label.substr(0, slash);
+        try {
+          threshold = std::stoi(label.substr(slash + 1));
+        } catch (...) {
+          threshold = 0;
+        }
+        if (threshold < 1) {
+          return Fail("--policy " + label +
+                      ": the replication threshold after '/' must be a "
+                      "positive integer");
+        }
+      }
       std::vector<SimRow> runs;
       for (int i = 0; i < reps; ++i) {
-        gs::VolatileOptions o = vopt;
+        gs::BotOptions o;
+        o.tasks = bot_tasks;
+        o.hosts = bot_hosts;
+        o.slots = bot_slots;
+        o.mean = bot_mean;
+        o.speed_spread = bot_spread;
         o.policy = policy;
+        o.threshold = threshold;
+        o.failures = fails;
+        o.trace = bot_trace;
+        o.mtbf = bot_mtbf;
+        o.mttr = bot_mttr;
+        o.mtbf_spread = bot_mtbf_spread;
         o.seed = seed + i;
-        auto r = gs::RunVolatile(o);
+        auto r = gs::RunBot(o);
         if (!r.ok()) return Fail(r.status().message());
-        SimRow row = gs::RowFromResult(policy, r->run);
-        row.values.insert(row.values.begin(),
-                          {"iterations", static_cast<double>(r->iterations)});
+        complete &= r->tasks_done == r->tasks;
+        SimRow row = gs::RowFromResult(label, *r);
+        auto at = row.values.begin() + 3;  // after wasted_cpu
+        row.values.insert(
+            at, {{"total_cpu", r->useful_cpu + r->wasted_cpu},
+                 {"mean_task_end", r->mean_task_end},
+                 {"replicas", static_cast<double>(r->replicas)},
+                 {"replica_wins", static_cast<double>(r->replica_wins)}});
+        row.values.push_back(
+            {"events_per_second",
+             r->wall_seconds > 0 ? r->events / r->wall_seconds : 0});
         runs.push_back(std::move(row));
       }
-      rows.push_back(gs::MeanRow(policy, runs));
+      rows.push_back(gs::MeanRow(label, runs));
     }
-    return out.Print(rows, true);
+    return out.Print(rows, complete);
   }
   if (*vol) {
     std::vector<SimRow> rows;

@@ -95,6 +95,45 @@ TEST(SimAdapterTest, DownLosesTheJobAndTheFilesUntilReconnected) {
   EXPECT_EQ(got->code(), Status::Code::kNotFound);  // lost with the host
 }
 
+TEST(SimAdapterTest, CancelFreesTheSlotAtOnceAndReportsCancelledOnce) {
+  auto hosts = Hosts(1);
+  hosts[0].queue_wait = 1;
+  Fixture f(hosts);
+  Adapter& a = *f.adapters[0];
+  int reports = 0;
+  std::optional<JobReport> r;
+  a.Submit(Job(1), [&](JobReport rep) {
+    ++reports;
+    r = rep;
+  });
+  EXPECT_EQ(a.FreeSlots(), 0);
+  // Out of the queue at 1, computing; cancelled at 4 (3 s computed).
+  auto stop = f.clock.After(4, [&] {
+    a.Cancel(1);
+    EXPECT_EQ(a.FreeSlots(), 1) << "the slot is free when Cancel returns";
+    a.Cancel(1);  // twice: still one report
+  });
+  f.RunAll();
+  EXPECT_EQ(reports, 1);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(std::holds_alternative<Cancelled>(r->outcome));
+  EXPECT_DOUBLE_EQ(r->ended, 4);
+  EXPECT_DOUBLE_EQ(f.world.stats().wasted_cpu, 3);
+  EXPECT_DOUBLE_EQ(f.world.stats().useful_cpu, 0);
+  EXPECT_EQ(f.world.stats().jobs_cancelled, 1u);
+  EXPECT_EQ(f.world.stats().jobs_done, 0u);
+  // Cancelling a job that already ended changes nothing.
+  std::optional<JobReport> done;
+  a.Submit(Job(2), [&](JobReport rep) { done = rep; });
+  f.RunAll();
+  ASSERT_TRUE(done);
+  a.Cancel(2);
+  f.RunAll();
+  EXPECT_TRUE(std::get<Exited>(done->outcome).succeeded());
+  EXPECT_EQ(f.world.stats().jobs_cancelled, 1u);
+  EXPECT_DOUBLE_EQ(f.world.stats().useful_cpu, 10);
+}
+
 TEST(SimAdapterTest, TransfersTakeLatencyPlusSizeOverBandwidth) {
   auto hosts = Hosts(1);
   hosts[0].latency = 0.5;

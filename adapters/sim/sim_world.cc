@@ -290,7 +290,7 @@ void SimWorld::Runtime::Complete(SimGang* g) {
     ++world->stats_.jobs_done;
     if (world->stats_.record_jobs && ex.succeeded()) {
       world->stats_.jobs.push_back(
-          {m->spec.operation, m->host, m->started, now});
+          {m->spec.operation, m->spec.task, m->host, m->started, now});
     }
     world->stats_.last_job_end = std::max(world->stats_.last_job_end, now);
     Report(m, std::move(ex));

@@ -72,6 +72,7 @@ class SimWorkModel {
 // One finished job, when SimStats::record_jobs is set.
 struct SimJobRecord {
   std::string operation;
+  TaskId task = 0;  // the engine's task (JobSpec::task)
   uint32_t host = 0;
   Seconds started = 0;
   Seconds ended = 0;
