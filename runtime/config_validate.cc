@@ -13,9 +13,8 @@ const std::vector<std::string_view> kCommonHostKeys = {
 const std::vector<std::string_view> kSshKeys = {
     "address", "port", "user", "identity", "known_hosts", "host_key_check"};
 const std::vector<std::string_view> kBatchKeys = {
-    "partition",     "account", "qos",      "walltime",
-    "cpus_per_task", "mem",     "max_jobs", "mode",
-    "pilots",        "extra",   "via",      "listen"};
+    "partition", "account", "qos",    "walltime", "cpus_per_task", "mem",
+    "max_jobs",  "mode",    "pilots", "extra",    "via",           "listen"};
 const std::vector<std::string_view> kSimKeys = {"sim"};
 
 std::vector<std::string_view> Concat(

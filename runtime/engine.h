@@ -276,8 +276,8 @@ class Engine {
   std::unordered_map<int, OpenFile> open_files_;
   // Hosts that do not share the master's files holding a copy of a version.
   std::unordered_map<VersionId, std::vector<HostId>> remote_copies_;
-  LinkModel links_;                // learned from transfers
-  std::vector<HostId> task_host_;  // where each task last ran
+  LinkModel links_;                        // learned from transfers
+  std::vector<HostId> task_host_;          // where each task last ran
   std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
   std::unordered_map<TaskId, int> staging_failures_;
   std::vector<HostFailure> pending_failures_;  // for the history

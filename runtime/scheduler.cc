@@ -6,8 +6,8 @@
 #include "runtime/policies_ft.h"
 #include "runtime/policies_grank.h"
 #include "runtime/policies_minmin.h"
-#include "runtime/policies_workqueue.h"
 #include "runtime/policies_volatile.h"
+#include "runtime/policies_workqueue.h"
 
 namespace gs {
 

@@ -37,9 +37,8 @@ TEST(VirtualClockTest, TimersSetFromATimerAreRelativeToItsTime) {
   VirtualClock clock;
   std::unique_ptr<Timer> inner;
   Seconds fired = -1;
-  auto outer = clock.After(3, [&] {
-    inner = clock.After(4, [&] { fired = clock.Now(); });
-  });
+  auto outer = clock.After(
+      3, [&] { inner = clock.After(4, [&] { fired = clock.Now(); }); });
   while (clock.RunNext()) {
   }
   EXPECT_DOUBLE_EQ(fired, 7);
