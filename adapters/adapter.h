@@ -58,6 +58,11 @@ class Adapter {
   virtual Seconds last_heard() const { return -1; }
   virtual Seconds heartbeat_interval() const { return 0; }
 
+  // Seconds a job submitted now is expected to wait before it starts (a
+  // batch queue's wait, learnt from earlier jobs); 0 for hosts that start
+  // jobs at once. The scheduler adds it to its predictions.
+  virtual Seconds expected_start_delay() const { return 0; }
+
   // Starts `spec`. `done` is called exactly once, later (never from inside
   // Submit), with the job's outcome.
   virtual void Submit(JobSpec spec, DoneCallback done) = 0;

@@ -87,6 +87,9 @@ class FaultInjectingAdapter : public Adapter {
   void Reconnect(std::function<void(Status)> done) override;
   Seconds last_heard() const override;
   Seconds heartbeat_interval() const override;
+  Seconds expected_start_delay() const override {
+    return inner_->expected_start_delay();
+  }
   void Submit(JobSpec spec, DoneCallback done) override;
   void Cancel(JobId id) override;
   void Shutdown() override;

@@ -36,7 +36,8 @@ bool Engine::HasCopyLocked(VersionId v, HostId host) const {
 }
 
 Seconds Engine::PredictTransferLocked(TaskId task, HostId host) const {
-  Seconds total = 0;
+  // A batch queue's expected wait delays the start like a transfer does.
+  Seconds total = hosts_[host]->adapter->expected_start_delay();
   const Task& t = graph_.task(task);
   const FileAccess* acc = graph_.accesses(task);
   for (uint32_t i = 0; i < t.num_files; ++i) {

@@ -357,3 +357,44 @@ TEST_F(EngineFaultsTest, DynamicReplicationPrefersHostsThatSucceed) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+// A host whose jobs wait in a batch queue before they start.
+class QueuedFake : public FakeAdapter {
+ public:
+  using FakeAdapter::FakeAdapter;
+  Seconds expected_start_delay() const override { return 1000; }
+};
+
+TEST_F(EngineFaultsTest, ExpectedQueueWaitSteersMctToAHostThatStartsAtOnce) {
+  options_.policy = "mct";
+  FakeHost queued;
+  FakeHost& b = AddHost("b", false);
+  engine_ = std::make_unique<Engine>(options_);
+  std::vector<HostSetup> setups;
+  setups.push_back(
+      HostSetup{"queued",
+                [&queued](boost::asio::io_context& io, Clock& clock) {
+                  return std::make_unique<QueuedFake>(io, clock, 4, &queued.log,
+                                                      "", "queued");
+                },
+                "/no/worker"});
+  setups.push_back(HostSetup{"b",
+                             [&b](boost::asio::io_context& io, Clock& clock) {
+                               return std::make_unique<FakeAdapter>(
+                                   io, clock, 1, &b.log, "", "b");
+                             },
+                             "/no/worker"});
+  ASSERT_TRUE(engine_->Start(std::move(setups)).ok());
+  // Both hosts are free; without the queue wait the first host (more
+  // slots, lowest index) would take it.
+  Produce("x", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Submitted(b), 1);
+  EXPECT_EQ(Submitted(queued), 0);
+}
+
+}  // namespace
+}  // namespace gs

@@ -35,6 +35,11 @@ BatchJobAdapter::BatchJobAdapter(boost::asio::io_context& io, Clock& clock,
   }
 }
 
+Seconds BatchJobAdapter::expected_start_delay() const {
+  const Seconds mean = waits_.Mean();
+  return mean >= 0 ? mean : history_wait_;
+}
+
 BatchJobAdapter::~BatchJobAdapter() {
   Shutdown();
   *alive_ = false;
@@ -71,6 +76,7 @@ Status BatchJobAdapter::Connect() {
   }
   job_name_ = "gsrt-" + options_.host.name + "-" + tag->substr(0, 8);
   connected_ = true;
+  history_wait_ = std::max<Seconds>(waits_.RecentMean(), 0);
   shut_down_ = false;
   ArmTick();
   return Status::Ok();

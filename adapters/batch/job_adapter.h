@@ -35,6 +35,9 @@ class BatchJobAdapter : public Adapter {
   // largest job array it takes.
   Status Connect() override;
   int FreeSlots() const override;
+  // The mean queue wait of this run's jobs, or of the host's recent jobs in
+  // the history before any started.
+  Seconds expected_start_delay() const override;
   void Submit(JobSpec spec, DoneCallback done) override;
   void Cancel(JobId id) override;
   // Cancels every batch job of the run; outstanding jobs report Cancelled
@@ -76,6 +79,7 @@ class BatchJobAdapter : public Adapter {
   std::string system_kind_;
   BatchCommands commands_;
   QueueWaitLog waits_;
+  Seconds history_wait_ = 0;  // read once at Connect
   std::string run_dir_;
   std::string job_name_;
   int max_array_ = 1;
