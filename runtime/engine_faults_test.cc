@@ -12,19 +12,13 @@
 #include "gs/gs.h"
 #include "runtime/engine.h"
 #include "tests/support/fake_adapter.h"
+#include "tests/support/fake_operations.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 using testing::FakeAdapter;
-
-const gs_param_desc kProduceParams[] = {{"out", GS_TYPE_FILE, GS_DIR_OUT},
-                                        {"n", GS_TYPE_INT, GS_DIR_IN}};
-const gs_operation kProduce = {"produce", GS_TYPE_VOID, 2, kProduceParams};
-const gs_param_desc kConsumeParams[] = {{"in", GS_TYPE_FILE, GS_DIR_IN},
-                                        {"out", GS_TYPE_FILE, GS_DIR_OUT}};
-const gs_operation kConsume = {"consume", GS_TYPE_VOID, 2, kConsumeParams};
 
 struct FakeHost {
   std::string name;
@@ -83,16 +77,10 @@ class EngineFaultsTest : public ::testing::Test {
   }
 
   TaskId Produce(const char* file, int n) {
-    gs_arg args[2] = {};
-    args[0].str = file;
-    args[1].i = n;
-    return engine_->Submit(&kProduce, args);
+    return testing::SubmitProduce(*engine_, file, n);
   }
   TaskId Consume(const char* in, const char* out) {
-    gs_arg args[2] = {};
-    args[0].str = in;
-    args[1].str = out;
-    return engine_->Submit(&kConsume, args);
+    return testing::SubmitConsume(*engine_, in, out);
   }
   std::string Read(const std::string& name) {
     std::ifstream in(dir_ / name, std::ios::binary);
@@ -342,7 +330,6 @@ TEST_F(EngineFaultsTest, DynamicReplicationPrefersHostsThatSucceed) {
   // b's, so later tasks go to b first even though a comes first by index.
   for (int i = 0; i < 3; ++i) Produce(("w" + std::to_string(i)).c_str(), i);
   engine_->Barrier();
-  const int a_before = a.plan->submits();
   {
     std::lock_guard<std::mutex> lock(b.log.mu);
     b.log.hold = true;  // b's next job stays running: a gets the replica
@@ -351,7 +338,6 @@ TEST_F(EngineFaultsTest, DynamicReplicationPrefersHostsThatSucceed) {
   ASSERT_TRUE(b.log.WaitRunning(1)) << "the new task did not go to b first";
   b.log.ReleaseAll();
   EXPECT_EQ(engine_->Stop(), 0);
-  EXPECT_GE(a.plan->submits(), a_before);
   EXPECT_EQ(Read("last"), "produce(9,)");
 }
 

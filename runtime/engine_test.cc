@@ -12,28 +12,20 @@
 
 #include "gs/gs.h"
 #include "tests/support/fake_adapter.h"
+#include "tests/support/fake_operations.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 using testing::FakeAdapter;
-
-const gs_param_desc kProduceParams[] = {{"out", GS_TYPE_FILE, GS_DIR_OUT},
-                                        {"n", GS_TYPE_INT, GS_DIR_IN}};
-const gs_operation kProduce = {"produce", GS_TYPE_VOID, 2, kProduceParams};
-
-const gs_param_desc kConsumeParams[] = {{"in", GS_TYPE_FILE, GS_DIR_IN},
-                                        {"out", GS_TYPE_FILE, GS_DIR_OUT}};
-const gs_operation kConsume = {"consume", GS_TYPE_VOID, 2, kConsumeParams};
+using testing::kConsume;
+using testing::kMeasure;
+using testing::kProduce;
 
 const gs_param_desc kUpdateParams[] = {{"f", GS_TYPE_FILE, GS_DIR_INOUT},
                                        {"label", GS_TYPE_STRING, GS_DIR_IN}};
 const gs_operation kUpdate = {"update", GS_TYPE_VOID, 2, kUpdateParams};
-
-const gs_param_desc kMeasureParams[] = {{"in", GS_TYPE_FILE, GS_DIR_IN},
-                                        {"count", GS_TYPE_INT, GS_DIR_OUT}};
-const gs_operation kMeasure = {"measure", GS_TYPE_DOUBLE, 2, kMeasureParams};
 
 const gs_param_desc kFailParams[] = {{"out", GS_TYPE_FILE, GS_DIR_OUT}};
 const gs_operation kFail = {"fail", GS_TYPE_VOID, 1, kFailParams};
