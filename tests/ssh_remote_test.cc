@@ -145,10 +145,11 @@ TEST_F(SshRemoteTest, RunCommandAsyncReportsResultAndTimeout) {
   EXPECT_EQ((*fast)->out, "a b\n");
   ASSERT_FALSE(slow->ok());
   EXPECT_EQ(slow->status().code(), Status::Code::kTimedOut);
-  pid_t pid = 0;  // the sleep may run on (see RunOptions::timeout)
+  // Clean up: the sleep may run on (see RunOptions::timeout). Under load
+  // the timeout can also fire before the remote shell wrote its pid.
+  pid_t pid = 0;
   std::ifstream(pidfile) >> pid;
-  ASSERT_GT(pid, 0);
-  ::kill(pid, SIGKILL);
+  if (pid > 0) ::kill(pid, SIGKILL);
 }
 
 TEST_F(SshRemoteTest, EnsureRemoteDirCreatesAPrivateDirectory) {
