@@ -10,9 +10,10 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "adapters/job.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 
@@ -25,6 +26,14 @@ struct HostProbe {
   double load1 = 0;               // 1-minute load average
   double bandwidth = 0;     // bytes/s of a timed transfer; 0 = not measured
   Seconds queue_wait = -1;  // expected wait of a batch queue; -1 = none
+};
+
+// How long one batch job waited in its queue (submitted -> started). Batch
+// adapters learn these; the engine records them in the history.
+struct QueueWaitSample {
+  std::string partition;  // "" for the site's default
+  Seconds submitted = 0;
+  Seconds started = 0;
 };
 
 class Adapter {
@@ -62,6 +71,10 @@ class Adapter {
   // batch queue's wait, learnt from earlier jobs); 0 for hosts that start
   // jobs at once. The scheduler adds it to its predictions.
   virtual Seconds expected_start_delay() const { return 0; }
+
+  // Queue waits seen since the last call (batch hosts), for the engine to
+  // record; adapters never write the history themselves.
+  virtual std::vector<QueueWaitSample> TakeQueueWaits() { return {}; }
 
   // Starts `spec`. `done` is called exactly once, later (never from inside
   // Submit), with the job's outcome.

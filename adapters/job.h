@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "runtime/clock.h"
+#include "runtime/base/clock.h"
 
 namespace gs {
 
@@ -54,7 +54,7 @@ struct Usage {
 struct Exited {
   int code = 0;
   // Encoded return value and out/inout scalars, one per line (see
-  // runtime/scalar_codec.h), in IDL order, return value first.
+  // runtime/base/scalar_codec.h), in IDL order, return value first.
   std::string results;
   Usage usage;
   uint64_t bytes_in = 0;

@@ -19,7 +19,7 @@
 
 #include "adapters/agent/local_agent.h"
 #include "adapters/local/local_adapter.h"
-#include "runtime/asio_clock.h"
+#include "runtime/base/asio_clock.h"
 
 namespace {
 

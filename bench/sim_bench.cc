@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/policies_volatile.h"
-#include "runtime/replication.h"
-#include "runtime/scheduler.h"
-#include "runtime/sim_experiments.h"
+#include "runtime/sched/policies_volatile.h"
+#include "runtime/sched/replication.h"
+#include "runtime/sched/scheduler.h"
+#include "runtime/sim/sim_experiments.h"
 
 namespace {
 

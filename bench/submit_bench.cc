@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "gs/gs_abi.h"
-#include "runtime/engine.h"
+#include "runtime/engine/engine.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 #include "stubgen/idl_lexer.h"
 #include "stubgen/idl_model.h"
 

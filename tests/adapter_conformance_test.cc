@@ -7,7 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <functional>
 
-#include "runtime/asio_clock.h"
+#include "runtime/base/asio_clock.h"
 #include "tests/support/adapter_factories.h"
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"

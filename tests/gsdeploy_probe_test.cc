@@ -11,9 +11,9 @@
 #include <mutex>
 #include <thread>
 
-#include "runtime/asio_clock.h"
-#include "runtime/deploy_probe.h"
-#include "runtime/deploy_rank.h"
+#include "runtime/base/asio_clock.h"
+#include "runtime/deploy/deploy_probe.h"
+#include "runtime/deploy/deploy_rank.h"
 #include "tests/gsdeploy_test_hosts.h"
 #include "tests/support/temp_dir.h"
 

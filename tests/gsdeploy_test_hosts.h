@@ -2,7 +2,7 @@
 // again, reached through the same AdapterMaker seam gsdeploy uses. The
 // tests in gsdeploy_probe_test.cc run against every kind listed by
 // TestHostSetKinds(): local hosts, and real sshd hosts from the testbed
-// (adapters/ssh/testing/sshd_testbed.h) reached through the registry.
+// (tests/support/sshd_testbed.h) reached through the registry.
 #ifndef GSRT_TESTS_GSDEPLOY_TEST_HOSTS_H_
 #define GSRT_TESTS_GSDEPLOY_TEST_HOSTS_H_
 
@@ -25,10 +25,10 @@
 #include <vector>
 
 #include "adapters/local/local_adapter.h"
-#include "adapters/registry.h"
-#include "adapters/ssh/testing/sshd_testbed.h"
-#include "runtime/config.h"
-#include "runtime/deploy_context.h"
+#include "runtime/config/config.h"
+#include "runtime/deploy/deploy_context.h"
+#include "runtime/hosts/registry.h"
+#include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {

@@ -13,14 +13,13 @@
 #include "adapters/batch/batch_commands.h"
 #include "adapters/batch/job_adapter.h"
 #include "adapters/batch/pilot_adapter.h"
-#include "adapters/ssh/testing/sshd_testbed.h"
-#include "runtime/asio_clock.h"
-#include "runtime/deploy_exec.h"
-#include "runtime/history.h"
+#include "runtime/base/asio_clock.h"
+#include "runtime/base/run_program.h"
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"
 #include "tests/support/run_until.h"
 #include "tests/support/slurm_testbed.h"
+#include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_files.h"
 
@@ -275,39 +274,39 @@ TEST_F(SlurmAdapterTest, ALostPilotIsReplaced) {
   EXPECT_EQ(AsExited(reports_.Get(2))->results, "5\n");
 }
 
-TEST_F(SlurmAdapterTest, QueueWaitsGoToTheHistory) {
-  const std::string db = dir_ / "history.db";
+TEST_F(SlurmAdapterTest, QueueWaitsAreReportedAndSeedTheProbe) {
+  std::vector<QueueWaitSample> waits;
   {
     BatchAdapterOptions o = Options("waits", BatchMode::kJob);
-    o.history_path = db;
     BatchJobAdapter adapter(io_, clock_, o, MakeSlurmSystem());
     ASSERT_TRUE(adapter.Connect().ok());
     reports_.Submit(adapter, Job(1, "noop"));
     reports_.Submit(adapter, Job(2, "noop"));
     ASSERT_TRUE(RunUntil(
         io_, [&] { return reports_.size() == 2; }, std::chrono::seconds(60)));
-  }  // written at the end of the run
-  auto history = History::Open(db);
-  ASSERT_TRUE(history.ok()) << history.status().ToString();
-  auto waits = (*history)->LoadQueueWaits("waits", 10);
-  ASSERT_TRUE(waits.ok());
-  ASSERT_EQ(waits->size(), 2u);
-  for (const QueueWait& w : *waits) {
-    EXPECT_EQ(w.host, "waits");
+    waits = adapter.TakeQueueWaits();
+    // Each wait is handed over once: the engine records it.
+    EXPECT_TRUE(adapter.TakeQueueWaits().empty());
+  }
+  ASSERT_EQ(waits.size(), 2u);
+  for (const QueueWaitSample& w : waits) {
     EXPECT_GE(w.started, w.submitted);
     EXPECT_LT(w.started - w.submitted, 60);
   }
-  // A later run's probe reports them (the ranking tool's queue wait).
+  // A later run's probe reports them with the earlier runs' waits (the
+  // ranking tool's queue wait); whoever makes the adapter passes those.
   BatchAdapterOptions o = Options("waits", BatchMode::kJob);
-  o.history_path = db;
+  for (const QueueWaitSample& w : waits) {
+    o.past_queue_waits.push_back(w.started - w.submitted);
+  }
   BatchJobAdapter later(io_, clock_, o, MakeSlurmSystem());
   ASSERT_TRUE(later.Connect().ok());
   std::optional<StatusOr<HostProbe>> probe;
   later.Probe([&](StatusOr<HostProbe> p) { probe = std::move(p); });
   ASSERT_TRUE(RunUntil(io_, [&] { return probe.has_value(); }));
   ASSERT_TRUE(probe->ok()) << probe->status().ToString();
-  const Seconds mean = ((*waits)[0].started - (*waits)[0].submitted +
-                        (*waits)[1].started - (*waits)[1].submitted) /
+  const Seconds mean = (waits[0].started - waits[0].submitted +
+                        waits[1].started - waits[1].submitted) /
                        2;
   EXPECT_NEAR((*probe)->queue_wait, mean, 1e-6);
 }

@@ -14,8 +14,8 @@
 #include <random>
 
 #include "adapters/ssh/ssh_remote.h"
-#include "adapters/ssh/testing/sshd_testbed.h"
-#include "runtime/asio_clock.h"
+#include "tests/support/sshd_testbed.h"
+#include "runtime/base/asio_clock.h"
 #include "tests/support/run_until.h"
 
 namespace gs {

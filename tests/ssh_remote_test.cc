@@ -18,10 +18,10 @@
 #include <random>
 #include <sstream>
 
-#include "adapters/ssh/sha256.h"
-#include "adapters/ssh/testing/sshd_testbed.h"
-#include "runtime/asio_clock.h"
+#include "runtime/base/asio_clock.h"
+#include "runtime/base/sha256.h"
 #include "tests/support/run_until.h"
+#include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {

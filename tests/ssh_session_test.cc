@@ -17,9 +17,9 @@
 
 #include "adapters/ssh/ssh_channel_stream.h"
 #include "adapters/ssh/ssh_remote.h"
-#include "adapters/ssh/testing/sshd_testbed.h"
-#include "runtime/asio_clock.h"
+#include "runtime/base/asio_clock.h"
 #include "tests/support/run_until.h"
+#include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/etc_mapping.h"
-#include "runtime/etc_paper003.h"
+#include "runtime/sim/etc_mapping.h"
+#include "runtime/sim/etc_paper003.h"
 
 namespace {
 

@@ -13,15 +13,15 @@
 #include <optional>
 #include <string>
 
-#include "runtime/config.h"
-#include "runtime/deploy_context.h"
-#include "runtime/deploy_format.h"
-#include "runtime/deploy_history_report.h"
-#include "runtime/deploy_json.h"
-#include "runtime/deploy_probe.h"
-#include "runtime/deploy_rank.h"
-#include "runtime/deploy_setup.h"
-#include "runtime/deploy_units.h"
+#include "runtime/config/config.h"
+#include "runtime/deploy/deploy_context.h"
+#include "runtime/deploy/deploy_format.h"
+#include "runtime/deploy/deploy_history_report.h"
+#include "runtime/deploy/deploy_json.h"
+#include "runtime/deploy/deploy_probe.h"
+#include "runtime/deploy/deploy_rank.h"
+#include "runtime/deploy/deploy_setup.h"
+#include "runtime/deploy/deploy_units.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // gsrt-sim: the papers' experiments on the real gsrt engine, in virtual
 // time, against simulated hosts (adapters/sim). Thin: the experiments are
-// in runtime/sim_experiments.h; this parses the command line and prints.
+// in runtime/sim/sim_experiments.h; this parses the command line and prints.
 // docs/experiments.md lists the tables and the commands behind them.
 //
 // Exit codes: 0 done; 1 some task did not finish; 2 bad command line or
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/etc_matrix.h"
-#include "runtime/sim_experiments.h"
-#include "runtime/sim_report.h"
-#include "runtime/stg_graph.h"
+#include "runtime/sim/etc_matrix.h"
+#include "runtime/sim/sim_experiments.h"
+#include "runtime/sim/sim_report.h"
+#include "runtime/sim/stg_graph.h"
 
 namespace {
 

@@ -18,11 +18,11 @@
 
 #include "adapters/adapter.h"
 #include "adapters/agent/chunk_pump.h"
-#include "adapters/agent/host_facts.h"
 #include "adapters/agent/protocol.h"
 #include "adapters/agent/staging_files.h"
-#include "adapters/byte_stream.h"
-#include "runtime/clock.h"
+#include "adapters/local/host_facts.h"
+#include "adapters/transport/byte_stream.h"
+#include "runtime/base/clock.h"
 
 namespace gs {
 

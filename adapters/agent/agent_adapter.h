@@ -22,8 +22,8 @@
 #include "adapters/agent/chunk_pump.h"
 #include "adapters/agent/protocol.h"
 #include "adapters/agent/staging_files.h"
-#include "adapters/byte_stream.h"
-#include "runtime/clock.h"
+#include "adapters/transport/byte_stream.h"
+#include "runtime/base/clock.h"
 
 namespace boost::asio {
 class io_context;

@@ -31,9 +31,9 @@
 #include "adapters/batch/pilot_auth.h"
 #include "adapters/batch/signal_grace.h"
 #include "adapters/local/local_adapter.h"
-#include "adapters/pipe_stream.h"
-#include "adapters/tcp_stream.h"
-#include "runtime/asio_clock.h"
+#include "adapters/transport/pipe_stream.h"
+#include "adapters/transport/tcp_stream.h"
+#include "runtime/base/asio_clock.h"
 
 namespace {
 

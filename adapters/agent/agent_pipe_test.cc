@@ -12,8 +12,8 @@
 #include <random>
 
 #include "adapters/agent/local_agent.h"
-#include "adapters/pipe_stream.h"
-#include "runtime/asio_clock.h"
+#include "adapters/transport/pipe_stream.h"
+#include "runtime/base/asio_clock.h"
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"
 #include "tests/support/run_until.h"

@@ -14,10 +14,10 @@
 #include <memory>
 #include <string>
 
-#include "adapters/agent/content_hash.h"
 #include "adapters/agent/protocol.h"
-#include "adapters/byte_stream.h"
-#include "runtime/clock.h"
+#include "adapters/transport/byte_stream.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/content_hash.h"
 
 namespace gs {
 

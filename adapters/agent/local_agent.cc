@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "adapters/pipe_stream.h"
+#include "adapters/transport/pipe_stream.h"
 
 namespace gs {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "adapters/byte_stream.h"
+#include "adapters/transport/byte_stream.h"
 
 namespace boost::asio {
 class io_context;

@@ -17,7 +17,7 @@
 #include <variant>
 
 #include "adapters/job.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace gs::agent {
 

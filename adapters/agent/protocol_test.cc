@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "adapters/agent/content_hash.h"
+#include "runtime/base/content_hash.h"
 
 namespace gs::agent {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/agent/content_hash.h"
-#include "runtime/status.h"
+#include "runtime/base/content_hash.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -14,10 +14,11 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "adapters/adapter.h"
-#include "runtime/clock.h"
-#include "runtime/config.h"
+#include "adapters/host_config.h"
+#include "runtime/base/clock.h"
 
 namespace boost::asio {
 class io_context;
@@ -34,8 +35,9 @@ struct BatchAdapterOptions {
   // gsrt-agent and the worker, as the nodes see them.
   std::string agent_program;
   std::string worker;
-  // Where queue waits are recorded ("" for nowhere).
-  std::string history_path;
+  // This host's queue waits in earlier runs, newest first (the history's;
+  // the adapter reports new ones through TakeQueueWaits).
+  std::vector<Seconds> past_queue_waits;
   // Agent heartbeats (pilot mode); a pilot silent for 3 of them is lost.
   Seconds heartbeat = 5;
   // Seconds between queue listings (squeue/qstat).

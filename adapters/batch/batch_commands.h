@@ -11,9 +11,9 @@
 
 #include "adapters/batch/batch_system.h"
 #include "adapters/batch/via_ssh.h"
-#include "runtime/config.h"
-#include "runtime/deploy_exec.h"
-#include "runtime/status.h"
+#include "adapters/host_config.h"
+#include "runtime/base/run_program.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

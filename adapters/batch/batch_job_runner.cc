@@ -14,7 +14,7 @@
 #include "adapters/agent/protocol.h"
 #include "adapters/batch/signal_grace.h"
 #include "adapters/local/local_adapter.h"
-#include "runtime/asio_clock.h"
+#include "runtime/base/asio_clock.h"
 
 namespace gs {
 

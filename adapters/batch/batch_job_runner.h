@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "adapters/job.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/config.h"
-#include "runtime/status.h"
+#include "adapters/host_config.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -27,8 +27,7 @@ BatchJobAdapter::BatchJobAdapter(boost::asio::io_context& io, Clock& clock,
       system_kind_(system->kind()),
       commands_(options_.host.name, std::move(system), options_.host.batch,
                 options_.where),
-      waits_(options_.history_path, options_.host.name,
-             options_.host.batch.partition) {
+      waits_(options_.host.batch.partition, options_.past_queue_waits) {
   if (!options_.login.name.empty()) {
     commands_.set_runner(
         MakeViaRunner(io_, clock_, options_.login, options_.host.env));

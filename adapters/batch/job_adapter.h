@@ -52,6 +52,9 @@ class BatchJobAdapter : public Adapter {
   std::vector<std::string> BatchIds() const;
   int submissions() const { return submissions_; }
   const QueueWaitLog& queue_waits() const { return waits_; }
+  std::vector<QueueWaitSample> TakeQueueWaits() override {
+    return waits_.Take();
+  }
   int max_array() const { return max_array_; }
 
  private:

@@ -14,7 +14,7 @@
 #include "adapters/batch/pilot_auth.h"
 #include "adapters/batch/via_ssh.h"
 #include "adapters/ssh/shell_quote.h"
-#include "adapters/tcp_stream.h"
+#include "adapters/transport/tcp_stream.h"
 
 namespace gs {
 
@@ -52,8 +52,7 @@ PilotAdapter::PilotAdapter(boost::asio::io_context& io, Clock& clock,
       system_kind_(system->kind()),
       commands_(options_.host.name, std::move(system), options_.host.batch,
                 options_.where),
-      waits_(options_.history_path, options_.host.name,
-             options_.host.batch.partition) {
+      waits_(options_.host.batch.partition, options_.past_queue_waits) {
   if (!options_.login.name.empty()) {
     commands_.set_runner(
         MakeViaRunner(io_, clock_, options_.login, options_.host.env));

@@ -59,6 +59,9 @@ class PilotAdapter : public Adapter {
   // the queue waits seen.
   std::vector<std::string> PilotJobIds() const;
   const QueueWaitLog& queue_waits() const { return waits_; }
+  std::vector<QueueWaitSample> TakeQueueWaits() override {
+    return waits_.Take();
+  }
 
  private:
   enum class PilotState { kQueued, kConnecting, kReady, kGone };

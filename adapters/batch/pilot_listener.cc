@@ -6,7 +6,7 @@
 #include <set>
 
 #include "adapters/batch/pilot_auth.h"
-#include "adapters/tcp_stream.h"
+#include "adapters/transport/tcp_stream.h"
 
 namespace gs {
 

@@ -10,9 +10,9 @@
 #include <memory>
 #include <string>
 
-#include "adapters/byte_stream.h"
-#include "runtime/clock.h"
-#include "runtime/status.h"
+#include "adapters/transport/byte_stream.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/status.h"
 
 namespace boost::asio {
 class io_context;

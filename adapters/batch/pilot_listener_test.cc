@@ -6,8 +6,8 @@
 #include <boost/asio/io_context.hpp>
 
 #include "adapters/batch/pilot_auth.h"
-#include "adapters/tcp_stream.h"
-#include "runtime/asio_clock.h"
+#include "adapters/transport/tcp_stream.h"
+#include "runtime/base/asio_clock.h"
 #include "tests/support/run_until.h"
 
 namespace gs {

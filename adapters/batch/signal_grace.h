@@ -14,7 +14,7 @@
 #include <memory>
 
 #include "adapters/adapter.h"
-#include "runtime/clock.h"
+#include "runtime/base/clock.h"
 
 namespace gs {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "adapters/batch/batch_system.h"
-#include "runtime/config_units.h"
+#include "runtime/base/units.h"
 
 namespace gs {
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/clock.h"
-#include "runtime/config.h"
-#include "runtime/deploy_exec.h"
-#include "runtime/status.h"
+#include "adapters/host_config.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/run_program.h"
+#include "runtime/base/status.h"
 
 namespace boost::asio {
 class io_context;

@@ -8,7 +8,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/agent/host_facts.h"
+#include "adapters/local/host_facts.h"
 #include "adapters/local/job_files.h"
-#include "adapters/local/process_spawn.h"
-#include "adapters/worker_command.h"
+#include "adapters/local/worker_command.h"
+#include "runtime/base/process_spawn.h"
 
 namespace gs {
 

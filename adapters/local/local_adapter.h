@@ -6,8 +6,8 @@
 // 0700), the worker's cwd, holding its stdout, stderr, result file and the
 // temporaries of its outputs. Outputs become their `dest` only after the
 // worker exited 0 and wrote every declared output (see
-// adapters/worker_command.h for the command line). Logs of a successful job
-// are kept in work_dir/logs/job-<id>.{stdout,stderr} when not empty; a
+// adapters/local/worker_command.h for the command line). Logs of a successful
+// job are kept in work_dir/logs/job-<id>.{stdout,stderr} when not empty; a
 // failed job keeps its whole sandbox for inspection (Exited::log_dir).
 // Clean sandboxes are recycled (see sandbox_pool.h), which is most of what
 // keeps the overhead per job near a bare posix_spawn + waitpid loop.
@@ -31,7 +31,7 @@
 
 #include "adapters/adapter.h"
 #include "adapters/local/sandbox_pool.h"
-#include "runtime/clock.h"
+#include "runtime/base/clock.h"
 
 namespace boost::asio {
 class io_context;

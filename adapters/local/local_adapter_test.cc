@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "runtime/asio_clock.h"
+#include "runtime/base/asio_clock.h"
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"
 #include "tests/support/run_until.h"

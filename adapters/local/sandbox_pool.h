@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "runtime/virtual_clock.h"
+#include "runtime/base/virtual_clock.h"
 
 namespace gs {
 namespace {

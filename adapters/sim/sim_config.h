@@ -19,7 +19,7 @@
 #include <string>
 
 #include "adapters/adapter.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -6,8 +6,8 @@
 #include <chrono>
 #include <optional>
 
-#include "runtime/asio_clock.h"
-#include "runtime/virtual_clock.h"
+#include "runtime/base/asio_clock.h"
+#include "runtime/base/virtual_clock.h"
 
 namespace gs {
 namespace {

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "adapters/adapter.h"
-#include "runtime/clock.h"
-#include "runtime/status.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "adapters/byte_stream.h"
 #include "adapters/ssh/ssh_session.h"
-#include "runtime/status.h"
+#include "adapters/transport/byte_stream.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -4,7 +4,7 @@
 #define GSRT_ADAPTERS_SSH_SSH_CONNECT_H_
 
 #include "adapters/ssh/ssh_target.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 typedef struct ssh_session_struct* ssh_session;
 

@@ -24,7 +24,7 @@
 #include <string_view>
 
 #include "adapters/ssh/ssh_session.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "adapters/ssh/ssh_session.h"
-#include "runtime/clock.h"
-#include "runtime/status.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

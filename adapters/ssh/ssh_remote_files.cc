@@ -9,8 +9,8 @@
 #include <sstream>
 #include <vector>
 
-#include "adapters/ssh/sha256.h"
 #include "adapters/ssh/ssh_remote.h"
+#include "runtime/base/sha256.h"
 
 namespace gs {
 namespace {

@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "adapters/ssh/ssh_target.h"
-#include "runtime/clock.h"
-#include "runtime/status.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/status.h"
 
 // libssh's handle types, declared as libssh.h does.
 typedef struct ssh_session_struct* ssh_session;

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

@@ -1,6 +1,6 @@
 #include "runtime/worker/worker_args.h"
 
-#include "runtime/scalar_codec.h"
+#include "runtime/base/scalar_codec.h"
 
 namespace gs {
 

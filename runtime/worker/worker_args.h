@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gs/gs_abi.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace gs {
 

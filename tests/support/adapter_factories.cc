@@ -6,9 +6,9 @@
 #include "adapters/agent/local_agent.h"
 #include "adapters/batch/batch_adapter.h"
 #include "adapters/local/local_adapter.h"
-#include "adapters/ssh/testing/sshd_testbed.h"
-#include "adapters/ssh_host_adapter.h"
+#include "adapters/ssh/ssh_host_adapter.h"
 #include "tests/support/slurm_testbed.h"
+#include "tests/support/sshd_testbed.h"
 
 namespace gs {
 

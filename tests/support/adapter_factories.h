@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "adapters/adapter.h"
-#include "runtime/clock.h"
+#include "runtime/base/clock.h"
 
 namespace boost::asio {
 class io_context;

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "adapters/adapter.h"
-#include "runtime/clock.h"
+#include "runtime/base/clock.h"
 
 namespace gs::testing {
 

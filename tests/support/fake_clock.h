@@ -10,7 +10,7 @@
 #include <memory>
 #include <utility>
 
-#include "runtime/clock.h"
+#include "runtime/base/clock.h"
 
 namespace gs {
 

@@ -5,7 +5,7 @@
 #define GSRT_TESTS_SUPPORT_FAKE_OPERATIONS_H_
 
 #include "gs/gs_abi.h"
-#include "runtime/engine.h"
+#include "runtime/engine/engine.h"
 
 namespace gs::testing {
 

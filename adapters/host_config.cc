@@ -1,0 +1,44 @@
+#include "adapters/host_config.h"
+
+#include <algorithm>
+
+namespace gs {
+
+std::string_view AdapterKindName(AdapterKind kind) {
+  switch (kind) {
+    case AdapterKind::kLocal:
+      return "local";
+    case AdapterKind::kSsh:
+      return "ssh";
+    case AdapterKind::kSlurm:
+      return "slurm";
+    case AdapterKind::kPbs:
+      return "pbs";
+    case AdapterKind::kSim:
+      return "sim";
+  }
+  return "?";
+}
+
+std::optional<AdapterKind> ParseAdapterKind(std::string_view name) {
+  for (AdapterKind kind :
+       {AdapterKind::kLocal, AdapterKind::kSsh, AdapterKind::kSlurm,
+        AdapterKind::kPbs, AdapterKind::kSim}) {
+    if (AdapterKindName(kind) == name) return kind;
+  }
+  return std::nullopt;
+}
+
+std::string_view HostKeyCheckName(HostKeyCheck check) {
+  return check == HostKeyCheck::kStrict ? "strict" : "accept-new";
+}
+
+std::string_view BatchModeName(BatchMode mode) {
+  return mode == BatchMode::kJob ? "job" : "pilot";
+}
+
+bool HostConfig::Uses(AdapterKind kind) const {
+  return std::find(adapters.begin(), adapters.end(), kind) != adapters.end();
+}
+
+}  // namespace gs

@@ -1,0 +1,106 @@
+// What a host is, as a `hosts:` entry of gsrt.yaml describes it: the part of
+// the adapter seam that says which adapter serves a host and with which
+// settings. The config layer (runtime/config/) fills these from YAML and
+// checks them; adapters only read them. docs/configuration.md is the user's
+// reference for every key and default.
+#ifndef GSRT_ADAPTERS_HOST_CONFIG_H_
+#define GSRT_ADAPTERS_HOST_CONFIG_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/base/clock.h"
+
+namespace gs {
+
+enum class AdapterKind : uint8_t { kLocal, kSsh, kSlurm, kPbs, kSim };
+enum class HostKeyCheck : uint8_t { kStrict, kAcceptNew };
+enum class BatchMode : uint8_t { kJob, kPilot };
+
+// The spelling used in config files ("ssh", "accept-new", ...).
+std::string_view AdapterKindName(AdapterKind kind);
+std::optional<AdapterKind> ParseAdapterKind(std::string_view name);
+std::string_view HostKeyCheckName(HostKeyCheck check);
+std::string_view BatchModeName(BatchMode mode);
+
+// Keys of batch hosts (adapter slurm or pbs).
+struct BatchConfig {
+  std::string partition;  // Default: "" (the site's default partition/queue).
+  std::string account;    // Default: "" (the user's default account).
+  std::string qos;        // Default: "" (none).
+  // Time limit of each batch job, seconds; 0 asks for the partition's
+  // default. Default: 0.
+  Seconds walltime = 0;
+  // CPUs per batch job. Default: 1.
+  int cpus_per_task = 1;
+  // Memory per batch job in MiB; 0 asks for the partition's default.
+  // Default: 0.
+  int64_t mem_mb = 0;
+  // Batch jobs kept submitted (queued or running) at once; 0 means as many
+  // as slots. Default: 0.
+  int max_jobs = 0;
+  // job: one batch job per gsrt job; pilot: a few batch jobs each running an
+  // agent that takes many gsrt jobs. Default: job.
+  BatchMode mode = BatchMode::kJob;
+  // Pilot jobs kept running in pilot mode; they share the host's slots.
+  // Default: 1.
+  int pilots = 1;
+  // Further arguments for sbatch/qsub, passed as they are. Default: none.
+  std::vector<std::string> extra;
+  // Name of an ssh host of this config through which the batch commands
+  // run (a login node). Default: "" (run them on the master's machine).
+  std::string via;
+  // Pilot mode: "ADDRESS[:PORT]" where the master listens for its pilots'
+  // connections (port 0 or none: any free port). 0.0.0.0 listens on every
+  // interface and tells the pilots this machine's host name. Default: ""
+  // (127.0.0.1, any free port: pilots on this machine only).
+  std::string listen;
+
+  bool operator==(const BatchConfig&) const = default;
+};
+
+// One entry of the `hosts:` list.
+struct HostConfig {
+  // Unique name: letters, digits, '.', '_' and '-'. Required.
+  std::string name;
+  // Adapters to try, in order, until one connects. Required, not empty.
+  std::vector<AdapterKind> adapters;
+  // ssh: host name or IP address to connect to. Required for ssh.
+  std::string address;
+  int port = 22;     // ssh: Default: 22.
+  std::string user;  // ssh: Default: the master's user name.
+  // ssh: private key file; "" uses ssh-agent, then ~/.ssh/id_*. Default: "".
+  std::string identity;
+  // ssh: the known_hosts file to check host keys against. Default:
+  // "~/.ssh/known_hosts".
+  std::string known_hosts;
+  // ssh: strict refuses unknown host keys; accept-new records a new host's
+  // key (a changed key is always refused). Default: strict.
+  HostKeyCheck host_key_check = HostKeyCheck::kStrict;
+  // Jobs run at once on the host. Default: the number of cores for local
+  // hosts, 1 for the others (0 before loading fills it in).
+  int slots = 0;
+  // Directory for the host's files. A remote path is taken from the remote
+  // login directory. Default: "<work_dir>/hosts/<name>" for local, sim and
+  // batch hosts without `via`; ".gsrt/hosts/<name>" for the others.
+  std::string workdir;
+  // The host sees the master's files at the same paths, so nothing is
+  // copied. Local hosts always do. Default: false.
+  bool shared_fs = false;
+  // Environment variables set for every job. Default: none.
+  std::map<std::string, std::string> env;
+  BatchConfig batch;
+  // sim: parameters read by the simulated adapter. Default: none.
+  std::map<std::string, std::string> sim;
+
+  bool Uses(AdapterKind kind) const;
+  bool operator==(const HostConfig&) const = default;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_HOST_CONFIG_H_

@@ -1,0 +1,183 @@
+#include "adapters/ssh/ssh_host_adapter.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "adapters/agent/agent_adapter.h"
+#include "adapters/ssh/ssh_channel_stream.h"
+#include "adapters/ssh/ssh_remote.h"
+#include "adapters/ssh/ssh_session.h"
+#include "adapters/ssh/ssh_target.h"
+
+namespace gs {
+
+namespace fs = std::filesystem;
+
+StatusOr<std::string> FindAgentProgram() {
+  if (const char* env = std::getenv("GSRT_AGENT"); env && *env) {
+    if (::access(env, X_OK) == 0) return std::string(env);
+    return Status::NotFound(std::string("GSRT_AGENT names ") + env +
+                            ", which is not an executable file");
+  }
+  for (const char* path : {GSRT_AGENT_INSTALLED, GSRT_AGENT_BUILT}) {
+    if (::access(path, X_OK) == 0) return std::string(path);
+  }
+  return Status::NotFound(
+      "gsrt-agent not found (looked in " GSRT_AGENT_INSTALLED
+      " and " GSRT_AGENT_BUILT "); install gsrt or set GSRT_AGENT to its path");
+}
+
+SshHostAdapter::SshHostAdapter(boost::asio::io_context& io, Clock& clock,
+                               SshHostOptions options)
+    : io_(io), clock_(clock), options_(std::move(options)) {
+  std::string dir = options_.host.workdir;
+  if (options_.host.shared_fs) {
+    remote_agent_ = options_.agent_program;
+    remote_worker_ = options_.worker;
+  } else {
+    remote_agent_ = RemotePath(dir + "/bin/gsrt-agent");
+    if (!options_.worker.empty()) {
+      remote_worker_ = RemotePath(
+          dir + "/bin/" + fs::path(options_.worker).filename().string());
+    }
+  }
+}
+
+SshHostAdapter::~SshHostAdapter() = default;
+
+Status SshHostAdapter::Install() {
+  const std::string where = "host '" + options_.host.name + "'";
+  Status s =
+      EnsureRemoteDir(*session_, RemotePath(options_.host.workdir + "/bin"));
+  if (!s.ok()) return s.WithContext(where);
+  auto agent =
+      InstallIfDifferent(*session_, options_.agent_program, remote_agent_);
+  if (!agent.ok()) return agent.status().WithContext(where + ": gsrt-agent");
+  if (!remote_worker_.empty()) {
+    auto worker =
+        InstallIfDifferent(*session_, options_.worker, remote_worker_);
+    if (!worker.ok()) return worker.status().WithContext(where + ": worker");
+  }
+  return Status::Ok();
+}
+
+Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
+  if (agent_) agent_->Shutdown();
+  agent_.reset();
+  if (!session_ || session_->lost()) {
+    session_.reset();
+    SshTarget target = SshTarget::FromHostConfig(options_.host);
+    if (connect_timeout > 0) target.connect_timeout = connect_timeout;
+    auto session = SshSession::Connect(io_, clock_, target);
+    if (!session.ok()) return session.status();
+    session_ = std::move(session).value();
+  }
+  if (!options_.host.shared_fs) {
+    Status s = Install();
+    if (!s.ok()) return s;
+  }
+  std::vector<std::string> argv = {remote_agent_,
+                                   "--workdir",
+                                   RemotePath(options_.host.workdir),
+                                   "--slots",
+                                   std::to_string(options_.host.slots),
+                                   "--heartbeat",
+                                   std::to_string(options_.heartbeat)};
+  std::shared_ptr<SshSession> session = session_;
+  ByteStreamFactory factory =
+      [session, argv]() -> StatusOr<std::unique_ptr<ByteStream>> {
+    auto stream = SshChannelStream::Open(session, argv);
+    if (!stream.ok()) return stream.status();
+    return std::unique_ptr<ByteStream>(std::move(stream).value());
+  };
+  AgentAdapterOptions agent_options;
+  agent_options.kind = "ssh";
+  agent_options.host_name = options_.host.name;
+  agent_options.heartbeat_interval = options_.heartbeat;
+  agent_options.shares_master_files = options_.host.shared_fs;
+  agent_ = std::make_unique<AgentAdapter>(io_, clock_, std::move(factory),
+                                          agent_options);
+  return Status::Ok();
+}
+
+Status SshHostAdapter::Connect() {
+  Status s = PrepareAgent(0);
+  if (s.ok()) s = agent_->Connect();
+  // Every message already names the host.
+  return s;
+}
+
+void SshHostAdapter::Reconnect(std::function<void(Status)> done) {
+  Status s = PrepareAgent(/*connect_timeout=*/3);
+  if (!s.ok()) return done(s);
+  agent_->ConnectAsync(std::move(done));
+}
+
+int SshHostAdapter::FreeSlots() const {
+  return agent_ ? agent_->FreeSlots() : 0;
+}
+
+bool SshHostAdapter::connected() const { return agent_ && agent_->connected(); }
+
+Seconds SshHostAdapter::last_heard() const {
+  return agent_ ? agent_->last_heard() : -1;
+}
+
+Seconds SshHostAdapter::heartbeat_interval() const {
+  return agent_ ? agent_->heartbeat_interval() : 0;
+}
+
+void SshHostAdapter::Submit(JobSpec spec, DoneCallback done) {
+  // The engine names the master's worker; on a host that does not share
+  // the master's files it runs the installed copy.
+  if (!options_.host.shared_fs && spec.worker == options_.worker) {
+    spec.worker = remote_worker_;
+  }
+  if (!agent_) {
+    JobReport report;
+    report.id = spec.id;
+    report.outcome =
+        HostFailed{"host '" + options_.host.name + "' is not connected"};
+    report.submitted = report.started = report.ended = clock_.Now();
+    done(std::move(report));
+    return;
+  }
+  agent_->Submit(std::move(spec), std::move(done));
+}
+
+void SshHostAdapter::Cancel(JobId id) {
+  if (agent_) agent_->Cancel(id);
+}
+
+void SshHostAdapter::Shutdown() {
+  if (agent_) agent_->Shutdown();
+}
+
+std::string SshHostAdapter::work_dir() const {
+  return agent_ ? agent_->work_dir() : "";
+}
+
+void SshHostAdapter::Put(std::string master_path, std::string host_path,
+                         StatusCallback done) {
+  if (!agent_) return done(Status::Unavailable("host not connected"));
+  agent_->Put(std::move(master_path), std::move(host_path), std::move(done));
+}
+
+void SshHostAdapter::Get(std::string host_path, std::string master_path,
+                         StatusCallback done) {
+  if (!agent_) return done(Status::Unavailable("host not connected"));
+  agent_->Get(std::move(host_path), std::move(master_path), std::move(done));
+}
+
+void SshHostAdapter::Remove(std::string host_path) {
+  if (agent_) agent_->Remove(std::move(host_path));
+}
+
+void SshHostAdapter::Probe(ProbeCallback done) {
+  if (!agent_) return done(Status::Unavailable("host not connected"));
+  agent_->Probe(std::move(done));
+}
+
+}  // namespace gs

@@ -1,0 +1,84 @@
+// The `ssh` adapter: one libssh session to the host, the agent and the
+// worker installed there when the host does not share the master's files
+// (copied only when missing or different, checked with --version so a
+// wrong architecture or a missing library fails at start, not at the
+// first job), and then every job, transfer and heartbeat through one
+// long-lived gsrt-agent on an exec channel (AgentAdapter).
+#ifndef GSRT_ADAPTERS_SSH_SSH_HOST_ADAPTER_H_
+#define GSRT_ADAPTERS_SSH_SSH_HOST_ADAPTER_H_
+
+#include <memory>
+#include <string>
+
+#include "adapters/adapter.h"
+#include "adapters/host_config.h"
+#include "runtime/base/clock.h"
+
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
+
+namespace gs {
+
+class AgentAdapter;
+class SshSession;
+
+struct SshHostOptions {
+  HostConfig host;
+  // The master-side paths of the programs to run there.
+  std::string agent_program;
+  std::string worker;  // "" when only probing (gsdeploy)
+  Seconds heartbeat = 5;
+};
+
+class SshHostAdapter : public Adapter {
+ public:
+  SshHostAdapter(boost::asio::io_context& io, Clock& clock,
+                 SshHostOptions options);
+  ~SshHostAdapter() override;
+
+  std::string_view kind() const override { return "ssh"; }
+  // Connects (bounded by the connect timeout), installs what is missing,
+  // starts the agent and waits for its HELLO. Errors name the host.
+  Status Connect() override;
+  // As Connect(), but the agent's handshake runs on the io_context (the
+  // engine thread calls this); the ssh connection itself is bounded by a
+  // short timeout so a host still down does not hold the engine long.
+  void Reconnect(std::function<void(Status)> done) override;
+  int FreeSlots() const override;
+  bool connected() const override;
+  Seconds last_heard() const override;
+  Seconds heartbeat_interval() const override;
+  void Submit(JobSpec spec, DoneCallback done) override;
+  void Cancel(JobId id) override;
+  void Shutdown() override;
+  bool shares_master_files() const override { return options_.host.shared_fs; }
+  std::string work_dir() const override;
+  void Put(std::string master_path, std::string host_path,
+           StatusCallback done) override;
+  void Get(std::string host_path, std::string master_path,
+           StatusCallback done) override;
+  void Remove(std::string host_path) override;
+  void Probe(ProbeCallback done) override;
+
+ private:
+  Status Install();
+  // Session (new if lost) and installed programs; then the agent adapter.
+  Status PrepareAgent(Seconds connect_timeout);
+
+  boost::asio::io_context& io_;
+  Clock& clock_;
+  SshHostOptions options_;
+  std::shared_ptr<SshSession> session_;
+  std::unique_ptr<AgentAdapter> agent_;
+  std::string remote_agent_;   // path of gsrt-agent on the host
+  std::string remote_worker_;  // path of the worker on the host
+};
+
+// gsrt-agent on the master's machine: $GSRT_AGENT, else the installed one,
+// else the one in the build tree.
+StatusOr<std::string> FindAgentProgram();
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_SSH_SSH_HOST_ADAPTER_H_

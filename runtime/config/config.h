@@ -1,0 +1,174 @@
+// The runtime's configuration: typed structs with documented defaults, and
+// the loaders that fill them from `gsrt.yaml` (or the file named by the
+// GSRT_CONFIG environment variable). docs/configuration.md is the user's
+// reference; keep the two in step.
+//
+// Loading is three steps: parse (config_yaml.h: YAML syntax, types, unknown
+// keys), resolve (this file: paths and defaults that depend on the machine)
+// and validate (config_validate.h: rules across keys). Only the first needs
+// yaml-cpp; the other two are pure functions of a Config.
+#ifndef GSRT_RUNTIME_CONFIG_CONFIG_H_
+#define GSRT_RUNTIME_CONFIG_CONFIG_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adapters/host_config.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/status.h"
+
+namespace gs {
+
+enum class ReplicationMode : uint8_t { kOff, kFixed, kDynamic };
+enum class ProgressMode : uint8_t { kAuto, kAlways, kNever };
+
+// The spelling used in config files ("fixed", "auto", ...).
+std::string_view ReplicationModeName(ReplicationMode mode);
+std::string_view ProgressModeName(ProgressMode mode);
+
+// How often a task may be tried again, by kind of failure (HTCondor DAGMan
+// RETRY n UNLESS-EXIT). Each count is of further attempts after the first.
+struct RetryBudgets {
+  // Attempts after an application failure (non-zero exit, missing output).
+  // Default: 1.
+  int app = 1;
+  // Attempts after an infrastructure failure (host lost, connection cut).
+  // These charge the host (distrust), not the task. Default: 5.
+  int infra = 5;
+  // Attempts after the job ran past its operation's timeout. Default: 1.
+  int timeout = 1;
+  // Delay before the first retry, doubled for each further one. Default: 1.
+  Seconds backoff = 1.0;
+  // Upper bound of that delay. Default: 60.
+  Seconds backoff_max = 60;
+  // Exit codes that mean "do not retry" (the application said the input is
+  // bad). Default: none.
+  std::vector<int> unless_exit;
+
+  bool operator==(const RetryBudgets&) const = default;
+};
+
+struct ReplicationConfig {
+  // off: one job per task; fixed: up to `threshold` replicas of a running
+  // task on free hosts (WQR-FT); dynamic: the threshold is computed per task
+  // from host success rates (WQDR-FT, 1 + 1/SR) and `threshold` caps it.
+  // Default: off.
+  ReplicationMode mode = ReplicationMode::kOff;
+  // Maximum replicas of one task, counting the first job. Default: 2.
+  int threshold = 2;
+
+  bool operator==(const ReplicationConfig&) const = default;
+};
+
+// Weights of the host ranking (paper 004): grank = alpha*rrank +
+// beta*prank, predicted time = mu*ET + gamma*FTT + delta.
+struct RankWeights {
+  double alpha = 0.5;  // Default: 0.5. Weight of reliability.
+  double beta = 0.5;   // Default: 0.5. Weight of predicted performance.
+  double mu = 1.0;     // Default: 1.0. Weight of execution time.
+  double gamma = 1.0;  // Default: 1.0. Weight of file transfer time.
+
+  bool operator==(const RankWeights&) const = default;
+};
+
+// The `runtime:` block.
+struct RuntimeConfig {
+  // Scheduling policy, one of KnownPolicies() (config_validate.h), always
+  // lower case. Default: "mct".
+  std::string policy = "mct";
+  // Where jobs, data versions and logs go. Absolute after loading (a
+  // relative path is taken from the master's working directory).
+  // Default: ".gsrt".
+  std::string work_dir = ".gsrt";
+  // The SQLite history (journal). Absolute after loading. Default:
+  // "<work_dir>/history.db".
+  std::string history;
+  RetryBudgets retries;
+  // Seconds an operation's job may run before it is killed, by operation
+  // name. Operations not listed have no limit. Default: empty.
+  std::map<std::string, Seconds> timeout;
+  ReplicationConfig replication;
+  RankWeights rank;
+  // Seconds between heartbeats of agents; a host silent for a few
+  // heartbeats counts as lost. Default: 5.
+  Seconds heartbeat = 5;
+  // The progress line on stderr: auto shows it only on a terminal.
+  // Default: auto.
+  ProgressMode progress = ProgressMode::kAuto;
+
+  bool operator==(const RuntimeConfig&) const = default;
+};
+
+// A place in the config file. Lines and columns count from 1.
+struct SourceMark {
+  int line = 0;
+  int column = 0;
+};
+
+// Where each key came from, for error messages of later stages (adapters
+// report "gsrt.yaml:12:5: host 'n1': ..." too).
+struct ConfigSource {
+  // The file name as the user gave it; "" for configs built in code.
+  std::string name;
+  // Key paths such as "runtime.retries.app", "hosts[1]", "hosts[1].slots".
+  std::map<std::string, SourceMark> marks;
+
+  // "FILE:LINE:COL: " for `path` or its nearest recorded parent, "FILE: "
+  // if none is recorded, "" without a file.
+  std::string Where(std::string_view path) const;
+};
+
+struct Config {
+  RuntimeConfig runtime;
+  std::vector<HostConfig> hosts;
+  // Not part of equality: the same settings may come from different files.
+  ConfigSource source;
+
+  const HostConfig* FindHost(std::string_view name) const;
+  friend bool operator==(const Config& a, const Config& b) {
+    return a.runtime == b.runtime && a.hosts == b.hosts;
+  }
+};
+
+// The facts of the machine that loading depends on; tests pass their own.
+struct ConfigEnv {
+  std::string cwd;   // absolute; relative work_dir/history start here
+  std::string home;  // for "~/"; "" makes "~/" an error
+  std::string user;  // the default ssh user
+  int cores = 1;     // slots of the default local host
+
+  // From the running process: getcwd, $HOME, $USER (or the passwd entry),
+  // std::thread::hardware_concurrency.
+  static ConfigEnv FromProcess();
+};
+
+// The config without a file: runtime defaults and one `local` host with
+// env.cores slots, resolved against `env`.
+Config DefaultConfig(const ConfigEnv& env);
+
+// Fills in defaults that depend on the machine or on other keys, expands a
+// leading "~/" and makes master-side paths absolute.
+Status ResolveConfig(const ConfigEnv& env, Config* config);
+
+// Parses, resolves and validates. Errors start with "NAME:LINE:COL: ".
+StatusOr<Config> LoadConfigFromString(std::string_view text,
+                                      std::string_view name_for_errors,
+                                      const ConfigEnv& env);
+StatusOr<Config> LoadConfigFromString(std::string_view text,
+                                      std::string_view name_for_errors);
+// Reads `path` (relative paths inside start at env.cwd, by default the
+// process's cwd).
+StatusOr<Config> LoadConfig(const std::string& path, const ConfigEnv& env);
+StatusOr<Config> LoadConfig(const std::string& path);
+// $GSRT_CONFIG if set (relative to the cwd), else CWD/gsrt.yaml if it
+// exists, else DefaultConfig. source.name tells which file was used.
+StatusOr<Config> LoadDefaultConfig(const ConfigEnv& env);
+StatusOr<Config> LoadDefaultConfig(const std::string& cwd);
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_CONFIG_CONFIG_H_

@@ -1,0 +1,248 @@
+// Rules across keys, through the whole loader (so messages carry file:line)
+// and on configs built in code (no file: no position prefix).
+#include "runtime/config/config_validate.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace gs {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+ConfigEnv TestEnv() {
+  ConfigEnv env;
+  env.cwd = "/work/proj";
+  env.home = "/home/alice";
+  env.user = "alice";
+  env.cores = 3;
+  return env;
+}
+
+std::string LoadError(const std::string& yaml) {
+  StatusOr<Config> result = LoadConfigFromString(yaml, "gsrt.yaml", TestEnv());
+  EXPECT_FALSE(result.ok()) << "loaded:\n" << yaml;
+  if (result.ok()) return "";
+  EXPECT_EQ(result.status().code(), Status::Code::kInvalidArgument);
+  return result.status().message();
+}
+
+TEST(ConfigValidateTest, DuplicateHostNames) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: a\n"
+                      "    adapter: local\n"
+                      "  - name: a\n"
+                      "    adapter: local\n"),
+            "gsrt.yaml:4:5: host 'a', key 'name': host name 'a' is already "
+            "used at gsrt.yaml:2:5; host names must be unique");
+}
+
+TEST(ConfigValidateTest, MissingName) {
+  EXPECT_EQ(LoadError("hosts:\n  - adapter: local\n"),
+            "gsrt.yaml:2:5: hosts[0]: missing required key 'name'; add e.g. "
+            "'name: node1'");
+}
+
+TEST(ConfigValidateTest, MissingAdapter) {
+  EXPECT_EQ(LoadError("hosts:\n  - name: a\n    slots: 2\n"),
+            "gsrt.yaml:2:5: host 'a': missing required key 'adapter'; add "
+            "e.g. 'adapter: ssh' (one of local, ssh, slurm, pbs, sim)");
+}
+
+TEST(ConfigValidateTest, MissingAddressForSsh) {
+  EXPECT_EQ(LoadError("hosts:\n  - name: a\n    adapter: [ssh, local]\n"),
+            "gsrt.yaml:2:5: host 'a': missing required key 'address' for "
+            "adapter ssh; add the host name or IP address, e.g. 'address: "
+            "10.0.0.5'");
+}
+
+TEST(ConfigValidateTest, InvalidHostName) {
+  EXPECT_EQ(LoadError("hosts:\n  - name: my host\n    adapter: local\n"),
+            "gsrt.yaml:2:5: host 'my host', key 'name': 'my host' is not a "
+            "valid host name; use letters, digits, '.', '_' and '-'");
+}
+
+TEST(ConfigValidateTest, AdapterListedTwice) {
+  EXPECT_EQ(LoadError("hosts:\n  - name: a\n    adapter: [local, local]\n"),
+            "gsrt.yaml:3:5: host 'a', key 'adapter': lists adapter 'local' "
+            "twice; list each once");
+}
+
+TEST(ConfigValidateTest, BatchKeyOnSshHost) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: n1\n"
+                      "    adapter: ssh\n"
+                      "    address: 10.0.0.1\n"
+                      "    partition: debug\n"),
+            "gsrt.yaml:5:5: host 'n1', key 'partition': does not apply to "
+            "adapter ssh (it is for slurm, pbs); remove it or change the "
+            "adapter");
+}
+
+TEST(ConfigValidateTest, SshKeyOnLocalHost) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: here\n"
+                      "    adapter: local\n"
+                      "    port: 22\n"),
+            "gsrt.yaml:4:5: host 'here', key 'port': does not apply to "
+            "adapter local (it is for ssh); remove it or change the adapter");
+}
+
+TEST(ConfigValidateTest, KeyOfAnyListedAdapterIsAllowed) {
+  StatusOr<Config> config = LoadConfigFromString(
+      "hosts:\n"
+      "  - {name: c, adapter: [slurm, ssh], address: login, partition: p}\n",
+      "gsrt.yaml", TestEnv());
+  EXPECT_TRUE(config.ok()) << config.status().ToString();
+}
+
+TEST(ConfigValidateTest, PilotsNeedPilotMode) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: c\n"
+                      "    adapter: slurm\n"
+                      "    slots: 4\n"
+                      "    pilots: 2\n"),
+            "gsrt.yaml:5:5: host 'c', key 'pilots': applies only with 'mode: "
+            "pilot'");
+}
+
+TEST(ConfigValidateTest, PilotsMoreThanSlots) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: c\n"
+                      "    adapter: slurm\n"
+                      "    mode: pilot\n"
+                      "    pilots: 2\n"),
+            "gsrt.yaml:5:5: host 'c', key 'pilots': is 2 but slots is only 1; "
+            "each pilot needs a slot, so raise slots or lower pilots");
+}
+
+TEST(ConfigValidateTest, ViaMustNameAnSshHost) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: c\n"
+                      "    adapter: slurm\n"
+                      "    via: login\n"),
+            "gsrt.yaml:4:5: host 'c', key 'via': names no host of this file "
+            "('login'); add an ssh host of that name (the login node)");
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: c\n"
+                      "    adapter: slurm\n"
+                      "    via: here\n"
+                      "  - name: here\n"
+                      "    adapter: local\n"),
+            "gsrt.yaml:4:5: host 'c', key 'via': names host 'here', which "
+            "does not use adapter ssh");
+}
+
+TEST(ConfigValidateTest, UnknownPolicySuggestsClosest) {
+  EXPECT_EQ(LoadError("runtime:\n  policy: mtc\n"),
+            "gsrt.yaml:2:3: key 'runtime.policy': unknown policy 'mtc'; did "
+            "you mean 'mct'?");
+  EXPECT_THAT(LoadError("runtime:\n  policy: best\n"),
+              HasSubstr("unknown policy 'best'; known policies: met, mct, "
+                        "min-min"));
+}
+
+TEST(ConfigValidateTest, PolicyNamesAreCaseInsensitive) {
+  StatusOr<Config> config =
+      LoadConfigFromString("runtime:\n  policy: WQDR-FT\n", "g", TestEnv());
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->runtime.policy, "wqdr-ft");
+}
+
+TEST(ConfigValidateTest, BackoffMaxBelowBackoff) {
+  EXPECT_EQ(LoadError("runtime:\n  retries:\n    backoff: 10\n"
+                      "    backoff_max: 5\n"),
+            "gsrt.yaml:4:5: key 'runtime.retries.backoff_max': is smaller "
+            "than backoff; make it at least backoff");
+}
+
+TEST(ConfigValidateTest, BadNamesInMaps) {
+  EXPECT_EQ(LoadError("runtime:\n  timeout: {multi-ply: 5}\n"),
+            "gsrt.yaml:2:13: key 'runtime.timeout.multi-ply': is not an "
+            "operation name (letters, digits and '_' as in the IDL file)");
+  EXPECT_EQ(LoadError("hosts:\n  - name: a\n    adapter: local\n"
+                      "    env: {1X: y}\n"),
+            "gsrt.yaml:4:11: host 'a', key 'env.1X': is not an environment "
+            "variable name (letters, digits and '_', not starting with a "
+            "digit)");
+}
+
+TEST(ConfigValidateTest, EveryProblemIsReported) {
+  std::string msg = LoadError("hosts:\n  - name: a\n  - adapter: ssh\n");
+  EXPECT_EQ(std::count(msg.begin(), msg.end(), '\n'), 2) << msg;
+  EXPECT_THAT(msg, HasSubstr("gsrt.yaml:2:5: host 'a': missing required key "
+                             "'adapter'"));
+  EXPECT_THAT(msg, HasSubstr("gsrt.yaml:3:5: hosts[1]: missing required key "
+                             "'name'"));
+  EXPECT_THAT(msg, HasSubstr("gsrt.yaml:3:5: hosts[1]: missing required key "
+                             "'address'"));
+}
+
+TEST(ConfigValidateTest, ConfigBuiltInCodeHasNoPositions) {
+  Config config = DefaultConfig(TestEnv());
+  ASSERT_TRUE(ValidateConfig(config).ok());
+  HostConfig ssh;
+  ssh.name = "n1";
+  ssh.adapters = {AdapterKind::kSsh};
+  ssh.address = "10.0.0.1";
+  ssh.slots = 2;
+  ssh.batch.partition = "debug";  // meaningless for ssh
+  config.hosts.push_back(ssh);
+  Status s = ValidateConfig(config);
+  EXPECT_EQ(s.message(),
+            "host 'n1', key 'partition': does not apply to adapter ssh (it is "
+            "for slurm, pbs); remove it or change the adapter");
+  config.hosts[1].batch.partition.clear();
+  config.hosts[1].slots = 0;
+  EXPECT_EQ(ValidateConfig(config).message(),
+            "host 'n1', key 'slots': expected a positive integer (1 or more)");
+}
+
+TEST(ConfigValidateTest, KnownPoliciesHoldThePapersNames) {
+  const auto& p = KnownPolicies();
+  for (const char* name :
+       {"met", "mct", "min-min", "ftmet", "ftmct", "wqr", "wqr-ft", "wqdr-ft",
+        "ip", "ie", "iy", "iay", "p-iy", "e-ie", "y-iay", "grank"}) {
+    EXPECT_NE(std::find(p.begin(), p.end(), name), p.end()) << name;
+  }
+  EXPECT_EQ(p.size(), 13u + 12u);
+}
+
+TEST(ConfigValidateTest, ClosestName) {
+  std::vector<std::string_view> keys = {"slots", "shared_fs", "port"};
+  EXPECT_EQ(ClosestName("slot", keys), "slots");
+  EXPECT_EQ(ClosestName("SLOTS", keys), "slots");
+  EXPECT_EQ(ClosestName("shared-fs", keys), "shared_fs");
+  EXPECT_EQ(ClosestName("xyz", keys), "");
+  EXPECT_EQ(ClosestName("p", keys), "");  // not a whole rewrite
+}
+
+TEST(ConfigValidateTest, DescribeKey) {
+  Config config;
+  config.hosts.resize(2);
+  config.hosts[1].name = "n1";
+  EXPECT_EQ(DescribeKey("runtime.retries.app", config),
+            "key 'runtime.retries.app'");
+  EXPECT_EQ(DescribeKey("hosts[1].slots", config), "host 'n1', key 'slots'");
+  EXPECT_EQ(DescribeKey("hosts[1]", config), "host 'n1'");
+  EXPECT_EQ(DescribeKey("hosts[0].slots", config), "hosts[0], key 'slots'");
+}
+
+TEST(ConfigValidateTest, HostKeysByAdapter) {
+  auto has = [](AdapterKind kind, std::string_view key) {
+    const auto& keys = HostKeysFor(kind);
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  EXPECT_TRUE(has(AdapterKind::kSsh, "address"));
+  EXPECT_FALSE(has(AdapterKind::kSsh, "partition"));
+  EXPECT_TRUE(has(AdapterKind::kPbs, "partition"));
+  EXPECT_TRUE(has(AdapterKind::kLocal, "slots"));
+  EXPECT_FALSE(has(AdapterKind::kLocal, "address"));
+  EXPECT_TRUE(has(AdapterKind::kSim, "sim"));
+}
+
+}  // namespace
+}  // namespace gs

@@ -1,0 +1,315 @@
+// The engine: owns the task graph, the scheduler and the hosts, and runs
+// jobs on its own thread (one Boost.Asio io_context). The master program's
+// thread calls in through the public methods, which are cheap except the
+// ones documented as waiting.
+#ifndef GSRT_RUNTIME_ENGINE_ENGINE_H_
+#define GSRT_RUNTIME_ENGINE_ENGINE_H_
+
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "gs/gs_abi.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/status.h"
+#include "runtime/config/config.h"
+#include "runtime/engine/master_gate.h"
+#include "runtime/engine/run_stats.h"
+#include "runtime/graph/file_table.h"
+#include "runtime/graph/operation_table.h"
+#include "runtime/graph/task_graph.h"
+#include "runtime/history/history_records.h"
+#include "runtime/sched/exec_oracle.h"
+#include "runtime/sched/host_health.h"
+#include "runtime/sched/link_model.h"
+#include "runtime/sched/scheduler.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace gs {
+
+class History;
+struct JournalEntry;
+
+struct EngineOptions {
+  std::string cwd;       // the master's working directory (absolute)
+  std::string work_dir;  // absolute; versions in work_dir/data
+  std::string program;   // for the history
+  std::string policy = "mct";
+  RetryBudgets retries;
+  // Weights of the grank policy (paper 004 eq. 4-5).
+  RankWeights rank;
+  // Seconds a job of the named operation may run; absent = no limit.
+  std::map<std::string, Seconds> timeouts;
+  std::string history_path;  // "" = no history
+  std::string dot_path;      // "" = no DOT file
+  bool progress = false;     // a progress line on stderr
+  // Ctrl-C and SIGTERM stop the running jobs before the master exits
+  // (workers run in their own process groups, so the terminal's signal
+  // does not reach them).
+  bool handle_signals = false;
+  // First delay before reconnecting to a lost host; doubles up to the max.
+  Seconds reconnect_backoff = 1;
+  Seconds reconnect_backoff_max = 60;
+  // Replicas of running tasks on idle slots (paper 001). The wqr, wqr-ft
+  // and wqdr-ft policies turn it on when this says off.
+  ReplicationConfig replication;
+  // A host silent for longer than its heartbeat interval plus this is
+  // suspect: FTMET/FTMCT skip it (paper 003's RTT bound).
+  Seconds rtt_bound = 1;
+  // With a history: when the previous run of this program in this
+  // directory was interrupted, reuse the tasks its journal says finished.
+  bool resume = true;
+
+  // --- Simulation (gsrt-sim, adapters/sim) ---
+  // Runs on a VirtualClock: the engine thread advances virtual time to the
+  // next timer whenever the master waits and nothing else is ready
+  // (runtime/engine/engine_virtual_time.cc). Adapters get that clock.
+  bool virtual_time = false;
+  // No messages on stderr about hosts and no summary (the caller reports).
+  bool quiet = false;
+  // What a lost host's results cost: "gtp-c-r" (copies elsewhere are
+  // reused; the default), "gtp-r" (everything placed on the lost host is
+  // rewound) or "restart" (every finished result is treated as lost).
+  std::string rewind = "gtp-c-r";
+  // Given execution times instead of learnt ones (may be null).
+  std::shared_ptr<const ExecOracle> exec_oracle;
+  // Called with the policy once it is made (to hand it a host model).
+  std::function<void(Policy&)> configure_policy;
+};
+
+// One host to run jobs on, made on the engine's io_context.
+struct HostSetup {
+  std::string name;
+  std::function<std::unique_ptr<Adapter>(boost::asio::io_context&, Clock&)>
+      make;
+  std::string worker;  // the worker executable's path on that host
+  // Adapters to try, in order, when the previous one does not connect (an
+  // `adapter:` list in gsrt.yaml, as JavaGAT tries its adapters).
+  std::vector<
+      std::function<std::unique_ptr<Adapter>(boost::asio::io_context&, Clock&)>>
+      fallbacks;
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineOptions options);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Makes and connects the hosts, opens the history, starts the thread.
+  // Fails (naming every host and why) when no host can be used.
+  Status Start(std::vector<HostSetup> hosts);
+
+  // Adds one call of `op` as a task. Cheap: no I/O, no waiting.
+  TaskId Submit(const gs_operation* op, const gs_arg* args);
+
+  // Waits for `task`; on success stores its results (see DecodeResults).
+  Status WaitForResults(TaskId task, const gs_arg* args, void* return_slot);
+
+  // Waits until every task submitted so far has finished.
+  void Barrier();
+
+  // GS_Open / GS_Close. Open waits only for the version it opens.
+  StatusOr<int> Open(const char* name, int mode);
+  // Closes `fd` (unless the caller already did, as fclose does) and makes
+  // what was written the newest version.
+  Status Close(int fd, bool already_closed = false);
+
+  // Waits for everything, puts final versions under the user's names,
+  // writes the DOT file and the summary, stops the thread. Returns 0 when
+  // every task succeeded.
+  int Stop();
+
+  // Counters of the run (final after Stop()).
+  const RunStats& stats() const { return stats_; }
+  // The engine's clock (virtual time in a simulation).
+  Seconds Now() const { return clock_ ? clock_->Now() : 0; }
+
+  // Submission without a running engine thread, for the benchmark.
+  const TaskGraph& graph() const { return graph_; }
+
+ private:
+  struct HostEntry;
+  struct JobEntry;
+  struct OpenFile {
+    VersionId read = kNoVersion;
+    VersionId write = kNoVersion;
+  };
+  struct Dispatch {
+    HostId host;
+    JobSpec spec;
+    std::vector<VersionId> inputs;  // to stage on `host` first
+  };
+  using DoneFn = std::function<void(Status)>;
+
+  std::string VersionPath(VersionId v) const;
+  // "<id>-<user's base name>": a version's file name in a data dir.
+  std::string VersionFileName(VersionId v) const;
+  // Where version `v` lives (or will) on `host`.
+  std::string PathOn(VersionId v, HostId host) const;
+  bool HasCopyLocked(VersionId v, HostId host) const;
+  Seconds PredictTransferLocked(TaskId task, HostId host) const;
+
+  // Data layer (engine thread): copies versions where jobs and the master
+  // need them. engine_data.cc.
+  void StageAndSubmit(Dispatch d);
+  void EnsureOnHost(VersionId v, HostId host, DoneFn done);
+  void FetchToMaster(VersionId v, DoneFn done);
+  void DropCopiesOn(HostId host);
+  void RemoveVersionData(VersionId v);
+  // Master thread: waits until `v` is on the master's machine.
+  Status BringToMasterLocked(std::unique_lock<std::mutex>& lock, VersionId v);
+  Status FetchOnceLocked(std::unique_lock<std::mutex>& lock, VersionId v);
+  void WakeLocked();
+  void RunSchedule();
+  void ScheduleLocked(std::vector<Dispatch>* out);
+  void Send(std::vector<Dispatch> dispatches);
+  // `host_at_fault` is false when the job never reached the host (its
+  // inputs could not be staged): then a HostFailed does not mean the host
+  // is lost.
+  void OnJobDone(HostId host, JobReport report, bool host_at_fault = true);
+  void FinishTaskLocked(TaskId task, std::vector<TaskId>* ready);
+  // Puts `task` back: ready if its inputs exist, else waiting for them.
+  void RequeueLocked(TaskId task);
+  // The host is gone: no more jobs there, its copies dropped, and the
+  // producers of versions only it held rewound (engine_rewind.cc).
+  void HostLostLocked(HostId host, const std::string& why);
+  // Engine thread: tries the lost host again after its backoff.
+  void ScheduleReconnect(HostId host);
+  void FailTaskLocked(TaskId task, const std::string& error,
+                      const std::string& log_dir);
+  // Puts a failed task back after the retry backoff (doubling per attempt).
+  void RetryLaterLocked(TaskId task);
+  // Replicas of running tasks on the slots left free (engine_replication.cc).
+  void ReplicateLocked(const std::vector<HostState>& states,
+                       const std::vector<Placement>& placed,
+                       std::vector<Dispatch>* out);
+  // Hosts in the order WorkQueue placement and replication try them.
+  std::vector<HostId> HostOrderLocked() const;
+  // Builds the job of one instance of `task` on `host` and books it.
+  Dispatch DispatchLocked(TaskId task, HostId host, Seconds predicted_end,
+                          bool replica);
+  // A copy of `v` on `host` turned out unusable (missing, unreadable): it is
+  // dropped, and if no copy is left its producer is rewound.
+  void CopyLostLocked(VersionId v, HostId host, const std::string& why);
+  // Rewinds after `lost` lost its copies: all of them, or only `only`'s.
+  void RewindLocked(HostId lost, VersionId only, const std::string& why);
+  // Host health (engine_health.cc): up, suspect, down, as the policies and
+  // the user see it.
+  class Health;
+  HealthState HealthOfLocked(HostId host) const;
+  void ScheduleHealthCheck(Seconds every);
+  void CheckHealth();
+  void CollectGarbageLocked(std::vector<std::string>* doomed);
+  bool AllFinishedLocked() const;
+  Status WaitVersionLocked(std::unique_lock<std::mutex>& lock, VersionId v,
+                           const char* name);
+  void FinalizeFilesLocked(std::unique_lock<std::mutex>& lock);
+  void ShowProgress();
+  void ScheduleProgress();
+  void ScheduleHistoryFlush();
+  void OpenHistory();
+  void RecordPending();
+  void ShutdownOnEngineThread();
+  // Proactive policies: their periodic look at what runs
+  // (engine_reconsider.cc).
+  void ScheduleReconsider();
+  std::unique_ptr<Timer> reconsider_timer_;
+  // The engine thread's loop in virtual time (engine_virtual_time.cc).
+  void RunVirtualTime();
+  std::unique_ptr<Clock> MakeClock();
+
+  // Task journal and resume (engine_resume.cc, engine_journal.h).
+  struct Journal;
+  // Start: the lock on the work dir, the interrupted runs' journals, and
+  // (after the engine thread started) their outputs on other hosts.
+  void OpenJournal();
+  void FetchResumeOutputs();
+  // Submit, resuming: true when it took care of `task` (reused it, or made
+  // it wait for inputs that must be recomputed).
+  bool ResumeSubmittedLocked(TaskId task);
+  void ReuseTaskLocked(TaskId task, const JournalEntry& entry);
+  void JournalFinishedLocked(TaskId task);
+  // Engine thread, no lock: writes what finished since the last call.
+  void WriteJournal();
+  // After a history commit: deletes the data of versions collected before.
+  void DeleteCollectedData();
+  std::string SignatureLocked(TaskId task);
+  std::string VersionIdentityLocked(VersionId v);
+  // A reused version whose data is gone and that is needed again: its
+  // producer runs again (and, recursively, what it needs).
+  bool NeedsRecomputeLocked(VersionId v) const;
+  void RecomputeLocked(VersionId v);
+  // Before the master reads `v`: recomputes it if needed and waits.
+  Status RecoverCollectedLocked(std::unique_lock<std::mutex>& lock,
+                                VersionId v);
+  // GS_Off, before any final version is moved onto its user's name: makes
+  // again the final versions reused without data, and waits.
+  void RecoverFinalVersionsLocked(std::unique_lock<std::mutex>& lock);
+
+  EngineOptions options_;
+  FileTable files_;
+  TaskGraph graph_;
+  OperationTable ops_;
+  Scheduler scheduler_;
+  RunStats stats_;
+
+  std::unique_ptr<boost::asio::io_context> io_;
+  std::unique_ptr<Clock> clock_;
+  std::unique_ptr<History> history_;
+  std::vector<JobRecord> pending_records_;  // written outside the lock
+  std::unique_ptr<Predictor> predictor_;
+  std::vector<std::unique_ptr<HostEntry>> hosts_;
+  std::unordered_map<JobId, JobEntry> jobs_;
+  std::unordered_map<TaskId, std::string> results_;
+  std::unordered_map<int, OpenFile> open_files_;
+  // Hosts that do not share the master's files holding a copy of a version.
+  std::unordered_map<VersionId, std::vector<HostId>> remote_copies_;
+  LinkModel links_;                        // learned from transfers
+  std::vector<HostId> task_host_;          // where each task last ran
+  std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
+  std::unordered_map<TaskId, int> staging_failures_;
+  std::vector<HostFailure> pending_failures_;  // for the history
+  std::vector<HostCheck> pending_checks_;      // for the history
+  // Transfers under way, (version, destination host or kNoHost for the
+  // master) -> what to do when they end; later requests join them.
+  std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;
+  std::unique_ptr<Timer> progress_timer_;
+  std::unique_ptr<Timer> flush_timer_;
+  std::unique_ptr<Timer> health_timer_;
+  std::unique_ptr<Health> health_;
+  std::vector<HealthState> health_seen_;  // last state reported, per host
+  // Jobs running for each task: more than one when replicated.
+  std::unordered_map<TaskId, std::vector<JobId>> instances_;
+  ReplicationMode replication_ = ReplicationMode::kOff;
+  uint64_t jobs_ok_ = 0, jobs_finished_ = 0;  // success rate SR = ok/finished
+  std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
+  std::unique_ptr<Journal> journal_;  // with a history only
+  std::shared_ptr<void> signals_;     // boost::asio::signal_set, when handled
+  void OnSignal(int signal);
+  JobId next_job_ = 1;
+  int64_t run_id_ = 0;
+  Seconds started_ = 0;
+
+  std::mutex mu_;
+  MasterGate finished_cv_;  // a task or version finished
+  int waiters_ = 0;
+  bool wake_posted_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_ENGINE_ENGINE_H_

@@ -1,0 +1,260 @@
+// The engine's data layer: which hosts hold which versions, and the copies
+// needed before a job starts (its inputs onto its host) or before the
+// master reads a file (GS_Open, GS_Off). Outputs stay on the host that made
+// them until someone needs them elsewhere.
+//
+// Transfers run on the engine thread through the adapters' Put/Get; the
+// maps below are guarded by the engine mutex, and adapters are never called
+// with it held.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <memory>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/engine_journal.h"
+
+namespace gs {
+
+std::string Engine::PathOn(VersionId v, HostId host) const {
+  const HostEntry& h = *hosts_[host];
+  if (h.shared) return VersionPath(v);
+  return h.data_dir + "/" + VersionFileName(v);
+}
+
+bool Engine::HasCopyLocked(VersionId v, HostId host) const {
+  if (hosts_[host]->shared) return graph_.version(v).on_master;
+  auto it = remote_copies_.find(v);
+  if (it == remote_copies_.end()) return false;
+  for (HostId h : it->second) {
+    if (h == host) return true;
+  }
+  return false;
+}
+
+Seconds Engine::PredictTransferLocked(TaskId task, HostId host) const {
+  // A batch queue's expected wait delays the start like a transfer does.
+  Seconds total = hosts_[host]->adapter->expected_start_delay();
+  const Task& t = graph_.task(task);
+  const FileAccess* acc = graph_.accesses(task);
+  for (uint32_t i = 0; i < t.num_files; ++i) {
+    VersionId v = acc[i].in;
+    if (v == kNoVersion || HasCopyLocked(v, host)) continue;
+    const Version& ver = graph_.version(v);
+    if (!ver.on_master) {
+      // Two hops: to the master first, from wherever a copy is.
+      auto it = remote_copies_.find(v);
+      if (it != remote_copies_.end() && !it->second.empty()) {
+        total += links_.Time(it->second.front(), ver.size);
+      }
+    }
+    total += links_.Time(host, ver.size);
+  }
+  return total;
+}
+
+void Engine::StageAndSubmit(Dispatch d) {
+  struct Pending {
+    Dispatch dispatch;
+    size_t left;
+    Status error;
+  };
+  auto pending = std::make_shared<Pending>();
+  pending->left = d.inputs.size();
+  std::vector<VersionId> inputs = d.inputs;
+  pending->dispatch = std::move(d);
+  for (VersionId v : inputs) {
+    EnsureOnHost(v, pending->dispatch.host, [this, pending](Status s) {
+      if (!s.ok() && pending->error.ok()) pending->error = s;
+      if (--pending->left > 0) return;
+      Dispatch& d = pending->dispatch;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        --hosts_[d.host]->staging;
+      }
+      if (!pending->error.ok()) {
+        // The job never ran: report it as an infrastructure failure, the
+        // same way a lost host would.
+        JobReport report;
+        report.id = d.spec.id;
+        report.outcome =
+            HostFailed{"staging inputs to host '" + hosts_[d.host]->name +
+                       "' failed: " + pending->error.message()};
+        report.submitted = report.started = report.ended = clock_->Now();
+        // Not the task's fault: OnJobDone gives its attempt back.
+        OnJobDone(d.host, std::move(report), /*host_at_fault=*/false);
+        return;
+      }
+      hosts_[d.host]->adapter->Submit(
+          std::move(d.spec),
+          [this, host = d.host](JobReport report) { OnJobDone(host, report); });
+    });
+  }
+}
+
+void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
+  if (hosts_[host]->shared) return FetchToMaster(v, std::move(done));
+  bool on_master;
+  std::string master_path, host_path;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (HasCopyLocked(v, host)) {
+      boost::asio::post(*io_, [done = std::move(done)] { done(Status::Ok()); });
+      return;
+    }
+    auto& waiters = in_flight_[{v, host}];
+    waiters.push_back(std::move(done));
+    if (waiters.size() > 1) return;  // joins the transfer under way
+    on_master = graph_.version(v).on_master;
+    master_path = VersionPath(v);
+    host_path = PathOn(v, host);
+    if (on_master && graph_.version(v).number == 0) {
+      // The user's own file: its size is learnt when first sent.
+      struct stat st;
+      if (::stat(master_path.c_str(), &st) == 0)
+        graph_.version(v).size = st.st_size;
+    }
+  }
+  Seconds started = clock_->Now();
+  auto finish = [this, v, host, started](Status s) {
+    std::vector<DoneFn> waiters;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = in_flight_.find({v, host});
+      waiters = std::move(it->second);
+      in_flight_.erase(it);
+      if (s.ok()) {
+        remote_copies_[v].push_back(host);
+        links_.Observe(host, graph_.version(v).size, clock_->Now() - started);
+      }
+    }
+    for (DoneFn& w : waiters) w(s);
+  };
+  auto put = [this, host, master_path, host_path, finish] {
+    hosts_[host]->adapter->Put(master_path, host_path, finish);
+  };
+  if (on_master) {
+    put();
+    return;
+  }
+  // Only other hosts have it: bring it to the master, then send it on.
+  FetchToMaster(v, [put, finish](Status s) {
+    if (!s.ok()) return finish(s);
+    put();
+  });
+}
+
+void Engine::FetchToMaster(VersionId v, DoneFn done) {
+  HostId from = kNoHost;
+  std::string host_path, master_path;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (graph_.version(v).on_master) {
+      boost::asio::post(*io_, [done = std::move(done)] { done(Status::Ok()); });
+      return;
+    }
+    auto& waiters = in_flight_[{v, kNoHost}];
+    waiters.push_back(std::move(done));
+    if (waiters.size() > 1) return;
+    if (auto it = remote_copies_.find(v); it != remote_copies_.end()) {
+      for (HostId h : it->second) {
+        if (hosts_[h]->usable) {
+          from = h;
+          break;
+        }
+      }
+    }
+    master_path = VersionPath(v);
+    if (from != kNoHost) host_path = PathOn(v, from);
+  }
+  Seconds started = clock_->Now();
+  auto finish = [this, v, from, started](Status s) {
+    std::vector<DoneFn> waiters;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = in_flight_.find({v, kNoHost});
+      waiters = std::move(it->second);
+      in_flight_.erase(it);
+      if (s.ok()) {
+        graph_.version(v).on_master = true;
+        links_.Observe(from, graph_.version(v).size, clock_->Now() - started);
+      } else if (from != kNoHost && hosts_[from]->usable &&
+                 !hosts_[from]->adapter->connected()) {
+        // The copy is unreachable because its host is gone: recover now,
+        // even if no job of that host reports it.
+        HostLostLocked(from, s.message());
+      } else if (from != kNoHost && hosts_[from]->usable) {
+        // The host answers but cannot give the copy (deleted, corrupt):
+        // forget it; with no other copy its producer runs again.
+        CopyLostLocked(v, from, s.message());
+      }
+      if (waiters_ > 0) finished_cv_.notify_all();
+    }
+    for (DoneFn& w : waiters) w(s);
+  };
+  if (from == kNoHost) {
+    boost::asio::post(*io_, [finish] {
+      finish(Status::Unavailable("no reachable host holds a copy"));
+    });
+    return;
+  }
+  hosts_[from]->adapter->Get(host_path, master_path, finish);
+}
+
+void Engine::RemoveVersionData(VersionId v) {
+  std::vector<std::pair<HostId, std::string>> copies;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = remote_copies_.find(v);
+    if (it == remote_copies_.end()) return;
+    for (HostId h : it->second) copies.push_back({h, PathOn(v, h)});
+    remote_copies_.erase(it);
+  }
+  for (auto& [h, path] : copies) {
+    if (hosts_[h]->usable) hosts_[h]->adapter->Remove(path);
+  }
+}
+
+Status Engine::BringToMasterLocked(std::unique_lock<std::mutex>& lock,
+                                   VersionId v) {
+  // A copy that turns out lost is recomputed (CopyLostLocked): wait for
+  // that and fetch again, a few times at most.
+  Status s;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    s = FetchOnceLocked(lock, v);
+    if (s.ok()) return s;
+    // (The producer may already have run again by now.)
+    ++waiters_;
+    finished_cv_.wait(lock, [&] {
+      return graph_.version(v).state != VersionState::kPending;
+    });
+    --waiters_;
+    if (graph_.version(v).state != VersionState::kAvailable) return s;
+  }
+  return s;
+}
+
+Status Engine::FetchOnceLocked(std::unique_lock<std::mutex>& lock,
+                               VersionId v) {
+  if (journal_) {
+    if (Status s = RecoverCollectedLocked(lock, v); !s.ok()) return s;
+  }
+  if (graph_.version(v).on_master) return Status::Ok();
+  auto result = std::make_shared<std::optional<Status>>();
+  boost::asio::post(*io_, [this, v, result] {
+    FetchToMaster(v, [this, result](Status s) {
+      std::lock_guard<std::mutex> lock(mu_);
+      *result = s;
+      finished_cv_.notify_all();
+    });
+  });
+  ++waiters_;
+  finished_cv_.wait(lock, [&] { return result->has_value(); });
+  --waiters_;
+  return result->value();
+}
+
+}  // namespace gs

@@ -1,0 +1,386 @@
+// The engine's failure handling, rule by rule, with faults injected by
+// FaultInjectingAdapter around the scripted FakeAdapter: no processes.
+// Each host has its own fake (its own log and script) and its own plan.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gs/gs.h"
+#include "runtime/engine/engine.h"
+#include "tests/support/fake_adapter.h"
+#include "tests/support/fake_operations.h"
+#include "tests/support/fault_injecting_adapter.h"
+
+namespace gs {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FakeAdapter;
+
+struct FakeHost {
+  std::string name;
+  bool remote = false;  // its own data dir: files move through Put/Get
+  int slots = 1;
+  FakeAdapter::Log log;
+  std::shared_ptr<FaultPlan> plan = std::make_shared<FaultPlan>();
+};
+
+class EngineFaultsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("gsrt-faults-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    options_.cwd = dir_.string();
+    options_.work_dir = (dir_ / ".gsrt").string();
+    options_.retries.backoff = 0;
+    options_.reconnect_backoff = 0.05;
+    options_.reconnect_backoff_max = 0.05;
+  }
+  void TearDown() override {
+    engine_.reset();
+    fs::remove_all(dir_);
+  }
+
+  FakeHost& AddHost(std::string name, bool remote, int slots = 1) {
+    hosts_.push_back(std::make_unique<FakeHost>());
+    FakeHost& h = *hosts_.back();
+    h.name = std::move(name);
+    h.remote = remote;
+    h.slots = slots;
+    return h;
+  }
+
+  void Start() {
+    engine_ = std::make_unique<Engine>(options_);
+    std::vector<HostSetup> setups;
+    for (auto& host : hosts_) {
+      FakeHost* h = host.get();
+      std::string remote = h->remote ? (dir_ / h->name).string() : "";
+      setups.push_back(
+          HostSetup{h->name,
+                    [h, remote](boost::asio::io_context& io, Clock& clock) {
+                      return std::make_unique<FaultInjectingAdapter>(
+                          io, clock,
+                          std::make_unique<FakeAdapter>(
+                              io, clock, h->slots, &h->log, remote, h->name),
+                          h->plan);
+                    },
+                    "/no/worker"});
+    }
+    ASSERT_TRUE(engine_->Start(std::move(setups)).ok());
+  }
+
+  TaskId Produce(const char* file, int n) {
+    return testing::SubmitProduce(*engine_, file, n);
+  }
+  TaskId Consume(const char* in, const char* out) {
+    return testing::SubmitConsume(*engine_, in, out);
+  }
+  std::string Read(const std::string& name) {
+    std::ifstream in(dir_ / name, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  static int Attempts(FakeHost& h, const std::string& op) {
+    std::lock_guard<std::mutex> lock(h.log.mu);
+    return h.log.attempts[op];
+  }
+  static int Submitted(FakeHost& h) {
+    std::lock_guard<std::mutex> lock(h.log.mu);
+    return static_cast<int>(h.log.submitted.size());
+  }
+  // Waits (bounded) until `pred` holds for `h`'s log.
+  template <typename Pred>
+  static bool WaitFor(FakeHost& h, Pred pred) {
+    std::unique_lock<std::mutex> lock(h.log.mu);
+    return h.log.cv.wait_for(lock, std::chrono::seconds(10),
+                             [&] { return pred(h.log); });
+  }
+
+  fs::path dir_;
+  EngineOptions options_;
+  std::vector<std::unique_ptr<FakeHost>> hosts_;
+  std::unique_ptr<Engine> engine_;
+};
+
+// --- failure classes and budgets ---
+
+TEST_F(EngineFaultsTest, InfrastructureFailureIsNotChargedToTheAppBudget) {
+  options_.retries.app = 0;  // one application failure would be final
+  options_.retries.infra = 2;
+  FakeHost& a = AddHost("a", false);
+  a.plan->FailNextSubmits(2, HostFailed{"connection reset"});
+  Start();
+  Produce("x", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("x"), "produce(1,)");
+  EXPECT_EQ(a.plan->injected_failures(), 2);
+}
+
+TEST_F(EngineFaultsTest, InfrastructureBudgetRunsOut) {
+  options_.retries.infra = 1;
+  FakeHost& a = AddHost("a", false);
+  a.log.script["produce"].host_fails = true;
+  std::ofstream(dir_ / "input") << "in";
+  Start();
+  Produce("x", 1);
+  Consume("x", "y");          // futile: its input is never made
+  Consume("input", "other");  // independent: still runs
+  EXPECT_NE(engine_->Stop(), 0);
+  EXPECT_EQ(Read("other"), "consume([in],)");
+  EXPECT_FALSE(fs::exists(dir_ / "y"));
+  EXPECT_EQ(Attempts(a, "consume"), 1) << "a futile task ran";
+}
+
+TEST_F(EngineFaultsTest, TimeoutHasItsOwnBudget) {
+  options_.retries.timeout = 1;
+  options_.retries.app = 5;
+  FakeHost& a = AddHost("a", false);
+  a.plan->FailNextSubmits(2, TimedOut{3});
+  Start();
+  Produce("x", 1);
+  EXPECT_NE(engine_->Stop(), 0) << "two timeouts exceed a budget of 1";
+  EXPECT_EQ(a.plan->injected_failures(), 2);
+}
+
+TEST_F(EngineFaultsTest, UnlessExitCodeIsFinal) {
+  options_.retries.app = 5;
+  options_.retries.unless_exit = {3};
+  FakeHost& a = AddHost("a", false);
+  a.log.script["produce"].exit_code = 3;
+  Start();
+  Produce("x", 1);
+  EXPECT_NE(engine_->Stop(), 0);
+  EXPECT_EQ(Attempts(a, "produce"), 1) << "retried an exit code marked final";
+}
+
+TEST_F(EngineFaultsTest, RetryWaitsForItsBackoff) {
+  options_.retries.backoff = 0.3;
+  FakeHost& a = AddHost("a", false);
+  a.log.script["produce"].fail_first = 1;
+  Start();
+  auto start = std::chrono::steady_clock::now();
+  Produce("x", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_GE(std::chrono::steady_clock::now() - start,
+            std::chrono::milliseconds(300))
+      << "the retry did not wait for the backoff";
+  EXPECT_EQ(Attempts(a, "produce"), 2);
+}
+
+// --- host down: rewinding and reconnection ---
+
+TEST_F(EngineFaultsTest, HostDownRewindsOnlyCopiesAndComesBack) {
+  FakeHost& a = AddHost("a", true);
+  FakeHost& b = AddHost("b", true);
+  Start();
+  Produce("x", 1);  // on a (first host): x's only copy
+  engine_->Barrier();
+  a.plan->SetDown(true);
+  Consume("x", "y");  // x must be recomputed on b
+  engine_->Barrier();
+  EXPECT_EQ(Read("y"), "");  // not fetched yet: stays on b until GS_Off
+  EXPECT_GE(Attempts(b, "produce"), 1) << "x was not recomputed on b";
+  a.plan->SetDown(false);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("y"), "consume([produce(1,)],)");
+  EXPECT_EQ(Read("x"), "produce(1,)");
+}
+
+// --- a hang: suspect, skipped by FTMCT, given up, used again ---
+
+TEST_F(EngineFaultsTest, HungHostIsSuspectSkippedAndGivenUp) {
+  options_.policy = "ftmct";
+  FakeHost& a = AddHost("a", false, 4);
+  FakeHost& b = AddHost("b", false, 1);
+  a.plan->set_heartbeat(0.1, 30);  // gives up only after 30 s of silence
+  Start();
+  // As if a had been silent for 5 s already: past one heartbeat plus the
+  // RTT bound, so it is suspect (not yet given up). The plan's change
+  // reaches the engine thread before the submissions below do.
+  a.plan->Hang(/*silent_for=*/5);
+  for (int i = 0; i < 4; ++i) Produce(("f" + std::to_string(i)).c_str(), i);
+  engine_->Barrier();
+  EXPECT_EQ(Submitted(b), 4) << "FTMCT gave jobs to a suspect host";
+  EXPECT_EQ(a.plan->submits(), 0);
+  a.plan->Resume();
+  EXPECT_EQ(engine_->Stop(), 0);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(Read("f" + std::to_string(i)),
+              "produce(" + std::to_string(i) + ",)");
+  }
+}
+
+TEST_F(EngineFaultsTest, HangPastTheHeartbeatTimeoutFailsItsJobsOver) {
+  FakeHost& a = AddHost("a", false, 1);
+  FakeHost& b = AddHost("b", false, 1);
+  a.plan->set_heartbeat(0.05, 0.3);
+  a.log.hold = true;  // a's job is running when the host hangs
+  Start();
+  Produce("x", 1);  // on a
+  ASSERT_TRUE(a.log.WaitRunning(1));
+  a.plan->Hang();
+  // After 0.3 s of silence a is given up; its job reruns on b.
+  ASSERT_TRUE(WaitFor(b, [](auto& log) { return log.submitted.size() >= 1; }));
+  engine_->Barrier();
+  EXPECT_EQ(Read("x"), "");  // final versions are placed at GS_Off
+  a.plan->Resume();
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("x"), "produce(1,)");
+}
+
+// --- a lost file: its producer runs again ---
+
+TEST_F(EngineFaultsTest, LostFileIsRecomputed) {
+  FakeHost& a = AddHost("a", true);
+  AddHost("b", true);
+  Start();
+  Produce("x", 1);  // on a
+  engine_->Barrier();
+  // Whatever a's copy of x is called, it is gone.
+  for (const auto& e : fs::recursive_directory_iterator(dir_ / "a")) {
+    if (e.path().filename().string().find("-x") != std::string::npos) {
+      a.plan->LoseFile(e.path().string());
+    }
+  }
+  // The master reads x: the fetch from a fails, x is recomputed, then read.
+  auto fd = engine_->Open((dir_ / "x").c_str(), R);
+  ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+  char buf[64];
+  ssize_t n = ::read(*fd, buf, sizeof buf);
+  ASSERT_TRUE(engine_->Close(*fd).ok());
+  EXPECT_EQ(std::string(buf, n > 0 ? n : 0), "produce(1,)");
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Attempts(a, "produce") + Attempts(*hosts_[1], "produce"), 2)
+      << "the producer of the lost copy did not run again";
+}
+
+// --- replication ---
+
+TEST_F(EngineFaultsTest, ReplicaOnAnIdleHostWinsAndTheSlowInstanceIsDropped) {
+  options_.policy = "wqr-ft";
+  FakeHost& a = AddHost("a", false);
+  FakeHost& b = AddHost("b", false);
+  a.log.hold = true;  // a is slow: its instance never finishes by itself
+  Start();
+  Produce("x", 1);  // on a (first free host); then b is idle: a replica
+  engine_->Barrier();
+  EXPECT_EQ(Attempts(b, "produce"), 1) << "no replica ran on the idle host";
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("x"), "produce(1,)");
+  // The replica wrote beside the version file and moved it into place:
+  // nothing of it is left over.
+  for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().string().find(".replica"), std::string::npos)
+        << e.path();
+  }
+}
+
+TEST_F(EngineFaultsTest, WithoutReplicationAnIdleHostStaysIdle) {
+  options_.policy = "mct";
+  FakeHost& a = AddHost("a", false);
+  FakeHost& b = AddHost("b", false);
+  a.log.hold = true;
+  Start();
+  Produce("x", 1);
+  ASSERT_TRUE(a.log.WaitRunning(1));
+  EXPECT_EQ(Submitted(b), 0);
+  a.log.ReleaseAll();
+  EXPECT_EQ(engine_->Stop(), 0);
+}
+
+TEST_F(EngineFaultsTest, ReplicaSurvivesTheLossOfTheFirstInstancesHost) {
+  options_.policy = "wqr-ft";
+  options_.retries.infra = 0;  // the task would fail if it had to retry
+  FakeHost& a = AddHost("a", false);
+  FakeHost& b = AddHost("b", false);
+  a.log.hold = true;
+  b.log.hold = true;
+  Start();
+  Produce("x", 1);
+  ASSERT_TRUE(a.log.WaitRunning(1));
+  ASSERT_TRUE(b.log.WaitRunning(1)) << "no replica";
+  a.plan->SetDown(true);  // the first instance is lost with its host
+  b.log.ReleaseAll();
+  EXPECT_EQ(engine_->Stop(), 0) << "the replica did not carry the task";
+  EXPECT_EQ(Read("x"), "produce(1,)");
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST_F(EngineFaultsTest, DynamicReplicationPrefersHostsThatSucceed) {
+  options_.policy = "wqdr-ft";
+  options_.retries.infra = 10;
+  FakeHost& a = AddHost("a", false);
+  FakeHost& b = AddHost("b", false);
+  a.plan->FailNextSubmits(3, HostFailed{"flaky"});
+  Start();
+  // a fails three jobs (b takes them over): its success rate drops below
+  // b's, so later tasks go to b first even though a comes first by index.
+  for (int i = 0; i < 3; ++i) Produce(("w" + std::to_string(i)).c_str(), i);
+  engine_->Barrier();
+  {
+    std::lock_guard<std::mutex> lock(b.log.mu);
+    b.log.hold = true;  // b's next job stays running: a gets the replica
+  }
+  Produce("last", 9);
+  ASSERT_TRUE(b.log.WaitRunning(1)) << "the new task did not go to b first";
+  b.log.ReleaseAll();
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("last"), "produce(9,)");
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+// A host whose jobs wait in a batch queue before they start.
+class QueuedFake : public FakeAdapter {
+ public:
+  using FakeAdapter::FakeAdapter;
+  Seconds expected_start_delay() const override { return 1000; }
+};
+
+TEST_F(EngineFaultsTest, ExpectedQueueWaitSteersMctToAHostThatStartsAtOnce) {
+  options_.policy = "mct";
+  FakeHost queued;
+  FakeHost& b = AddHost("b", false);
+  engine_ = std::make_unique<Engine>(options_);
+  std::vector<HostSetup> setups;
+  setups.push_back(
+      HostSetup{"queued",
+                [&queued](boost::asio::io_context& io, Clock& clock) {
+                  return std::make_unique<QueuedFake>(io, clock, 4, &queued.log,
+                                                      "", "queued");
+                },
+                "/no/worker"});
+  setups.push_back(HostSetup{"b",
+                             [&b](boost::asio::io_context& io, Clock& clock) {
+                               return std::make_unique<FakeAdapter>(
+                                   io, clock, 1, &b.log, "", "b");
+                             },
+                             "/no/worker"});
+  ASSERT_TRUE(engine_->Start(std::move(setups)).ok());
+  // Both hosts are free; without the queue wait the first host (more
+  // slots, lowest index) would take it.
+  Produce("x", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Submitted(b), 1);
+  EXPECT_EQ(Submitted(queued), 0);
+}
+
+}  // namespace
+}  // namespace gs

@@ -1,0 +1,239 @@
+// The engine's side of files the master touches itself (GS_Open, GS_Close)
+// and of the end of a run (GS_Off): final versions under the user's names.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+
+#include "gs/gs.h"
+#include "runtime/engine/engine.h"
+#include "runtime/engine/engine_journal.h"
+#include "runtime/graph/dot_writer.h"
+#include "runtime/history/history.h"
+
+namespace gs {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Moves `from` onto `to`, copying when they are on different file systems.
+Status MoveFile(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  fs::create_directories(fs::path(to).parent_path(), ec);
+  if (::rename(from.c_str(), to.c_str()) == 0) return Status::Ok();
+  if (errno != EXDEV)
+    return Status::FromErrno("rename " + from + " to " + to, errno);
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+  if (ec)
+    return Status::IoError("copy " + from + " to " + to + ": " + ec.message());
+  ::unlink(from.c_str());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status Engine::WaitVersionLocked(std::unique_lock<std::mutex>& lock,
+                                 VersionId v, const char* name) {
+  ++waiters_;
+  finished_cv_.wait(
+      lock, [&] { return graph_.version(v).state != VersionState::kPending; });
+  --waiters_;
+  if (graph_.version(v).state == VersionState::kLost) {
+    return Status::FailedPrecondition(
+        std::string("'") + name +
+        "' cannot be opened: the task that writes it failed");
+  }
+  return Status::Ok();
+}
+
+StatusOr<int> Engine::Open(const char* name, int mode) {
+  if (mode != R && mode != W && mode != A) {
+    return Status::InvalidArgument("GS_Open: mode must be R, W or A");
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  FileId f = files_.Intern(name);
+  OpenFile entry;
+  std::string path;
+  int flags = 0;
+  if (mode == R || mode == A) {
+    VersionId v = graph_.LatestVersion(f);
+    Status s = WaitVersionLocked(lock, v, name);
+    if (s.ok()) s = BringToMasterLocked(lock, v);
+    if (!s.ok()) return s;
+    // Hold it so it is not collected while open or copied.
+    graph_.AddReader(v);
+    entry.read = v;
+    path = VersionPath(v);
+    flags = O_RDONLY;
+  }
+  if (mode == W || mode == A) {
+    VersionId nv = graph_.NewVersion(f, kMasterTask);
+    entry.write = nv;
+    std::string source = path;
+    path = VersionPath(nv);
+    flags = O_WRONLY | O_CREAT | (mode == A ? O_APPEND : O_TRUNC);
+    if (mode == A) {
+      lock.unlock();
+      std::error_code ec;
+      if (fs::exists(source)) {
+        fs::copy_file(source, path, fs::copy_options::overwrite_existing, ec);
+      }
+      lock.lock();
+      graph_.ReleaseReader(entry.read);
+      entry.read = kNoVersion;
+      if (ec) {
+        graph_.version(nv).state = VersionState::kLost;
+        return Status::IoError(std::string("GS_Open ") + name +
+                               ": cannot copy for appending: " + ec.message());
+      }
+    }
+  }
+  int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    int err = errno;
+    if (entry.read != kNoVersion) graph_.ReleaseReader(entry.read);
+    if (entry.write != kNoVersion) {
+      // Nothing will ever be written: readers of this version must not wait.
+      graph_.version(entry.write).state = VersionState::kLost;
+    }
+    return Status::FromErrno(std::string("GS_Open ") + name, err);
+  }
+  open_files_[fd] = entry;
+  return fd;
+}
+
+Status Engine::Close(int fd, bool already_closed) {
+  OpenFile entry;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = open_files_.find(fd);
+    if (it == open_files_.end()) {
+      return Status::InvalidArgument("GS_Close: descriptor " +
+                                     std::to_string(fd) +
+                                     " was not opened with GS_Open");
+    }
+    entry = it->second;
+    open_files_.erase(it);
+  }
+  bool closed = already_closed || ::close(fd) == 0;
+  int err = errno;
+  std::vector<std::string> doomed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (entry.read != kNoVersion) graph_.ReleaseReader(entry.read);
+    if (entry.write != kNoVersion) {
+      std::vector<TaskId> ready;
+      graph_.MarkAvailable(entry.write, &ready);
+      for (TaskId t : ready) scheduler_.AddReady(t, graph_.task(t).op);
+      if (!ready.empty()) WakeLocked();
+    }
+    CollectGarbageLocked(&doomed);
+    if (waiters_ > 0) finished_cv_.notify_all();
+  }
+  for (const std::string& path : doomed) ::unlink(path.c_str());
+  if (!closed) return Status::FromErrno("GS_Close", err);
+  return Status::Ok();
+}
+
+void Engine::FinalizeFilesLocked(std::unique_lock<std::mutex>& lock) {
+  for (FileId f = 0; f < files_.size(); ++f) {
+    uint32_t latest = files_.latest(f);
+    if (latest == FileTable::kNone) continue;
+    const Version& ver = graph_.version(latest);
+    if (ver.number == 0) continue;
+    if (ver.state != VersionState::kAvailable) {
+      stats_.notes.push_back(files_.path(f) +
+                             " was not updated: the task that writes its last "
+                             "version did not succeed");
+      continue;
+    }
+    Status s = BringToMasterLocked(lock, latest);
+    // The host holding it was found lost while fetching: its producer was
+    // rewound (engine_rewind.cc). Let it run again, wait, fetch anew.
+    for (int tries = 0; !s.ok() && tries < 3 &&
+                        graph_.version(latest).state == VersionState::kPending;
+         ++tries) {
+      WakeLocked();
+      s = WaitVersionLocked(lock, latest, files_.path(f).c_str());
+      if (s.ok()) s = BringToMasterLocked(lock, latest);
+    }
+    if (!s.ok()) {
+      stats_.notes.push_back("cannot fetch the final version of " +
+                             files_.path(f) + ": " + s.message());
+      ++stats_.lost_outputs;
+      continue;
+    }
+    s = MoveFile(VersionPath(latest), files_.path(f));
+    if (!s.ok()) {
+      stats_.notes.push_back("cannot put the final version in place: " +
+                             s.message());
+      ++stats_.lost_outputs;
+    }
+  }
+}
+
+int Engine::Stop() {
+  if (!io_) return 1;
+  std::unique_lock<std::mutex> lock(mu_);
+  ++waiters_;
+  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  --waiters_;
+  if (journal_) RecoverFinalVersionsLocked(lock);
+  if (!open_files_.empty()) {
+    stats_.notes.push_back(std::to_string(open_files_.size()) +
+                           " files opened with GS_Open were not closed; "
+                           "what was written to them is kept");
+    for (auto& [fd, entry] : open_files_) {
+      ::close(fd);
+      if (entry.write != kNoVersion) {
+        std::vector<TaskId> ready;
+        graph_.MarkAvailable(entry.write, &ready);
+      }
+    }
+    open_files_.clear();
+  }
+  // Jobs may still be scheduled while the final versions are fetched: a
+  // host lost then has its results recomputed.
+  FinalizeFilesLocked(lock);
+  ++waiters_;
+  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  --waiters_;
+  stopping_ = true;
+  finished_cv_.MasterLeaves();
+  lock.unlock();
+  // The engine thread may still be inside a handler; stop it before the
+  // adapters go away.
+  boost::asio::post(*io_, [this] { ShutdownOnEngineThread(); });
+  thread_.join();
+  std::error_code ec;
+  fs::remove_all(options_.work_dir + "/data", ec);
+  fs::remove(options_.work_dir + "/jobs", ec);  // only if empty
+  if (!options_.dot_path.empty()) {
+    std::string dot = WriteDot(graph_, ops_);
+    if (FILE* out = std::fopen(options_.dot_path.c_str(), "w")) {
+      std::fwrite(dot.data(), 1, dot.size(), out);
+      std::fclose(out);
+    } else {
+      stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
+    }
+  }
+  if (options_.progress) std::fprintf(stderr, "\r\033[K");
+  Seconds now = clock_->Now();
+  if (history_) {
+    bool ok = stats_.failed + stats_.futile == 0;
+    Status s = history_->EndRun(run_id_,
+                                ok ? RunStatus::kOk : RunStatus::kFailed, now);
+    if (!s.ok())
+      std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+  }
+  std::string summary = FormatSummary(stats_, now - started_);
+  if (!options_.quiet) std::fputs(summary.c_str(), stderr);
+  return stats_.failed + stats_.futile + stats_.lost_outputs == 0 ? 0 : 1;
+}
+
+}  // namespace gs

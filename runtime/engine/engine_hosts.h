@@ -1,0 +1,59 @@
+// The engine's private records of hosts and jobs, shared by engine*.cc.
+#ifndef GSRT_RUNTIME_ENGINE_ENGINE_HOSTS_H_
+#define GSRT_RUNTIME_ENGINE_ENGINE_HOSTS_H_
+
+#include <memory>
+#include <string>
+
+#include "adapters/adapter.h"
+#include "runtime/base/clock.h"
+#include "runtime/engine/engine.h"
+#include "runtime/sched/policies_ft.h"
+
+namespace gs {
+
+struct Engine::HostEntry {
+  std::string name;
+  std::string worker;
+  std::unique_ptr<Adapter> adapter;
+  bool usable = true;
+  bool shared = true;    // sees the master's files at the same paths
+  std::string data_dir;  // version files on the host when not shared
+  uint64_t running = 0;  // jobs placed here and not finished
+  uint64_t staging = 0;  // of which still waiting for their inputs
+  // After a loss: the next reconnect attempt and its delay (doubling).
+  std::unique_ptr<Timer> reconnect_timer;
+  Seconds reconnect_delay = 0;
+  // Jobs that ended here and how many of them succeeded (the host's
+  // success rate, for WQDR-FT's host order).
+  uint64_t jobs_finished = 0;
+  uint64_t jobs_ok = 0;
+};
+
+struct Engine::JobEntry {
+  TaskId task;
+  HostId host;
+  Seconds predicted_end;
+  Seconds submitted;
+  uint32_t attempt;
+  bool replica = false;  // a copy of a task already running elsewhere
+  // Where a replica on a host sharing the master's files writes its
+  // outputs (dest -> final path), moved into place if it wins.
+  std::vector<std::pair<std::string, std::string>> replica_outputs;
+};
+
+// Consulted by FTMET/FTMCT while the engine schedules (mutex held).
+class Engine::Health : public HostHealth {
+ public:
+  explicit Health(const Engine* engine) : engine_(engine) {}
+  bool Alive(HostId host) const override {
+    return engine_->HealthOfLocked(host) == HealthState::kUp;
+  }
+
+ private:
+  const Engine* engine_;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_ENGINE_ENGINE_HOSTS_H_

@@ -1,0 +1,50 @@
+// Proactive policies (Policy::Reconsider): every period the policy sees the
+// running jobs and may ask for some to be stopped; their Cancelled reports
+// put the tasks back in the ready queue, where the policy places them again.
+#include <algorithm>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/engine_hosts.h"
+
+namespace gs {
+
+void Engine::ScheduleReconsider() {
+  Seconds period = scheduler_.policy().reconsider_period();
+  if (period <= 0) return;
+  reconsider_timer_ = clock_->After(period, [this] {
+    std::vector<std::pair<HostId, JobId>> stop;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+      if (!jobs_.empty()) {
+        std::vector<HostState> states(hosts_.size());
+        for (HostId h = 0; h < hosts_.size(); ++h) {
+          states[h].usable = hosts_[h]->usable;
+          states[h].slots =
+              static_cast<int>(hosts_[h]->running - hosts_[h]->staging) +
+              hosts_[h]->adapter->FreeSlots();
+        }
+        // In job id order, so the policy sees the same list every run.
+        std::vector<std::pair<JobId, const JobEntry*>> jobs;
+        for (const auto& [id, job] : jobs_) jobs.push_back({id, &job});
+        std::sort(jobs.begin(), jobs.end());
+        std::vector<Placement> running;
+        for (auto& [id, job] : jobs) {
+          states[job->host].busy_until.push_back(job->predicted_end);
+          running.push_back({job->task, job->host, job->predicted_end});
+        }
+        SchedulingInput in{clock_->Now(), &states, predictor_.get()};
+        std::vector<TaskId> tasks =
+            scheduler_.mutable_policy()->Reconsider(running, in);
+        for (auto& [id, job] : jobs) {
+          if (std::find(tasks.begin(), tasks.end(), job->task) != tasks.end())
+            stop.push_back({job->host, id});
+        }
+      }
+    }
+    for (auto& [host, id] : stop) hosts_[host]->adapter->Cancel(id);
+    ScheduleReconsider();
+  });
+}
+
+}  // namespace gs

@@ -1,0 +1,66 @@
+// Replication (paper 001, WQR-FT and WQDR-FT) on the engine's side: when no
+// task waits for a slot, running tasks get replicas on the free slots; the
+// first instance to succeed wins and the others are cancelled (OnJobDone).
+// The planning is the pure PlanReplicas.
+#include <algorithm>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/engine_hosts.h"
+#include "runtime/sched/replication.h"
+
+namespace gs {
+
+std::vector<HostId> Engine::HostOrderLocked() const {
+  // Hosts by success rate, best first (WQDR-FT); a host with no finished
+  // job yet counts as reliable. Ties keep the index order (WQR-FT).
+  std::vector<HostId> order(hosts_.size());
+  for (HostId h = 0; h < hosts_.size(); ++h) order[h] = h;
+  if (replication_ == ReplicationMode::kDynamic) {
+    auto rate = [this](HostId h) {
+      const HostEntry& e = *hosts_[h];
+      return (e.jobs_ok + 1.0) / (e.jobs_finished + 1.0);
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](HostId a, HostId b) { return rate(a) > rate(b); });
+  }
+  return order;
+}
+
+void Engine::ReplicateLocked(const std::vector<HostState>& states,
+                             const std::vector<Placement>& placed,
+                             std::vector<Dispatch>* out) {
+  ReplicationInput in;
+  in.mode = replication_;
+  in.threshold = options_.replication.threshold;
+  in.jobs_ok = jobs_ok_;
+  in.jobs_finished = jobs_finished_;
+  in.free_slots.resize(hosts_.size());
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    in.free_slots[h] = states[h].free_slots();
+  }
+  for (const Placement& p : placed) --in.free_slots[p.host];
+  int free = 0;
+  for (int f : in.free_slots) free += std::max(f, 0);
+  if (free == 0) return;
+  in.host_order = HostOrderLocked();
+  // Oldest tasks first: they are the most likely to hold the run up.
+  std::vector<TaskId> running;
+  running.reserve(instances_.size());
+  for (const auto& [task, jobs] : instances_) {
+    if (graph_.task(task).state == TaskState::kRunning) running.push_back(task);
+  }
+  std::sort(running.begin(), running.end());
+  for (TaskId t : running) {
+    RunningTask rt{t, {}};
+    for (JobId j : instances_[t]) rt.hosts.push_back(jobs_.at(j).host);
+    in.running.push_back(std::move(rt));
+  }
+  const Seconds now = clock_->Now();
+  for (const Replica& r : PlanReplicas(in)) {
+    const Task& task = graph_.task(r.task);
+    Seconds end = now + predictor_->ExecTime(task.op, r.host);
+    out->push_back(DispatchLocked(r.task, r.host, end, /*replica=*/true));
+  }
+}
+
+}  // namespace gs

@@ -1,0 +1,354 @@
+// Resume with a scripted adapter: a run is "killed" (its engine destroyed
+// without GS_Off, so its run never ends and its data dir stays), a new
+// engine runs the same program in the same directory and reuses what the
+// journal says finished, without running it again.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "runtime/engine/engine.h"
+#include "runtime/history/history.h"
+#include "tests/support/fake_adapter.h"
+#include "tests/support/fake_operations.h"
+
+namespace gs {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FakeAdapter;
+using testing::kConsume;
+using testing::kMeasure;
+using testing::kProduce;
+
+class EngineResumeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("gsrt-resume-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    engine_.reset();
+    fs::remove_all(dir_);
+  }
+
+  // `remote`: the host does not share the master's files.
+  void Start(bool remote = false, bool resume = true) {
+    log_.submitted.clear();
+    EngineOptions options;
+    options.resume = resume;
+    options.cwd = dir_.string();
+    options.work_dir = (dir_ / ".gsrt").string();
+    options.history_path = (dir_ / ".gsrt" / "history.db").string();
+    options.program = "/bin/resume-test";
+    engine_ = std::make_unique<Engine>(options);
+    std::string remote_dir = remote ? (dir_ / "host").string() : "";
+    std::vector<HostSetup> hosts;
+    hosts.push_back(HostSetup{
+        "node",
+        [this, remote_dir](boost::asio::io_context& io, Clock& clock) {
+          return std::make_unique<FakeAdapter>(io, clock, 4, &log_, remote_dir,
+                                               "node");
+        },
+        "/no/worker",
+        {}});
+    ASSERT_TRUE(engine_->Start(std::move(hosts)).ok());
+  }
+  // The master dies: no GS_Off, so the run stays "running" in the history
+  // and its versions stay in the data dir. (The history commits what was
+  // recorded, as the periodic flush would have.)
+  void Kill() { engine_.reset(); }
+
+  void Produce(const char* file, int n) {
+    gs_arg args[2] = {};
+    args[0].str = file;
+    args[1].i = n;
+    engine_->Submit(&kProduce, args);
+  }
+  void Consume(const char* in, const char* out) {
+    gs_arg args[2] = {};
+    args[0].str = in;
+    args[1].str = out;
+    engine_->Submit(&kConsume, args);
+  }
+  std::vector<std::string> Ran() {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    std::vector<std::string> ops;
+    for (const JobSpec& s : log_.submitted) ops.push_back(s.operation);
+    return ops;
+  }
+  std::string Read(const std::string& name) {
+    std::ifstream in(dir_ / name, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  std::vector<JournalEntry> Journal(RunId run) {
+    auto history = History::Open((dir_ / ".gsrt" / "history.db").string());
+    EXPECT_TRUE(history.ok());
+    if (!history.ok()) return {};
+    auto entries = (*history)->LoadJournal(run);
+    EXPECT_TRUE(entries.ok());
+    return entries.ok() ? *entries : std::vector<JournalEntry>{};
+  }
+  // The version files in the master's data dir whose name ends in `base`.
+  std::vector<fs::path> DataFiles(const std::string& base) {
+    std::vector<fs::path> found;
+    for (const auto& e : fs::directory_iterator(dir_ / ".gsrt" / "data")) {
+      std::string name = e.path().filename().string();
+      if (name.size() > base.size() &&
+          name.compare(name.size() - base.size(), base.size(), base) == 0)
+        found.push_back(e.path());
+    }
+    return found;
+  }
+
+  fs::path dir_;
+  FakeAdapter::Log log_;
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(EngineResumeTest, FinishedTasksAreNotRunAgain) {
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    log_.hold = true;  // the next job is running when the master dies
+  }
+  Consume("b", "c");
+  ASSERT_TRUE(log_.WaitRunning(1));
+  Kill();
+
+  log_.hold = false;
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  Consume("b", "c");
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"consume"}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
+  EXPECT_EQ(Read("b"), "consume([produce(1,)],)");
+  EXPECT_EQ(Read("c"), "consume([consume([produce(1,)],)],)");
+  // The second run journals the reused tasks too (so a third run can
+  // resume it), saying where their outputs came from.
+  std::vector<JournalEntry> first = Journal(1), second = Journal(2);
+  ASSERT_EQ(first.size(), 2u);
+  ASSERT_EQ(second.size(), 3u);
+  EXPECT_EQ(second[0].reused_from, 1);
+  EXPECT_EQ(second[1].reused_from, 1);
+  EXPECT_EQ(second[2].reused_from, 0);
+  EXPECT_EQ(second[0].signature, first[0].signature);
+  EXPECT_EQ(second[1].signature, first[1].signature);
+}
+
+TEST_F(EngineResumeTest, AFinishedRunIsNotResumed) {
+  Start();
+  Produce("a", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  Start();
+  Produce("a", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce"}));
+}
+
+TEST_F(EngineResumeTest, ResumeOffStartsFromScratch) {
+  Start();
+  Produce("a", 1);
+  engine_->Barrier();
+  Kill();
+  Start(/*remote=*/false, /*resume=*/false);
+  Produce("a", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce"}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
+}
+
+TEST_F(EngineResumeTest, ALiveMasterInTheWorkDirIsNotResumed) {
+  Start();
+  Produce("a", 1);
+  engine_->Barrier();
+  Kill();
+  // Another master holds the work dir's lock: its run is not interrupted.
+  int fd = ::open((dir_ / ".gsrt" / "lock").c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  Start();
+  Produce("a", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  ::close(fd);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce"}));
+}
+
+TEST_F(EngineResumeTest, ChangedInputsOrArgumentsRunAgain) {
+  std::ofstream(dir_ / "in") << "x";
+  std::ofstream(dir_ / "keep") << "k";
+  Start();
+  Consume("in", "out");
+  Consume("keep", "kept");
+  Produce("p", 1);
+  engine_->Barrier();
+  Kill();
+  std::ofstream(dir_ / "in") << "y";  // the user edits an input
+  Start();
+  Consume("in", "out");
+  Consume("keep", "kept");  // same contents: reused
+  Produce("p", 2);          // and changes an argument
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"consume", "produce"}));
+  EXPECT_EQ(Read("out"), "consume([y],)");
+  EXPECT_EQ(Read("kept"), "consume([k],)");
+  EXPECT_EQ(Read("p"), "produce(2,)");
+}
+
+TEST_F(EngineResumeTest, OutputsWhoseDataIsGoneAreMadeAgainOnlyWhenNeeded) {
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  Kill();
+  // The data of a's version is gone (as if collected); b's is there.
+  auto a_files = DataFiles("-a");
+  ASSERT_EQ(a_files.size(), 1u);
+  fs::remove(a_files[0]);
+
+  Start();
+  Produce("a", 1);    // reused without data
+  Consume("a", "b");  // reused: does not need a's data
+  engine_->Barrier();
+  EXPECT_TRUE(Ran().empty());
+  Consume("a", "c");  // new: needs a, whose producer runs again first
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce", "consume"}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
+  EXPECT_EQ(Read("b"), "consume([produce(1,)],)");
+  EXPECT_EQ(Read("c"), "consume([produce(1,)],)");
+}
+
+TEST_F(EngineResumeTest, AFinalVersionWithoutDataIsMadeAgainAtTheEnd) {
+  Start();
+  Produce("a", 1);
+  engine_->Barrier();
+  Kill();
+  for (const fs::path& f : DataFiles("-a")) fs::remove(f);
+  Start();
+  Produce("a", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce"}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
+}
+
+TEST_F(EngineResumeTest, AChainWithoutDataIsMadeAgainAtTheEnd) {
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  Kill();
+  for (const char* base : {"-a", "-b"})
+    for (const fs::path& f : DataFiles(base)) fs::remove(f);
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce", "consume"}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
+  EXPECT_EQ(Read("b"), "consume([produce(1,)],)");
+}
+
+TEST_F(EngineResumeTest, SynchronousResultsComeFromTheJournal) {
+  log_.script["measure"].results = "0x1.8p+1\n42\n";
+  Start();
+  Produce("a", 1);
+  gs_arg args[2] = {};
+  int count = 0;
+  double value = 0;
+  args[0].str = "a";
+  args[1].ptr = &count;
+  TaskId t = engine_->Submit(&kMeasure, args);
+  ASSERT_TRUE(engine_->WaitForResults(t, args, &value).ok());
+  Kill();
+  log_.script["measure"].results = "0x1p+0\n1\n";  // a rerun would say this
+  Start();
+  Produce("a", 1);
+  count = 0;
+  value = 0;
+  t = engine_->Submit(&kMeasure, args);
+  ASSERT_TRUE(engine_->WaitForResults(t, args, &value).ok());
+  EXPECT_EQ(value, 3.0);
+  EXPECT_EQ(count, 42);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_TRUE(Ran().empty());
+}
+
+TEST_F(EngineResumeTest, OutputsLeftOnAnotherHostAreFetched) {
+  Start(/*remote=*/true);
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  Kill();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    log_.gets.clear();
+  }
+  Start(/*remote=*/true);
+  Produce("a", 1);
+  Consume("a", "b");
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_TRUE(Ran().empty());
+  EXPECT_EQ(Read("a"), "produce(1,)");
+  EXPECT_EQ(Read("b"), "consume([produce(1,)],)");
+  std::lock_guard<std::mutex> lock(log_.mu);
+  EXPECT_GE(log_.gets.size(), 2u);  // both outputs came from the host
+}
+
+TEST_F(EngineResumeTest, AnOutputGoneFromItsHostIsMadeAgainWhenNeeded) {
+  Start(/*remote=*/true);
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  Kill();
+  // The host lost a's version file (its disk was cleaned, say).
+  int removed = 0;
+  for (const auto& e : fs::directory_iterator(dir_ / "host" / "data")) {
+    std::string name = e.path().filename().string();
+    if (name.size() > 2 && name.substr(name.size() - 2) == "-a") {
+      fs::remove(e.path());
+      ++removed;
+    }
+  }
+  ASSERT_EQ(removed, 1);
+  Start(/*remote=*/true);
+  Produce("a", 1);
+  Consume("a", "b");
+  Consume("a", "c");  // needs a: its producer runs again first
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce", "consume"}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
+  EXPECT_EQ(Read("b"), "consume([produce(1,)],)");
+  EXPECT_EQ(Read("c"), "consume([produce(1,)],)");
+}
+
+TEST_F(EngineResumeTest, ASecondInterruptionResumesFromBoth) {
+  Start();
+  Produce("a", 1);
+  engine_->Barrier();
+  Kill();
+  Start();  // resumes run 1 but dies before resubmitting anything
+  Kill();
+  Start();
+  Produce("a", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_TRUE(Ran().empty());
+  EXPECT_EQ(Read("a"), "produce(1,)");
+}
+
+}  // namespace
+}  // namespace gs

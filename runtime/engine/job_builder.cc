@@ -1,0 +1,97 @@
+#include "runtime/engine/job_builder.h"
+
+#include "runtime/base/scalar_codec.h"
+
+namespace gs {
+
+void EncodeScalars(const gs_operation& op, const gs_arg* args,
+                   std::string* blob) {
+  for (int i = 0; i < op.num_params; ++i) {
+    const gs_param_desc& p = op.params[i];
+    if (p.type == GS_TYPE_FILE) continue;
+    if (p.dir == GS_DIR_IN) {
+      if (p.type == GS_TYPE_STRING) {
+        blob->append(args[i].str ? args[i].str : "");
+      } else {
+        blob->append(EncodeArg(p.type, args[i], false));
+      }
+    } else if (p.dir == GS_DIR_INOUT) {
+      blob->append(EncodeValue(p.type, args[i].ptr));
+    }
+    blob->push_back('\0');
+  }
+}
+
+JobSpec BuildJobSpec(const TaskGraph& graph, TaskId task,
+                     const OperationInfo& op,
+                     const std::function<std::string(VersionId)>& version_path,
+                     std::string worker) {
+  JobSpec spec;
+  spec.task = task;
+  spec.operation = op.name;
+  spec.worker = std::move(worker);
+  const gs_operation& desc = *op.desc;
+  spec.params.resize(desc.num_params);
+  const FileAccess* files = graph.accesses(task);
+  std::string_view scalars = graph.scalars(task);
+  size_t pos = 0;
+  int file_index = 0;
+  for (int i = 0; i < desc.num_params; ++i) {
+    const gs_param_desc& p = desc.params[i];
+    JobParam& jp = spec.params[i];
+    if (p.type == GS_TYPE_FILE) {
+      const FileAccess& a = files[file_index++];
+      if (a.in != kNoVersion) jp.source = version_path(a.in);
+      if (a.out != kNoVersion) jp.dest = version_path(a.out);
+      jp.kind = p.dir == GS_DIR_IN    ? JobParam::Kind::kFileIn
+                : p.dir == GS_DIR_OUT ? JobParam::Kind::kFileOut
+                                      : JobParam::Kind::kFileInOut;
+      continue;
+    }
+    size_t end = scalars.find('\0', pos);
+    jp.value = std::string(scalars.substr(pos, end - pos));
+    pos = end + 1;
+    jp.kind = p.dir == GS_DIR_IN    ? JobParam::Kind::kScalar
+              : p.dir == GS_DIR_OUT ? JobParam::Kind::kOutScalar
+                                    : JobParam::Kind::kInOutScalar;
+  }
+  return spec;
+}
+
+Status DecodeResults(const gs_operation& op, std::string_view results,
+                     const gs_arg* args, void* return_slot) {
+  auto next_line = [&](std::string_view* line) {
+    if (results.empty()) return false;
+    size_t nl = results.find('\n');
+    *line = results.substr(0, nl);
+    results = nl == std::string_view::npos ? std::string_view()
+                                           : results.substr(nl + 1);
+    return true;
+  };
+  std::string_view line;
+  if (op.return_type != GS_TYPE_VOID) {
+    if (!next_line(&line)) {
+      return Status::Internal(
+          std::string("worker reported no return value for ") + op.name);
+    }
+    if (return_slot && !DecodeValue(op.return_type, line, return_slot)) {
+      return Status::Internal(std::string("bad return value '") +
+                              std::string(line) + "' from " + op.name);
+    }
+  }
+  for (int i = 0; i < op.num_params; ++i) {
+    const gs_param_desc& p = op.params[i];
+    if (p.type == GS_TYPE_FILE || p.dir == GS_DIR_IN) continue;
+    if (!next_line(&line)) {
+      return Status::Internal(std::string("worker reported no value for '") +
+                              p.name + "' of " + op.name);
+    }
+    if (args[i].ptr && !DecodeValue(p.type, line, args[i].ptr)) {
+      return Status::Internal(std::string("bad value '") + std::string(line) +
+                              "' for '" + p.name + "' of " + op.name);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace gs

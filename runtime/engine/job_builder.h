@@ -1,0 +1,37 @@
+// Turns a task of the graph into the JobSpec an adapter runs, and a worker's
+// result text back into the caller's variables. Pure functions.
+#ifndef GSRT_RUNTIME_ENGINE_JOB_BUILDER_H_
+#define GSRT_RUNTIME_ENGINE_JOB_BUILDER_H_
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "adapters/job.h"
+#include "gs/gs_abi.h"
+#include "runtime/base/status.h"
+#include "runtime/graph/operation_table.h"
+#include "runtime/graph/task_graph.h"
+
+namespace gs {
+
+// Appends the encoded scalar arguments of a call to `blob`: one
+// NUL-terminated entry per non-File parameter (empty for `out`).
+void EncodeScalars(const gs_operation& op, const gs_arg* args,
+                   std::string* blob);
+
+// The job for `task`. `version_path(v)` says where version `v` lives.
+JobSpec BuildJobSpec(const TaskGraph& graph, TaskId task,
+                     const OperationInfo& op,
+                     const std::function<std::string(VersionId)>& version_path,
+                     std::string worker);
+
+// Stores the worker's `results` (return value first, then out/inout scalars
+// in order, one per line) into `return_slot` and the out/inout pointers of
+// `args`.
+Status DecodeResults(const gs_operation& op, std::string_view results,
+                     const gs_arg* args, void* return_slot);
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_ENGINE_JOB_BUILDER_H_

@@ -1,0 +1,60 @@
+#include "runtime/engine/run_stats.h"
+
+#include <cstdio>
+
+namespace gs {
+
+std::string FormatProgress(const RunStats& s) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "gsrt: %llu done, %llu running, %llu waiting, %llu failed",
+                static_cast<unsigned long long>(s.done),
+                static_cast<unsigned long long>(s.running),
+                static_cast<unsigned long long>(s.waiting()),
+                static_cast<unsigned long long>(s.failed + s.futile));
+  return buf;
+}
+
+std::string FormatSummary(const RunStats& s, Seconds elapsed) {
+  std::string out;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "gsrt: %llu tasks in %.2f s: %llu done, %llu failed, "
+                "%llu not run; %llu jobs (%llu retries)\n",
+                static_cast<unsigned long long>(s.submitted), elapsed,
+                static_cast<unsigned long long>(s.done),
+                static_cast<unsigned long long>(s.failed),
+                static_cast<unsigned long long>(s.futile),
+                static_cast<unsigned long long>(s.jobs),
+                static_cast<unsigned long long>(s.retries));
+  out += buf;
+  if (s.replicas > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "gsrt: %llu replicas started, %llu finished first\n",
+                  static_cast<unsigned long long>(s.replicas),
+                  static_cast<unsigned long long>(s.replica_wins));
+    out += buf;
+  }
+  if (s.reused > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "gsrt:   %llu tasks reused from the interrupted run\n",
+                  static_cast<unsigned long long>(s.reused));
+    out += buf;
+  }
+  for (const auto& [host, n] : s.jobs_per_host) {
+    std::snprintf(buf, sizeof buf, "gsrt:   %llu jobs on %s\n",
+                  static_cast<unsigned long long>(n), host.c_str());
+    out += buf;
+  }
+  for (const TaskFailure& f : s.failures) {
+    out += "gsrt: task " + std::to_string(f.task) + " (" + f.operation +
+           ") failed after " + std::to_string(f.attempts) +
+           (f.attempts == 1 ? " attempt: " : " attempts: ") + f.error;
+    if (!f.log_dir.empty()) out += "; logs in " + f.log_dir;
+    out += "\n";
+  }
+  for (const std::string& note : s.notes) out += "gsrt: " + note + "\n";
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,167 @@
+// The history database: one SQLite file shared by the runtime (which records
+// every job attempt and host event) and gsdeploy (probes, ranking). It feeds
+// execution-time predictions, host reliability (paper 004 eq. 1-3) and, later,
+// resume after a master crash. docs/history.md documents the schema.
+//
+// One History object per process, used from one thread (the engine's). Other
+// processes may use the same file at the same time: WAL mode plus a busy
+// timeout serialise the writers.
+#ifndef GSRT_RUNTIME_HISTORY_HISTORY_H_
+#define GSRT_RUNTIME_HISTORY_HISTORY_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/base/clock.h"
+#include "runtime/base/status.h"
+#include "runtime/history/history_records.h"
+#include "runtime/history/journal.h"
+#include "runtime/history/sqlite_db.h"
+
+namespace gs {
+
+struct HistoryOptions {
+  // How long a statement waits for another process's write lock before it
+  // fails with kUnavailable. A probe and a run share the file, so waits are
+  // short in practice; 5 s covers a checkpoint on a slow disk.
+  int busy_timeout_ms = 5000;
+
+  // Records (jobs, checks, failures) grouped into one transaction. 1 commits
+  // each record on its own (each is durable on return). N > 1 keeps a write
+  // transaction open until N records are pending or Flush() is called, which
+  // is several times cheaper per record but holds the write lock in between
+  // (other processes wait, up to their busy timeout) and a crash loses the
+  // pending records. With batching, call Flush() from a periodic timer.
+  int batch_size = 1;
+};
+
+class History {
+ public:
+  // Opens `path`, creating its parent directory (mode 0700) and the file
+  // (mode 0600) when missing, and migrates the schema. An existing file that
+  // is group- or world-writable loses those bits. Refuses, changing nothing,
+  // a file that is not a readable gsrt history or whose schema is newer than
+  // this build knows.
+  static StatusOr<std::unique_ptr<History>> Open(const std::string& path);
+  static StatusOr<std::unique_ptr<History>> Open(const std::string& path,
+                                                 const HistoryOptions& options);
+  // Commits pending records (errors are lost here: call Flush() to see them).
+  ~History();
+  History(const History&) = delete;
+  History& operator=(const History&) = delete;
+
+  const std::string& path() const { return db_->path(); }
+
+  // A run is one execution of a master program. `now` comes from the clock
+  // seam (the history never reads the system clock).
+  StatusOr<RunId> BeginRun(std::string_view program, std::string_view cwd,
+                           int host_count, Seconds now);
+  // Also flushes pending records.
+  Status EndRun(RunId run, RunStatus status, Seconds now);
+
+  // Inserts or updates the host named `host.name`.
+  Status RecordHost(const HostInfo& host);
+  Status RecordJob(const JobRecord& job);
+  Status RecordHostCheck(const HostCheck& check);
+  // Infrastructure failures only (they raise the host's distrust).
+  Status RecordHostFailure(const HostFailure& failure);
+
+  // Commits the records pending in batch mode; a no-op otherwise.
+  Status Flush();
+  // Records written but not yet committed (always 0 when batch_size is 1).
+  int pending() const { return pending_; }
+
+  // Durations (ended - started) of successful jobs, at most
+  // `limit_per_key` per (operation, host), grouped by (operation, host) in
+  // name order, newest first within a group.
+  StatusOr<std::vector<ExecTimeSample>> LoadExecTimes(int limit_per_key);
+  // Accumulated availability and distrust counts (zeros for a host never
+  // seen).
+  StatusOr<HostReliability> LoadHostReliability(std::string_view host);
+  // Jobs of `host` that succeeded and that ended (not cancelled), over all
+  // runs: its success rate (replication, WQDR-FT).
+  StatusOr<std::pair<int64_t, int64_t>> LoadJobSuccess(std::string_view host);
+  // The same for every host that has checks or failures, by name.
+  StatusOr<std::vector<HostReliability>> LoadAllHostReliability();
+  // Every job of `run`, in the order they were recorded.
+  StatusOr<std::vector<JobRecord>> JobsForRun(RunId run);
+
+  // --- Task journal, for resume (history_journal.cc). ---
+  // Written in the batch transaction like jobs.
+  Status RecordTaskJournal(const JournalEntry& entry);
+  // The runs a new run `current` of `program` in `cwd` may resume: the
+  // earlier runs of that program and directory that never ended (status
+  // running, or cancelled by a signal), newest first, back to the newest
+  // one that ended (ok or failed).
+  StatusOr<std::vector<RunId>> FindInterruptedRuns(std::string_view program,
+                                                   std::string_view cwd,
+                                                   RunId current);
+  // The journal of `run`, in task order.
+  StatusOr<std::vector<JournalEntry>> LoadJournal(RunId run);
+
+  // --- Probe facts and listings (history_probes.cc; gsdeploy, grank). ---
+  Status RecordHostProbe(const HostProbeRecord& probe);
+  // One record per host that has probes, by name: the newest probe that
+  // measured something (has an rtt), except that `bandwidth` and
+  // `queue_wait` are the newest values measured (a probe whose transfer
+  // failed does not erase the last one).
+  StatusOr<std::vector<HostProbeRecord>> LoadLatestProbes();
+  // Mean bytes_in of the successful jobs of `operation` (nullopt if none):
+  // the data volume a job of it needs.
+  StatusOr<std::optional<double>> LoadMeanInputBytes(
+      std::string_view operation);
+  // Recorded events matching `filter`, oldest first.
+  StatusOr<std::vector<HostCheck>> LoadHostChecks(const HistoryFilter& filter);
+  StatusOr<std::vector<HostProbeRecord>> LoadHostProbes(
+      const HistoryFilter& filter);
+  StatusOr<std::vector<HostFailure>> LoadHostFailures(
+      const HistoryFilter& filter);
+  // Jobs whose `ended` (or, when unknown, `submitted`) time matches.
+  StatusOr<std::vector<JobRecord>> LoadJobs(const HistoryFilter& filter);
+
+  // --- Batch queue waits (history_queue_waits.cc; batch adapters). ---
+  Status RecordQueueWait(const QueueWait& wait);
+  // The newest `limit` waits of `host` (every host when empty), newest
+  // first.
+  StatusOr<std::vector<QueueWait>> LoadQueueWaits(std::string_view host,
+                                                  int limit);
+  // The id of the newest run (0 when none): batch adapters tie their waits
+  // to the run of the process that records them.
+  StatusOr<int64_t> LatestRunId();
+
+ private:
+  explicit History(std::unique_ptr<SqliteDb> db, const HistoryOptions& options)
+      : db_(std::move(db)), options_(options) {}
+  Status PrepareStatements();
+  // Runs an INSERT/UPDATE that records something, inside the batch
+  // transaction when batching.
+  Status Write(SqliteStatement& stmt);
+  // A row of the columns kJobColumns (history_probes.cc) names.
+  static JobRecord JobFromRow(const SqliteStatement& s);
+
+  std::unique_ptr<SqliteDb> db_;
+  HistoryOptions options_;
+  int pending_ = 0;
+  bool in_batch_ = false;
+
+  // Prepared once; SQLite keeps their query plans.
+  SqliteStatement begin_run_;
+  SqliteStatement end_run_;
+  SqliteStatement upsert_host_;
+  SqliteStatement insert_job_;
+  SqliteStatement insert_check_;
+  SqliteStatement insert_failure_;
+  SqliteStatement exec_times_;
+  SqliteStatement checks_for_host_;
+  SqliteStatement success_for_host_;
+  SqliteStatement failures_for_host_;
+  SqliteStatement all_reliability_;
+  SqliteStatement jobs_for_run_;
+  SqliteStatement insert_journal_;  // prepared on first use
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_HISTORY_HISTORY_H_

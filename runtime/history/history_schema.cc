@@ -1,0 +1,193 @@
+#include "runtime/history/history_schema.h"
+
+#include <string>
+
+namespace gs {
+
+namespace {
+
+// Version 1: the first schema. Times are REAL seconds since the epoch; NULL
+// means unknown. Hosts are referred to by name (TEXT) so that the file reads
+// well in the sqlite3 shell and probes of unconfigured hosts need no row in
+// `hosts` first.
+constexpr char kSchemaV1[] = R"sql(
+CREATE TABLE runs (
+  id          INTEGER PRIMARY KEY,
+  started     REAL NOT NULL,
+  ended       REAL,
+  program     TEXT NOT NULL,
+  cwd         TEXT NOT NULL,
+  host_count  INTEGER NOT NULL DEFAULT 0,
+  status      TEXT NOT NULL DEFAULT 'running'
+              CHECK (status IN ('running', 'ok', 'failed', 'cancelled'))
+);
+
+CREATE TABLE jobs (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  task_id     INTEGER NOT NULL,
+  job_id      INTEGER NOT NULL,
+  operation   TEXT NOT NULL,
+  host        TEXT NOT NULL,
+  submitted   REAL,
+  started     REAL,
+  ended       REAL,
+  outcome     TEXT NOT NULL
+              CHECK (outcome IN ('ok', 'app', 'infra', 'timeout', 'cancelled')),
+  exit_code   INTEGER,
+  error       TEXT NOT NULL DEFAULT '',
+  bytes_in    INTEGER NOT NULL DEFAULT 0,
+  bytes_out   INTEGER NOT NULL DEFAULT 0,
+  user_cpu    REAL,
+  system_cpu  REAL,
+  max_rss_kb  INTEGER,
+  replica     INTEGER NOT NULL DEFAULT 0 CHECK (replica IN (0, 1)),
+  log_dir     TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX jobs_by_run ON jobs(run_id, job_id);
+-- Serves LoadExecTimes: the newest successful durations per (op, host).
+CREATE INDEX jobs_exec_times ON jobs(operation, host, ended)
+  WHERE outcome = 'ok';
+
+CREATE TABLE hosts (
+  name        TEXT PRIMARY KEY,
+  adapter     TEXT NOT NULL,
+  address     TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+
+CREATE TABLE host_checks (
+  id          INTEGER PRIMARY KEY,
+  host        TEXT NOT NULL,
+  time        REAL NOT NULL,
+  answered    INTEGER NOT NULL CHECK (answered IN (0, 1)),
+  rtt         REAL,
+  source      TEXT NOT NULL CHECK (source IN ('probe', 'runtime'))
+);
+CREATE INDEX host_checks_by_host ON host_checks(host, time);
+
+CREATE TABLE host_failures (
+  id          INTEGER PRIMARY KEY,
+  host        TEXT NOT NULL,
+  time        REAL NOT NULL,
+  kind        TEXT NOT NULL,
+  detail      TEXT NOT NULL DEFAULT '',
+  run_id      INTEGER REFERENCES runs(id),
+  job_id      INTEGER
+);
+CREATE INDEX host_failures_by_host ON host_failures(host, time);
+
+CREATE TABLE queue_waits (
+  id          INTEGER PRIMARY KEY,
+  host        TEXT NOT NULL,
+  partition   TEXT NOT NULL DEFAULT '',
+  nodes       INTEGER NOT NULL DEFAULT 1,
+  submitted   REAL NOT NULL,
+  started     REAL NOT NULL,
+  run_id      INTEGER REFERENCES runs(id)
+);
+CREATE INDEX queue_waits_by_host ON queue_waits(host, partition, submitted);
+
+CREATE TABLE task_journal (
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  task_id     INTEGER NOT NULL,
+  signature   TEXT NOT NULL,
+  operation   TEXT NOT NULL,
+  host        TEXT NOT NULL DEFAULT '',
+  finished    REAL NOT NULL,
+  outputs     TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY (run_id, task_id)
+) WITHOUT ROWID;
+CREATE INDEX task_journal_by_signature ON task_journal(signature);
+)sql";
+
+// Version 2: what probes measured on a host (gsdeploy probe; the runtime
+// may record an agent's HELLO facts too). NULL: not measured; `error` says
+// why a probe measured nothing. The row's availability attempt is the
+// host_checks row of the same host and time.
+constexpr char kSchemaV2[] = R"sql(
+CREATE TABLE host_probes (
+  id                INTEGER PRIMARY KEY,
+  host              TEXT NOT NULL,
+  time              REAL NOT NULL,
+  source            TEXT NOT NULL CHECK (source IN ('probe', 'runtime')),
+  rtt               REAL,
+  cores             INTEGER,
+  memory_total      INTEGER,
+  memory_available  INTEGER,
+  load1             REAL,
+  bandwidth         REAL,
+  queue_wait        REAL,
+  error             TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX host_probes_by_host ON host_probes(host, time);
+)sql";
+
+constexpr Migration kMigrations[] = {
+    {1, kSchemaV1},
+    {2, kSchemaV2},
+};
+
+Status VersionError(const SqliteDb& db, int64_t found, int known) {
+  return Status::FailedPrecondition(
+      db.path() + " has schema version " + std::to_string(found) +
+      " but this gsrt knows up to " + std::to_string(known) +
+      "; upgrade gsrt or use another history file");
+}
+
+}  // namespace
+
+std::span<const Migration> HistoryMigrations() { return kMigrations; }
+
+int HistorySchemaVersion() {
+  return kMigrations[std::size(kMigrations) - 1].version;
+}
+
+Status CheckHistorySchema(SqliteDb& db, std::span<const Migration> migrations) {
+  const int known = migrations.empty() ? 0 : migrations.back().version;
+  // Reading user_version reads the header: a file that is not a database
+  // fails here. Counting sqlite_master makes SQLite parse the schema, which
+  // catches a damaged schema page too.
+  StatusOr<int64_t> version = db.QueryInt("PRAGMA user_version");
+  if (!version.ok()) return version.status();
+  StatusOr<int64_t> objects = db.QueryInt("SELECT count(*) FROM sqlite_master");
+  if (!objects.ok()) return objects.status();
+  if (*version > known) return VersionError(db, *version, known);
+  if (*version == 0 && *objects > 0) {
+    return Status::FailedPrecondition(
+        db.path() +
+        " is an SQLite database but not a gsrt history (schema "
+        "version 0 with " +
+        std::to_string(*objects) +
+        " existing tables or indexes); use another history file");
+  }
+  return Status::Ok();
+}
+
+Status MigrateHistory(SqliteDb& db, std::span<const Migration> migrations) {
+  const int known = migrations.empty() ? 0 : migrations.back().version;
+  // Cheap check first, so an up-to-date database takes no write lock.
+  StatusOr<int64_t> version = db.QueryInt("PRAGMA user_version");
+  if (!version.ok()) return version.status();
+  if (*version == known) return Status::Ok();
+
+  SqliteTransaction txn(&db);
+  if (Status s = txn.Begin(); !s.ok()) return s;
+  version = db.QueryInt("PRAGMA user_version");
+  if (!version.ok()) return version.status();
+  if (*version > known) return VersionError(db, *version, known);
+  for (const Migration& step : migrations) {
+    if (step.version <= *version) continue;
+    if (Status s = db.Exec(step.sql); !s.ok()) {
+      return s.WithContext("migrating the history schema to version " +
+                           std::to_string(step.version));
+    }
+  }
+  if (*version != known) {
+    // PRAGMA takes no bound parameters; `known` is an int we control.
+    Status s = db.Exec("PRAGMA user_version = " + std::to_string(known));
+    if (!s.ok()) return s;
+  }
+  return txn.Commit();
+}
+
+}  // namespace gs

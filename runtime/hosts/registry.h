@@ -1,0 +1,40 @@
+// From a configured host to its adapter: the one place that knows which
+// adapter kinds this build provides. Used by the master (GS_On) and by
+// gsdeploy.
+#ifndef GSRT_RUNTIME_HOSTS_REGISTRY_H_
+#define GSRT_RUNTIME_HOSTS_REGISTRY_H_
+
+#include <memory>
+#include <string>
+
+#include "adapters/adapter.h"
+#include "runtime/base/clock.h"
+#include "runtime/config/config.h"
+
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
+
+namespace gs {
+
+// What an adapter needs besides its host's configuration.
+struct AdapterContext {
+  boost::asio::io_context* io = nullptr;
+  Clock* clock = nullptr;
+  const Config* config = nullptr;
+  // The application's worker on the master's machine ("" for tools that
+  // run no jobs).
+  std::string worker;
+};
+
+// Whether this build provides `kind`.
+bool AdapterAvailable(AdapterKind kind);
+
+// The first adapter of `host.adapters` (tried in order, as JavaGAT does)
+// that this build provides; an error naming the host when none is.
+StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
+                                               const AdapterContext& context);
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_HOSTS_REGISTRY_H_

@@ -1,0 +1,134 @@
+// The C API (gs/gs.h) and the master side of the stub ABI (gs_call), over
+// one process-wide Engine.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "gs/gs.h"
+#include "gs/gs_abi.h"
+#include "runtime/engine/engine.h"
+#include "runtime/master/master_setup.h"
+
+namespace {
+
+std::unique_ptr<gs::Engine>& TheEngine() {
+  static std::unique_ptr<gs::Engine> engine;
+  return engine;
+}
+
+gs::Engine* RequireEngine(const char* what) {
+  gs::Engine* engine = TheEngine().get();
+  if (engine == nullptr) {
+    std::fprintf(stderr, "gsrt: %s called before GS_On(); call GS_On() first\n",
+                 what);
+    std::exit(1);
+  }
+  return engine;
+}
+
+}  // namespace
+
+extern "C" {
+
+int GS_On(void) {
+  if (TheEngine()) {
+    std::fprintf(stderr,
+                 "gsrt: GS_On() called twice; ignoring the second call\n");
+    return 0;
+  }
+  auto engine = gs::StartMasterEngine();
+  if (!engine.ok()) {
+    std::fprintf(stderr, "gsrt: cannot start: %s\n",
+                 engine.status().message().c_str());
+    return -1;
+  }
+  TheEngine() = std::move(engine).value();
+  return 0;
+}
+
+int GS_Off(int code) {
+  std::unique_ptr<gs::Engine> engine = std::move(TheEngine());
+  if (!engine) {
+    std::fprintf(stderr, "gsrt: GS_Off() without GS_On()\n");
+    return 1;
+  }
+  int result = engine->Stop();
+  return result != 0 ? result : (code != 0 ? 1 : 0);
+}
+
+void GS_Barrier(void) { RequireEngine("GS_Barrier")->Barrier(); }
+
+int GS_Open(const char* name, int mode) {
+  if (name == nullptr) {
+    errno = EINVAL;
+    return -1;
+  }
+  auto fd = RequireEngine("GS_Open")->Open(name, mode);
+  if (!fd.ok()) {
+    std::fprintf(stderr, "gsrt: %s\n", fd.status().message().c_str());
+    errno =
+        fd.status().code() == gs::Status::Code::kInvalidArgument ? EINVAL : EIO;
+    return -1;
+  }
+  return *fd;
+}
+
+int GS_Close(int fd) {
+  gs::Status s = RequireEngine("GS_Close")->Close(fd);
+  if (!s.ok()) {
+    std::fprintf(stderr, "gsrt: %s\n", s.message().c_str());
+    errno = EBADF;
+    return -1;
+  }
+  return 0;
+}
+
+FILE* GS_FOpen(const char* name, int mode) {
+  int fd = GS_Open(name, mode);
+  if (fd < 0) return nullptr;
+  FILE* file = ::fdopen(fd, mode == R ? "r" : (mode == W ? "w" : "a"));
+  if (file == nullptr) GS_Close(fd);
+  return file;
+}
+
+int GS_FClose(FILE* file) {
+  if (file == nullptr) {
+    errno = EINVAL;
+    return EOF;
+  }
+  int fd = ::fileno(file);
+  int closed = std::fclose(file);
+  // Only the master thread opens descriptors through GS_Open, so `fd` still
+  // names our entry even if the number was reused meanwhile.
+  gs::Status s = RequireEngine("GS_FClose")->Close(fd, /*already_closed=*/true);
+  if (!s.ok()) {
+    std::fprintf(stderr, "gsrt: %s\n", s.message().c_str());
+    return EOF;
+  }
+  return closed;
+}
+
+void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
+  gs::Engine* engine = RequireEngine(op->name);
+  gs::TaskId task = engine->Submit(op, args);
+  bool synchronous = op->return_type != GS_TYPE_VOID;
+  for (int i = 0; i < op->num_params && !synchronous; ++i) {
+    synchronous =
+        op->params[i].type != GS_TYPE_FILE && op->params[i].dir != GS_DIR_IN;
+  }
+  if (!synchronous) return;
+  gs::Status s = engine->WaitForResults(task, args, return_slot);
+  if (!s.ok()) {
+    // The sequential program cannot go on without this value.
+    std::fprintf(stderr, "gsrt: %s; stopping the program\n",
+                 s.message().c_str());
+    GS_Off(1);
+    std::exit(1);
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,132 @@
+#include "runtime/master/master_setup.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "runtime/config/config.h"
+#include "runtime/hosts/registry.h"
+
+namespace gs {
+
+namespace fs = std::filesystem;
+
+StatusOr<std::string> FindWorker() {
+  if (const char* env = std::getenv("GSRT_WORKER"); env && *env) {
+    std::string path = fs::absolute(env).string();
+    if (::access(path.c_str(), X_OK) != 0) {
+      return Status::NotFound("GSRT_WORKER names " + path +
+                              ", which is not an executable file");
+    }
+    return path;
+  }
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    return Status::NotFound(
+        "cannot find the running executable to locate its worker; set "
+        "GSRT_WORKER to the worker's path");
+  }
+  std::string path = self.string() + "-worker";
+  if (::access(path.c_str(), X_OK) != 0) {
+    return Status::NotFound(
+        "worker program not found: " + path + ". Build the '" +
+        self.filename().string() +
+        "-worker' target (gsrt_add_application makes it next to the "
+        "master), or set GSRT_WORKER to its path");
+  }
+  return path;
+}
+
+namespace {
+
+// The host setups the configuration asks for, or why none can be used.
+StatusOr<std::vector<HostSetup>> MakeHosts(
+    const std::shared_ptr<const Config>& config, const std::string& worker) {
+  std::vector<HostSetup> hosts;
+  std::string refused;
+  for (size_t i = 0; i < config->hosts.size(); ++i) {
+    const HostConfig& host = config->hosts[i];
+    bool available = false;
+    for (AdapterKind kind : host.adapters) available |= AdapterAvailable(kind);
+    if (!available) {
+      auto why = MakeAdapter(
+          host, AdapterContext{nullptr, nullptr, config.get(), worker});
+      refused += "\n  " +
+                 config->source.Where("hosts[" + std::to_string(i) + "]") +
+                 why.status().message();
+      continue;
+    }
+    // One maker per available kind of the host's list, in order: the
+    // engine falls back to the next when one does not connect.
+    std::vector<std::function<std::unique_ptr<Adapter>(boost::asio::io_context&,
+                                                       Clock&)>>
+        makers;
+    for (AdapterKind kind : host.adapters) {
+      if (!AdapterAvailable(kind)) continue;
+      makers.push_back([config, &host, kind, worker](
+                           boost::asio::io_context& io,
+                           Clock& clock) -> std::unique_ptr<Adapter> {
+        HostConfig one = host;
+        one.adapters = {kind};
+        auto adapter =
+            MakeAdapter(one, AdapterContext{&io, &clock, config.get(), worker});
+        return adapter.ok() ? std::move(adapter).value() : nullptr;
+      });
+    }
+    HostSetup setup{host.name, makers.front(), worker, {}};
+    setup.fallbacks.assign(makers.begin() + 1, makers.end());
+    hosts.push_back(std::move(setup));
+  }
+  if (hosts.empty()) {
+    return Status::Unavailable("no host can run jobs:" + refused);
+  }
+  if (!refused.empty()) {
+    std::fprintf(stderr, "gsrt: some hosts are not used:%s\n", refused.c_str());
+  }
+  return hosts;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
+  auto worker = FindWorker();
+  if (!worker.ok()) return worker.status();
+  ConfigEnv env = ConfigEnv::FromProcess();
+  auto loaded = LoadDefaultConfig(env);
+  if (!loaded.ok()) return loaded.status();
+  // Adapters made later (reconnects) still read it.
+  auto config = std::make_shared<const Config>(std::move(loaded).value());
+  const RuntimeConfig& rt = config->runtime;
+  EngineOptions options;
+  options.cwd = env.cwd;
+  options.work_dir = rt.work_dir;
+  options.history_path = rt.history;
+  options.policy = rt.policy;
+  options.retries = rt.retries;
+  options.timeouts = rt.timeout;
+  options.replication = rt.replication;
+  options.rank = rt.rank;
+  std::error_code ec;
+  options.program = fs::read_symlink("/proc/self/exe", ec).string();
+  if (const char* dot = std::getenv("GSRT_DOT"); dot && *dot) {
+    options.dot_path = fs::absolute(dot).string();
+  }
+  options.progress =
+      rt.progress == ProgressMode::kAlways ||
+      (rt.progress == ProgressMode::kAuto && ::isatty(STDERR_FILENO) == 1);
+  options.handle_signals = true;
+  if (const char* resume = std::getenv("GSRT_RESUME");
+      resume && (std::string(resume) == "0" || std::string(resume) == "off")) {
+    options.resume = false;
+  }
+  auto hosts = MakeHosts(config, *worker);
+  if (!hosts.ok()) return hosts.status();
+  auto engine = std::make_unique<Engine>(options);
+  Status s = engine->Start(std::move(hosts).value());
+  if (!s.ok()) return s;
+  return engine;
+}
+
+}  // namespace gs

@@ -1,0 +1,86 @@
+#include "runtime/sched/policies_minmin.h"
+
+#include <limits>
+
+namespace gs {
+namespace {
+
+struct Best {
+  HostId host = kNoHost;
+  Seconds end = std::numeric_limits<Seconds>::infinity();
+};
+
+Best MinCompletion(const ReadyTask& task, const SlotBoard& board,
+                   const Predictor& predictor) {
+  Best best;
+  for (HostId h = 0; h < board.num_hosts(); ++h) {
+    if (!board.usable(h)) continue;
+    Seconds end = board.earliest(h) + predictor.ExecTime(task.op, h) +
+                  predictor.TransferTime(task.id, h);
+    if (end < best.end) best = {h, end};
+  }
+  return best;
+}
+
+class MinMinPolicy : public Policy {
+ public:
+  std::string_view name() const override { return "min-min"; }
+
+  Choice Choose(const ReadyTask& task, const SlotBoard& board,
+                const Predictor& predictor) override {
+    Best b = MinCompletion(task, board, predictor);
+    return {b.host, b.end};
+  }
+
+  void Place(const std::vector<ReadyTask>& ready, const SchedulingInput& in,
+             std::vector<Placement>* out) override {
+    SlotBoard board(in);
+    for (const MinMinStep& s :
+         MinMinMap(ready, board, *in.predictor, /*only_while_free=*/true)) {
+      if (s.starts_now) out->push_back({ready[s.task_index].id, s.host, s.end});
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<MinMinStep> MinMinMap(const std::vector<ReadyTask>& tasks,
+                                  SlotBoard& board, const Predictor& predictor,
+                                  bool only_while_free) {
+  // Each task's best host is cached. Taking a slot of host h only delays h
+  // (its earliest slot never moves earlier), so only the tasks whose best
+  // was h need a new look: O(tasks * hosts) per step at worst, usually far
+  // less, instead of always rescanning every pair.
+  std::vector<Best> best(tasks.size());
+  std::vector<bool> mapped(tasks.size(), false);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    best[i] = MinCompletion(tasks[i], board, predictor);
+  }
+  std::vector<MinMinStep> steps;
+  steps.reserve(tasks.size());
+  while (steps.size() < tasks.size()) {
+    if (only_while_free && board.total_free() == 0) break;
+    size_t pick = tasks.size();
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      if (mapped[i] || best[i].host == kNoHost) continue;
+      if (pick == tasks.size() || best[i].end < best[pick].end) pick = i;
+    }
+    if (pick == tasks.size()) break;  // no usable host at all
+    HostId h = best[pick].host;
+    steps.push_back({pick, h, best[pick].end, board.free_now(h)});
+    board.Take(h, best[pick].end);
+    mapped[pick] = true;
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      if (!mapped[i] && best[i].host == h) {
+        best[i] = MinCompletion(tasks[i], board, predictor);
+      }
+    }
+  }
+  return steps;
+}
+
+std::unique_ptr<Policy> MakeMinMinPolicy() {
+  return std::make_unique<MinMinPolicy>();
+}
+
+}  // namespace gs

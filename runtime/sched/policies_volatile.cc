@@ -1,0 +1,222 @@
+#include "runtime/sched/policies_volatile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gs {
+
+VolatilePolicy::Measure VolatilePolicy::Evaluate(
+    const std::vector<uint32_t>& x, OpId op, const Predictor& predictor) const {
+  std::vector<HostStep> steps;
+  Seconds work = 0;
+  for (HostId h = 0; h < x.size(); ++h) {
+    if (x[h] == 0) continue;
+    work = std::max(work, x[h] * predictor.ExecTime(op, h));
+    steps.push_back(hosts_ ? StepOf(hosts_->chain(h)) : HostStep{});
+  }
+  Seconds slot = hosts_ ? hosts_->slot() : 1;
+  double w = std::ceil(work / slot - 1e-9);
+  Measure m;
+  m.p = SuccessProbability(steps, w);
+  m.e = ExpectedSlots(steps, w) * slot;
+  return m;
+}
+
+double VolatilePolicy::Score(const Measure& m, Seconds elapsed) const {
+  switch (criterion_) {
+    case VolatileCriterion::kP:
+      return m.p;
+    case VolatileCriterion::kE:
+      return -m.e;
+    case VolatileCriterion::kY:
+      return m.p / (m.e + elapsed);
+    case VolatileCriterion::kAY:
+      return m.e > 0 ? m.p / m.e : m.p;
+  }
+  return 0;
+}
+
+Policy::Choice VolatilePolicy::Choose(const ReadyTask& task,
+                                      const SlotBoard& board,
+                                      const Predictor& predictor) {
+  Choice best;
+  double best_score = -std::numeric_limits<double>::infinity();
+  std::vector<uint32_t> x(board.num_hosts(), 0);
+  for (HostId h = 0; h < board.num_hosts(); ++h) {
+    if (!board.usable(h) || !board.free_now(h)) continue;
+    if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
+    x[h] = 1;
+    Measure m = Evaluate(x, task.op, predictor);
+    x[h] = 0;
+    double s = Score(m, 0);
+    if (s > best_score) {
+      best_score = s;
+      best = {h, board.now() + m.e};
+    }
+  }
+  return best;
+}
+
+void VolatilePolicy::Place(const std::vector<ReadyTask>& ready,
+                           const SchedulingInput& in,
+                           std::vector<Placement>* out) {
+  size_t m = hosts_ ? hosts_->tasks_per_configuration() : ready.size();
+  if (m == 0 || ready.size() < m) return;
+  // A new iteration when none of its tasks was seen before (a restart
+  // after a failure keeps the iteration's start: the yield counts it).
+  bool restart = false;
+  for (size_t i = 0; i < m; ++i) restart |= seen_.count(ready[i].id) > 0;
+  if (!restart) {
+    seen_.clear();
+    iteration_start_ = in.now;
+  }
+  for (size_t i = 0; i < m; ++i) seen_.insert(ready[i].id);
+  const auto& hosts = *in.hosts;
+  std::vector<int> free(hosts.size(), 0);
+  for (HostId h = 0; h < hosts.size(); ++h) {
+    if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
+    free[h] = hosts[h].free_slots();
+  }
+  Measure last;
+  std::vector<HostId> chosen = Build(m, ready[0].op, free, *in.predictor,
+                                     in.now - iteration_start_, &last);
+  if (chosen.size() < m) return;  // not enough UP slots: wait
+  launched_ = in.now;
+  launched_e_ = last.e;
+  running_op_ = ready[0].op;
+  for (size_t i = 0; i < m; ++i)
+    out->push_back({ready[i].id, chosen[i], in.now + last.e});
+}
+
+std::vector<HostId> VolatilePolicy::Build(size_t m, OpId op,
+                                          const std::vector<int>& free,
+                                          const Predictor& predictor,
+                                          Seconds elapsed,
+                                          Measure* last) const {
+  std::vector<uint32_t> x(free.size(), 0);
+  std::vector<HostId> chosen;
+  for (size_t i = 0; i < m; ++i) {
+    HostId best = kNoHost;
+    double best_score = -std::numeric_limits<double>::infinity();
+    Measure best_m;
+    for (HostId h = 0; h < free.size(); ++h) {
+      if (static_cast<int>(x[h]) >= free[h]) continue;
+      ++x[h];
+      Measure me = Evaluate(x, op, predictor);
+      --x[h];
+      double s = Score(me, elapsed);
+      if (s > best_score) {
+        best_score = s;
+        best = h;
+        best_m = me;
+      }
+    }
+    if (best == kNoHost) break;
+    ++x[best];
+    chosen.push_back(best);
+    *last = best_m;
+  }
+  return chosen;
+}
+
+std::vector<TaskId> ProactivePolicy::Reconsider(
+    const std::vector<Placement>& running, const SchedulingInput& in) {
+  const VolatileHosts* model = hosts();
+  if (!model || running.empty() ||
+      running.size() < model->tasks_per_configuration())
+    return {};
+  const auto& states = *in.hosts;
+  std::vector<uint32_t> x(states.size(), 0);
+  for (const Placement& p : running) ++x[p.host];
+  // The op of the running tasks is the one the predictor needs: all tasks
+  // of a configuration are identical, so any host's time of the first.
+  OpId op = running_op_;
+  double done = launched_e_ > 0 ? (in.now - launched_) / launched_e_ : 0;
+  done = std::clamp(done, 0.0, 1.0);
+  // The work left, as a share of the configuration's slots of work.
+  Seconds slot = model->slot();
+  Seconds work = 0;
+  for (HostId h = 0; h < x.size(); ++h)
+    if (x[h]) work = std::max(work, x[h] * in.predictor->ExecTime(op, h));
+  double w_left = std::ceil(work / slot * (1 - done) - 1e-9);
+  std::vector<HostStep> steps;
+  for (HostId h = 0; h < x.size(); ++h)
+    if (x[h]) steps.push_back(StepOf(model->chain(h)));
+  Measure current{SuccessProbability(steps, w_left),
+                  ExpectedSlots(steps, w_left) * slot};
+  // A configuration from scratch: every UP host's slots, the running
+  // configuration's included.
+  std::vector<int> free(states.size(), 0);
+  for (HostId h = 0; h < states.size(); ++h) {
+    if (model->state(h) != HostAvail::kUp || !states[h].usable) continue;
+    free[h] = states[h].free_slots() + static_cast<int>(x[h]);
+  }
+  Seconds elapsed = in.now - iteration_start();
+  Measure fresh;
+  std::vector<HostId> chosen =
+      Build(running.size(), op, free, *in.predictor, elapsed, &fresh);
+  if (chosen.size() < running.size()) return {};
+  std::vector<uint32_t> y(states.size(), 0);
+  for (HostId h : chosen) ++y[h];
+  if (y == x) return {};
+  bool better = false;
+  const double eps = 1e-12;
+  switch (criterion_) {
+    case VolatileCriterion::kP:
+      better = fresh.p > current.p * (1 + 1e-9) + eps;
+      break;
+    case VolatileCriterion::kE:
+      better = fresh.e < current.e * (1 - 1e-9);
+      break;
+    default:
+      better = fresh.p / (fresh.e + elapsed) >
+               current.p / (current.e + elapsed) * (1 + 1e-9);
+      break;
+  }
+  if (!better) return {};
+  ++reconfigurations_;
+  std::vector<TaskId> out;
+  for (const Placement& p : running) out.push_back(p.task);
+  return out;
+}
+
+std::unique_ptr<Policy> MakeVolatilePolicy(std::string_view name) {
+  auto dash = name.find('-');
+  if (dash != std::string_view::npos) {
+    std::string_view c = name.substr(0, dash), h = name.substr(dash + 1);
+    VolatileCriterion crit;
+    if (c == "p") {
+      crit = VolatileCriterion::kP;
+    } else if (c == "e") {
+      crit = VolatileCriterion::kE;
+    } else if (c == "y") {
+      crit = VolatileCriterion::kY;
+    } else {
+      return nullptr;
+    }
+    auto passive = MakeVolatilePolicy(h);
+    if (!passive) return nullptr;
+    auto* v = static_cast<VolatilePolicy*>(passive.get());
+    return std::make_unique<ProactivePolicy>(std::string(name), v->criterion(),
+                                             crit);
+  }
+  if (name == "ip")
+    return std::make_unique<VolatilePolicy>("ip", VolatileCriterion::kP);
+  if (name == "ie")
+    return std::make_unique<VolatilePolicy>("ie", VolatileCriterion::kE);
+  if (name == "iy")
+    return std::make_unique<VolatilePolicy>("iy", VolatileCriterion::kY);
+  if (name == "iay")
+    return std::make_unique<VolatilePolicy>("iay", VolatileCriterion::kAY);
+  return nullptr;
+}
+
+bool AttachVolatileHosts(Policy& policy, const VolatileHosts* hosts) {
+  auto* v = dynamic_cast<VolatilePolicy*>(&policy);
+  if (!v) return false;
+  v->set_hosts(hosts);
+  return true;
+}
+
+}  // namespace gs

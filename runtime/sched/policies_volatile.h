@@ -1,0 +1,106 @@
+// Passive heuristics for tightly-coupled iterations on volatile hosts
+// (paper 002, section V.A): IP, IE, IY and IAY. A configuration of m tasks
+// is built one task at a time; each goes to the UP host with a free slot
+// that maximises the criterion of the configuration with it added:
+//   IP   probability of success P
+//   IE   minus the expected duration E
+//   IY   yield P / (E + t), t = time since the iteration began
+//   IAY  apparent yield P / E
+// P and E come from runtime/sched/volatile_model.h (its approximation is stated
+// there); the workload of a configuration is max_q x_q w_q, w_q the
+// predicted time of one task on q. All m tasks start together or none do.
+#ifndef GSRT_RUNTIME_SCHED_POLICIES_VOLATILE_H_
+#define GSRT_RUNTIME_SCHED_POLICIES_VOLATILE_H_
+
+#include <memory>
+#include <string>
+#include <unordered_set>
+
+#include "runtime/sched/scheduler.h"
+#include "runtime/sched/volatile_model.h"
+
+namespace gs {
+
+enum class VolatileCriterion : uint8_t { kP, kE, kY, kAY };
+
+class VolatilePolicy : public Policy {
+ public:
+  VolatilePolicy(std::string name, VolatileCriterion criterion)
+      : name_(std::move(name)), criterion_(criterion) {}
+  std::string_view name() const override { return name_; }
+  VolatileCriterion criterion() const { return criterion_; }
+
+  // Not owned. Without it every host is taken as always UP (P = 1) and a
+  // configuration is whatever is ready.
+  void set_hosts(const VolatileHosts* hosts) { hosts_ = hosts; }
+
+  Choice Choose(const ReadyTask& task, const SlotBoard& board,
+                const Predictor& predictor) override;
+  void Place(const std::vector<ReadyTask>& ready, const SchedulingInput& in,
+             std::vector<Placement>* out) override;
+
+  // P and E (seconds) of a configuration: x[h] tasks on host h.
+  struct Measure {
+    double p = 1;
+    Seconds e = 0;
+  };
+  Measure Evaluate(const std::vector<uint32_t>& x, OpId op,
+                   const Predictor& predictor) const;
+  // The criterion's value (higher is better) at `elapsed` seconds into the
+  // iteration.
+  double Score(const Measure& m, Seconds elapsed) const;
+
+ protected:
+  // The passive construction: m tasks of `op`, one at a time, on hosts
+  // with free[h] slots; fewer than m hosts when the slots run out. `last`
+  // gets the measure of the whole configuration.
+  std::vector<HostId> Build(size_t m, OpId op, const std::vector<int>& free,
+                            const Predictor& predictor, Seconds elapsed,
+                            Measure* last) const;
+  const VolatileHosts* hosts() const { return hosts_; }
+  Seconds iteration_start() const { return iteration_start_; }
+  // When the running configuration was launched, and its E then.
+  Seconds launched_ = 0;
+  Seconds launched_e_ = 0;
+  OpId running_op_ = 0;
+
+ private:
+  std::string name_;
+  VolatileCriterion criterion_;
+  const VolatileHosts* hosts_ = nullptr;
+  std::unordered_set<TaskId> seen_;
+  Seconds iteration_start_ = 0;
+};
+
+// Proactive heuristics C-H (paper 002, section V.B): H builds the
+// configuration; every time slot the running configuration, measured by
+// criterion C with the work it has left (estimated as the share of its
+// launch-time E that has elapsed), is compared with one H builds from
+// scratch over all UP hosts; if the new one is strictly better by C (P
+// higher, E lower, or Y = P / (E + t) higher), the running jobs are
+// stopped and placed again. AY is not a criterion (the paper drops it).
+class ProactivePolicy : public VolatilePolicy {
+ public:
+  ProactivePolicy(std::string name, VolatileCriterion passive,
+                  VolatileCriterion criterion)
+      : VolatilePolicy(std::move(name), passive), criterion_(criterion) {}
+  Seconds reconsider_period() const override {
+    return hosts() ? hosts()->slot() : 0;
+  }
+  std::vector<TaskId> Reconsider(const std::vector<Placement>& running,
+                                 const SchedulingInput& in) override;
+  uint64_t reconfigurations() const { return reconfigurations_; }
+
+ private:
+  VolatileCriterion criterion_;
+  uint64_t reconfigurations_ = 0;
+};
+
+// "ip", "ie", "iy", "iay", and "c-h" with c in p, e, y (e.g. "y-ie").
+std::unique_ptr<Policy> MakeVolatilePolicy(std::string_view name);
+// Gives `hosts` to `policy` if it is a volatile policy; returns whether.
+bool AttachVolatileHosts(Policy& policy, const VolatileHosts* hosts);
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_SCHED_POLICIES_VOLATILE_H_

@@ -1,0 +1,120 @@
+#include "runtime/sched/policies_volatile.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace gs {
+namespace {
+
+AvailabilityChain Chain(double ud, double ur, double rr) {
+  AvailabilityChain c;
+  c.p[0][0] = 1 - ud - ur;
+  c.p[0][1] = ur;
+  c.p[0][2] = ud;
+  c.p[1][1] = rr;
+  c.p[1][0] = 1 - rr;
+  c.p[1][2] = 0;
+  return c;
+}
+
+TEST(VolatileModelTest, WithoutReclaimsSuccessIsSurvivingEverySlot) {
+  HostStep s = StepOf(Chain(0.01, 0, 0));
+  EXPECT_DOUBLE_EQ(s.p, 0.99);
+  EXPECT_DOUBLE_EQ(s.t, 1);
+  EXPECT_NEAR(SuccessProbability({s, s}, 11), std::pow(0.99, 20), 1e-12);
+  EXPECT_DOUBLE_EQ(ExpectedSlots({s, s}, 11), 11);
+}
+
+TEST(VolatileModelTest, ReclaimsStretchTheExpectedTime) {
+  // Reclaimed 10% of steps, for 2 slots on average (rr = 0.5), never down.
+  HostStep s = StepOf(Chain(0, 0.1, 0.5));
+  EXPECT_DOUBLE_EQ(s.p, 1);
+  EXPECT_NEAR(s.t, 0.9 + 0.1 * 3, 1e-12);
+  EXPECT_NEAR(ExpectedSlots({s}, 11), 1 + 10 * 1.2, 1e-9);
+}
+
+class FixedPredictor : public Predictor {
+ public:
+  explicit FixedPredictor(std::vector<Seconds> t) : t_(std::move(t)) {}
+  Seconds ExecTime(OpId, HostId h) const override { return t_[h]; }
+  Seconds TransferTime(TaskId, HostId) const override { return 0; }
+
+ private:
+  std::vector<Seconds> t_;
+};
+
+class FakeHosts : public VolatileHosts {
+ public:
+  std::vector<AvailabilityChain> chains;
+  std::vector<HostAvail> states;
+  uint32_t m = 1;
+  Seconds slot() const override { return 1; }
+  const AvailabilityChain& chain(HostId h) const override { return chains[h]; }
+  HostAvail state(HostId h) const override { return states[h]; }
+  uint32_t tasks_per_configuration() const override { return m; }
+};
+
+std::vector<Placement> PlaceWith(const char* name, FakeHosts& model,
+                                 const Predictor& pred,
+                                 std::vector<HostState> hosts, size_t ready) {
+  auto p = MakeVolatilePolicy(name);
+  EXPECT_TRUE(p);
+  AttachVolatileHosts(*p, &model);
+  std::vector<ReadyTask> tasks;
+  for (TaskId t = 0; t < ready; ++t) tasks.push_back({t, 0});
+  SchedulingInput in{0, &hosts, &pred};
+  std::vector<Placement> out;
+  p->Place(tasks, in, &out);
+  return out;
+}
+
+TEST(VolatilePolicyTest, IpTakesTheReliableHostIeTheFastOne) {
+  FakeHosts model;
+  // Host 0: fast and fragile; host 1: slow and solid.
+  model.chains = {Chain(0.05, 0, 0), Chain(0.0001, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  FixedPredictor pred({5, 20});
+  std::vector<HostState> hosts(2);
+  auto ip = PlaceWith("ip", model, pred, hosts, 1);
+  ASSERT_EQ(ip.size(), 1u);
+  EXPECT_EQ(ip[0].host, 1u);
+  auto ie = PlaceWith("ie", model, pred, hosts, 1);
+  ASSERT_EQ(ie.size(), 1u);
+  EXPECT_EQ(ie[0].host, 0u);
+}
+
+TEST(VolatilePolicyTest, AConfigurationStartsWholeOrNotAtAll) {
+  FakeHosts model;
+  model.chains = {Chain(0.01, 0, 0), Chain(0.01, 0, 0), Chain(0.01, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kDown, HostAvail::kUp};
+  model.m = 3;
+  FixedPredictor pred({10, 10, 10});
+  std::vector<HostState> hosts(3);
+  // Two UP one-slot hosts cannot take three tasks.
+  EXPECT_TRUE(PlaceWith("iy", model, pred, hosts, 3).empty());
+  // With two slots on host 2 they can; the DOWN host is never used.
+  hosts[2].slots = 2;
+  auto out = PlaceWith("iy", model, pred, hosts, 3);
+  ASSERT_EQ(out.size(), 3u);
+  for (const Placement& p : out) EXPECT_NE(p.host, 1u);
+}
+
+TEST(VolatilePolicyTest, AllNamesAreKnown) {
+  for (const char* n : {"ip", "ie", "iy", "iay"}) {
+    auto p = MakePolicy(n);
+    ASSERT_TRUE(p.ok()) << n;
+    EXPECT_EQ((*p)->name(), n);
+    for (const char* c : {"p-", "e-", "y-"}) {
+      std::string name = std::string(c) + n;
+      auto q = MakePolicy(name);
+      ASSERT_TRUE(q.ok()) << name;
+      EXPECT_EQ((*q)->name(), name);
+    }
+  }
+  EXPECT_FALSE(MakePolicy("ay-ie").ok());
+  EXPECT_FALSE(MakePolicy("y-mct").ok());
+}
+
+}  // namespace
+}  // namespace gs

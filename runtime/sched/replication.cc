@@ -1,0 +1,54 @@
+#include "runtime/sched/replication.h"
+
+#include <algorithm>
+
+namespace gs {
+
+double ReplicationThreshold(const ReplicationInput& in) {
+  switch (in.mode) {
+    case ReplicationMode::kOff:
+      return 1;
+    case ReplicationMode::kFixed:
+      return in.threshold;
+    case ReplicationMode::kDynamic: {
+      if (in.jobs_finished == 0) return std::min(2.0, 1.0 * in.threshold);
+      const double sr = static_cast<double>(in.jobs_ok) /
+                        static_cast<double>(in.jobs_finished);
+      if (sr <= 0) return in.threshold;
+      return std::min(1.0 + 1.0 / sr, 1.0 * in.threshold);
+    }
+  }
+  return 1;
+}
+
+std::vector<Replica> PlanReplicas(const ReplicationInput& in) {
+  std::vector<Replica> out;
+  const double rlth = ReplicationThreshold(in);
+  if (rlth <= 1 || in.running.empty()) return out;
+  std::vector<int> free = in.free_slots;
+  std::vector<std::vector<HostId>> on(in.running.size());
+  for (size_t i = 0; i < in.running.size(); ++i) on[i] = in.running[i].hosts;
+  auto host_for = [&](size_t i) -> HostId {
+    for (HostId h : in.host_order) {
+      if (h >= free.size() || free[h] <= 0) continue;
+      if (std::find(on[i].begin(), on[i].end(), h) != on[i].end()) continue;
+      return h;
+    }
+    return kNoHost;
+  };
+  for (bool placed = true; placed;) {
+    placed = false;
+    for (size_t i = 0; i < in.running.size(); ++i) {
+      if (static_cast<double>(on[i].size()) >= rlth) continue;
+      HostId h = host_for(i);
+      if (h == kNoHost) continue;
+      --free[h];
+      on[i].push_back(h);
+      out.push_back({in.running[i].task, h});
+      placed = true;
+    }
+  }
+  return out;
+}
+
+}  // namespace gs

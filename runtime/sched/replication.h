@@ -1,0 +1,56 @@
+// Task replication (paper 001: WQR-FT and WQDR-FT), as pure planning over
+// what runs where and which slots are free. The engine calls it only when
+// no task is waiting for a slot, so replicas use idle slots and never delay
+// a task that has not started.
+//
+// - fixed (WQR-FT): a running task gets replicas until it has `threshold`
+//   instances running;
+// - dynamic (WQDR-FT): the threshold is RLTH = 1 + 1/SR, with SR = T/N the
+//   success rate of the jobs so far (successful jobs over finished jobs),
+//   capped by `threshold`; a task gets a replica while its running
+//   instances are fewer than RLTH. Hosts are tried in order of their own
+//   success rate, best first.
+// Tasks are served in turns (the paper's pop-front / push-back over the
+// queue): each pass gives at most one replica to each task, so every
+// running task gets its second instance before any gets a third. Two
+// instances of one task never share a host.
+#ifndef GSRT_RUNTIME_SCHED_REPLICATION_H_
+#define GSRT_RUNTIME_SCHED_REPLICATION_H_
+
+#include <vector>
+
+#include "runtime/config/config.h"
+#include "runtime/sched/scheduler.h"
+
+namespace gs {
+
+struct RunningTask {
+  TaskId task;
+  std::vector<HostId> hosts;  // where its instances run (one per instance)
+};
+
+struct ReplicationInput {
+  ReplicationMode mode = ReplicationMode::kOff;
+  int threshold = 2;  // fixed: the threshold; dynamic: its cap
+  // Successful and finished jobs so far (dynamic mode); SR = ok / finished,
+  // taken as 1 before anything finished.
+  uint64_t jobs_ok = 0;
+  uint64_t jobs_finished = 0;
+  std::vector<RunningTask> running;  // oldest first
+  std::vector<HostId> host_order;    // hosts to try, best first
+  std::vector<int> free_slots;       // per host id
+};
+
+struct Replica {
+  TaskId task;
+  HostId host;
+};
+
+// The replication threshold RLTH (instances per task, counting the first).
+double ReplicationThreshold(const ReplicationInput& in);
+
+std::vector<Replica> PlanReplicas(const ReplicationInput& in);
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_SCHED_REPLICATION_H_

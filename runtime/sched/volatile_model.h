@@ -1,0 +1,66 @@
+// Paper 002's analytical approximations (section IV) for tightly-coupled
+// work on volatile hosts: each host a 3-state Markov chain UP / RECLAIMED /
+// DOWN per time slot. Pure functions, no engine.
+//
+// The approximation used (the paper computes these exactly over the joint
+// chain of the set, in polynomial time; we use a first-order closed form):
+// for one host q, starting UP, the next slot in which it is UP again
+// without having been DOWN is reached with probability
+//   p_q = P_uu + P_ur * r_q,  r_q = P_ru / (P_ru + P_rd)
+// (from RECLAIMED the chain leaves to UP or DOWN in those proportions) and,
+// given that, after t_q slots on average:
+//   t_q = (P_uu + P_ur * r_q * (1 + 1 / (1 - P_rr))) / p_q.
+// For a set S needing W slots of simultaneous computation the hosts are
+// taken as independent and their RECLAIMED spells as not overlapping:
+//   P(S, W) = prod_q p_q^(W-1)
+//   E(S, W) = 1 + (W - 1) * (1 + sum_q (t_q - 1)).
+// Both are exact for a single host and for hosts that are never
+// RECLAIMED; they overestimate E when several hosts are reclaimed at once.
+#ifndef GSRT_RUNTIME_SCHED_VOLATILE_MODEL_H_
+#define GSRT_RUNTIME_SCHED_VOLATILE_MODEL_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/base/clock.h"
+#include "runtime/sched/scheduler.h"
+
+namespace gs {
+
+enum class HostAvail : uint8_t { kUp = 0, kReclaimed = 1, kDown = 2 };
+
+// p[i][j]: probability of moving from state i to j in one slot.
+struct AvailabilityChain {
+  double p[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+};
+
+struct HostStep {
+  double p = 1;  // p_q
+  double t = 1;  // t_q, slots
+};
+
+HostStep StepOf(const AvailabilityChain& chain);
+
+// Probability of success and expected slots of W slots of simultaneous
+// computation on the hosts whose steps are given.
+double SuccessProbability(const std::vector<HostStep>& hosts, double w);
+double ExpectedSlots(const std::vector<HostStep>& hosts, double w);
+
+// What the volatile policies know of the hosts: their chains, the slot
+// length, what each task of a configuration costs per host, and the
+// current states. The runtime gives it from its own observations; the
+// simulator from its model.
+class VolatileHosts {
+ public:
+  virtual ~VolatileHosts() = default;
+  virtual Seconds slot() const = 0;
+  virtual const AvailabilityChain& chain(HostId h) const = 0;
+  virtual HostAvail state(HostId h) const = 0;
+  // Tasks in one configuration (paper 002's m): the policy places m ready
+  // tasks together or none.
+  virtual uint32_t tasks_per_configuration() const = 0;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_SCHED_VOLATILE_MODEL_H_
