@@ -1,0 +1,146 @@
+// RealFileSystem() on a temporary directory.
+#include "runtime/base/file_system.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/temp_dir.h"
+
+namespace gs {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class RealFileSystemTest : public ::testing::Test {
+ protected:
+  FileSystem& fs_ = RealFileSystem();
+  TempDir dir_;
+};
+
+TEST_F(RealFileSystemTest, StatSeesRegularFilesOnly) {
+  EXPECT_FALSE(fs_.Stat(dir_ / "missing").exists);
+  EXPECT_FALSE(fs_.Stat(dir_.path()).exists) << "a directory is not a file";
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "f", "12345").ok());
+  FileInfo f = fs_.Stat(dir_ / "f");
+  EXPECT_TRUE(f.exists);
+  EXPECT_EQ(f.size, 5u);
+  EXPECT_GT(f.mtime_ns, 0);
+  struct stat st;
+  ASSERT_EQ(::stat((dir_ / "f").c_str(), &st), 0);
+  EXPECT_EQ(f.inode, st.st_ino);
+}
+
+TEST_F(RealFileSystemTest, ReadGivesEveryByteInOrder) {
+  std::string big(3 << 20, '\0');  // more than one chunk
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 7);
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "big", big).ok());
+  std::string got;
+  int chunks = 0;
+  ASSERT_TRUE(fs_.Read(dir_ / "big",
+                       [&](std::string_view c) {
+                         got += c;
+                         ++chunks;
+                       })
+                  .ok());
+  EXPECT_EQ(got, big);
+  EXPECT_GT(chunks, 1);
+  Status s = fs_.Read(dir_ / "missing", [](std::string_view) {});
+  EXPECT_EQ(s.code(), Status::Code::kNotFound);
+  EXPECT_NE(s.message().find("missing"), std::string::npos) << s.message();
+}
+
+TEST_F(RealFileSystemTest, WriteFileFailsInAMissingDirectory) {
+  Status s = fs_.WriteFile(dir_ / "no/such/f", "x");
+  EXPECT_FALSE(s.ok());
+}
+
+TEST_F(RealFileSystemTest, RenameReplacesTheTarget) {
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "a", "new").ok());
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "b", "old").ok());
+  ASSERT_TRUE(fs_.Rename(dir_ / "a", dir_ / "b").ok());
+  EXPECT_FALSE(fs_.Stat(dir_ / "a").exists);
+  EXPECT_EQ(Slurp(dir_ / "b"), "new");
+  Status s = fs_.Rename(dir_ / "a", dir_ / "c");
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("rename"), std::string::npos) << s.message();
+}
+
+TEST_F(RealFileSystemTest, RenameAcrossFileSystemsCopies) {
+  struct stat here, shm;
+  if (::stat(dir_.path().c_str(), &here) != 0 ||
+      ::stat("/dev/shm", &shm) != 0 || here.st_dev == shm.st_dev) {
+    GTEST_SKIP() << "no second file system beside " << dir_.path();
+  }
+  std::string other =
+      "/dev/shm/gsrt-fs-test-" + std::to_string(::getpid()) + "-moved";
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "a", "bytes").ok());
+  Status s = fs_.Rename(dir_ / "a", other);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_FALSE(fs_.Stat(dir_ / "a").exists);
+  EXPECT_EQ(Slurp(other), "bytes");
+  ::unlink(other.c_str());
+}
+
+TEST_F(RealFileSystemTest, CopyFileReplacesTheTarget) {
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "a", "one").ok());
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "b", "older and longer").ok());
+  ASSERT_TRUE(fs_.CopyFile(dir_ / "a", dir_ / "b").ok());
+  EXPECT_EQ(Slurp(dir_ / "a"), "one");
+  EXPECT_EQ(Slurp(dir_ / "b"), "one");
+  EXPECT_FALSE(fs_.CopyFile(dir_ / "missing", dir_ / "c").ok());
+}
+
+TEST_F(RealFileSystemTest, RemoveTakesFilesAndEmptyDirectoriesOnly) {
+  EXPECT_TRUE(fs_.Remove(dir_ / "missing").ok());
+  ASSERT_TRUE(fs_.CreateDirs(dir_ / "d/e").ok());
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "d/e/f", "x").ok());
+  EXPECT_FALSE(fs_.Remove(dir_ / "d").ok()) << "a directory with files";
+  EXPECT_TRUE(fs_.Remove(dir_ / "d/e/f").ok());
+  EXPECT_FALSE(fs::exists(dir_ / "d/e/f"));
+  EXPECT_TRUE(fs_.Remove(dir_ / "d/e").ok());
+  EXPECT_FALSE(fs::exists(dir_ / "d/e"));
+}
+
+TEST_F(RealFileSystemTest, RemoveAllTakesATree) {
+  ASSERT_TRUE(fs_.CreateDirs(dir_ / "t/u").ok());
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "t/u/f", "x").ok());
+  EXPECT_TRUE(fs_.RemoveAll(dir_ / "t").ok());
+  EXPECT_FALSE(fs::exists(dir_ / "t"));
+  EXPECT_TRUE(fs_.RemoveAll(dir_ / "t").ok());
+}
+
+TEST_F(RealFileSystemTest, RestrictToOwnerLeavesOthersOut) {
+  ASSERT_TRUE(fs_.CreateDirs(dir_ / "w").ok());
+  ASSERT_TRUE(fs_.RestrictToOwner(dir_ / "w").ok());
+  struct stat st;
+  ASSERT_EQ(::stat((dir_ / "w").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  EXPECT_FALSE(fs_.RestrictToOwner(dir_ / "missing").ok());
+}
+
+TEST_F(RealFileSystemTest, LockIsExclusiveUntilReleased) {
+  auto first = fs_.Lock(dir_ / "lock");
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  auto second = fs_.Lock(dir_ / "lock");
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), Status::Code::kUnavailable);
+  first->reset();
+  auto third = fs_.Lock(dir_ / "lock");
+  EXPECT_TRUE(third.ok()) << third.status().ToString();
+  EXPECT_FALSE(fs_.Lock(dir_ / "no/dir/lock").ok());
+}
+
+}  // namespace
+}  // namespace gs
