@@ -18,14 +18,18 @@
 #include "adapters/adapter.h"
 #include "gs/gs_abi.h"
 #include "runtime/base/clock.h"
+#include "runtime/base/file_system.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
 #include "runtime/engine/master_gate.h"
+#include "runtime/engine/outcome_plan.h"
 #include "runtime/engine/run_stats.h"
 #include "runtime/graph/file_table.h"
 #include "runtime/graph/operation_table.h"
+#include "runtime/graph/rewind.h"
 #include "runtime/graph/task_graph.h"
 #include "runtime/history/history_records.h"
+#include "runtime/sched/estimator_predictor.h"
 #include "runtime/sched/exec_oracle.h"
 #include "runtime/sched/host_health.h"
 #include "runtime/sched/link_model.h"
@@ -39,6 +43,7 @@ namespace gs {
 
 class History;
 struct JournalEntry;
+struct JournalOutput;
 
 struct EngineOptions {
   std::string cwd;       // the master's working directory (absolute)
@@ -85,6 +90,11 @@ struct EngineOptions {
   std::shared_ptr<const ExecOracle> exec_oracle;
   // Called with the policy once it is made (to hand it a host model).
   std::function<void(Policy&)> configure_policy;
+
+  // Where the engine's own file operations go (versions on the master's
+  // machine, GS_Off's renames, the lock); null: this machine's
+  // (RealFileSystem()). Not owned; must outlive the engine.
+  FileSystem* file_system = nullptr;
 };
 
 // One host to run jobs on, made on the engine's io_context.
@@ -151,8 +161,29 @@ class Engine {
     JobSpec spec;
     std::vector<VersionId> inputs;  // to stage on `host` first
   };
+  // What a job's end leaves to do once the engine mutex is released.
+  struct Aftermath {
+    std::vector<std::string> doomed;  // files to remove
+    std::vector<std::pair<HostId, JobId>> cancels;
+    std::vector<Dispatch> dispatches;
+  };
   using DoneFn = std::function<void(Status)>;
 
+  // Start (engine.cc): the policy and what it needs, the work dir, the
+  // hosts, the thread's timers.
+  Status SetUpPolicy();
+  Status PrepareWorkDir();
+  Status ConnectHosts(std::vector<HostSetup>& hosts);
+  // Makes `setup`'s adapter, trying its fallbacks until one connects. Fails
+  // only when no adapter could be made; a host that does not connect is
+  // added unusable (and named in `refused`).
+  Status AddHost(HostSetup& setup, std::string* refused);
+  void HandleSignals();
+  void OnSignal(int signal);
+  void StartTimers();
+  void ShutdownOnEngineThread();
+
+  // Where versions live (engine_data.cc).
   std::string VersionPath(VersionId v) const;
   // "<id>-<user's base name>": a version's file name in a data dir.
   std::string VersionFileName(VersionId v) const;
@@ -166,87 +197,153 @@ class Engine {
   void StageAndSubmit(Dispatch d);
   void EnsureOnHost(VersionId v, HostId host, DoneFn done);
   void FetchToMaster(VersionId v, DoneFn done);
-  void DropCopiesOn(HostId host);
+  // A fetch to the master ended: the copy is there, or its host or the copy
+  // is found lost.
+  void FetchedLocked(VersionId v, HostId from, Seconds started,
+                     const Status& s);
   void RemoveVersionData(VersionId v);
+  // Versions nobody reads any more: their files on the master go to
+  // `doomed` (removed outside the lock), remote copies through adapters.
+  void CollectGarbageLocked(std::vector<std::string>* doomed);
+  void RemoveFiles(const std::vector<std::string>& paths);
   // Master thread: waits until `v` is on the master's machine.
   Status BringToMasterLocked(std::unique_lock<std::mutex>& lock, VersionId v);
   Status FetchOnceLocked(std::unique_lock<std::mutex>& lock, VersionId v);
+
+  // Scheduling rounds (engine_schedule.cc).
   void WakeLocked();
   void RunSchedule();
   void ScheduleLocked(std::vector<Dispatch>* out);
+  // What the policies know of each host now: slots, jobs and their ends.
+  void HostStatesLocked(std::vector<HostState>* states) const;
+  // Builds the job of one instance of `task` on `host` and books it.
+  Dispatch DispatchLocked(TaskId task, HostId host, Seconds predicted_end,
+                          bool replica);
   void Send(std::vector<Dispatch> dispatches);
-  // `host_at_fault` is false when the job never reached the host (its
-  // inputs could not be staged): then a HostFailed does not mean the host
-  // is lost.
-  void OnJobDone(HostId host, JobReport report, bool host_at_fault = true);
-  void FinishTaskLocked(TaskId task, std::vector<TaskId>* ready);
   // Puts `task` back: ready if its inputs exist, else waiting for them.
   void RequeueLocked(TaskId task);
-  // The host is gone: no more jobs there, its copies dropped, and the
-  // producers of versions only it held rewound (engine_rewind.cc).
-  void HostLostLocked(HostId host, const std::string& why);
-  // Engine thread: tries the lost host again after its backoff.
-  void ScheduleReconnect(HostId host);
-  void FailTaskLocked(TaskId task, const std::string& error,
-                      const std::string& log_dir);
-  // Puts a failed task back after the retry backoff (doubling per attempt).
-  void RetryLaterLocked(TaskId task);
   // Replicas of running tasks on the slots left free (engine_replication.cc).
   void ReplicateLocked(const std::vector<HostState>& states,
                        const std::vector<Placement>& placed,
                        std::vector<Dispatch>* out);
   // Hosts in the order WorkQueue placement and replication try them.
   std::vector<HostId> HostOrderLocked() const;
-  // Builds the job of one instance of `task` on `host` and books it.
-  Dispatch DispatchLocked(TaskId task, HostId host, Seconds predicted_end,
-                          bool replica);
+
+  // A job's end (engine_outcome.cc): PlanOutcome decides, these apply.
+  // `host_at_fault` is false when the job never reached the host (its
+  // inputs could not be staged): then a HostFailed does not mean the host
+  // is lost.
+  void OnJobDone(HostId host, JobReport report, bool host_at_fault = true);
+  // Takes job `id` off its task's running instances; returns the others.
+  std::vector<JobId> EndInstanceLocked(TaskId task, JobId id);
+  void ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
+                          HostId host, JobReport& report,
+                          const std::vector<JobId>& others, Aftermath* after);
+  void TaskSucceededLocked(const JobEntry& job, HostId host, JobReport& report,
+                           const std::vector<JobId>& others, Aftermath* after);
+  // The outputs of `task` are where it ran on `host`.
+  void PlaceOutputsLocked(TaskId task, HostId host, uint64_t bytes_out);
+  void TaskFailedLocked(const OutcomePlan& plan, TaskId task);
+  void FinishTaskLocked(TaskId task, std::vector<TaskId>* ready);
+  void FailTaskLocked(TaskId task, const std::string& error,
+                      const std::string& log_dir);
+  // Puts a failed task back after `delay` seconds (at once when 0).
+  void RetryLaterLocked(TaskId task, Seconds delay);
+
+  // Lost hosts and copies (engine_rewind.cc).
+  // The host is gone: no more jobs there, its copies dropped, and the
+  // producers of versions only it held rewound.
+  void HostLostLocked(HostId host, const std::string& why);
+  // Engine thread: tries the lost host again after its backoff.
+  void ScheduleReconnect(HostId host);
+  void ReconnectEnded(HostId host, const Status& s);
   // A copy of `v` on `host` turned out unusable (missing, unreadable): it is
   // dropped, and if no copy is left its producer is rewound.
   void CopyLostLocked(VersionId v, HostId host, const std::string& why);
   // Rewinds after `lost` lost its copies: all of them, or only `only`'s.
   void RewindLocked(HostId lost, VersionId only, const std::string& why);
+  // PlanRewind's picture of the versions and of the tasks: the master is
+  // host `hosts_.size()`, `lost` stands for what is gone.
+  std::vector<RewindVersion> RewindVersionsLocked(HostId lost,
+                                                  VersionId only) const;
+  std::vector<RewindTask> RewindTasksLocked() const;
+  // Applies `plan`: forgets the lost copies, requeues the rewound tasks and
+  // makes their unfinished readers wait. Returns how many had finished.
+  uint32_t ApplyRewindLocked(const RewindPlan& plan, HostId lost,
+                             VersionId only);
+  void RewaitReadersLocked();
+  void ReportRewindLocked(const RewindPlan& plan, HostId lost_host,
+                          VersionId only, const std::string& why,
+                          uint32_t finished);
+
   // Host health (engine_health.cc): up, suspect, down, as the policies and
   // the user see it.
   class Health;
   HealthState HealthOfLocked(HostId host) const;
   void ScheduleHealthCheck(Seconds every);
   void CheckHealth();
-  void CollectGarbageLocked(std::vector<std::string>* doomed);
-  bool AllFinishedLocked() const;
-  Status WaitVersionLocked(std::unique_lock<std::mutex>& lock, VersionId v,
-                           const char* name);
-  void FinalizeFilesLocked(std::unique_lock<std::mutex>& lock);
-  void ShowProgress();
-  void ScheduleProgress();
-  void ScheduleHistoryFlush();
-  void OpenHistory();
-  void RecordPending();
-  void ShutdownOnEngineThread();
   // Proactive policies: their periodic look at what runs
   // (engine_reconsider.cc).
   void ScheduleReconsider();
-  std::unique_ptr<Timer> reconsider_timer_;
+
+  // The master's own files and the end of the run (engine_files.cc).
+  bool AllFinishedLocked() const;
+  Status WaitVersionLocked(std::unique_lock<std::mutex>& lock, VersionId v,
+                           const char* name);
+  void CloseForgottenFilesLocked();
+  void FinalizeFilesLocked(std::unique_lock<std::mutex>& lock);
+  // Puts file `f`'s final version `latest` under the user's name.
+  void FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
+                          VersionId latest);
+  // After the thread stopped: the data dir, the DOT file, the history.
+  void CleanUpAfterRun();
+  void ShowProgress();
+  void ScheduleProgress();
+
+  // The history (engine_history.cc).
+  void OpenHistory();
+  // Predictions, success rates and the policy's facts from earlier runs.
+  void LearnFromHistory(History& history);
+  void ScheduleHistoryFlush();
+  void RecordJobLocked(const JobEntry& job, HostId host,
+                       const JobReport& report);
+  // Engine thread, no lock: writes what was recorded since the last call.
+  void RecordPending();
+
   // The engine thread's loop in virtual time (engine_virtual_time.cc).
   void RunVirtualTime();
   std::unique_ptr<Clock> MakeClock();
 
   // Task journal and resume (engine_resume.cc, engine_journal.h).
   struct Journal;
+  struct JournalBatch;
+  struct ResumeFetch;
   // Start: the lock on the work dir, the interrupted runs' journals, and
   // (after the engine thread started) their outputs on other hosts.
   void OpenJournal();
+  void LoadInterruptedRuns();
   void FetchResumeOutputs();
+  std::vector<ResumeFetch> ResumeFetchesLocked();
   // Submit, resuming: true when it took care of `task` (reused it, or made
   // it wait for inputs that must be recomputed).
   bool ResumeSubmittedLocked(TaskId task);
   void ReuseTaskLocked(TaskId task, const JournalEntry& entry);
+  // Takes `v`, output `o` of a journaled task, where the journal says it
+  // is, if it is still there; returns this run's record of it.
+  JournalOutput AdoptOutputLocked(VersionId v, const JournalOutput& o);
   void JournalFinishedLocked(TaskId task);
   // Engine thread, no lock: writes what finished since the last call.
   void WriteJournal();
+  void TakeJournalBatchLocked(JournalBatch* batch);
+  void MakeJournalEntriesLocked(JournalBatch* batch);
+  // Size, time and inode of the outputs on the master.
+  void StatJournalOutputs(JournalBatch* batch);
   // After a history commit: deletes the data of versions collected before.
   void DeleteCollectedData();
   std::string SignatureLocked(TaskId task);
   std::string VersionIdentityLocked(VersionId v);
+  // The identity of a file the master provides, from its bytes.
+  std::string ContentIdOfFile(const std::string& path);
   // A reused version whose data is gone and that is needed again: its
   // producer runs again (and, recursively, what it needs).
   bool NeedsRecomputeLocked(VersionId v) const;
@@ -259,6 +356,7 @@ class Engine {
   void RecoverFinalVersionsLocked(std::unique_lock<std::mutex>& lock);
 
   EngineOptions options_;
+  FileSystem* fs_;
   FileTable files_;
   TaskGraph graph_;
   OperationTable ops_;
@@ -269,7 +367,7 @@ class Engine {
   std::unique_ptr<Clock> clock_;
   std::unique_ptr<History> history_;
   std::vector<JobRecord> pending_records_;  // written outside the lock
-  std::unique_ptr<Predictor> predictor_;
+  std::unique_ptr<EstimatorPredictor> predictor_;
   std::vector<std::unique_ptr<HostEntry>> hosts_;
   std::unordered_map<JobId, JobEntry> jobs_;
   std::unordered_map<TaskId, std::string> results_;
@@ -279,7 +377,7 @@ class Engine {
   LinkModel links_;                        // learned from transfers
   std::vector<HostId> task_host_;          // where each task last ran
   std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
-  std::unordered_map<TaskId, int> staging_failures_;
+  std::unordered_map<TaskId, uint32_t> staging_failures_;
   std::vector<HostFailure> pending_failures_;  // for the history
   std::vector<HostCheck> pending_checks_;      // for the history
   // Transfers under way, (version, destination host or kNoHost for the
@@ -288,6 +386,7 @@ class Engine {
   std::unique_ptr<Timer> progress_timer_;
   std::unique_ptr<Timer> flush_timer_;
   std::unique_ptr<Timer> health_timer_;
+  std::unique_ptr<Timer> reconsider_timer_;
   std::unique_ptr<Health> health_;
   std::vector<HealthState> health_seen_;  // last state reported, per host
   // Jobs running for each task: more than one when replicated.
@@ -297,7 +396,6 @@ class Engine {
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
   std::unique_ptr<Journal> journal_;  // with a history only
   std::shared_ptr<void> signals_;     // boost::asio::signal_set, when handled
-  void OnSignal(int signal);
   JobId next_job_ = 1;
   int64_t run_id_ = 0;
   Seconds started_ = 0;

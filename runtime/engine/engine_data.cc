@@ -6,9 +6,6 @@
 // Transfers run on the engine thread through the adapters' Put/Get; the
 // maps below are guarded by the engine mutex, and adapters are never called
 // with it held.
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <memory>
@@ -18,6 +15,22 @@
 #include "runtime/engine/engine_journal.h"
 
 namespace gs {
+
+std::string Engine::VersionPath(VersionId v) const {
+  const Version& ver = graph_.version(v);
+  const std::string& user = files_.path(ver.file);
+  if (ver.number == 0) return user;
+  return options_.work_dir + "/data/" + VersionFileName(v);
+}
+
+std::string Engine::VersionFileName(VersionId v) const {
+  // Keep the user's base name (and so its extension) for functions that
+  // look at it; bound its length to stay under NAME_MAX.
+  const std::string& user = files_.path(graph_.version(v).file);
+  std::string base = user.substr(user.rfind('/') + 1);
+  if (base.size() > 200) base = base.substr(base.size() - 200);
+  return std::to_string(v) + "-" + base;
+}
 
 std::string Engine::PathOn(VersionId v, HostId host) const {
   const HostEntry& h = *hosts_[host];
@@ -113,9 +126,9 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
     host_path = PathOn(v, host);
     if (on_master && graph_.version(v).number == 0) {
       // The user's own file: its size is learnt when first sent.
-      struct stat st;
-      if (::stat(master_path.c_str(), &st) == 0)
-        graph_.version(v).size = st.st_size;
+      if (FileInfo f = fs_->Stat(master_path); f.exists) {
+        graph_.version(v).size = f.size;
+      }
     }
   }
   Seconds started = clock_->Now();
@@ -178,20 +191,7 @@ void Engine::FetchToMaster(VersionId v, DoneFn done) {
       auto it = in_flight_.find({v, kNoHost});
       waiters = std::move(it->second);
       in_flight_.erase(it);
-      if (s.ok()) {
-        graph_.version(v).on_master = true;
-        links_.Observe(from, graph_.version(v).size, clock_->Now() - started);
-      } else if (from != kNoHost && hosts_[from]->usable &&
-                 !hosts_[from]->adapter->connected()) {
-        // The copy is unreachable because its host is gone: recover now,
-        // even if no job of that host reports it.
-        HostLostLocked(from, s.message());
-      } else if (from != kNoHost && hosts_[from]->usable) {
-        // The host answers but cannot give the copy (deleted, corrupt):
-        // forget it; with no other copy its producer runs again.
-        CopyLostLocked(v, from, s.message());
-      }
-      if (waiters_ > 0) finished_cv_.notify_all();
+      FetchedLocked(v, from, started, s);
     }
     for (DoneFn& w : waiters) w(s);
   };
@@ -202,6 +202,45 @@ void Engine::FetchToMaster(VersionId v, DoneFn done) {
     return;
   }
   hosts_[from]->adapter->Get(host_path, master_path, finish);
+}
+
+void Engine::FetchedLocked(VersionId v, HostId from, Seconds started,
+                           const Status& s) {
+  if (s.ok()) {
+    graph_.version(v).on_master = true;
+    links_.Observe(from, graph_.version(v).size, clock_->Now() - started);
+  } else if (from != kNoHost && hosts_[from]->usable &&
+             !hosts_[from]->adapter->connected()) {
+    // The copy is unreachable because its host is gone: recover now, even
+    // if no job of that host reports it.
+    HostLostLocked(from, s.message());
+  } else if (from != kNoHost && hosts_[from]->usable) {
+    // The host answers but cannot give the copy (deleted, corrupt): forget
+    // it; with no other copy its producer runs again.
+    CopyLostLocked(v, from, s.message());
+  }
+  if (waiters_ > 0) finished_cv_.notify_all();
+}
+
+void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
+  for (VersionId v : graph_.TakeGarbage()) {
+    if (journal_) {
+      // Deleted after the next history commit (DeleteCollectedData).
+      journal_->collected.push_back(v);
+      continue;
+    }
+    if (graph_.version(v).on_master) doomed->push_back(VersionPath(v));
+    graph_.version(v).on_master = false;  // its data is gone everywhere
+    if (remote_copies_.count(v)) {
+      // Remote copies are removed through their adapters, on the engine
+      // thread.
+      boost::asio::post(*io_, [this, v] { RemoveVersionData(v); });
+    }
+  }
+}
+
+void Engine::RemoveFiles(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) (void)fs_->Remove(path);
 }
 
 void Engine::RemoveVersionData(VersionId v) {

@@ -7,7 +7,6 @@
 #include <boost/asio/post.hpp>
 #include <cerrno>
 #include <cstdio>
-#include <filesystem>
 
 #include "gs/gs.h"
 #include "runtime/engine/engine.h"
@@ -16,26 +15,6 @@
 #include "runtime/history/history.h"
 
 namespace gs {
-
-namespace fs = std::filesystem;
-
-namespace {
-
-// Moves `from` onto `to`, copying when they are on different file systems.
-Status MoveFile(const std::string& from, const std::string& to) {
-  std::error_code ec;
-  fs::create_directories(fs::path(to).parent_path(), ec);
-  if (::rename(from.c_str(), to.c_str()) == 0) return Status::Ok();
-  if (errno != EXDEV)
-    return Status::FromErrno("rename " + from + " to " + to, errno);
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
-  if (ec)
-    return Status::IoError("copy " + from + " to " + to + ": " + ec.message());
-  ::unlink(from.c_str());
-  return Status::Ok();
-}
-
-}  // namespace
 
 Status Engine::WaitVersionLocked(std::unique_lock<std::mutex>& lock,
                                  VersionId v, const char* name) {
@@ -79,20 +58,20 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
     flags = O_WRONLY | O_CREAT | (mode == A ? O_APPEND : O_TRUNC);
     if (mode == A) {
       lock.unlock();
-      std::error_code ec;
-      if (fs::exists(source)) {
-        fs::copy_file(source, path, fs::copy_options::overwrite_existing, ec);
-      }
+      Status copied;
+      if (fs_->Stat(source).exists) copied = fs_->CopyFile(source, path);
       lock.lock();
       graph_.ReleaseReader(entry.read);
       entry.read = kNoVersion;
-      if (ec) {
+      if (!copied.ok()) {
         graph_.version(nv).state = VersionState::kLost;
-        return Status::IoError(std::string("GS_Open ") + name +
-                               ": cannot copy for appending: " + ec.message());
+        return Status::IoError(
+            std::string("GS_Open ") + name +
+            ": cannot copy for appending: " + copied.message());
       }
     }
   }
+  // The user's program gets a real descriptor: not a call of the seam.
   int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);
   if (fd < 0) {
     int err = errno;
@@ -135,7 +114,7 @@ Status Engine::Close(int fd, bool already_closed) {
     CollectGarbageLocked(&doomed);
     if (waiters_ > 0) finished_cv_.notify_all();
   }
-  for (const std::string& path : doomed) ::unlink(path.c_str());
+  RemoveFiles(doomed);
   if (!closed) return Status::FromErrno("GS_Close", err);
   return Status::Ok();
 }
@@ -152,29 +131,52 @@ void Engine::FinalizeFilesLocked(std::unique_lock<std::mutex>& lock) {
                              "version did not succeed");
       continue;
     }
-    Status s = BringToMasterLocked(lock, latest);
-    // The host holding it was found lost while fetching: its producer was
-    // rewound (engine_rewind.cc). Let it run again, wait, fetch anew.
-    for (int tries = 0; !s.ok() && tries < 3 &&
-                        graph_.version(latest).state == VersionState::kPending;
-         ++tries) {
-      WakeLocked();
-      s = WaitVersionLocked(lock, latest, files_.path(f).c_str());
-      if (s.ok()) s = BringToMasterLocked(lock, latest);
-    }
-    if (!s.ok()) {
-      stats_.notes.push_back("cannot fetch the final version of " +
-                             files_.path(f) + ": " + s.message());
-      ++stats_.lost_outputs;
-      continue;
-    }
-    s = MoveFile(VersionPath(latest), files_.path(f));
-    if (!s.ok()) {
-      stats_.notes.push_back("cannot put the final version in place: " +
-                             s.message());
-      ++stats_.lost_outputs;
+    FinalizeFileLocked(lock, f, latest);
+  }
+}
+
+void Engine::FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
+                                VersionId latest) {
+  Status s = BringToMasterLocked(lock, latest);
+  // The host holding it was found lost while fetching: its producer was
+  // rewound (engine_rewind.cc). Let it run again, wait, fetch anew.
+  for (int tries = 0; !s.ok() && tries < 3 &&
+                      graph_.version(latest).state == VersionState::kPending;
+       ++tries) {
+    WakeLocked();
+    s = WaitVersionLocked(lock, latest, files_.path(f).c_str());
+    if (s.ok()) s = BringToMasterLocked(lock, latest);
+  }
+  if (!s.ok()) {
+    stats_.notes.push_back("cannot fetch the final version of " +
+                           files_.path(f) + ": " + s.message());
+    ++stats_.lost_outputs;
+    return;
+  }
+  // The user's file may be in a directory made since.
+  const std::string& user = files_.path(f);
+  (void)fs_->CreateDirs(user.substr(0, user.rfind('/')));
+  s = fs_->Rename(VersionPath(latest), user);
+  if (!s.ok()) {
+    stats_.notes.push_back("cannot put the final version in place: " +
+                           s.message());
+    ++stats_.lost_outputs;
+  }
+}
+
+void Engine::CloseForgottenFilesLocked() {
+  if (open_files_.empty()) return;
+  stats_.notes.push_back(std::to_string(open_files_.size()) +
+                         " files opened with GS_Open were not closed; "
+                         "what was written to them is kept");
+  for (auto& [fd, entry] : open_files_) {
+    ::close(fd);
+    if (entry.write != kNoVersion) {
+      std::vector<TaskId> ready;
+      graph_.MarkAvailable(entry.write, &ready);
     }
   }
+  open_files_.clear();
 }
 
 int Engine::Stop() {
@@ -184,19 +186,7 @@ int Engine::Stop() {
   finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
   --waiters_;
   if (journal_) RecoverFinalVersionsLocked(lock);
-  if (!open_files_.empty()) {
-    stats_.notes.push_back(std::to_string(open_files_.size()) +
-                           " files opened with GS_Open were not closed; "
-                           "what was written to them is kept");
-    for (auto& [fd, entry] : open_files_) {
-      ::close(fd);
-      if (entry.write != kNoVersion) {
-        std::vector<TaskId> ready;
-        graph_.MarkAvailable(entry.write, &ready);
-      }
-    }
-    open_files_.clear();
-  }
+  CloseForgottenFilesLocked();
   // Jobs may still be scheduled while the final versions are fetched: a
   // host lost then has its results recomputed.
   FinalizeFilesLocked(lock);
@@ -210,30 +200,27 @@ int Engine::Stop() {
   // adapters go away.
   boost::asio::post(*io_, [this] { ShutdownOnEngineThread(); });
   thread_.join();
-  std::error_code ec;
-  fs::remove_all(options_.work_dir + "/data", ec);
-  fs::remove(options_.work_dir + "/jobs", ec);  // only if empty
-  if (!options_.dot_path.empty()) {
-    std::string dot = WriteDot(graph_, ops_);
-    if (FILE* out = std::fopen(options_.dot_path.c_str(), "w")) {
-      std::fwrite(dot.data(), 1, dot.size(), out);
-      std::fclose(out);
-    } else {
-      stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
-    }
+  CleanUpAfterRun();
+  std::string summary = FormatSummary(stats_, clock_->Now() - started_);
+  if (!options_.quiet) std::fputs(summary.c_str(), stderr);
+  return stats_.failed + stats_.futile + stats_.lost_outputs == 0 ? 0 : 1;
+}
+
+void Engine::CleanUpAfterRun() {
+  (void)fs_->RemoveAll(options_.work_dir + "/data");
+  (void)fs_->Remove(options_.work_dir + "/jobs");  // only if empty
+  if (!options_.dot_path.empty() &&
+      !fs_->WriteFile(options_.dot_path, WriteDot(graph_, ops_)).ok()) {
+    stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
   }
   if (options_.progress) std::fprintf(stderr, "\r\033[K");
-  Seconds now = clock_->Now();
   if (history_) {
     bool ok = stats_.failed + stats_.futile == 0;
-    Status s = history_->EndRun(run_id_,
-                                ok ? RunStatus::kOk : RunStatus::kFailed, now);
+    Status s = history_->EndRun(
+        run_id_, ok ? RunStatus::kOk : RunStatus::kFailed, clock_->Now());
     if (!s.ok())
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
   }
-  std::string summary = FormatSummary(stats_, now - started_);
-  if (!options_.quiet) std::fputs(summary.c_str(), stderr);
-  return stats_.failed + stats_.futile + stats_.lost_outputs == 0 ? 0 : 1;
 }
 
 }  // namespace gs

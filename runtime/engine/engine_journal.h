@@ -4,18 +4,19 @@
 #define GSRT_RUNTIME_ENGINE_ENGINE_JOURNAL_H_
 
 #include <array>
+#include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "runtime/base/file_system.h"
 #include "runtime/engine/engine.h"
 #include "runtime/history/journal.h"
 
 namespace gs {
 
 struct Engine::Journal {
-  ~Journal();
-
   // A task that finished in this run, to journal outside the engine lock.
   struct Finished {
     TaskId task;
@@ -46,7 +47,29 @@ struct Engine::Journal {
   // the master's data dir: host + '\n' + file -> the host it came from
   // (kNoHost when the master already held a copy).
   std::unordered_map<std::string, HostId> fetched;
-  int lock_fd = -1;  // flock on work_dir/lock: one master per work dir
+  // work_dir/lock, held while the master runs: one master per work dir.
+  std::unique_ptr<FileLock> lock;
+};
+
+// One batch of journal entries on its way to the history (WriteJournal):
+// taken under the lock, hashed and stat'ed outside it.
+struct Engine::JournalBatch {
+  std::vector<Journal::Finished> finished;
+  // Entries complete already (reused tasks), then one per finished task.
+  std::vector<JournalEntry> entries;
+  // Versions the master provides that the finished tasks read: their
+  // paths, replaced by their identities once hashed.
+  std::vector<std::pair<VersionId, std::string>> to_hash;
+  // Per finished task, per output: the path to stat on the master ("" when
+  // the output is on another host).
+  std::vector<std::vector<std::string>> stat_paths;
+};
+
+// An output an interrupted run left on a host that does not share the
+// master's files, to fetch into the master's data dir.
+struct Engine::ResumeFetch {
+  HostId host;
+  std::string key, host_path, master_path;
 };
 
 }  // namespace gs

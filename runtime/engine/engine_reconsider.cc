@@ -17,13 +17,8 @@ void Engine::ScheduleReconsider() {
       std::lock_guard<std::mutex> lock(mu_);
       if (stopping_) return;
       if (!jobs_.empty()) {
-        std::vector<HostState> states(hosts_.size());
-        for (HostId h = 0; h < hosts_.size(); ++h) {
-          states[h].usable = hosts_[h]->usable;
-          states[h].slots =
-              static_cast<int>(hosts_[h]->running - hosts_[h]->staging) +
-              hosts_[h]->adapter->FreeSlots();
-        }
+        std::vector<HostState> states;
+        HostStatesLocked(&states);
         // In job id order, so the policy sees the same list every run.
         std::vector<std::pair<JobId, const JobEntry*>> jobs;
         for (const auto& [id, job] : jobs_) jobs.push_back({id, &job});

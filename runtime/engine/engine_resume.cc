@@ -10,19 +10,14 @@
 // data is gone (collected because every reader had finished) are fine as
 // long as nobody needs them again; when someone does, their producer runs
 // again.
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 
 #include "runtime/base/content_hash.h"
@@ -35,38 +30,13 @@ namespace gs {
 
 namespace {
 
-// The identity of a file the master provides, from its bytes.
-std::string ContentIdOfFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return MissingFileVersionId();
-  ContentHash hash;
-  constexpr size_t kChunk = 1 << 20;
-  std::unique_ptr<char[]> buf(new char[kChunk]);  // not zeroed
-  ssize_t n;
-  while ((n = ::read(fd, buf.get(), kChunk)) != 0) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ::close(fd);
-      // Never equal to anything journaled: the task cannot be reused.
-      static std::atomic<uint64_t> unreadable{0};
-      return "c:unreadable:" + std::to_string(::getpid()) + ":" +
-             std::to_string(++unreadable);
-    }
-    hash.Update(std::string_view(buf.get(), static_cast<size_t>(n)));
-  }
-  ::close(fd);
-  return ContentVersionId(hash.Digest(), hash.size());
-}
-
-FileFacts StatFile(const std::string& path) {
+FileFacts FactsOf(const FileInfo& info) {
   FileFacts f;
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return f;
+  if (!info.exists) return f;
   f.exists = true;
-  f.size = st.st_size;
-  f.mtime_ns =
-      static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  f.inode = st.st_ino;
+  f.size = static_cast<int64_t>(info.size);
+  f.mtime_ns = info.mtime_ns;
+  f.inode = info.inode;
   return f;
 }
 
@@ -76,8 +46,17 @@ std::string FetchKey(const std::string& host, const std::string& file) {
 
 }  // namespace
 
-Engine::Journal::~Journal() {
-  if (lock_fd >= 0) ::close(lock_fd);
+std::string Engine::ContentIdOfFile(const std::string& path) {
+  ContentHash hash;
+  Status s = fs_->Read(path, [&](std::string_view c) { hash.Update(c); });
+  if (s.code() == Status::Code::kNotFound) return MissingFileVersionId();
+  if (!s.ok()) {
+    // Never equal to anything journaled: the task cannot be reused.
+    static std::atomic<uint64_t> unreadable{0};
+    return "c:unreadable:" + std::to_string(::getpid()) + ":" +
+           std::to_string(++unreadable);
+  }
+  return ContentVersionId(hash.Digest(), hash.size());
 }
 
 void Engine::OpenJournal() {
@@ -86,22 +65,21 @@ void Engine::OpenJournal() {
   // One master per work dir: a master that still runs holds the lock, and
   // its run must not be taken for an interrupted one. The kernel drops the
   // lock of a killed process.
-  std::string lock_path = options_.work_dir + "/lock";
-  journal_->lock_fd =
-      ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (journal_->lock_fd < 0 ||
-      ::flock(journal_->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    int err = errno;
-    std::string why =
-        err == EWOULDBLOCK
-            ? "another master is running in " + options_.work_dir
-            : "cannot lock " + lock_path + ": " + std::strerror(err);
+  auto lock = fs_->Lock(options_.work_dir + "/lock");
+  if (!lock.ok()) {
+    std::string why = lock.status().code() == Status::Code::kUnavailable
+                          ? "another master is running in " + options_.work_dir
+                          : lock.status().message();
     std::fprintf(stderr,
                  "gsrt: warning: %s; this run does not resume anything\n",
                  why.c_str());
     return;
   }
-  if (!options_.resume) return;
+  journal_->lock = std::move(lock).value();
+  if (options_.resume) LoadInterruptedRuns();
+}
+
+void Engine::LoadInterruptedRuns() {
   auto runs =
       history_->FindInterruptedRuns(options_.program, options_.cwd, run_id_);
   if (!runs.ok()) {
@@ -135,38 +113,14 @@ void Engine::FetchResumeOutputs() {
   // master's files come to the master's data dir now: the transfer proves
   // they exist (and checks their bytes), which the adapters cannot tell
   // otherwise. Those the master holds already are not fetched again.
-  struct Want {
-    HostId host;
-    std::string key, host_path, master_path;
-  };
-  std::vector<Want> wants;
   // The engine thread runs already (host state may change): hold the lock.
   std::unique_lock<std::mutex> lock(mu_);
-  journal_->index.ForEach([&](const JournalEntry& e) {
-    for (const JournalOutput& o : e.outputs) {
-      if (o.host.empty() || o.gone) continue;
-      std::string key = FetchKey(o.host, o.file);
-      if (journal_->fetched.count(key)) continue;
-      std::string master_path = options_.work_dir + "/data/" + o.file;
-      FileFacts here = StatFile(master_path);
-      if (here.exists && (o.size < 0 || o.size == here.size)) {
-        journal_->fetched[key] = kNoHost;
-        continue;
-      }
-      for (HostId h = 0; h < hosts_.size(); ++h) {
-        const HostEntry& host = *hosts_[h];
-        if (host.name != o.host || host.shared || !host.usable) continue;
-        journal_->fetched[key] = kNoHost;  // placeholder: deduplicates
-        wants.push_back({h, key, host.data_dir + "/" + o.file, master_path});
-      }
-    }
-  });
-  for (const Want& w : wants) journal_->fetched.erase(w.key);
+  std::vector<ResumeFetch> wants = ResumeFetchesLocked();
   if (wants.empty()) return;
   lock.unlock();
   auto left = std::make_shared<size_t>(wants.size());
   boost::asio::post(*io_, [this, wants, left] {
-    for (const Want& w : wants) {
+    for (const ResumeFetch& w : wants) {
       hosts_[w.host]->adapter->Get(w.host_path, w.master_path,
                                    [this, w, left](Status s) {
                                      std::lock_guard<std::mutex> lock(mu_);
@@ -185,11 +139,36 @@ void Engine::FetchResumeOutputs() {
                                    [&] { return *left == 0; });
   --waiters_;
   size_t got = 0;
-  for (const Want& w : wants) got += journal_->fetched.count(w.key);
+  for (const ResumeFetch& w : wants) got += journal_->fetched.count(w.key);
   std::fprintf(stderr,
                "gsrt: resuming: fetched %zu of %zu outputs the interrupted "
                "run left on other hosts%s\n",
                got, wants.size(), all ? "" : " (gave up waiting for the rest)");
+}
+
+std::vector<Engine::ResumeFetch> Engine::ResumeFetchesLocked() {
+  std::vector<ResumeFetch> wants;
+  journal_->index.ForEach([&](const JournalEntry& e) {
+    for (const JournalOutput& o : e.outputs) {
+      if (o.host.empty() || o.gone) continue;
+      std::string key = FetchKey(o.host, o.file);
+      if (journal_->fetched.count(key)) continue;
+      std::string master_path = options_.work_dir + "/data/" + o.file;
+      FileFacts here = FactsOf(fs_->Stat(master_path));
+      if (here.exists && (o.size < 0 || o.size == here.size)) {
+        journal_->fetched[key] = kNoHost;
+        continue;
+      }
+      for (HostId h = 0; h < hosts_.size(); ++h) {
+        const HostEntry& host = *hosts_[h];
+        if (host.name != o.host || host.shared || !host.usable) continue;
+        journal_->fetched[key] = kNoHost;  // placeholder: deduplicates
+        wants.push_back({h, key, host.data_dir + "/" + o.file, master_path});
+      }
+    }
+  });
+  for (const ResumeFetch& w : wants) journal_->fetched.erase(w.key);
+  return wants;
 }
 
 std::string Engine::VersionIdentityLocked(VersionId v) {
@@ -249,76 +228,93 @@ void Engine::WriteJournal() {
   // 1. What to hash: versions the master provides that the finished tasks
   // read. Their data outlives this call: version 0 is the user's file, and
   // collected versions are deleted only after the next commit.
-  std::vector<Journal::Finished> finished;
-  std::vector<JournalEntry> entries;
-  std::vector<std::pair<VersionId, std::string>> to_hash;
+  JournalBatch batch;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    finished.swap(journal_->finished);
-    entries.swap(journal_->entries);
-    for (const Journal::Finished& f : finished) {
-      const Task& task = graph_.task(f.task);
-      const FileAccess* acc = graph_.accesses(f.task);
-      for (uint32_t i = 0; i < task.num_files; ++i) {
-        VersionId v = acc[i].in;
-        if (v == kNoVersion || graph_.version(v).producer != kMasterTask ||
-            journal_->content_ids.count(v))
-          continue;
-        journal_->content_ids.emplace(v, "");  // being hashed
-        to_hash.emplace_back(v, VersionPath(v));
-      }
-    }
+    TakeJournalBatchLocked(&batch);
   }
-  if (finished.empty() && entries.empty()) return;
-  for (auto& [v, path] : to_hash) path = ContentIdOfFile(path);
+  if (batch.finished.empty() && batch.entries.empty()) return;
+  for (auto& [v, path] : batch.to_hash) path = ContentIdOfFile(path);
   // 2. The entries, with the paths of outputs on the master to stat.
-  std::vector<std::vector<std::string>> paths;
-  size_t first_new = entries.size();
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [v, id] : to_hash) journal_->content_ids[v] = id;
-    for (const Journal::Finished& f : finished) {
-      const Task& task = graph_.task(f.task);
-      const FileAccess* acc = graph_.accesses(f.task);
-      JournalEntry e;
-      e.run = run_id_;
-      e.task = f.task;
-      e.signature = SignatureLocked(f.task);
-      e.operation = ops_[task.op].name;
-      bool shared = f.host == kNoHost || hosts_[f.host]->shared;
-      e.host = f.host == kNoHost ? "" : hosts_[f.host]->name;
-      e.finished = f.when;
-      e.results = f.results;
-      uint32_t outputs = 0;
-      for (uint32_t i = 0; i < task.num_files; ++i)
-        outputs += acc[i].out != kNoVersion;
-      std::vector<std::string> stat_paths;
-      for (uint32_t i = 0; i < task.num_files; ++i) {
-        if (acc[i].out == kNoVersion) continue;
-        JournalOutput o;
-        o.param = i;
-        o.file = VersionFileName(acc[i].out);
-        if (!shared) {
-          o.host = e.host;
-          // Adapters report the bytes of all outputs together (and some
-          // report none: 0 says nothing).
-          uint64_t size = graph_.version(acc[i].out).size;
-          if (outputs == 1 && size > 0) o.size = static_cast<int64_t>(size);
-        }
-        stat_paths.push_back(shared ? VersionPath(acc[i].out) : "");
-        e.outputs.push_back(std::move(o));
-      }
-      paths.push_back(std::move(stat_paths));
-      entries.push_back(std::move(e));
-    }
+    for (auto& [v, id] : batch.to_hash) journal_->content_ids[v] = id;
+    MakeJournalEntriesLocked(&batch);
   }
   // 3. Size, time and inode of outputs on the master: a later resume
   // adopts exactly these files.
-  for (size_t k = 0; k < paths.size(); ++k) {
-    JournalEntry& e = entries[first_new + k];
+  StatJournalOutputs(&batch);
+  for (const JournalEntry& e : batch.entries) {
+    Status s = history_->RecordTaskJournal(e);
+    if (!s.ok()) {
+      std::fprintf(stderr, "gsrt: warning: journal: %s\n", s.message().c_str());
+      break;
+    }
+  }
+}
+
+void Engine::TakeJournalBatchLocked(JournalBatch* batch) {
+  batch->finished.swap(journal_->finished);
+  batch->entries.swap(journal_->entries);
+  for (const Journal::Finished& f : batch->finished) {
+    const Task& task = graph_.task(f.task);
+    const FileAccess* acc = graph_.accesses(f.task);
+    for (uint32_t i = 0; i < task.num_files; ++i) {
+      VersionId v = acc[i].in;
+      if (v == kNoVersion || graph_.version(v).producer != kMasterTask ||
+          journal_->content_ids.count(v))
+        continue;
+      journal_->content_ids.emplace(v, "");  // being hashed
+      batch->to_hash.emplace_back(v, VersionPath(v));
+    }
+  }
+}
+
+void Engine::MakeJournalEntriesLocked(JournalBatch* batch) {
+  for (const Journal::Finished& f : batch->finished) {
+    const Task& task = graph_.task(f.task);
+    const FileAccess* acc = graph_.accesses(f.task);
+    JournalEntry e;
+    e.run = run_id_;
+    e.task = f.task;
+    e.signature = SignatureLocked(f.task);
+    e.operation = ops_[task.op].name;
+    bool shared = f.host == kNoHost || hosts_[f.host]->shared;
+    e.host = f.host == kNoHost ? "" : hosts_[f.host]->name;
+    e.finished = f.when;
+    e.results = f.results;
+    uint32_t outputs = 0;
+    for (uint32_t i = 0; i < task.num_files; ++i)
+      outputs += acc[i].out != kNoVersion;
+    std::vector<std::string> stat_paths;
+    for (uint32_t i = 0; i < task.num_files; ++i) {
+      if (acc[i].out == kNoVersion) continue;
+      JournalOutput o;
+      o.param = i;
+      o.file = VersionFileName(acc[i].out);
+      if (!shared) {
+        o.host = e.host;
+        // Adapters report the bytes of all outputs together (and some
+        // report none: 0 says nothing).
+        uint64_t size = graph_.version(acc[i].out).size;
+        if (outputs == 1 && size > 0) o.size = static_cast<int64_t>(size);
+      }
+      stat_paths.push_back(shared ? VersionPath(acc[i].out) : "");
+      e.outputs.push_back(std::move(o));
+    }
+    batch->stat_paths.push_back(std::move(stat_paths));
+    batch->entries.push_back(std::move(e));
+  }
+}
+
+void Engine::StatJournalOutputs(JournalBatch* batch) {
+  // The finished tasks' entries come after the reused ones.
+  const size_t first_new = batch->entries.size() - batch->stat_paths.size();
+  for (size_t k = 0; k < batch->stat_paths.size(); ++k) {
+    JournalEntry& e = batch->entries[first_new + k];
     for (size_t i = 0; i < e.outputs.size(); ++i) {
-      if (paths[k][i].empty()) continue;
-      FileFacts f = StatFile(paths[k][i]);
+      if (batch->stat_paths[k][i].empty()) continue;
+      FileFacts f = FactsOf(fs_->Stat(batch->stat_paths[k][i]));
       if (!f.exists) {
         e.outputs[i].gone = true;
         continue;
@@ -326,13 +322,6 @@ void Engine::WriteJournal() {
       e.outputs[i].size = f.size;
       e.outputs[i].mtime_ns = f.mtime_ns;
       e.outputs[i].inode = f.inode;
-    }
-  }
-  for (const JournalEntry& e : entries) {
-    Status s = history_->RecordTaskJournal(e);
-    if (!s.ok()) {
-      std::fprintf(stderr, "gsrt: warning: journal: %s\n", s.message().c_str());
-      break;
     }
   }
 }
@@ -354,7 +343,7 @@ void Engine::DeleteCollectedData() {
     }
     journal_->collected.clear();
   }
-  for (const std::string& path : paths) ::unlink(path.c_str());
+  RemoveFiles(paths);
   for (VersionId v : remote) RemoveVersionData(v);
 }
 
@@ -406,35 +395,9 @@ void Engine::ReuseTaskLocked(TaskId t, const JournalEntry& from) {
     if (acc[i].out != kNoVersion) positions.push_back(i);
   }
   for (size_t k = 0; k < from.outputs.size(); ++k) {
-    const JournalOutput& o = from.outputs[k];
-    VersionId v = acc[positions[k]].out;
-    Version& ver = graph_.version(v);
-    FileFacts found = StatFile(VersionPath(v));
-    bool ok;
-    HostId from_host = kNoHost;
-    if (o.host.empty()) {
-      ok = SameOutput(o, found);
-    } else {
-      auto it = journal_->fetched.find(FetchKey(o.host, o.file));
-      ok = it != journal_->fetched.end() && !o.gone && found.exists &&
-           (o.size < 0 || o.size == found.size);
-      if (ok) from_host = it->second;
-    }
-    // Without data the version is "collected": fine unless needed again.
-    ver.on_master = ok;
-    if (ok) {
-      ver.size = static_cast<uint64_t>(found.size);
-      if (from_host != kNoHost) remote_copies_[v] = {from_host};
-    }
-    JournalOutput rec;
+    JournalOutput rec =
+        AdoptOutputLocked(acc[positions[k]].out, from.outputs[k]);
     rec.param = positions[k];
-    rec.file = o.file;
-    rec.gone = !ok;
-    if (ok) {
-      rec.size = found.size;
-      rec.mtime_ns = found.mtime_ns;
-      rec.inode = found.inode;
-    }
     mine.outputs.push_back(std::move(rec));
   }
   if (ops_[task.op].synchronous) results_[t] = from.results;
@@ -449,6 +412,36 @@ void Engine::ReuseTaskLocked(TaskId t, const JournalEntry& from) {
   if (!ready.empty()) WakeLocked();
   journal_->entries.push_back(std::move(mine));
   if (waiters_ > 0) finished_cv_.notify_all();
+}
+
+JournalOutput Engine::AdoptOutputLocked(VersionId v, const JournalOutput& o) {
+  Version& ver = graph_.version(v);
+  FileFacts found = FactsOf(fs_->Stat(VersionPath(v)));
+  bool ok;
+  HostId from_host = kNoHost;
+  if (o.host.empty()) {
+    ok = SameOutput(o, found);
+  } else {
+    auto it = journal_->fetched.find(FetchKey(o.host, o.file));
+    ok = it != journal_->fetched.end() && !o.gone && found.exists &&
+         (o.size < 0 || o.size == found.size);
+    if (ok) from_host = it->second;
+  }
+  // Without data the version is "collected": fine unless needed again.
+  ver.on_master = ok;
+  if (ok) {
+    ver.size = static_cast<uint64_t>(found.size);
+    if (from_host != kNoHost) remote_copies_[v] = {from_host};
+  }
+  JournalOutput rec;
+  rec.file = o.file;
+  rec.gone = !ok;
+  if (ok) {
+    rec.size = found.size;
+    rec.mtime_ns = found.mtime_ns;
+    rec.inode = found.inode;
+  }
+  return rec;
 }
 
 bool Engine::NeedsRecomputeLocked(VersionId v) const {

@@ -14,22 +14,6 @@
 
 namespace gs {
 
-void Engine::RequeueLocked(TaskId t) {
-  Task& task = graph_.task(t);
-  const FileAccess* acc = graph_.accesses(t);
-  task.missing_inputs = 0;
-  for (uint32_t i = 0; i < task.num_files; ++i) {
-    if (acc[i].in == kNoVersion) continue;
-    Version& v = graph_.version(acc[i].in);
-    if (v.state == VersionState::kAvailable) continue;
-    ++task.missing_inputs;
-    v.waiting.push_back(t);
-  }
-  task.state =
-      task.missing_inputs == 0 ? TaskState::kReady : TaskState::kWaiting;
-  if (task.state == TaskState::kReady) scheduler_.AddReady(t, task.op);
-}
-
 void Engine::HostLostLocked(HostId lost, const std::string& why) {
   HostEntry& host = *hosts_[lost];
   host.usable = false;
@@ -57,14 +41,29 @@ void Engine::CopyLostLocked(VersionId v, HostId host, const std::string& why) {
 
 void Engine::RewindLocked(HostId lost_host, VersionId only,
                           const std::string& why) {
-  HostEntry& host = *hosts_[lost_host];
-  // The master's machine is one more "host" for the plan. When only one
-  // copy is lost, a host id nobody else has stands for that copy, so no job
-  // and no other copy is touched.
-  const HostId master = static_cast<HostId>(hosts_.size());
+  // When only one copy is lost, a host id nobody else has stands for that
+  // copy, so no job and no other copy is touched.
   const HostId lost =
       only == kNoVersion ? lost_host : static_cast<HostId>(hosts_.size() + 1);
-  std::vector<RewindTask> tasks(graph_.num_tasks());
+  std::vector<RewindTask> tasks = RewindTasksLocked();
+  std::vector<RewindVersion> versions = RewindVersionsLocked(lost, only);
+  auto plan = PlanRewind(
+      tasks, versions, lost,
+      options_.rewind == "gtp-r" ? RewindMode::kGtpR : RewindMode::kGtpCR);
+  if (!plan.ok()) {
+    std::fprintf(stderr, "gsrt: cannot plan the recovery from losing %s: %s\n",
+                 hosts_[lost_host]->name.c_str(),
+                 plan.status().message().c_str());
+    return;
+  }
+  uint32_t finished = ApplyRewindLocked(*plan, lost, only);
+  ReportRewindLocked(*plan, lost_host, only, why, finished);
+}
+
+std::vector<RewindVersion> Engine::RewindVersionsLocked(HostId lost,
+                                                        VersionId only) const {
+  // The master's machine is one more "host" for the plan.
+  const HostId master = static_cast<HostId>(hosts_.size());
   std::vector<RewindVersion> versions(graph_.num_versions());
   for (VersionId v = 0; v < graph_.num_versions(); ++v) {
     const Version& ver = graph_.version(v);
@@ -86,6 +85,12 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
     }
   }
   if (only != kNoVersion) versions[only].copies = {lost};
+  return versions;
+}
+
+std::vector<RewindTask> Engine::RewindTasksLocked() const {
+  const HostId master = static_cast<HostId>(hosts_.size());
+  std::vector<RewindTask> tasks(graph_.num_tasks());
   for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
     const Task& task = graph_.task(t);
     RewindTask& rt = tasks[t];
@@ -124,15 +129,12 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
     }
   }
   tasks.push_back(std::move(finals));
-  auto plan = PlanRewind(
-      tasks, versions, lost,
-      options_.rewind == "gtp-r" ? RewindMode::kGtpR : RewindMode::kGtpCR);
-  if (!plan.ok()) {
-    std::fprintf(stderr, "gsrt: cannot plan the recovery from losing %s: %s\n",
-                 host.name.c_str(), plan.status().message().c_str());
-    return;
-  }
-  for (VersionId v : plan->dropped) {
+  return tasks;
+}
+
+uint32_t Engine::ApplyRewindLocked(const RewindPlan& plan, HostId lost,
+                                   VersionId only) {
+  for (VersionId v : plan.dropped) {
     if (only != kNoVersion) break;  // the copy is already forgotten
     auto it = remote_copies_.find(v);
     if (it == remote_copies_.end()) continue;
@@ -142,7 +144,7 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
   // Producers first (the plan lists consumers first): their outputs are
   // pending again and every unfinished reader waits for them.
   uint32_t finished = 0;
-  for (auto it = plan->rewound.rbegin(); it != plan->rewound.rend(); ++it) {
+  for (auto it = plan.rewound.rbegin(); it != plan.rewound.rend(); ++it) {
     TaskId t = *it;
     Task& task = graph_.task(t);
     if (task.state != TaskState::kDone) continue;  // running: its job fails
@@ -157,6 +159,14 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
     }
     RequeueLocked(t);
   }
+  RewaitReadersLocked();
+  // Rewound tasks may be ready now; this may run outside a scheduling
+  // round (a failed fetch), so ask for one.
+  if (plan.rt > 0) WakeLocked();
+  return finished;
+}
+
+void Engine::RewaitReadersLocked() {
   // Unfinished readers of versions that are pending again wait for them.
   for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
     Task& task = graph_.task(t);
@@ -173,39 +183,41 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
       scheduler_.RemoveIf([t](TaskId id) { return id == t; });
     }
     // Rebuild its waiting state from scratch (it may already wait on some).
-    const FileAccess* a = graph_.accesses(t);
     for (uint32_t i = 0; i < task.num_files; ++i) {
-      if (a[i].in == kNoVersion) continue;
-      std::erase(graph_.version(a[i].in).waiting, t);
+      if (acc[i].in == kNoVersion) continue;
+      std::erase(graph_.version(acc[i].in).waiting, t);
     }
     RequeueLocked(t);
   }
-  for (VersionId v : plan->unrecoverable) {
+}
+
+void Engine::ReportRewindLocked(const RewindPlan& plan, HostId lost_host,
+                                VersionId only, const std::string& why,
+                                uint32_t finished) {
+  const HostEntry& host = *hosts_[lost_host];
+  for (VersionId v : plan.unrecoverable) {
     std::fprintf(stderr,
                  "gsrt: the only copy of a file the master wrote (%s) was on "
                  "%s; the tasks reading it cannot run\n",
                  files_.path(graph_.version(v).file).c_str(),
                  host.name.c_str());
   }
-  // Rewound tasks may be ready now; this may run outside a scheduling
-  // round (a failed fetch), so ask for one.
-  if (plan->rt > 0) WakeLocked();
   if (only == kNoVersion) ++stats_.hosts_lost;
-  stats_.rewound_tasks += plan->rt;
-  stats_.rewound_levels = std::max<uint64_t>(stats_.rewound_levels, plan->lr);
+  stats_.rewound_tasks += plan.rt;
+  stats_.rewound_levels = std::max<uint64_t>(stats_.rewound_levels, plan.lr);
   const std::string what = only == kNoVersion
                                ? "host " + host.name + " was lost"
                                : "the copy of " +
                                      files_.path(graph_.version(only).file) +
                                      " on " + host.name + " was lost";
   stats_.notes.push_back(what + " (" + why + "): rewound " +
-                         std::to_string(plan->rt) + " tasks (RT), " +
+                         std::to_string(plan.rt) + " tasks (RT), " +
                          std::to_string(finished) + " of them finished, over " +
-                         std::to_string(plan->lr) + " levels (LR)");
+                         std::to_string(plan.lr) + " levels (LR)");
   if (!options_.quiet) {
     std::fprintf(stderr,
                  "\ngsrt: %s (%s): rewinding %u tasks (RT), %u levels (LR)\n",
-                 what.c_str(), why.c_str(), plan->rt, plan->lr);
+                 what.c_str(), why.c_str(), plan.rt, plan.lr);
   }
 }
 
@@ -224,34 +236,33 @@ void Engine::ScheduleReconnect(HostId h) {
       std::lock_guard<std::mutex> lock(mu_);
       if (stopping_) return;
     }
-    hosts_[h]->adapter->Reconnect([this, h](Status s) {
-      std::vector<Dispatch> out;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (stopping_) return;
-        HostEntry& host = *hosts_[h];
-        // A reconnect is an availability check (paper 004 eq. 1-2), not a
-        // new failure: the loss was already charged to the host's distrust.
-        pending_checks_.push_back(HostCheck{host.name, clock_->Now(), s.ok(),
-                                            std::nullopt,
-                                            CheckSource::kRuntime});
-        if (s.ok()) {
-          host.usable = true;
-          host.reconnect_delay = 0;
-          stats_.notes.push_back("host " + host.name + " is back");
-          ScheduleLocked(&out);
-        }
-      }
-      if (!s.ok()) {
-        ScheduleReconnect(h);
-      } else {
-        if (!options_.quiet)
-          std::fprintf(stderr, "\ngsrt: host %s is back\n",
-                       hosts_[h]->name.c_str());
-        Send(std::move(out));
-      }
-    });
+    hosts_[h]->adapter->Reconnect(
+        [this, h](Status s) { ReconnectEnded(h, s); });
   });
+}
+
+void Engine::ReconnectEnded(HostId h, const Status& s) {
+  std::vector<Dispatch> out;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    HostEntry& host = *hosts_[h];
+    // A reconnect is an availability check (paper 004 eq. 1-2), not a new
+    // failure: the loss was already charged to the host's distrust.
+    pending_checks_.push_back(HostCheck{host.name, clock_->Now(), s.ok(),
+                                        std::nullopt, CheckSource::kRuntime});
+    if (s.ok()) {
+      host.usable = true;
+      host.reconnect_delay = 0;
+      stats_.notes.push_back("host " + host.name + " is back");
+      ScheduleLocked(&out);
+    }
+  }
+  if (!s.ok()) return ScheduleReconnect(h);
+  if (!options_.quiet) {
+    std::fprintf(stderr, "\ngsrt: host %s is back\n", hosts_[h]->name.c_str());
+  }
+  Send(std::move(out));
 }
 
 }  // namespace gs

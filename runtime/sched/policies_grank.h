@@ -19,10 +19,11 @@ class GrankPolicy : public Policy {
   explicit GrankPolicy(RankOptions options) : options_(options) {}
   std::string_view name() const override { return "grank"; }
 
+  Needs needs() const override { return {.reliability = true}; }
   // Accumulated reliability counts of each host, by host index (attempts,
   // not_answered, distrust; the other fields are filled per task). Hosts
   // without an entry count as fully available and trusted.
-  void SetReliability(std::vector<HostFacts> hosts) {
+  void SetReliability(std::vector<HostFacts> hosts) override {
     reliability_ = std::move(hosts);
   }
 

@@ -22,10 +22,13 @@ class WorkQueuePolicy : public Policy {
       : name_(std::move(name)), replication_(replication) {}
   std::string_view name() const override { return name_; }
 
-  // The replication this policy asks the engine for.
-  ReplicationMode replication() const { return replication_; }
-  // Hosts to try first; hosts not listed come after, by index.
-  void set_host_order(std::vector<HostId> order) { order_ = std::move(order); }
+  // The replication this policy asks the engine for, and the host order.
+  Needs needs() const override {
+    return {.replication = replication_, .host_order = true};
+  }
+  void SetHostOrder(std::vector<HostId> order) override {
+    order_ = std::move(order);
+  }
   const std::vector<HostId>& host_order() const { return order_; }
 
   Choice Choose(const ReadyTask& task, const SlotBoard& board,

@@ -11,7 +11,9 @@
 
 #include "runtime/base/clock.h"
 #include "runtime/base/status.h"
+#include "runtime/config/config.h"
 #include "runtime/graph/task_graph.h"
+#include "runtime/sched/host_ranking.h"
 
 namespace gs {
 
@@ -120,6 +122,26 @@ class Policy {
                                          const SchedulingInput& in) {
     return {};
   }
+
+  // What a policy asks of the engine besides placements; the engine reads
+  // it once, when the policy is made.
+  struct Needs {
+    // Replicas of running tasks on idle slots (WQR, WQR-FT, WQDR-FT), unless
+    // the configuration asks for a replication itself.
+    ReplicationMode replication = ReplicationMode::kOff;
+    // With dynamic replication: the hosts by success rate, best first,
+    // through SetHostOrder before each round.
+    bool host_order = false;
+    // The hosts' reliability counts from the history, through
+    // SetReliability once (grank).
+    bool reliability = false;
+  };
+  virtual Needs needs() const { return {}; }
+  // Hosts to try first; hosts not listed come after, by index.
+  virtual void SetHostOrder(std::vector<HostId> order) {}
+  // Accumulated reliability counts of each host, by host index (attempts,
+  // not_answered, distrust; the other fields are unused).
+  virtual void SetReliability(std::vector<HostFacts> hosts) {}
 };
 
 // Minimum completion time (paper 003): each task goes to the host where it

@@ -1,0 +1,133 @@
+// The engine's side of the history (runtime/history/history.h): what
+// earlier runs teach this one at Start, and what this run records. Only
+// the engine writes the history: adapters report what they learn (queue
+// waits) and the engine records it. Writes happen on the engine thread,
+// outside the engine mutex, in batched transactions flushed every second.
+#include <cstdio>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/engine_hosts.h"
+#include "runtime/history/history.h"
+
+namespace gs {
+
+void Engine::OpenHistory() {
+  if (options_.history_path.empty()) return;
+  HistoryOptions hopts;
+  // Jobs end at up to ~1,500/s here: commit in groups, flushed every second.
+  hopts.batch_size = 64;
+  auto history = History::Open(options_.history_path, hopts);
+  Status s = history.status();
+  if (history.ok()) {
+    auto run = (*history)->BeginRun(options_.program, options_.cwd,
+                                    static_cast<int>(hosts_.size()), started_);
+    s = run.status();
+    if (run.ok()) {
+      run_id_ = *run;
+      for (const auto& h : hosts_) {
+        (void)(*history)->RecordHost(
+            HostInfo{h->name, std::string(h->adapter->kind()), ""});
+      }
+      LearnFromHistory(**history);
+      history_ = std::move(history).value();
+    }
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr,
+                 "gsrt: warning: running without a history (%s); "
+                 "predictions start from nothing\n",
+                 s.message().c_str());
+  }
+}
+
+void Engine::LearnFromHistory(History& history) {
+  // Predictions start from what earlier runs measured.
+  if (auto samples = history.LoadExecTimes(20); samples.ok()) {
+    predictor_->Seed(*samples);
+  }
+  // Replication orders hosts by the success rates of earlier runs too.
+  for (auto& h : hosts_) {
+    if (auto r = history.LoadJobSuccess(h->name); r.ok()) {
+      h->jobs_ok = r->first;
+      h->jobs_finished = r->second;
+      jobs_ok_ += r->first;
+      jobs_finished_ += r->second;
+    }
+  }
+  // grank ranks hosts by the reliability the history accumulated.
+  if (!scheduler_.policy().needs().reliability) return;
+  std::vector<HostFacts> facts;
+  for (const auto& h : hosts_) {
+    HostFacts f;
+    f.name = h->name;
+    if (auto r = history.LoadHostReliability(h->name); r.ok()) {
+      f.attempts = r->attempts;
+      f.not_answered = r->not_answered;
+      f.distrust = r->distrust;
+    }
+    facts.push_back(f);
+  }
+  scheduler_.mutable_policy()->SetReliability(std::move(facts));
+}
+
+void Engine::ScheduleHistoryFlush() {
+  flush_timer_ = clock_->After(1.0, [this] {
+    Status s = history_->Flush();
+    if (!s.ok())
+      std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+    // Even when the commit failed: disk use stays bounded, and a resume
+    // that misses entries only runs more (it recomputes what is gone).
+    if (journal_) DeleteCollectedData();
+    ScheduleHistoryFlush();
+  });
+}
+
+void Engine::RecordJobLocked(const JobEntry& job, HostId host,
+                             const JobReport& report) {
+  if (!history_) return;
+  JobSpec spec;  // what the record needs of the job
+  spec.id = report.id;
+  spec.task = job.task;
+  spec.operation = ops_[graph_.task(job.task).op].name;
+  JobRecord rec = JobRecordFromReport(run_id_, spec, hosts_[host]->name, report,
+                                      job.replica);
+  if (rec.submitted == 0) rec.submitted = job.submitted;
+  pending_records_.push_back(std::move(rec));
+}
+
+void Engine::RecordPending() {
+  std::vector<JobRecord> records;
+  std::vector<HostFailure> failures;
+  std::vector<HostCheck> checks;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    records.swap(pending_records_);
+    failures.swap(pending_failures_);
+    checks.swap(pending_checks_);
+  }
+  if (!history_) return;
+  for (auto& h : hosts_) {
+    if (!h->adapter) continue;
+    for (const QueueWaitSample& w : h->adapter->TakeQueueWaits()) {
+      QueueWait row;
+      row.host = h->name;
+      row.partition = w.partition;
+      row.submitted = w.submitted;
+      row.started = w.started;
+      row.run_id = run_id_;
+      (void)history_->RecordQueueWait(row);
+    }
+  }
+  for (const HostFailure& f : failures) (void)history_->RecordHostFailure(f);
+  for (const HostCheck& c : checks) (void)history_->RecordHostCheck(c);
+  for (const JobRecord& r : records) {
+    Status s = history_->RecordJob(r);
+    if (!s.ok()) {
+      std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+      break;
+    }
+  }
+  if (journal_) WriteJournal();
+}
+
+}  // namespace gs

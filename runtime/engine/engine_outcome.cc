@@ -1,0 +1,198 @@
+// A job's end: the engine gathers the facts under its lock, PlanOutcome
+// (runtime/engine/outcome_plan.h, pure) decides, and this applies the
+// decision: the task's outputs become its versions, or it runs again after
+// its backoff, or it fails and its descendants become futile. Removing
+// files, cancelling the other instances and sending new jobs wait until the
+// lock is released.
+#include <variant>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/engine_hosts.h"
+
+namespace gs {
+
+void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
+  Aftermath after;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(report.id);
+    if (it == jobs_.end()) return;
+    JobEntry job = std::move(it->second);
+    jobs_.erase(it);
+    HostEntry& host = *hosts_[host_id];
+    --host.running;
+    const Task& task = graph_.task(job.task);
+    std::vector<JobId> others = EndInstanceLocked(job.task, report.id);
+    RecordJobLocked(job, host_id, report);
+    OutcomeFacts facts;
+    facts.host = host.name;
+    facts.host_usable = host.usable;
+    facts.host_at_fault = host_at_fault;
+    facts.replica = job.replica;
+    facts.job_attempt = job.attempt;
+    facts.task_running = task.state == TaskState::kRunning;
+    facts.task_attempts = task.attempts;
+    if (auto s = staging_failures_.find(job.task);
+        s != staging_failures_.end()) {
+      facts.staging_failures = s->second;
+    }
+    facts.other_instances = !others.empty();
+    facts.stopping = stopping_;
+    OutcomePlan plan = PlanOutcome(report.outcome, facts, options_.retries);
+    ApplyOutcomeLocked(plan, job, host_id, report, others, &after);
+    CollectGarbageLocked(&after.doomed);
+    if (!stopping_) ScheduleLocked(&after.dispatches);
+    if (waiters_ > 0) finished_cv_.notify_all();
+  }
+  RemoveFiles(after.doomed);
+  for (auto [h, id] : after.cancels) hosts_[h]->adapter->Cancel(id);
+  Send(std::move(after.dispatches));
+  RecordPending();
+}
+
+std::vector<JobId> Engine::EndInstanceLocked(TaskId task, JobId id) {
+  auto in = instances_.find(task);
+  if (in == instances_.end()) return {};
+  std::erase(in->second, id);
+  std::vector<JobId> others = in->second;  // a copy: the map changes
+  if (others.empty()) instances_.erase(in);
+  return others;
+}
+
+void Engine::ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
+                                HostId host_id, JobReport& report,
+                                const std::vector<JobId>& others,
+                                Aftermath* after) {
+  HostEntry& host = *hosts_[host_id];
+  if (plan.finished_job) {
+    ++host.jobs_finished;
+    ++jobs_finished_;
+  }
+  if (plan.successful_job) {
+    ++host.jobs_ok;
+    ++jobs_ok_;
+  }
+  if (plan.host_lost) HostLostLocked(host_id, plan.host_lost_reason);
+  if (std::holds_alternative<TaskDone>(plan.decision)) {
+    return TaskSucceededLocked(job, host_id, report, others, after);
+  }
+  // A replica that did not win leaves nothing behind.
+  for (auto& [dest, final_path] : job.replica_outputs) {
+    after->doomed.push_back(dest);
+  }
+  if (std::holds_alternative<TaskRetry>(plan.decision) ||
+      std::holds_alternative<TaskFails>(plan.decision)) {
+    TaskFailedLocked(plan, job.task);
+  }
+}
+
+void Engine::TaskSucceededLocked(const JobEntry& job, HostId host_id,
+                                 JobReport& report,
+                                 const std::vector<JobId>& others,
+                                 Aftermath* after) {
+  // A winning replica on a host sharing the master's files wrote beside the
+  // version files (DispatchLocked).
+  for (auto& [dest, final_path] : job.replica_outputs) {
+    (void)fs_->Rename(dest, final_path);
+  }
+  if (job.replica) ++stats_.replica_wins;
+  task_host_[job.task] = host_id;
+  for (JobId other : others) {
+    after->cancels.push_back({jobs_.at(other).host, other});
+  }
+  --stats_.running;
+  const Task& task = graph_.task(job.task);
+  predictor_->Observe(task.op, host_id, report.ended - report.started);
+  Exited& exited = std::get<Exited>(report.outcome);
+  if (ops_[task.op].synchronous) results_[job.task] = std::move(exited.results);
+  PlaceOutputsLocked(job.task, host_id, exited.bytes_out);
+  std::vector<TaskId> ready;
+  FinishTaskLocked(job.task, &ready);
+  for (TaskId t : ready) scheduler_.AddReady(t, graph_.task(t).op);
+}
+
+void Engine::PlaceOutputsLocked(TaskId t, HostId host_id, uint64_t bytes_out) {
+  const bool shared = hosts_[host_id]->shared;
+  const Task& task = graph_.task(t);
+  const FileAccess* acc = graph_.accesses(t);
+  uint32_t outputs = 0;
+  for (uint32_t i = 0; i < task.num_files; ++i) {
+    outputs += acc[i].out != kNoVersion;
+  }
+  for (uint32_t i = 0; i < task.num_files; ++i) {
+    if (acc[i].out == kNoVersion) continue;
+    Version& out_version = graph_.version(acc[i].out);
+    // Adapters report the total; an even split is enough to predict
+    // transfer times.
+    out_version.size = bytes_out / std::max(outputs, 1u);
+    // The new data is where the job ran (a rewound task may have run
+    // elsewhere before).
+    out_version.on_master = shared;
+    if (shared) {
+      remote_copies_.erase(acc[i].out);
+    } else {
+      remote_copies_[acc[i].out] = {host_id};
+    }
+  }
+}
+
+void Engine::TaskFailedLocked(const OutcomePlan& plan, TaskId t) {
+  --stats_.running;
+  graph_.task(t).attempts = plan.attempts;
+  if (plan.staging_failure) ++staging_failures_[t];
+  if (const auto* retry = std::get_if<TaskRetry>(&plan.decision)) {
+    ++stats_.retries;
+    RetryLaterLocked(t, retry->delay);
+  } else {
+    const auto& fails = std::get<TaskFails>(plan.decision);
+    FailTaskLocked(t, fails.error, fails.log_dir);
+  }
+}
+
+void Engine::RetryLaterLocked(TaskId t, Seconds delay) {
+  if (delay <= 0) return RequeueLocked(t);
+  // Waiting with nothing missing marks a task backing off; a rewind that
+  // requeues it meanwhile makes the timer's requeue a no-op.
+  Task& task = graph_.task(t);
+  task.state = TaskState::kWaiting;
+  task.missing_inputs = 0;
+  retry_timers_[t] = clock_->After(delay, [this, t] {
+    std::vector<Dispatch> out;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      retry_timers_.erase(t);
+      Task& task = graph_.task(t);
+      if (stopping_ || task.state != TaskState::kWaiting ||
+          task.missing_inputs != 0) {
+        return;
+      }
+      RequeueLocked(t);
+      ScheduleLocked(&out);
+    }
+    Send(std::move(out));
+  });
+}
+
+void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
+  graph_.MarkDone(t, ready);
+  ++stats_.done;
+  if (journal_) JournalFinishedLocked(t);
+}
+
+void Engine::FailTaskLocked(TaskId t, const std::string& error,
+                            const std::string& log_dir) {
+  std::vector<TaskId> futile;
+  graph_.MarkFailed(t, &futile);
+  ++stats_.failed;
+  stats_.futile += futile.size();
+  const Task& task = graph_.task(t);
+  stats_.failures.push_back(
+      {t, ops_[task.op].name, error, log_dir, static_cast<int>(task.attempts)});
+  if (!futile.empty()) {
+    scheduler_.RemoveIf([this](TaskId id) {
+      return graph_.task(id).state == TaskState::kFutile;
+    });
+  }
+}
+
+}  // namespace gs

@@ -1,0 +1,31 @@
+#include "runtime/sched/estimator_predictor.h"
+
+namespace gs {
+
+void EstimatorPredictor::Observe(OpId op, HostId host, Seconds s) {
+  estimator_.Observe(EstimatorOp(op), hosts_[host], s);
+}
+
+Seconds EstimatorPredictor::ExecTime(OpId op, HostId host) const {
+  if (oracle_) {
+    int64_t k = OracleOp(op);
+    if (k >= 0) return oracle_->Time(k, host);
+  }
+  return estimator_.Predict(EstimatorOp(op), hosts_[host]);
+}
+
+uint32_t EstimatorPredictor::EstimatorOp(OpId op) const {
+  while (op_ids_.size() <= op) {
+    op_ids_.push_back(estimator_.InternOp((*ops_)[op_ids_.size()].name));
+  }
+  return op_ids_[op];
+}
+
+int64_t EstimatorPredictor::OracleOp(OpId op) const {
+  while (oracle_ops_.size() <= op) {
+    oracle_ops_.push_back(oracle_->OpIndex((*ops_)[oracle_ops_.size()].name));
+  }
+  return oracle_ops_[op];
+}
+
+}  // namespace gs

@@ -1,0 +1,71 @@
+// The engine's Predictor: execution times from the ExecTimeEstimator (seeded
+// from the history, taught by every successful job) unless an ExecOracle
+// knows them (a simulation), and transfer times from a function the engine
+// gives (its data layer knows where inputs are). The estimator numbers
+// operations and hosts by name; this maps the engine's OpId and HostId onto
+// those numbers.
+#ifndef GSRT_RUNTIME_SCHED_ESTIMATOR_PREDICTOR_H_
+#define GSRT_RUNTIME_SCHED_ESTIMATOR_PREDICTOR_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runtime/graph/operation_table.h"
+#include "runtime/sched/exec_oracle.h"
+#include "runtime/sched/exec_time_estimator.h"
+#include "runtime/sched/scheduler.h"
+
+namespace gs {
+
+class EstimatorPredictor : public Predictor {
+ public:
+  // `ops` names the engine's operations; it grows as tasks are submitted.
+  explicit EstimatorPredictor(const OperationTable* ops) : ops_(ops) {}
+
+  // Host `HostId` n is the n-th host added.
+  void AddHost(const std::string& name) {
+    hosts_.push_back(estimator_.InternHost(name));
+  }
+  // Given times replace learnt ones for the operations the oracle knows
+  // (null: none).
+  void set_oracle(std::shared_ptr<const ExecOracle> oracle) {
+    oracle_ = std::move(oracle);
+  }
+  // The engine's estimate of moving a task's missing inputs to a host.
+  void set_transfer(std::function<Seconds(TaskId, HostId)> f) {
+    transfer_ = std::move(f);
+  }
+
+  // What earlier runs measured (History::LoadExecTimes).
+  void Seed(std::span<const ExecTimeSample> samples) {
+    estimator_.Seed(samples);
+  }
+  // A successful job of `op` took `s` seconds on `host`.
+  void Observe(OpId op, HostId host, Seconds s);
+
+  Seconds ExecTime(OpId op, HostId host) const override;
+  Seconds TransferTime(TaskId task, HostId host) const override {
+    return transfer_ ? transfer_(task, host) : 0;
+  }
+
+ private:
+  uint32_t EstimatorOp(OpId op) const;
+  int64_t OracleOp(OpId op) const;
+
+  const OperationTable* ops_;
+  std::shared_ptr<const ExecOracle> oracle_;
+  // Filled lazily, as operations appear (ExecTime is const).
+  mutable std::vector<int64_t> oracle_ops_;
+  mutable ExecTimeEstimator estimator_;
+  mutable std::vector<uint32_t> op_ids_;
+  std::vector<uint32_t> hosts_;
+  std::function<Seconds(TaskId, HostId)> transfer_;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_SCHED_ESTIMATOR_PREDICTOR_H_
