@@ -121,14 +121,13 @@ class History {
   // Jobs whose `ended` (or, when unknown, `submitted`) time matches.
   StatusOr<std::vector<JobRecord>> LoadJobs(const HistoryFilter& filter);
 
-  // --- Batch queue waits (history_queue_waits.cc; batch adapters). ---
+  // --- Batch queue waits (history_queue_waits.cc; the engine records). ---
   Status RecordQueueWait(const QueueWait& wait);
   // The newest `limit` waits of `host` (every host when empty), newest
   // first.
   StatusOr<std::vector<QueueWait>> LoadQueueWaits(std::string_view host,
                                                   int limit);
-  // The id of the newest run (0 when none): batch adapters tie their waits
-  // to the run of the process that records them.
+  // The id of the newest run (0 when none).
   StatusOr<int64_t> LatestRunId();
 
  private:

@@ -1,6 +1,6 @@
-// Queue waits of batch jobs: written by the batch adapters (their own
-// History handle, from a background thread), read by the ranking tool and
-// by the adapters' Probe().
+// Queue waits of batch jobs: learnt by the batch adapters, written by the
+// engine (Engine::RecordPending), read when batch hosts are made
+// (runtime/hosts/registry.cc: a host's expected wait).
 #include "runtime/history/history.h"
 
 namespace gs {
