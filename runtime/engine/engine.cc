@@ -146,8 +146,8 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     *refused += "\n  " + setup.name + ": " + s.message();
     entry->usable = false;
   }
-  pending_checks_.push_back(HostCheck{setup.name, clock_->Now(), s.ok(),
-                                      std::nullopt, CheckSource::kRuntime});
+  unrecorded_.checks.push_back(HostCheck{setup.name, clock_->Now(), s.ok(),
+                                         std::nullopt, CheckSource::kRuntime});
   links_.AddHost(entry->shared);
   hosts_.push_back(std::move(entry));
   return Status::Ok();

@@ -366,7 +366,6 @@ class Engine {
   std::unique_ptr<boost::asio::io_context> io_;
   std::unique_ptr<Clock> clock_;
   std::unique_ptr<History> history_;
-  std::vector<JobRecord> pending_records_;  // written outside the lock
   std::unique_ptr<EstimatorPredictor> predictor_;
   std::vector<std::unique_ptr<HostEntry>> hosts_;
   std::unordered_map<JobId, JobEntry> jobs_;
@@ -378,8 +377,14 @@ class Engine {
   std::vector<HostId> task_host_;          // where each task last ran
   std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
   std::unordered_map<TaskId, uint32_t> staging_failures_;
-  std::vector<HostFailure> pending_failures_;  // for the history
-  std::vector<HostCheck> pending_checks_;      // for the history
+  // Recorded under the lock, written to the history outside it
+  // (RecordPending).
+  struct Unrecorded {
+    std::vector<JobRecord> jobs;
+    std::vector<HostFailure> failures;
+    std::vector<HostCheck> checks;
+  };
+  Unrecorded unrecorded_;
   // Transfers under way, (version, destination host or kNoHost for the
   // master) -> what to do when they end; later requests join them.
   std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;

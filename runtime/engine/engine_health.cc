@@ -48,14 +48,14 @@ void Engine::CheckHealth() {
                std::to_string(static_cast<int>(clock_->Now() -
                                                host.adapter->last_heard())) +
                " s (missed a heartbeat)";
-        pending_checks_.push_back(HostCheck{host.name, clock_->Now(), false,
-                                            std::nullopt,
-                                            CheckSource::kRuntime});
+        unrecorded_.checks.push_back(HostCheck{host.name, clock_->Now(), false,
+                                               std::nullopt,
+                                               CheckSource::kRuntime});
       } else if (now == HealthState::kUp && before == HealthState::kSuspect) {
         line = "host " + host.name + " answers again";
-        pending_checks_.push_back(HostCheck{host.name, clock_->Now(), true,
-                                            std::nullopt,
-                                            CheckSource::kRuntime});
+        unrecorded_.checks.push_back(HostCheck{host.name, clock_->Now(), true,
+                                               std::nullopt,
+                                               CheckSource::kRuntime});
       }
       // Down and back up are told by HostLostLocked / ScheduleReconnect.
       if (line.empty()) continue;

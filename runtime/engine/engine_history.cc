@@ -92,18 +92,14 @@ void Engine::RecordJobLocked(const JobEntry& job, HostId host,
   JobRecord rec = JobRecordFromReport(run_id_, spec, hosts_[host]->name, report,
                                       job.replica);
   if (rec.submitted == 0) rec.submitted = job.submitted;
-  pending_records_.push_back(std::move(rec));
+  unrecorded_.jobs.push_back(std::move(rec));
 }
 
 void Engine::RecordPending() {
-  std::vector<JobRecord> records;
-  std::vector<HostFailure> failures;
-  std::vector<HostCheck> checks;
+  Unrecorded pending;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    records.swap(pending_records_);
-    failures.swap(pending_failures_);
-    checks.swap(pending_checks_);
+    std::swap(pending, unrecorded_);
   }
   if (!history_) return;
   for (auto& h : hosts_) {
@@ -118,9 +114,11 @@ void Engine::RecordPending() {
       (void)history_->RecordQueueWait(row);
     }
   }
-  for (const HostFailure& f : failures) (void)history_->RecordHostFailure(f);
-  for (const HostCheck& c : checks) (void)history_->RecordHostCheck(c);
-  for (const JobRecord& r : records) {
+  for (const HostFailure& f : pending.failures) {
+    (void)history_->RecordHostFailure(f);
+  }
+  for (const HostCheck& c : pending.checks) (void)history_->RecordHostCheck(c);
+  for (const JobRecord& r : pending.jobs) {
     Status s = history_->RecordJob(r);
     if (!s.ok()) {
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());

@@ -20,7 +20,7 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
   host.reconnect_delay = 0;
   // Timers run on the engine thread, where this is called from.
   boost::asio::post(*io_, [this, lost] { ScheduleReconnect(lost); });
-  pending_failures_.push_back(
+  unrecorded_.failures.push_back(
       HostFailure{host.name, clock_->Now(), "host_lost", why, run_id_, 0});
   RewindLocked(lost, kNoVersion, why);
 }
@@ -249,8 +249,8 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
     HostEntry& host = *hosts_[h];
     // A reconnect is an availability check (paper 004 eq. 1-2), not a new
     // failure: the loss was already charged to the host's distrust.
-    pending_checks_.push_back(HostCheck{host.name, clock_->Now(), s.ok(),
-                                        std::nullopt, CheckSource::kRuntime});
+    unrecorded_.checks.push_back(HostCheck{
+        host.name, clock_->Now(), s.ok(), std::nullopt, CheckSource::kRuntime});
     if (s.ok()) {
       host.usable = true;
       host.reconnect_delay = 0;
