@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_defaults.h"
 #include "adapters/batch/batch_adapter.h"
 #include "adapters/batch/batch_commands.h"
 #include "adapters/batch/queue_wait_log.h"
 
 namespace gs {
 
-class BatchJobAdapter : public Adapter {
+class BatchJobAdapter : public AdapterDefaults {
  public:
   BatchJobAdapter(boost::asio::io_context& io, Clock& clock,
                   BatchAdapterOptions options,

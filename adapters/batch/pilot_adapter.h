@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_defaults.h"
 #include "adapters/agent/agent_adapter.h"
 #include "adapters/batch/batch_adapter.h"
 #include "adapters/batch/batch_commands.h"
@@ -25,7 +25,7 @@
 
 namespace gs {
 
-class PilotAdapter : public Adapter {
+class PilotAdapter : public AdapterDefaults {
  public:
   PilotAdapter(boost::asio::io_context& io, Clock& clock,
                BatchAdapterOptions options,
