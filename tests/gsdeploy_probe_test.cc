@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "adapters/adapter_defaults.h"
 #include "runtime/base/asio_clock.h"
 #include "runtime/deploy/deploy_probe.h"
 #include "runtime/deploy/deploy_rank.h"
@@ -125,7 +126,7 @@ INSTANTIATE_TEST_SUITE_P(Hosts, GsdeployProbeTest,
 // --- Single-host cases with scripted adapters. ---
 
 // Connects at once; Probe answers with `probe`; Put copies into `dir`.
-class ScriptedAdapter : public Adapter {
+class ScriptedAdapter : public AdapterDefaults {
  public:
   ScriptedAdapter(boost::asio::io_context& io, StatusOr<HostProbe> probe,
                   std::string dir)

@@ -18,7 +18,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_defaults.h"
 #include "adapters/agent/chunk_pump.h"
 #include "adapters/agent/protocol.h"
 #include "adapters/agent/staging_files.h"
@@ -55,7 +55,7 @@ struct AgentAdapterOptions {
 using ByteStreamFactory =
     std::function<StatusOr<std::unique_ptr<ByteStream>>()>;
 
-class AgentAdapter : public Adapter {
+class AgentAdapter : public AdapterDefaults {
  public:
   // Callbacks run on `io`; every method must be called on the thread
   // running `io` (Connect(): see there). `io` and `clock` must outlive the

@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_defaults.h"
 #include "adapters/agent/memory_stream.h"
 #include "adapters/agent/protocol.h"
 
 namespace gs::testing {
 
 // Holds every job until the test finishes it.
-class ScriptedRunner : public Adapter {
+class ScriptedRunner : public AdapterDefaults {
  public:
   explicit ScriptedRunner(boost::asio::io_context& io) : io_(io) {}
 

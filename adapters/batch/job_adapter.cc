@@ -11,7 +11,6 @@
 
 #include "adapters/batch/batch_job_runner.h"
 #include "adapters/batch/pilot_auth.h"
-#include "adapters/batch/via_ssh.h"
 #include "adapters/ssh/shell_quote.h"
 
 namespace gs {
@@ -21,21 +20,10 @@ namespace fs = std::filesystem;
 BatchJobAdapter::BatchJobAdapter(boost::asio::io_context& io, Clock& clock,
                                  BatchAdapterOptions options,
                                  std::unique_ptr<BatchSystem> system)
-    : io_(io),
-      clock_(clock),
-      options_(std::move(options)),
-      system_kind_(system->kind()),
-      commands_(options_.host.name, std::move(system), options_.host.batch,
-                options_.where),
-      waits_(options_.host.batch.partition, options_.past_queue_waits) {
-  if (!options_.login.name.empty()) {
-    commands_.set_runner(
-        MakeViaRunner(io_, clock_, options_.login, options_.host.env));
-  }
-}
+    : BatchHostAdapter(io, clock, std::move(options), std::move(system)) {}
 
 Seconds BatchJobAdapter::expected_start_delay() const {
-  const Seconds mean = waits_.Mean();
+  const Seconds mean = waits().Mean();
   return mean >= 0 ? mean : history_wait_;
 }
 
@@ -46,10 +34,10 @@ BatchJobAdapter::~BatchJobAdapter() {
 
 Status BatchJobAdapter::Connect() {
   if (connected_) return Status::Ok();
-  if (Status s = CheckBatchOptions(options_); !s.ok()) return s;
+  if (Status s = CheckBatchOptions(options()); !s.ok()) return s;
   auto tag = NewPilotToken();  // random, so that runs never share names
   if (!tag.ok()) return tag.status();
-  run_dir_ = options_.host.workdir + "/batch-" + std::to_string(::getpid()) +
+  run_dir_ = options().host.workdir + "/batch-" + std::to_string(::getpid()) +
              "-" + tag->substr(0, 8);
   std::error_code ec;
   fs::create_directories(run_dir_, ec);
@@ -57,25 +45,20 @@ Status BatchJobAdapter::Connect() {
     return Status::IoError(Host() + ": cannot create " + run_dir_ + ": " +
                            ec.message());
   }
-  fs::permissions(options_.host.workdir, fs::perms::owner_all,
+  fs::permissions(options().host.workdir, fs::perms::owner_all,
                   fs::perm_options::replace, ec);
-  const std::string check = run_dir_ + "/check.sh";
-  if (Status s = WriteFileAtomically(check, "#!/bin/sh\nexit 0\n"); !s.ok()) {
-    return s;
-  }
-  ::chmod(check.c_str(), 0700);
-  auto max_array = commands_.Check(check);
+  auto max_array = CheckSystem(run_dir_);
   if (!max_array.ok()) return max_array.status();
   max_array_ = *max_array;
-  if (options_.max_array > 0)
-    max_array_ = std::min(max_array_, options_.max_array);
-  slots_ = std::max(1, options_.host.slots);
-  if (options_.host.batch.max_jobs > 0) {
-    slots_ = std::min(slots_, options_.host.batch.max_jobs);
+  if (options().max_array > 0)
+    max_array_ = std::min(max_array_, options().max_array);
+  slots_ = std::max(1, options().host.slots);
+  if (options().host.batch.max_jobs > 0) {
+    slots_ = std::min(slots_, options().host.batch.max_jobs);
   }
-  job_name_ = "gsrt-" + options_.host.name + "-" + tag->substr(0, 8);
+  job_name_ = "gsrt-" + options().host.name + "-" + tag->substr(0, 8);
   connected_ = true;
-  history_wait_ = std::max<Seconds>(waits_.RecentMean(), 0);
+  history_wait_ = std::max<Seconds>(waits().RecentMean(), 0);
   shut_down_ = false;
   ArmTick();
   return Status::Ok();
@@ -91,7 +74,7 @@ void BatchJobAdapter::Submit(JobSpec spec, DoneCallback done) {
   Entry& e = jobs_[id];
   e.spec = std::move(spec);
   e.done = std::move(done);
-  e.submitted = clock_.Now();
+  e.submitted = clock().Now();
   if (!connected_ || shut_down_) {
     Report(id, HostFailed{Host() + " is not connected"}, e.submitted,
            e.submitted);
@@ -102,7 +85,7 @@ void BatchJobAdapter::Submit(JobSpec spec, DoneCallback done) {
   flush_posted_ = true;
   std::shared_ptr<bool> alive = alive_;
   // Jobs submitted in this turn of the engine go out together.
-  boost::asio::post(io_, [this, alive] {
+  boost::asio::post(io(), [this, alive] {
     if (*alive) Flush();
   });
 }
@@ -136,8 +119,8 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
   }
   const std::string script = dir + "/job.sh";
   if (s.ok()) {
-    auto line = ShellCommandLine({options_.agent_program, "--batch-job", dir,
-                                  "--workdir", options_.host.workdir});
+    auto line = ShellCommandLine({options().agent_program, "--batch-job", dir,
+                                  "--workdir", options().host.workdir});
     s = line.ok()
             ? WriteFileAtomically(
                   script, "#!/bin/sh\n# gsrt batch job (generated)\nexec " +
@@ -152,10 +135,10 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
     job.script = script;
     job.output = dir + "/out";
     job.array = ids.size() > 1 ? static_cast<int>(ids.size()) : 0;
-    id = commands_.Submit(job);
+    id = commands().Submit(job);
     ++submissions_;
   }
-  const Seconds now = clock_.Now();
+  const Seconds now = clock().Now();
   for (size_t i = 0; i < ids.size(); ++i) {
     Entry& e = jobs_[ids[i]];
     if (!id.ok()) {
@@ -165,7 +148,7 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
     e.spec = JobSpec();  // on disk now
     e.submitted = now;
     e.batch_id = ids.size() > 1
-                     ? commands_.system().ElementId(*id, static_cast<int>(i))
+                     ? commands().system().ElementId(*id, static_cast<int>(i))
                      : *id;
   }
 }
@@ -173,7 +156,7 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
 void BatchJobAdapter::Poll(bool list) {
   std::optional<std::map<std::string, std::string>> listed;
   if (list) {
-    auto l = commands_.List(job_name_);
+    auto l = commands().List(job_name_);
     if (l.ok()) listed = std::move(l).value();
   }
   std::vector<std::pair<JobId, StatusOr<JobReport>>> finished;
@@ -197,7 +180,7 @@ void BatchJobAdapter::Poll(bool list) {
   }
   for (auto& [id, report] : finished) {
     if (!report.ok()) {
-      const Seconds now = clock_.Now();
+      const Seconds now = clock().Now();
       Report(id,
              HostFailed{Host() + ": unreadable exit record: " +
                         report.status().message()},
@@ -221,7 +204,7 @@ void BatchJobAdapter::Poll(bool list) {
                                  ? "." + std::to_string(e.index)
                                  : "");
     keep_files_ = true;  // its output may say why
-    const Seconds now = clock_.Now();
+    const Seconds now = clock().Now();
     Report(id,
            HostFailed{"batch job " + e.batch_id + " of " + Host() +
                       " left the queue without an exit record (cancelled "
@@ -234,10 +217,10 @@ void BatchJobAdapter::Poll(bool list) {
 
 void BatchJobAdapter::ArmTick() {
   std::shared_ptr<bool> alive = alive_;
-  tick_ = clock_.After(options_.record_interval, [this, alive] {
+  tick_ = clock().After(options().record_interval, [this, alive] {
     if (!*alive || shut_down_) return;
-    const int every = std::max(
-        1, static_cast<int>(options_.poll_interval / options_.record_interval));
+    const int every = std::max(1, static_cast<int>(options().poll_interval /
+                                                   options().record_interval));
     const bool list = ++ticks_ % every == 0;
     if (!jobs_.empty()) Poll(list);
     ArmTick();
@@ -265,27 +248,27 @@ void BatchJobAdapter::Report(JobId id, JobReport report) {
   report.id = id;
   const bool ran = std::holds_alternative<Exited>(report.outcome) ||
                    std::holds_alternative<TimedOut>(report.outcome);
-  if (ran && !e.batch_id.empty()) waits_.Add(e.submitted, report.started);
+  if (ran && !e.batch_id.empty()) waits().Add(e.submitted, report.started);
   report.submitted = std::min(e.submitted, report.started);
   report.started = std::max(report.started, report.submitted);
   report.ended = std::max(report.ended, report.started);
   // The slot frees when the runtime hears of it, not before.
   ++reporting_;
   std::shared_ptr<bool> alive = alive_;
-  boost::asio::post(
-      io_, [this, alive, done = std::move(e.done), report = std::move(report)] {
-        if (*alive) --reporting_;
-        done(report);
-      });
+  boost::asio::post(io(), [this, alive, done = std::move(e.done),
+                           report = std::move(report)] {
+    if (*alive) --reporting_;
+    done(report);
+  });
 }
 
 void BatchJobAdapter::Cancel(JobId id) {
   auto it = jobs_.find(id);
   if (it == jobs_.end()) return;
   if (!it->second.batch_id.empty()) {
-    (void)commands_.Cancel({it->second.batch_id});
+    (void)commands().Cancel({it->second.batch_id});
   }
-  const Seconds now = clock_.Now();
+  const Seconds now = clock().Now();
   Report(id, Cancelled{}, now, now);
 }
 
@@ -300,7 +283,7 @@ void BatchJobAdapter::Shutdown() {
       ids.insert(e.batch_id.substr(0, e.batch_id.find('_')));
   }
   if (!ids.empty()) {
-    (void)commands_.Cancel(std::vector<std::string>(ids.begin(), ids.end()));
+    (void)commands().Cancel(std::vector<std::string>(ids.begin(), ids.end()));
   }
   // The run's job files go, unless a job vanished (its output may say
   // why) or jobs are still cancelling.
@@ -313,7 +296,7 @@ void BatchJobAdapter::Shutdown() {
   jobs_.clear();
   pending_.clear();
   connected_ = false;
-  const Seconds now = clock_.Now();
+  const Seconds now = clock().Now();
   for (auto& [id, e] : left) {
     JobReport report;
     report.id = id;
@@ -325,17 +308,17 @@ void BatchJobAdapter::Shutdown() {
 }
 
 void BatchJobAdapter::Probe(ProbeCallback done) {
-  const Seconds start = clock_.Now();
-  auto listed = commands_.List(job_name_.empty() ? "gsrt-probe" : job_name_);
+  const Seconds start = clock().Now();
+  auto listed = commands().List(job_name_.empty() ? "gsrt-probe" : job_name_);
   StatusOr<HostProbe> result = listed.status();
   if (listed.ok()) {
     HostProbe probe;
-    probe.rtt = clock_.Now() - start;
-    probe.cores = static_cast<uint32_t>(options_.host.batch.cpus_per_task);
-    probe.queue_wait = waits_.RecentMean();
+    probe.rtt = clock().Now() - start;
+    probe.cores = static_cast<uint32_t>(options().host.batch.cpus_per_task);
+    probe.queue_wait = waits().RecentMean();
     result = probe;
   }
-  boost::asio::post(io_, [done = std::move(done), result] { done(result); });
+  boost::asio::post(io(), [done = std::move(done), result] { done(result); });
 }
 
 std::vector<std::string> BatchJobAdapter::BatchIds() const {

@@ -16,21 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "adapters/adapter.h"
-#include "adapters/batch/batch_adapter.h"
-#include "adapters/batch/batch_commands.h"
-#include "adapters/batch/queue_wait_log.h"
+#include "adapters/batch/batch_host_adapter.h"
 
 namespace gs {
 
-class BatchJobAdapter : public Adapter {
+class BatchJobAdapter : public BatchHostAdapter {
  public:
   BatchJobAdapter(boost::asio::io_context& io, Clock& clock,
                   BatchAdapterOptions options,
                   std::unique_ptr<BatchSystem> system);
   ~BatchJobAdapter() override;
 
-  std::string_view kind() const override { return system_kind_; }
   // Checks the batch system (reachable, partition, options) and reads the
   // largest job array it takes.
   Status Connect() override;
@@ -44,17 +40,12 @@ class BatchJobAdapter : public Adapter {
   // before this returns.
   void Shutdown() override;
   bool shares_master_files() const override { return true; }
-  std::string work_dir() const override { return options_.host.workdir; }
   void Probe(ProbeCallback done) override;
 
   // For tests: the batch ids (array elements) of the jobs submitted and
-  // not yet reported, the batch submissions made, the queue waits seen.
+  // not yet reported, the batch submissions made, the largest array.
   std::vector<std::string> BatchIds() const;
   int submissions() const { return submissions_; }
-  const QueueWaitLog& queue_waits() const { return waits_; }
-  std::vector<QueueWaitSample> TakeQueueWaits() override {
-    return waits_.Take();
-  }
   int max_array() const { return max_array_; }
 
  private:
@@ -74,14 +65,7 @@ class BatchJobAdapter : public Adapter {
   void ArmTick();
   void Report(JobId id, JobOutcome outcome, Seconds started, Seconds ended);
   void Report(JobId id, JobReport report);
-  std::string Host() const { return "host '" + options_.host.name + "'"; }
 
-  boost::asio::io_context& io_;
-  Clock& clock_;
-  BatchAdapterOptions options_;
-  std::string system_kind_;
-  BatchCommands commands_;
-  QueueWaitLog waits_;
   Seconds history_wait_ = 0;  // read once at Connect
   std::string run_dir_;
   std::string job_name_;

@@ -12,7 +12,6 @@
 
 #include "adapters/batch/batch_job_runner.h"
 #include "adapters/batch/pilot_auth.h"
-#include "adapters/batch/via_ssh.h"
 #include "adapters/ssh/shell_quote.h"
 #include "adapters/transport/tcp_stream.h"
 
@@ -46,18 +45,7 @@ std::string ThisHostName() {
 PilotAdapter::PilotAdapter(boost::asio::io_context& io, Clock& clock,
                            BatchAdapterOptions options,
                            std::unique_ptr<BatchSystem> system)
-    : io_(io),
-      clock_(clock),
-      options_(std::move(options)),
-      system_kind_(system->kind()),
-      commands_(options_.host.name, std::move(system), options_.host.batch,
-                options_.where),
-      waits_(options_.host.batch.partition, options_.past_queue_waits) {
-  if (!options_.login.name.empty()) {
-    commands_.set_runner(
-        MakeViaRunner(io_, clock_, options_.login, options_.host.env));
-  }
-}
+    : BatchHostAdapter(io, clock, std::move(options), std::move(system)) {}
 
 PilotAdapter::~PilotAdapter() {
   Shutdown();
@@ -66,29 +54,25 @@ PilotAdapter::~PilotAdapter() {
 
 Status PilotAdapter::Prepare() {
   if (prepared_) return Status::Ok();
-  if (Status s = CheckBatchOptions(options_); !s.ok()) return s;
-  script_dir_ = options_.host.workdir + "/pilots";
-  if (Status s = MakePrivateDir(options_.host.workdir); !s.ok()) return s;
+  if (Status s = CheckBatchOptions(options()); !s.ok()) return s;
+  script_dir_ = options().host.workdir + "/pilots";
+  if (Status s = MakePrivateDir(options().host.workdir); !s.ok()) return s;
   if (Status s = MakePrivateDir(script_dir_); !s.ok()) return s;
-  const std::string check = script_dir_ + "/check.sh";
-  if (Status s = WriteFileAtomically(check, "#!/bin/sh\nexit 0\n"); !s.ok()) {
-    return s;
+  if (auto checked = CheckSystem(script_dir_); !checked.ok()) {
+    return checked.status();
   }
-  ::chmod(check.c_str(), 0700);
-  auto max_array = commands_.Check(check);
-  if (!max_array.ok()) return max_array.status();
 
   auto token = NewPilotToken();
   if (!token.ok()) return token.status();
   token_ = std::move(token).value();
   token_file_ = script_dir_ + "/token." + std::to_string(::getpid());
   if (Status s = WriteTokenFile(token_file_, token_); !s.ok()) return s;
-  job_name_ = "gsrt-pilot-" + options_.host.name + "-" + token_.substr(0, 8);
+  job_name_ = "gsrt-pilot-" + options().host.name + "-" + token_.substr(0, 8);
 
-  const std::string& listen = options_.host.batch.listen;
+  const std::string& listen = options().host.batch.listen;
   auto address = ParseHostPort(listen.empty() ? "127.0.0.1" : listen, 0);
   if (!address.ok()) {
-    return address.status().WithContext(options_.where + Host() + ": listen");
+    return address.status().WithContext(options().where + Host() + ": listen");
   }
   PilotListenerOptions lo;
   lo.address = address->host;
@@ -96,12 +80,12 @@ Status PilotAdapter::Prepare() {
   lo.token = token_;
   std::shared_ptr<bool> alive = alive_;
   auto listener = PilotListener::Listen(
-      io_, clock_, lo,
+      io(), clock(), lo,
       [this, alive](std::string name, std::unique_ptr<ByteStream> stream) {
         if (*alive) OnPilot(std::move(name), std::move(stream));
       });
   if (!listener.ok()) {
-    return listener.status().WithContext(options_.where + Host());
+    return listener.status().WithContext(options().where + Host());
   }
   listener_ = std::move(listener).value();
   std::string host = address->host;
@@ -114,10 +98,10 @@ Status PilotAdapter::Prepare() {
 
 Status PilotAdapter::SubmitPilot(int slots) {
   auto pilot = std::make_unique<Pilot>();
-  pilot->name = options_.host.name + "-p" + std::to_string(next_pilot_++);
+  pilot->name = options().host.name + "-p" + std::to_string(next_pilot_++);
   pilot->slots = std::max(1, slots);
   const std::string script = script_dir_ + "/" + pilot->name + ".sh";
-  std::vector<std::string> argv = {options_.agent_program,
+  std::vector<std::string> argv = {options().agent_program,
                                    "--connect",
                                    connect_to_,
                                    "--token-file",
@@ -125,11 +109,11 @@ Status PilotAdapter::SubmitPilot(int slots) {
                                    "--pilot",
                                    pilot->name,
                                    "--workdir",
-                                   options_.host.workdir,
+                                   options().host.workdir,
                                    "--slots",
                                    std::to_string(pilot->slots),
                                    "--heartbeat",
-                                   std::to_string(options_.heartbeat)};
+                                   std::to_string(options().heartbeat)};
   auto line = ShellCommandLine(argv);
   if (!line.ok()) return line.status().WithContext(Host());
   const std::string text = "#!/bin/sh\n# gsrt pilot " + pilot->name +
@@ -142,10 +126,10 @@ Status PilotAdapter::SubmitPilot(int slots) {
   job.name = job_name_;
   job.script = script;
   job.output = script_dir_ + "/" + pilot->name + ".out";
-  auto id = commands_.Submit(job);
+  auto id = commands().Submit(job);
   if (!id.ok()) return id.status();
   pilot->batch_id = *id;
-  pilot->submitted = clock_.Now();
+  pilot->submitted = clock().Now();
   pilots_.push_back(std::move(pilot));
   return Status::Ok();
 }
@@ -154,14 +138,14 @@ Status PilotAdapter::Connect() {
   if (shut_down_) return Status::FailedPrecondition(Host() + " was shut down");
   if (Status s = Prepare(); !s.ok()) return s;
   failed_starts_ = 0;
-  const int want = std::max(1, options_.host.batch.pilots);
-  const int slots = std::max(1, options_.host.slots);
+  const int want = std::max(1, options().host.batch.pilots);
+  const int slots = std::max(1, options().host.slots);
   for (int i = AlivePilots(); i < want; ++i) {
     const int share = slots / want + (i < slots % want ? 1 : 0);
     if (Status s = SubmitPilot(share); !s.ok()) return s;
   }
   if (!tick_) ArmTick();
-  const Seconds deadline = clock_.Now() + options_.pilot_start_timeout;
+  const Seconds deadline = clock().Now() + options().pilot_start_timeout;
   auto ready = [&] {
     int n = 0;
     for (const auto& p : pilots_) n += p->state == PilotState::kReady;
@@ -171,11 +155,11 @@ Status PilotAdapter::Connect() {
   // start, and late pilots add their slots when they connect.
   Seconds first_ready = -1;
   while (ready() < want && failed_starts_ < kMaxFailedStarts &&
-         clock_.Now() < deadline) {
-    if (ready() > 0 && first_ready < 0) first_ready = clock_.Now();
-    if (first_ready >= 0 && clock_.Now() - first_ready > kLatePilotWait) break;
-    io_.restart();
-    io_.run_one_for(std::chrono::milliseconds(100));
+         clock().Now() < deadline) {
+    if (ready() > 0 && first_ready < 0) first_ready = clock().Now();
+    if (first_ready >= 0 && clock().Now() - first_ready > kLatePilotWait) break;
+    io().restart();
+    io().run_one_for(std::chrono::milliseconds(100));
   }
   if (ready() > 0) return Status::Ok();
   std::string state;
@@ -190,9 +174,9 @@ Status PilotAdapter::Connect() {
            ? ": " + last_failure_
            : " within " +
                  std::to_string(
-                     static_cast<int>(options_.pilot_start_timeout)) +
+                     static_cast<int>(options().pilot_start_timeout)) +
                  " s" + (state.empty() ? "" : " (" + state + ")")) +
-      ". Check that the nodes see " + options_.agent_program +
+      ". Check that the nodes see " + options().agent_program +
       " and can reach " + connect_to_ + " (set `listen:`)");
 }
 
@@ -207,7 +191,7 @@ void PilotAdapter::OnPilot(std::string name,
     return;
   }
   pilot->state = PilotState::kConnecting;
-  waits_.Add(pilot->submitted, clock_.Now());
+  waits().Add(pilot->submitted, clock().Now());
   auto held = std::make_shared<std::unique_ptr<ByteStream>>(std::move(stream));
   ByteStreamFactory factory =
       [held]() -> StatusOr<std::unique_ptr<ByteStream>> {
@@ -218,14 +202,14 @@ void PilotAdapter::OnPilot(std::string name,
     return std::move(*held);
   };
   AgentAdapterOptions ao;
-  ao.kind = system_kind_;
+  ao.kind = std::string(kind());
   // Messages read "host 'H' pilot 'H-p0', batch job '123'".
-  ao.host_name = options_.host.name + "' pilot '" + pilot->name +
+  ao.host_name = options().host.name + "' pilot '" + pilot->name +
                  "', batch job '" + pilot->batch_id;
-  ao.heartbeat_interval = options_.heartbeat;
-  ao.shares_master_files = options_.host.shared_fs;
+  ao.heartbeat_interval = options().heartbeat;
+  ao.shares_master_files = options().host.shared_fs;
   pilot->agent =
-      std::make_unique<AgentAdapter>(io_, clock_, std::move(factory), ao);
+      std::make_unique<AgentAdapter>(io(), clock(), std::move(factory), ao);
   std::shared_ptr<bool> alive = alive_;
   pilot->agent->ConnectAsync([this, alive, pilot](Status s) {
     if (*alive) OnPilotReady(*pilot, std::move(s));
@@ -251,7 +235,7 @@ void PilotAdapter::Retire(Pilot& pilot, const std::string& why) {
   pilot.lost = true;
   if (pilot.agent) pilot.agent->Shutdown();
   // It may still run on a hung node: make sure it leaves the queue.
-  (void)commands_.Cancel({pilot.batch_id});
+  (void)commands().Cancel({pilot.batch_id});
   std::fprintf(stderr, "gsrt: %s: pilot %s (batch job %s) retired: %s\n",
                Host().c_str(), pilot.name.c_str(), pilot.batch_id.c_str(),
                why.c_str());
@@ -261,7 +245,7 @@ void PilotAdapter::Maintain(bool list) {
   if (shut_down_ || !prepared_) return;
   std::optional<std::map<std::string, std::string>> listed;
   if (list) {
-    auto l = commands_.List(job_name_);
+    auto l = commands().List(job_name_);
     if (l.ok()) listed = std::move(l).value();
   }
   for (auto& p : pilots_) {
@@ -294,8 +278,8 @@ void PilotAdapter::Maintain(bool list) {
     FinishWaiters(Status::Unavailable(Host() + ": " + last_failure_));
     return;
   }
-  const int want = std::max(1, options_.host.batch.pilots);
-  int slots_left = std::max(1, options_.host.slots);
+  const int want = std::max(1, options().host.batch.pilots);
+  int slots_left = std::max(1, options().host.slots);
   for (const auto& p : pilots_) {
     if (p->state != PilotState::kGone) slots_left -= p->slots;
   }
@@ -314,7 +298,7 @@ void PilotAdapter::Maintain(bool list) {
 
 void PilotAdapter::ArmTick() {
   std::shared_ptr<bool> alive = alive_;
-  tick_ = clock_.After(options_.poll_interval, [this, alive] {
+  tick_ = clock().After(options().poll_interval, [this, alive] {
     if (!*alive || shut_down_) return;
     Maintain(/*list=*/true);
     ArmTick();
@@ -327,31 +311,32 @@ void PilotAdapter::FinishWaiters(const Status& s) {
   auto waiters = std::move(waiters_);
   waiters_.clear();
   for (auto& w : waiters) {
-    boost::asio::post(io_, [w = std::move(w), s] { w(s); });
+    boost::asio::post(io(), [w = std::move(w), s] { w(s); });
   }
 }
 
 void PilotAdapter::Reconnect(std::function<void(Status)> done) {
   if (shut_down_) {
     return boost::asio::post(
-        io_, [done] { done(Status::Cancelled("the host was shut down")); });
+        io(), [done] { done(Status::Cancelled("the host was shut down")); });
   }
   if (!prepared_) return done(Connect());
   failed_starts_ = 0;
   Maintain(/*list=*/false);
   if (connected()) {
-    return boost::asio::post(io_, [done] { done(Status::Ok()); });
+    return boost::asio::post(io(), [done] { done(Status::Ok()); });
   }
   waiters_.push_back(std::move(done));
   if (!wait_deadline_) {
     std::shared_ptr<bool> alive = alive_;
-    wait_deadline_ = clock_.After(options_.pilot_start_timeout, [this, alive] {
-      if (!*alive) return;
-      FinishWaiters(Status::Unavailable(
-          Host() + ": no new pilot job connected back within " +
-          std::to_string(static_cast<int>(options_.pilot_start_timeout)) +
-          " s"));
-    });
+    wait_deadline_ =
+        clock().After(options().pilot_start_timeout, [this, alive] {
+          if (!*alive) return;
+          FinishWaiters(Status::Unavailable(
+              Host() + ": no new pilot job connected back within " +
+              std::to_string(static_cast<int>(options().pilot_start_timeout)) +
+              " s"));
+        });
   }
 }
 
@@ -393,8 +378,8 @@ void PilotAdapter::Submit(JobSpec spec, DoneCallback done) {
     JobReport report;
     report.id = spec.id;
     report.outcome = HostFailed{Host() + " has no connected pilot"};
-    report.submitted = report.started = report.ended = clock_.Now();
-    boost::asio::post(io_, [done = std::move(done), report] { done(report); });
+    report.submitted = report.started = report.ended = clock().Now();
+    boost::asio::post(io(), [done = std::move(done), report] { done(report); });
     return;
   }
   const JobId id = spec.id;
@@ -425,7 +410,7 @@ void PilotAdapter::Shutdown() {
     p->state = PilotState::kGone;
   }
   // Nothing of the run stays in the queue, started or not.
-  if (!ids.empty()) (void)commands_.Cancel(ids);
+  if (!ids.empty()) (void)commands().Cancel(ids);
   if (listener_) listener_->Close();
   if (!token_file_.empty()) ::unlink(token_file_.c_str());
   // The scripts and outputs of pilots that ended well; a lost pilot's
@@ -467,7 +452,7 @@ void PilotAdapter::Remove(std::string host_path) {
 void PilotAdapter::Probe(ProbeCallback done) {
   Pilot* p = ReadyPilot();
   if (p == nullptr) return done(Status::Unavailable(Host() + ": no pilot"));
-  const Seconds wait = waits_.RecentMean();
+  const Seconds wait = waits().RecentMean();
   p->agent->Probe([done = std::move(done), wait](StatusOr<HostProbe> probe) {
     if (probe.ok() && wait >= 0) probe->queue_wait = wait;
     done(std::move(probe));

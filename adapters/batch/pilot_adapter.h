@@ -16,23 +16,19 @@
 #include <string>
 #include <vector>
 
-#include "adapters/adapter.h"
 #include "adapters/agent/agent_adapter.h"
-#include "adapters/batch/batch_adapter.h"
-#include "adapters/batch/batch_commands.h"
+#include "adapters/batch/batch_host_adapter.h"
 #include "adapters/batch/pilot_listener.h"
-#include "adapters/batch/queue_wait_log.h"
 
 namespace gs {
 
-class PilotAdapter : public Adapter {
+class PilotAdapter : public BatchHostAdapter {
  public:
   PilotAdapter(boost::asio::io_context& io, Clock& clock,
                BatchAdapterOptions options,
                std::unique_ptr<BatchSystem> system);
   ~PilotAdapter() override;
 
-  std::string_view kind() const override { return system_kind_; }
   // Checks the batch system, listens, submits the pilots and waits until
   // they are all connected, or 5 s after the first one connected, or
   // pilot_start_timeout (an error if none connected). Runs `io` itself,
@@ -46,8 +42,7 @@ class PilotAdapter : public Adapter {
   void Submit(JobSpec spec, DoneCallback done) override;
   void Cancel(JobId id) override;
   void Shutdown() override;
-  bool shares_master_files() const override { return options_.host.shared_fs; }
-  std::string work_dir() const override { return options_.host.workdir; }
+  bool shares_master_files() const override { return options().host.shared_fs; }
   void Put(std::string master_path, std::string host_path,
            StatusCallback done) override;
   void Get(std::string host_path, std::string master_path,
@@ -55,13 +50,8 @@ class PilotAdapter : public Adapter {
   void Remove(std::string host_path) override;
   void Probe(ProbeCallback done) override;
 
-  // For tests: the batch ids of pilots currently queued or serving, and
-  // the queue waits seen.
+  // For tests: the batch ids of pilots currently queued or serving.
   std::vector<std::string> PilotJobIds() const;
-  const QueueWaitLog& queue_waits() const { return waits_; }
-  std::vector<QueueWaitSample> TakeQueueWaits() override {
-    return waits_.Take();
-  }
 
  private:
   enum class PilotState { kQueued, kConnecting, kReady, kGone };
@@ -88,14 +78,7 @@ class PilotAdapter : public Adapter {
   void FinishWaiters(const Status& s);
   Pilot* ReadyPilot();
   int AlivePilots() const;
-  std::string Host() const { return "host '" + options_.host.name + "'"; }
 
-  boost::asio::io_context& io_;
-  Clock& clock_;
-  BatchAdapterOptions options_;
-  std::string system_kind_;
-  BatchCommands commands_;
-  QueueWaitLog waits_;
   std::string token_;
   std::string token_file_;
   std::string script_dir_;

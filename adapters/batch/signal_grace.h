@@ -6,35 +6,29 @@
 // SIGINT or SIGHUP are therefore held for a short grace period: if the
 // agent is stopped meanwhile (Shutdown), they are never sent, and the
 // master sees the pilot or job lost (an infrastructure failure); if not,
-// they go out as they were.
+// they go out as they were. Everything else is the wrapped runner's.
 #ifndef GSRT_ADAPTERS_BATCH_SIGNAL_GRACE_H_
 #define GSRT_ADAPTERS_BATCH_SIGNAL_GRACE_H_
 
 #include <map>
 #include <memory>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_wrapper.h"
 #include "runtime/base/clock.h"
 
 namespace gs {
 
-class SignalGraceAdapter : public Adapter {
+class SignalGraceAdapter : public AdapterWrapper {
  public:
   // `inner` and `clock` must outlive this object.
   SignalGraceAdapter(Adapter& inner, Clock& clock, Seconds grace = 2);
   ~SignalGraceAdapter() override;
 
-  std::string_view kind() const override { return inner_.kind(); }
-  Status Connect() override { return inner_.Connect(); }
+  // A held report keeps its job's slot.
   int FreeSlots() const override;
   void Submit(JobSpec spec, DoneCallback done) override;
-  void Cancel(JobId id) override { inner_.Cancel(id); }
   // Held reports are dropped into Cancelled (the caller is stopping).
   void Shutdown() override;
-  bool shares_master_files() const override {
-    return inner_.shares_master_files();
-  }
-  std::string work_dir() const override { return inner_.work_dir(); }
 
   // True for an outcome that a batch system's kill signal may have caused.
   static bool KilledBySignal(const JobOutcome& outcome);
@@ -45,7 +39,6 @@ class SignalGraceAdapter : public Adapter {
     DoneCallback done;
     std::unique_ptr<Timer> timer;
   };
-  Adapter& inner_;
   Clock& clock_;
   Seconds grace_;
   std::map<JobId, Held> held_;

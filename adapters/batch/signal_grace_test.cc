@@ -5,13 +5,15 @@
 
 #include <vector>
 
+#include "adapters/adapter_defaults.h"
 #include "tests/support/fake_clock.h"
+#include "tests/support/recording_adapter.h"
 
 namespace gs {
 namespace {
 
 // Finishes each job at once with the exit code given by its operation.
-class ExitAdapter : public Adapter {
+class ExitAdapter : public AdapterDefaults {
  public:
   std::string_view kind() const override { return "exit"; }
   Status Connect() override { return Status::Ok(); }
@@ -67,6 +69,20 @@ TEST_F(SignalGraceTest, ShutdownTurnsHeldReportsIntoCancelled) {
   EXPECT_TRUE(std::holds_alternative<Cancelled>(reports_[0].outcome));
   clock_.Advance(5);
   EXPECT_EQ(reports_.size(), 1u);
+}
+
+// Only the reports of killed workers are the decorator's; every other call
+// is the runner's (before AdapterWrapper, 10 of them were dropped).
+TEST(SignalGraceForwardingTest, EverythingElseIsTheRunners) {
+  testing::RecordingAdapter inner;
+  FakeClock clock;
+  SignalGraceAdapter grace(inner, clock);
+  for (const testing::SeamCall& row : testing::SeamCalls()) {
+    SCOPED_TRACE(row.record);
+    inner.calls.clear();
+    row.call(grace, inner);
+    EXPECT_TRUE(inner.Called(row.record));
+  }
 }
 
 }  // namespace

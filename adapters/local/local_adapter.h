@@ -29,7 +29,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_defaults.h"
 #include "adapters/local/sandbox_pool.h"
 #include "runtime/base/clock.h"
 
@@ -52,7 +52,7 @@ struct LocalAdapterOptions {
   static int DefaultSlots();
 };
 
-class LocalAdapter : public Adapter {
+class LocalAdapter : public AdapterDefaults {
  public:
   // Callbacks run on `io`; Submit, Cancel and Shutdown must be called on the
   // thread running `io`. `io` and `clock` must outlive the adapter.

@@ -7,12 +7,12 @@
 
 #include <string>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_defaults.h"
 #include "adapters/sim/sim_world.h"
 
 namespace gs {
 
-class SimAdapter : public Adapter {
+class SimAdapter : public AdapterDefaults {
  public:
   SimAdapter(SimWorld* world, uint32_t host, Clock* clock);
   ~SimAdapter() override;

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_defaults.h"
 #include "adapters/host_config.h"
 #include "runtime/base/clock.h"
 
@@ -31,7 +31,7 @@ struct SshHostOptions {
   Seconds heartbeat = 5;
 };
 
-class SshHostAdapter : public Adapter {
+class SshHostAdapter : public AdapterDefaults {
  public:
   SshHostAdapter(boost::asio::io_context& io, Clock& clock,
                  SshHostOptions options);

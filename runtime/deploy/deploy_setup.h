@@ -4,9 +4,9 @@
 // start. Hosts that share the master's files are only checked; the others
 // get a copy when it is missing or different.
 //
-// How a host is reached is the HostInstaller seam: this machine's installer
-// and the ssh one (upload when the SHA-256 differs, run --version over ssh,
-// at the paths the ssh adapter uses) are here.
+// How a host is reached is the HostInstaller seam (adapters/host_installer.h):
+// each kind's installer lives with its adapter, and runtime/hosts makes the
+// one a host needs.
 #ifndef GSRT_RUNTIME_DEPLOY_DEPLOY_SETUP_H_
 #define GSRT_RUNTIME_DEPLOY_DEPLOY_SETUP_H_
 
@@ -15,43 +15,18 @@
 #include <string>
 #include <vector>
 
+#include "adapters/host_installer.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
 
 namespace gs {
 
-// What a program's check found.
-struct ProgramCheck {
-  bool uploaded = false;  // a copy was put on the host (missing/different)
-  std::string version;    // the first line `PROGRAM --version` printed
-};
-
-// How setup reaches one host.
-class HostInstaller {
- public:
-  virtual ~HostInstaller() = default;
-  // Puts the master's `local` at `host_path` when it is missing there or
-  // different, makes it executable, and checks that it starts.
-  virtual StatusOr<ProgramCheck> Install(const std::string& local,
-                                         const std::string& host_path) = 0;
-  // Checks that the program at `host_path` (already there: shared files)
-  // exists and starts (`host_path --version` exits 0).
-  virtual StatusOr<ProgramCheck> Check(const std::string& host_path) = 0;
-};
-
 using InstallerMaker =
     std::function<StatusOr<std::unique_ptr<HostInstaller>>(const HostConfig&)>;
 
-// This machine: Check runs the program here; Install copies (under a
-// temporary name, then renamed) when the bytes differ. `timeout` bounds
-// each --version run.
-std::unique_ptr<HostInstaller> MakeLocalInstaller(Seconds timeout);
-
-// gsdeploy's maker: hosts that run here (adapter local) get the local
-// installer; ssh hosts one that connects (bounded by the connect timeout;
-// failing, the host is unreachable) and runs everything over that session;
-// other kinds are Unavailable until their installer is added here.
+// gsdeploy's maker: runtime/hosts' MakeInstaller, each --version run (and
+// upload) bounded by `timeout`.
 InstallerMaker DefaultInstallerMaker(Seconds timeout);
 
 struct SetupRequest {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "adapters/local/local_installer.h"
 #include "runtime/base/run_program.h"
 #include "runtime/deploy/deploy_format.h"
 #include "runtime/history/history_test_util.h"

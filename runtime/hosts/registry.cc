@@ -4,8 +4,10 @@
 
 #include "adapters/batch/batch_adapter.h"
 #include "adapters/local/local_adapter.h"
+#include "adapters/local/local_installer.h"
 #include "adapters/sim/sim_config.h"
 #include "adapters/ssh/ssh_host_adapter.h"
+#include "adapters/ssh/ssh_installer.h"
 #include "runtime/history/history.h"
 
 namespace gs {
@@ -97,6 +99,27 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
   return Status::Unavailable("host '" + host.name + "': adapter " + kinds +
                              " is not available in this build of gsrt "
                              "(available: local, ssh, slurm, pbs, sim)");
+}
+
+StatusOr<std::unique_ptr<HostInstaller>> MakeInstaller(const HostConfig& host,
+                                                       Seconds timeout) {
+  if (!host.adapters.empty()) {
+    switch (host.adapters.front()) {
+      case AdapterKind::kLocal:
+        return MakeLocalInstaller(timeout);
+      case AdapterKind::kSsh:
+        return ConnectSshInstaller(host, timeout);
+      default:  // Seam: the batch installers (through `via`) go here.
+        break;
+    }
+  }
+  const std::string kind =
+      host.adapters.empty()
+          ? "?"
+          : std::string(AdapterKindName(host.adapters.front()));
+  return Status::Unavailable("setup of " + kind +
+                             " hosts is not available in this build of "
+                             "gsdeploy yet (only local and ssh hosts)");
 }
 
 }  // namespace gs

@@ -1,6 +1,6 @@
-// From a configured host to its adapter: the one place that knows which
-// adapter kinds this build provides. Used by the master (GS_On) and by
-// gsdeploy.
+// From a configured host to its adapter, and to its installer for
+// `gsdeploy setup`: the one place that knows which adapter kinds this build
+// provides. Used by the master (GS_On) and by gsdeploy.
 #ifndef GSRT_RUNTIME_HOSTS_REGISTRY_H_
 #define GSRT_RUNTIME_HOSTS_REGISTRY_H_
 
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "adapters/adapter.h"
+#include "adapters/host_installer.h"
 #include "runtime/base/clock.h"
 #include "runtime/config/config.h"
 
@@ -34,6 +35,13 @@ bool AdapterAvailable(AdapterKind kind);
 // that this build provides; an error naming the host when none is.
 StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
                                                const AdapterContext& context);
+
+// How setup reaches `host`, by its first adapter: this machine's installer
+// for local hosts; for ssh hosts one that connects now and runs everything
+// over that session (failing to connect, the host is unreachable). Other
+// kinds are Unavailable. `timeout` bounds each upload and --version run.
+StatusOr<std::unique_ptr<HostInstaller>> MakeInstaller(const HostConfig& host,
+                                                       Seconds timeout);
 
 }  // namespace gs
 

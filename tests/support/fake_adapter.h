@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_defaults.h"
 #include "runtime/base/clock.h"
 
 namespace gs::testing {
 
-class FakeAdapter : public Adapter {
+class FakeAdapter : public AdapterDefaults {
  public:
   struct Behavior {
     int exit_code = 0;

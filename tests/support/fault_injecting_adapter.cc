@@ -75,7 +75,11 @@ FaultInjectingAdapter::FaultInjectingAdapter(boost::asio::io_context& io,
                                              Clock& clock,
                                              std::unique_ptr<Adapter> inner,
                                              std::shared_ptr<FaultPlan> plan)
-    : io_(io), clock_(clock), inner_(std::move(inner)), plan_(std::move(plan)) {
+    : AdapterWrapper(*inner),
+      io_(io),
+      clock_(clock),
+      owned_(std::move(inner)),
+      plan_(std::move(plan)) {
   // Captures only what outlives the adapter (the io_context and the
   // liveness flag): the test thread may call it while the adapter goes.
   plan_->set_on_change([this, &io = io_, alive = alive_] {
@@ -103,16 +107,16 @@ bool FaultInjectingAdapter::Down() const {
 
 Status FaultInjectingAdapter::Connect() {
   if (Down()) return Status::Unavailable("injected fault: host is down");
-  return inner_->Connect();
+  return target().Connect();
 }
 
 int FaultInjectingAdapter::FreeSlots() const {
   if (!connected()) return 0;
-  return inner_->FreeSlots() - static_cast<int>(held_submits_.size());
+  return target().FreeSlots() - static_cast<int>(held_submits_.size());
 }
 
 bool FaultInjectingAdapter::connected() const {
-  return !given_up_ && !Down() && inner_->connected();
+  return !given_up_ && !Down() && target().connected();
 }
 
 void FaultInjectingAdapter::Reconnect(std::function<void(Status)> done) {
@@ -128,18 +132,18 @@ void FaultInjectingAdapter::Reconnect(std::function<void(Status)> done) {
     return;
   }
   given_up_ = false;
-  inner_->Reconnect(std::move(done));
+  target().Reconnect(std::move(done));
 }
 
 Seconds FaultInjectingAdapter::last_heard() const {
-  if (heartbeat_interval() <= 0) return inner_->last_heard();
+  if (heartbeat_interval() <= 0) return target().last_heard();
   return hung_since_ >= 0 ? hung_since_ : clock_.Now();
 }
 
 Seconds FaultInjectingAdapter::heartbeat_interval() const {
   std::lock_guard<std::mutex> lock(plan_->mu_);
   return plan_->heartbeat_interval_ > 0 ? plan_->heartbeat_interval_
-                                        : inner_->heartbeat_interval();
+                                        : target().heartbeat_interval();
 }
 
 void FaultInjectingAdapter::Submit(JobSpec spec, DoneCallback done) {
@@ -177,8 +181,8 @@ void FaultInjectingAdapter::Submit(JobSpec spec, DoneCallback done) {
     held_submits_.push_back({std::move(spec), nullptr});
     return;
   }
-  inner_->Submit(std::move(spec),
-                 [this](JobReport report) { OnInnerDone(std::move(report)); });
+  target().Submit(std::move(spec),
+                  [this](JobReport report) { OnInnerDone(std::move(report)); });
 }
 
 void FaultInjectingAdapter::OnInnerDone(JobReport report) {
@@ -213,7 +217,7 @@ void FaultInjectingAdapter::Cancel(JobId id) {
     Post([done = std::move(done), report]() mutable { done(report); });
     return;
   }
-  inner_->Cancel(id);
+  target().Cancel(id);
 }
 
 void FaultInjectingAdapter::FailRunning(const std::string& why) {
@@ -248,7 +252,7 @@ void FaultInjectingAdapter::ReleaseHeld() {
     done(std::move(report));
   }
   for (auto& [spec, unused] : held) {
-    inner_->Submit(std::move(spec), [this](JobReport report) {
+    target().Submit(std::move(spec), [this](JobReport report) {
       OnInnerDone(std::move(report));
     });
   }
@@ -295,7 +299,7 @@ void FaultInjectingAdapter::Shutdown() {
   hang_timer_.reset();
   hung_since_ = -1;
   ReleaseHeld();
-  inner_->Shutdown();
+  target().Shutdown();
   FailRunning("shut down");
 }
 
@@ -311,7 +315,7 @@ void FaultInjectingAdapter::Put(std::string master_path, std::string host_path,
     std::lock_guard<std::mutex> lock(plan_->mu_);
     plan_->lost_files_.erase(host_path);  // a fresh copy arrives
   }
-  inner_->Put(std::move(master_path), std::move(host_path), std::move(done));
+  target().Put(std::move(master_path), std::move(host_path), std::move(done));
 }
 
 void FaultInjectingAdapter::Get(std::string host_path, std::string master_path,
@@ -329,7 +333,17 @@ void FaultInjectingAdapter::Get(std::string host_path, std::string master_path,
     Post([done = std::move(done), s] { done(s); });
     return;
   }
-  inner_->Get(std::move(host_path), std::move(master_path), std::move(done));
+  target().Get(std::move(host_path), std::move(master_path), std::move(done));
+}
+
+void FaultInjectingAdapter::Probe(ProbeCallback done) {
+  if (!connected() || hung_since_ >= 0) {
+    Post([done = std::move(done)] {
+      done(Status::Unavailable("injected fault: host does not answer"));
+    });
+    return;
+  }
+  target().Probe(std::move(done));
 }
 
 }  // namespace gs

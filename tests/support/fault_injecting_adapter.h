@@ -1,8 +1,8 @@
 // An adapter wrapper that injects faults into any adapter, for testing the
-// runtime's failure handling without real failures (and for the
-// simulator's failure models): the host goes down, the next submits fail,
-// the host hangs (stops answering, so its heartbeats stop), a file on the
-// host is lost. Faults are set from any thread through a FaultPlan.
+// runtime's failure handling without real failures: the host goes down,
+// the next submits fail, the host hangs (stops answering, so its
+// heartbeats stop), a file on the host is lost. Faults are set from any
+// thread through a FaultPlan.
 //
 // A hung host models a SIGSTOPped machine: jobs neither finish nor start,
 // it stops being heard from, and after `heartbeat_timeout` of silence the
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_wrapper.h"
 #include "runtime/base/clock.h"
 
 namespace boost::asio {
@@ -73,35 +73,29 @@ class FaultPlan {
   void Changed();
 };
 
-class FaultInjectingAdapter : public Adapter {
+// Overrides what a fault changes; the rest is the wrapped adapter's.
+class FaultInjectingAdapter : public AdapterWrapper {
  public:
   FaultInjectingAdapter(boost::asio::io_context& io, Clock& clock,
                         std::unique_ptr<Adapter> inner,
                         std::shared_ptr<FaultPlan> plan);
   ~FaultInjectingAdapter() override;
 
-  std::string_view kind() const override { return inner_->kind(); }
   Status Connect() override;
   int FreeSlots() const override;
   bool connected() const override;
   void Reconnect(std::function<void(Status)> done) override;
   Seconds last_heard() const override;
   Seconds heartbeat_interval() const override;
-  Seconds expected_start_delay() const override {
-    return inner_->expected_start_delay();
-  }
   void Submit(JobSpec spec, DoneCallback done) override;
   void Cancel(JobId id) override;
   void Shutdown() override;
-  bool shares_master_files() const override {
-    return inner_->shares_master_files();
-  }
-  std::string work_dir() const override { return inner_->work_dir(); }
   void Put(std::string master_path, std::string host_path,
            StatusCallback done) override;
   void Get(std::string host_path, std::string master_path,
            StatusCallback done) override;
-  void Remove(std::string host_path) override { inner_->Remove(host_path); }
+  // A host that does not answer cannot be probed either.
+  void Probe(ProbeCallback done) override;
 
  private:
   struct Running {
@@ -122,7 +116,7 @@ class FaultInjectingAdapter : public Adapter {
 
   boost::asio::io_context& io_;
   Clock& clock_;
-  std::unique_ptr<Adapter> inner_;
+  std::unique_ptr<Adapter> owned_;  // the target
   std::shared_ptr<FaultPlan> plan_;
   std::map<JobId, Running> running_;
   // Submits that arrived while hung: started when the host answers again.

@@ -1,0 +1,54 @@
+// What a host answers for the seam's roles it does not have: always
+// connected and never heard from (no heartbeats), reconnected by a plain
+// Connect(); sharing the master's files, so nothing to stage; not
+// probeable; starting jobs at once and learning nothing. Adapter kinds
+// derive from this and override what they have. Decorators derive from
+// AdapterWrapper instead: a default there would hide the wrapped adapter's
+// answer.
+#ifndef GSRT_ADAPTERS_ADAPTER_DEFAULTS_H_
+#define GSRT_ADAPTERS_ADAPTER_DEFAULTS_H_
+
+#include <string>
+#include <vector>
+
+#include "adapters/adapter.h"
+
+namespace gs {
+
+class AdapterDefaults : public Adapter {
+ public:
+  // HostLink
+  void Reconnect(std::function<void(Status)> done) override { done(Connect()); }
+  bool connected() const override { return true; }
+  Seconds last_heard() const override { return -1; }
+  Seconds heartbeat_interval() const override { return 0; }
+
+  // FileStager
+  bool shares_master_files() const override { return true; }
+  std::string work_dir() const override { return ""; }
+  void Put(std::string master_path, std::string host_path,
+           StatusCallback done) override {
+    done(Status::FailedPrecondition(std::string(kind()) +
+                                    " adapter does not stage files"));
+  }
+  void Get(std::string host_path, std::string master_path,
+           StatusCallback done) override {
+    done(Status::FailedPrecondition(std::string(kind()) +
+                                    " adapter does not stage files"));
+  }
+  void Remove(std::string host_path) override {}
+
+  // HostProber
+  void Probe(ProbeCallback done) override {
+    done(Status::FailedPrecondition(std::string(kind()) +
+                                    " adapter cannot be probed"));
+  }
+
+  // HostKnowledge
+  std::vector<QueueWaitSample> TakeQueueWaits() override { return {}; }
+  Seconds expected_start_delay() const override { return 0; }
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_ADAPTER_DEFAULTS_H_

@@ -1,0 +1,44 @@
+// The staging role of the adapter seam, for hosts that do not see the
+// master's files: copies both ways, checked, and deletes. Part of Adapter
+// (adapter.h).
+#ifndef GSRT_ADAPTERS_FILE_STAGER_H_
+#define GSRT_ADAPTERS_FILE_STAGER_H_
+
+#include <functional>
+#include <string>
+
+#include "runtime/base/status.h"
+
+namespace gs {
+
+class FileStager {
+ public:
+  using StatusCallback = std::function<void(Status)>;
+
+  virtual ~FileStager() = default;
+
+  // True when the host sees the master's files at the same paths (local
+  // processes, a shared file system): no staging is needed.
+  virtual bool shares_master_files() const = 0;
+
+  // The host's own directory for version files and job sandboxes (an
+  // absolute path on the host).
+  virtual std::string work_dir() const = 0;
+
+  // Copies the master's file `master_path` to `host_path` on the host,
+  // checked (size and hash) on arrival. `done` fires once, later.
+  virtual void Put(std::string master_path, std::string host_path,
+                   StatusCallback done) = 0;
+
+  // Copies `host_path` on the host to `master_path` on the master's
+  // machine (written under a temporary name, renamed when complete).
+  virtual void Get(std::string host_path, std::string master_path,
+                   StatusCallback done) = 0;
+
+  // Deletes `host_path` on the host, if it is there (no answer).
+  virtual void Remove(std::string host_path) = 0;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_FILE_STAGER_H_

@@ -1,0 +1,38 @@
+// The learning role of the adapter seam: what an adapter learns of its host
+// while it runs (batch queue waits). Adapters never write the history
+// themselves: the engine takes what they learned and records it. Part of
+// Adapter (adapter.h).
+#ifndef GSRT_ADAPTERS_HOST_KNOWLEDGE_H_
+#define GSRT_ADAPTERS_HOST_KNOWLEDGE_H_
+
+#include <string>
+#include <vector>
+
+#include "runtime/base/clock.h"
+
+namespace gs {
+
+// How long one batch job waited in its queue (submitted -> started).
+struct QueueWaitSample {
+  std::string partition;  // "" for the site's default
+  Seconds submitted = 0;
+  Seconds started = 0;
+};
+
+class HostKnowledge {
+ public:
+  virtual ~HostKnowledge() = default;
+
+  // Queue waits seen since the last call (batch hosts), for the engine to
+  // record.
+  virtual std::vector<QueueWaitSample> TakeQueueWaits() = 0;
+
+  // Seconds a job submitted now is expected to wait before it starts (a
+  // batch queue's wait, learnt from earlier jobs); 0 for hosts that start
+  // jobs at once. The scheduler adds it to its predictions.
+  virtual Seconds expected_start_delay() const = 0;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_HOST_KNOWLEDGE_H_

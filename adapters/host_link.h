@@ -1,0 +1,43 @@
+// The host-link role of the adapter seam: making the host usable, knowing
+// whether it still answers, connecting again, releasing it. Part of
+// Adapter (adapter.h).
+#ifndef GSRT_ADAPTERS_HOST_LINK_H_
+#define GSRT_ADAPTERS_HOST_LINK_H_
+
+#include <functional>
+
+#include "runtime/base/clock.h"
+#include "runtime/base/status.h"
+
+namespace gs {
+
+class HostLink {
+ public:
+  virtual ~HostLink() = default;
+
+  // Makes the host usable (connect, start agents, check the worker).
+  virtual Status Connect() = 0;
+
+  // Connects again after a loss, from the engine's thread. `done` fires
+  // once.
+  virtual void Reconnect(std::function<void(Status)> done) = 0;
+
+  // False once the connection to the host is lost (until a connect
+  // succeeds again). Hosts without a connection are always connected.
+  virtual bool connected() const = 0;
+
+  // Liveness, for adapters that hear from their host on their own
+  // (heartbeats): the clock time of the last message from the host, or -1
+  // when the adapter has no such signal (then a connected host counts as
+  // up). The runtime calls a host suspect when it is silent for longer than
+  // heartbeat_interval() plus some slack, before the adapter gives it up.
+  virtual Seconds last_heard() const = 0;
+  virtual Seconds heartbeat_interval() const = 0;
+
+  // Cancels what runs and releases the host. Pending job callbacks fire.
+  virtual void Shutdown() = 0;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_HOST_LINK_H_
