@@ -422,14 +422,10 @@ namespace {
 
 // Copies `from` to `to` so that `to` appears complete or not at all.
 Status CopyAtomically(const std::string& from, const std::string& to) {
-  const std::string part = to + ".gsrt-part";
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(to).parent_path(),
                                       ec);
-  Status s = CopyFile(from, part);
-  if (s.ok()) s = MoveFile(part, to);
-  if (!s.ok()) std::filesystem::remove(part, ec);
-  return s;
+  return CopyFileKeepingMode(from, to);
 }
 
 }  // namespace
