@@ -233,7 +233,9 @@ void LocalAdapter::Start(const JobPtr& job) {
   SpawnRequest req;
   req.argv = &job->cmd.argv;
   req.cwd = job->sandbox;
-  req.devnull_fd = devnull_fd_;
+  req.in.fd = devnull_fd_;
+  req.out.file = "stdout";
+  req.err.file = "stderr";
   auto proc = SpawnProcess(req);
   if (!proc.ok()) {
     SandboxPool::Remove(job->sandbox);

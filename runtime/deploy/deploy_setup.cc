@@ -14,7 +14,7 @@
 #include "adapters/ssh/ssh_target.h"
 #include "runtime/base/asio_clock.h"
 #include "runtime/base/file_io.h"
-#include "runtime/base/run_program.h"
+#include "runtime/base/process_spawn.h"
 #include "runtime/deploy/deploy_context.h"
 
 namespace gs {
