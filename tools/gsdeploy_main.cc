@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "runtime/base/units.h"
 #include "runtime/config/config.h"
 #include "runtime/deploy/deploy_context.h"
 #include "runtime/deploy/deploy_format.h"
@@ -21,7 +22,6 @@
 #include "runtime/deploy/deploy_probe.h"
 #include "runtime/deploy/deploy_rank.h"
 #include "runtime/deploy/deploy_setup.h"
-#include "runtime/deploy/deploy_units.h"
 
 namespace {
 
