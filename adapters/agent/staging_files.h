@@ -11,8 +11,8 @@
 #include <string_view>
 #include <utility>
 
-#include "runtime/base/content_hash.h"
 #include "runtime/base/file_io.h"
+#include "runtime/base/hashing.h"
 #include "runtime/base/status.h"
 
 namespace gs {

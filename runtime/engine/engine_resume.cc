@@ -25,7 +25,7 @@
 #include <cstring>
 #include <memory>
 
-#include "runtime/base/content_hash.h"
+#include "runtime/base/hashing.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/engine_journal.h"
@@ -37,24 +37,15 @@ namespace {
 
 // The identity of a file the master provides, from its bytes.
 std::string ContentIdOfFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return MissingFileVersionId();
   ContentHash hash;
-  constexpr size_t kChunk = 1 << 20;
-  std::unique_ptr<char[]> buf(new char[kChunk]);  // not zeroed
-  ssize_t n;
-  while ((n = ::read(fd, buf.get(), kChunk)) != 0) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ::close(fd);
-      // Never equal to anything journaled: the task cannot be reused.
-      static std::atomic<uint64_t> unreadable{0};
-      return "c:unreadable:" + std::to_string(::getpid()) + ":" +
-             std::to_string(++unreadable);
-    }
-    hash.Update(std::string_view(buf.get(), static_cast<size_t>(n)));
+  const Status read = HashFile(path, &hash);
+  if (read.code() == Status::Code::kNotFound) return MissingFileVersionId();
+  if (!read.ok()) {
+    // Never equal to anything journaled: the task cannot be reused.
+    static std::atomic<uint64_t> unreadable{0};
+    return "c:unreadable:" + std::to_string(::getpid()) + ":" +
+           std::to_string(++unreadable);
   }
-  ::close(fd);
   return ContentVersionId(hash.Digest(), hash.size());
 }
 
