@@ -1,7 +1,6 @@
 #include "stubgen/gsstubgen_cli.h"
 
 #include <CLI/CLI.hpp>
-#include <memory>
 
 #include "runtime/base/command_line.h"
 #include "stubgen/emitters.h"
@@ -14,20 +13,6 @@
 
 namespace gs {
 
-namespace {
-
-// The usage line first, as Unix tools print it, then what the tool does.
-class UsageFirst : public CLI::Formatter {
- public:
-  std::string make_description(const CLI::App*) const override { return ""; }
-  std::string make_usage(const CLI::App* app, std::string) const override {
-    return "usage: gsstubgen [-o OUTDIR] FILE.idl\n\n" +
-           app->get_description() + "\n";
-  }
-};
-
-}  // namespace
-
 std::optional<int> ParseGsstubgenArgs(const std::vector<std::string>& args,
                                       GsstubgenOptions* options,
                                       std::ostream& out, std::ostream& err) {
@@ -36,7 +21,7 @@ std::optional<int> ParseGsstubgenArgs(const std::vector<std::string>& args,
       "and NAME-worker.cc into OUTDIR (default: the current directory),\n"
       "where NAME is the IDL file name up to its first '.'.",
       "gsstubgen"};
-  app.formatter(std::make_shared<UsageFirst>());
+  SetUsage(app, "usage: gsstubgen [-o OUTDIR] FILE.idl\n");
   app.footer(
       "Exit codes: 0 written; 1 malformed IDL, unreadable file or unwritable\n"
       "directory (nothing is written); 2 bad command line.");

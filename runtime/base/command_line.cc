@@ -1,8 +1,26 @@
 #include "runtime/base/command_line.h"
 
 #include <CLI/CLI.hpp>
+#include <memory>
+#include <utility>
 
 namespace gs {
+
+namespace {
+
+class UsageFirst : public CLI::Formatter {
+ public:
+  explicit UsageFirst(std::string usage) : usage_(std::move(usage)) {}
+  std::string make_description(const CLI::App*) const override { return ""; }
+  std::string make_usage(const CLI::App* app, std::string) const override {
+    return usage_ + "\n" + app->get_description() + "\n";
+  }
+
+ private:
+  std::string usage_;
+};
+
+}  // namespace
 
 std::optional<int> ParseCommandLine(CLI::App& app,
                                     const std::vector<std::string>& args,
@@ -26,6 +44,10 @@ std::optional<int> ParseCommandLine(CLI::App& app,
     return kBadCommandLine;
   }
   return std::nullopt;
+}
+
+void SetUsage(CLI::App& app, std::string usage) {
+  app.formatter(std::make_shared<UsageFirst>(std::move(usage)));
 }
 
 std::vector<std::string> ArgsOf(int argc, const char* const* argv) {

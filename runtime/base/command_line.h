@@ -26,6 +26,10 @@ std::optional<int> ParseCommandLine(CLI::App& app,
                                     const std::vector<std::string>& args,
                                     std::ostream& out, std::ostream& err);
 
+// Makes `app`'s help start with `usage` (synopsis lines, as Unix tools
+// print them: "usage: prog [-o DIR] FILE\n"), then its description.
+void SetUsage(CLI::App& app, std::string usage);
+
 // argv[1..argc-1] as strings.
 std::vector<std::string> ArgsOf(int argc, const char* const* argv);
 

@@ -65,6 +65,16 @@ TEST(CommandLineTest, MistakesNameTheProgramAndExitTwo) {
   }
 }
 
+TEST(CommandLineTest, UsageComesFirstThenTheDescription) {
+  CLI::App app{"Does things.", "prog"};
+  SetUsage(app, "usage: prog FILE\n       prog --version\n");
+  std::ostringstream out, err;
+  EXPECT_EQ(ParseCommandLine(app, {"--help"}, out, err), 0);
+  EXPECT_THAT(out.str(), StartsWith("usage: prog FILE\n       prog --version\n"
+                                    "\nDoes things.\n"));
+  EXPECT_THAT(out.str(), HasSubstr("--help"));
+}
+
 TEST(CommandLineTest, ArgsOfSkipsTheProgramName) {
   const char* argv[] = {"prog", "x", "--y"};
   EXPECT_EQ(ArgsOf(3, argv), (std::vector<std::string>{"x", "--y"}));
