@@ -7,9 +7,9 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git ca-certificates procps iproute2
   libssh-dev libyaml-cpp-dev libsqlite3-dev sqlite3
-  libboost1.81-dev libboost-filesystem1.81-dev
+  libboost1.81-dev libssl-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev libfmt-dev
+  libcli11-dev nlohmann-json3-dev
   openssh-server openssh-client
   munge slurm-wlm slurm-wlm-torque
 )

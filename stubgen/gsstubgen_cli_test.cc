@@ -36,18 +36,49 @@ TEST(GsstubgenCliTest, HelpAndVersion) {
   CliResult help = RunCli({"--help"});
   EXPECT_EQ(help.code, 0);
   EXPECT_THAT(help.out, StartsWith("usage: gsstubgen [-o OUTDIR] FILE.idl\n"));
+  for (const char* part : {"-o,--output", "--version", "--help", "FILE.idl",
+                           "NAME-worker.cc", "Exit codes"}) {
+    EXPECT_THAT(help.out, HasSubstr(part));
+  }
   CliResult version = RunCli({"--version"});
   EXPECT_EQ(version.code, 0);
   EXPECT_EQ(version.out, std::string("gsstubgen ") + GSRT_VERSION + "\n");
 }
 
 TEST(GsstubgenCliTest, UsageErrors) {
-  EXPECT_EQ(RunCli({}).code, kGsstubgenUsage);
-  EXPECT_THAT(RunCli({}).err, StartsWith("gsstubgen: no IDL file given\n"));
+  CliResult none = RunCli({});
+  EXPECT_EQ(none.code, kGsstubgenUsage);
+  EXPECT_THAT(none.err, StartsWith("gsstubgen: "));
+  EXPECT_THAT(none.err, HasSubstr("FILE.idl is required"));
   EXPECT_EQ(RunCli({"-o"}).code, kGsstubgenUsage);
-  EXPECT_THAT(RunCli({"--bogus", "a.idl"}).err,
-              StartsWith("gsstubgen: unknown option '--bogus'\n"));
+  CliResult bogus = RunCli({"--bogus", "a.idl"});
+  EXPECT_EQ(bogus.code, kGsstubgenUsage);
+  EXPECT_THAT(bogus.err, StartsWith("gsstubgen: "));
+  EXPECT_THAT(bogus.err, HasSubstr("--bogus"));
   EXPECT_EQ(RunCli({"a.idl", "b.idl"}).code, kGsstubgenUsage);
+  CliResult empty = RunCli({"-o", "", "a.idl"});
+  EXPECT_EQ(empty.code, kGsstubgenUsage);
+  EXPECT_EQ(empty.err, "gsstubgen: empty output directory\n");
+  EXPECT_EQ(empty.out, "");
+}
+
+TEST(GsstubgenCliTest, EveryFormOfTheOutputOption) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"-o", "d", "x.idl"},
+                                             {"-od", "x.idl"},
+                                             {"--output=d", "x.idl"},
+                                             {"x.idl", "--output", "d"}}) {
+    GsstubgenOptions options;
+    std::ostringstream out, err;
+    EXPECT_EQ(ParseGsstubgenArgs(args, &options, out, err), std::nullopt)
+        << err.str();
+    EXPECT_EQ(options.out_dir, "d");
+    EXPECT_EQ(options.idl_path, "x.idl");
+  }
+  GsstubgenOptions defaults;
+  std::ostringstream out, err;
+  ASSERT_EQ(ParseGsstubgenArgs({"x.idl"}, &defaults, out, err), std::nullopt);
+  EXPECT_EQ(defaults.out_dir, ".");
 }
 
 TEST(GsstubgenCliTest, WritesTheThreeFilesMatchingTheGoldens) {

@@ -1,11 +1,9 @@
 // gsstubgen: GRID superscalar IDL -> master stubs and worker program.
 #include <iostream>
-#include <string>
-#include <vector>
 
+#include "runtime/base/command_line.h"
 #include "stubgen/gsstubgen_cli.h"
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  return gs::RunGsstubgen(args, std::cout, std::cerr);
+  return gs::RunGsstubgen(gs::ArgsOf(argc, argv), std::cout, std::cerr);
 }

@@ -1,12 +1,12 @@
 #include "stubgen/output_files.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
+#include <utility>
+
+#include "runtime/base/file_io.h"
 
 namespace gs {
 
@@ -15,26 +15,6 @@ namespace {
 bool IsNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '+';
-}
-
-Status WriteAll(const std::string& path, const std::string& content) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return Status::FromErrno("cannot create " + path, errno);
-  size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return Status::FromErrno("cannot write " + path, err);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0) {
-    return Status::FromErrno("cannot write " + path, errno);
-  }
-  return Status::Ok();
 }
 
 }  // namespace
@@ -80,27 +60,18 @@ Status WriteFilesAtomically(const std::string& dir,
     return Status::IoError("cannot create output directory " + dir + ": " +
                            ec.message());
   }
-  std::vector<std::string> temps;
-  auto remove_temps = [&temps] {
-    for (const std::string& t : temps) ::unlink(t.c_str());
-  };
-  std::string suffix = ".tmp." + std::to_string(::getpid());
+  // Every file is written before any is renamed; on an error the pending
+  // ones go away with the vector. No fsync: a build regenerates them.
+  std::vector<PendingFile> pending;
   for (const GeneratedFile& file : files) {
-    std::string temp = (fs::path(dir) / ("." + file.name + suffix)).string();
-    temps.push_back(temp);
-    Status s = WriteAll(temp, file.content);
-    if (!s.ok()) {
-      remove_temps();
-      return s;
-    }
+    StatusOr<PendingFile> f = PendingFile::Create(
+        (fs::path(dir) / file.name).string(), {.mode = 0666, .sync = false});
+    if (!f.ok()) return f.status();
+    if (Status s = f->Append(file.content); !s.ok()) return s;
+    pending.push_back(std::move(f).value());
   }
-  for (size_t i = 0; i < files.size(); ++i) {
-    std::string final_path = (fs::path(dir) / files[i].name).string();
-    if (std::rename(temps[i].c_str(), final_path.c_str()) != 0) {
-      int err = errno;
-      remove_temps();
-      return Status::FromErrno("cannot write " + final_path, err);
-    }
+  for (PendingFile& f : pending) {
+    if (Status s = f.Commit(); !s.ok()) return s;
   }
   return Status::Ok();
 }

@@ -23,8 +23,8 @@ StatusOr<EmitNames> OutputNames(std::string_view idl_path);
 StatusOr<std::string> ReadTextFile(const std::string& path);
 
 // Writes `files` into `dir` (created when missing): first every file to a
-// temporary name in `dir`, then renames them all. On error removes the
-// temporaries and leaves existing outputs untouched.
+// temporary name in `dir`, then renames them all. An error while writing
+// removes the temporaries and leaves existing outputs untouched.
 Status WriteFilesAtomically(const std::string& dir,
                             const std::vector<GeneratedFile>& files);
 

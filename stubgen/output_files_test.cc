@@ -63,7 +63,7 @@ TEST(WriteFilesAtomicallyTest, FailureLeavesNoFilesBehind) {
   ASSERT_EQ(::mkdir(out.c_str(), 0555), 0);
   Status s = WriteFilesAtomically(out, {{"x.h", "one"}, {"x.cc", "two"}});
   EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("cannot create " + out + "/.x.h.tmp."),
+  EXPECT_NE(s.message().find("cannot create " + out + "/x.h.gsrt-part-"),
             std::string::npos)
       << s.message();
   EXPECT_TRUE(testing::ListDir(out).empty());
@@ -73,14 +73,17 @@ TEST(WriteFilesAtomicallyTest, FailureLeavesNoFilesBehind) {
 TEST(WriteFilesAtomicallyTest, FailureOnALaterFileRemovesEarlierTemporaries) {
   testing::TempDir dir;
   std::string out = dir / "o";
-  // The second file's temporary name is taken by a directory, so its
+  ASSERT_TRUE(std::filesystem::create_directories(out));
+  testing::WriteFile(out + "/a", "old");
+  // The second name is too long for its temporary (NAME_MAX), so its
   // creation fails after the first one was written.
-  ASSERT_TRUE(std::filesystem::create_directories(out + "/.b.tmp." +
-                                                  std::to_string(::getpid())));
-  Status s = WriteFilesAtomically(out, {{"a", "1"}, {"b", "2"}});
+  Status s =
+      WriteFilesAtomically(out, {{"a", "1"}, {std::string(250, 'b'), "2"}});
   EXPECT_FALSE(s.ok());
-  EXPECT_EQ(testing::ListDir(out),
-            (std::vector<std::string>{".b.tmp." + std::to_string(::getpid())}));
+  EXPECT_NE(s.message().find("File name too long"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(testing::ListDir(out), (std::vector<std::string>{"a"}));
+  EXPECT_EQ(testing::ReadFileOrEmpty(out + "/a"), "old");
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include "adapters/batch/job_adapter.h"
 #include "adapters/batch/pilot_adapter.h"
 #include "runtime/base/asio_clock.h"
-#include "runtime/base/run_program.h"
+#include "runtime/base/process_spawn.h"
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"
 #include "tests/support/run_until.h"

@@ -19,7 +19,7 @@
 #include <sstream>
 
 #include "runtime/base/asio_clock.h"
-#include "runtime/base/sha256.h"
+#include "runtime/base/hashing.h"
 #include "tests/support/run_until.h"
 #include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
@@ -175,9 +175,10 @@ TEST_F(SshRemoteTest, UploadStreamsTheFileAndChecksItsHash) {
   auto up = UploadFile(*session_, local, remote, 0640, /*timeout=*/60);
   ASSERT_TRUE(up.ok()) << up.status().ToString();
   EXPECT_EQ(up->bytes, bytes.size());
-  auto digest = DigestFile(local);
-  ASSERT_TRUE(digest.ok());
-  EXPECT_EQ(up->sha256, digest->sha256);
+  Sha256 sha;
+  ASSERT_TRUE(HashFile(local, &sha).ok());
+  const std::string digest = sha.Hex();
+  EXPECT_EQ(up->sha256, digest);
   EXPECT_TRUE(ReadFile(remote) == bytes);
   EXPECT_EQ(ModeOf(remote), 0640);
   // No temporary file is left behind.
@@ -190,7 +191,7 @@ TEST_F(SshRemoteTest, UploadStreamsTheFileAndChecksItsHash) {
   EXPECT_EQ(entries, 1);
   auto remote_hash = RemoteSha256(*session_, remote);
   ASSERT_TRUE(remote_hash.ok());
-  EXPECT_EQ(*remote_hash, digest->sha256);
+  EXPECT_EQ(*remote_hash, digest);
   auto none = RemoteSha256(*session_, tmp_ / "nothing");
   ASSERT_TRUE(none.ok());
   EXPECT_EQ(*none, "");

@@ -17,7 +17,7 @@
 #include "adapters/agent/protocol.h"
 #include "adapters/transport/byte_stream.h"
 #include "runtime/base/clock.h"
-#include "runtime/base/content_hash.h"
+#include "runtime/base/hashing.h"
 
 namespace gs {
 

@@ -6,8 +6,6 @@
 #include <random>
 #include <vector>
 
-#include "runtime/base/content_hash.h"
-
 namespace gs::agent {
 namespace {
 
@@ -311,55 +309,6 @@ TEST(ProtocolTest, ErrorCodesMapBack) {
 TEST(ProtocolTest, Printable) {
   EXPECT_EQ(Printable("ab\n\x01\"", 10), "ab\\n\\x01\\x22");
   EXPECT_EQ(Printable("abcdef", 3), "abc...");
-}
-
-TEST(ContentHashTest, SplitDoesNotMatter) {
-  std::mt19937 rng(3);
-  std::string data(100000, '\0');
-  for (char& c : data) c = static_cast<char>(rng());
-  const uint64_t whole = ContentHash::Of(data);
-  for (int trial = 0; trial < 50; ++trial) {
-    ContentHash h;
-    size_t pos = 0;
-    while (pos < data.size()) {
-      const size_t n = std::min<size_t>(data.size() - pos, rng() % 100);
-      h.Update(std::string_view(data).substr(pos, n));
-      pos += n;
-    }
-    EXPECT_EQ(h.Digest(), whole);
-    EXPECT_EQ(h.size(), data.size());
-  }
-}
-
-TEST(ContentHashTest, SeesEveryByteAndTheLength) {
-  std::string data(1000, 'x');
-  const uint64_t base = ContentHash::Of(data);
-  for (size_t i : {0, 31, 32, 500, 999}) {
-    std::string changed = data;
-    changed[i] = 'y';
-    EXPECT_NE(ContentHash::Of(changed), base) << i;
-  }
-  EXPECT_NE(ContentHash::Of(""), ContentHash::Of(std::string(1, '\0')));
-  EXPECT_NE(ContentHash::Of(std::string(32, '\0')),
-            ContentHash::Of(std::string(64, '\0')));
-}
-
-TEST(ContentHashTest, DigestLeavesTheStateAlone) {
-  ContentHash h;
-  h.Update("hello ");
-  (void)h.Digest();
-  h.Update("world");
-  EXPECT_EQ(h.Digest(), ContentHash::Of("hello world"));
-}
-
-// Pins the algorithm: docs/agent-protocol.md quotes these values, and a
-// peer built from another release must compute the same.
-TEST(ContentHashTest, KnownValues) {
-  std::string bytes;  // 0, 1, ..., 99: three stripes and a tail
-  for (int i = 0; i < 100; ++i) bytes.push_back(static_cast<char>(i));
-  EXPECT_EQ(ContentHash::Of(""), 0x67fdc85941c1c0a9ull);
-  EXPECT_EQ(ContentHash::Of("gsrt"), 0x49198e629421a3f6ull);
-  EXPECT_EQ(ContentHash::Of(bytes), 0x667685f34c81927ull);
 }
 
 }  // namespace

@@ -1,9 +1,5 @@
 #include "adapters/agent/staging_files.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
@@ -59,22 +55,6 @@ StatusOr<std::string> ConfinedPath(const std::string& root,
   return resolved.string();
 }
 
-IncomingFile::IncomingFile(std::string path, std::string temp, int fd)
-    : path_(std::move(path)), temp_(std::move(temp)), fd_(fd) {}
-
-IncomingFile::~IncomingFile() { Discard(); }
-
-void IncomingFile::Discard() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    fd_ = -1;
-  }
-  if (!committed_ && !temp_.empty()) {
-    ::unlink(temp_.c_str());
-    temp_.clear();
-  }
-}
-
 StatusOr<std::unique_ptr<IncomingFile>> IncomingFile::Create(std::string path) {
   const fs::path parent = fs::path(path).parent_path();
   std::error_code ec;
@@ -84,66 +64,35 @@ StatusOr<std::unique_ptr<IncomingFile>> IncomingFile::Create(std::string path) {
         "cannot create directory '" + parent.string() + "' for '" + path + "'",
         ec.value());
   }
-  std::string temp = path + ".gsrt-part-XXXXXX";
-  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0) {
-    return Status::FromErrno("cannot create a temporary beside '" + path + "'",
-                             errno);
-  }
-  // mkostemp makes 0600; staged data is as readable as any output.
-  ::fchmod(fd, 0644);
+  // Staged data is as readable as any output; no fsync: a crash of the
+  // host loses the agent and its run with it.
+  StatusOr<PendingFile> file =
+      PendingFile::Create(std::move(path), {.mode = 0644, .sync = false});
+  if (!file.ok()) return file.status();
   return std::unique_ptr<IncomingFile>(
-      new IncomingFile(std::move(path), std::move(temp), fd));
+      new IncomingFile(std::move(file).value()));
 }
 
 Status IncomingFile::Append(std::string_view data) {
-  if (fd_ < 0) return Status::FailedPrecondition("'" + path_ + "' is closed");
   hash_.Update(data);
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd_, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      Discard();
-      return Status::FromErrno("writing '" + path_ + "'" +
-                                   (err == ENOSPC ? " (the disk is full)" : ""),
-                               err);
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return Status::Ok();
+  return file_.Append(data);
 }
 
 Status IncomingFile::Commit(uint64_t size, uint64_t hash) {
-  if (fd_ < 0) return Status::FailedPrecondition("'" + path_ + "' is closed");
   const uint64_t got = hash_.size();
   if (size != got || hash != hash_.Digest()) {
-    Discard();
+    file_.Discard();
     if (size != got) {
-      return Status::IoError("'" + path_ + "': " + std::to_string(got) +
+      return Status::IoError("'" + path() + "': " + std::to_string(got) +
                              " bytes arrived, the sender sent " +
                              std::to_string(size) +
                              "; the transfer lost data, retry it");
     }
-    return Status::IoError("'" + path_ +
+    return Status::IoError("'" + path() +
                            "': the content hash does not match the sender's; "
                            "the data was corrupted on the way, retry it");
   }
-  if (::close(fd_) != 0) {
-    fd_ = -1;
-    const int err = errno;
-    Discard();
-    return Status::FromErrno("closing '" + path_ + "'", err);
-  }
-  fd_ = -1;
-  if (::rename(temp_.c_str(), path_.c_str()) != 0) {
-    const int err = errno;
-    Discard();
-    return Status::FromErrno(
-        "cannot rename the received file to '" + path_ + "'", err);
-  }
-  committed_ = true;
-  return Status::Ok();
+  return file_.Commit();
 }
 
 }  // namespace gs

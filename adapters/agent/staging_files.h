@@ -9,8 +9,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
-#include "runtime/base/content_hash.h"
+#include "runtime/base/file_io.h"
+#include "runtime/base/hashing.h"
 #include "runtime/base/status.h"
 
 namespace gs {
@@ -23,15 +25,15 @@ namespace gs {
 StatusOr<std::string> ConfinedPath(const std::string& root,
                                    std::string_view path);
 
-// A file being received. Bytes go to a temporary beside the destination
-// (same file system, so the final rename is atomic); destroying the object
-// before Commit() removes the temporary.
+// A file being received: a PendingFile (runtime/base/file_io.h) that
+// becomes the real one only if the size and hash announced by the sender
+// match what arrived; destroying the object before Commit() removes the
+// temporary.
 class IncomingFile {
  public:
   // Creates the destination's missing parent directories and the
   // temporary.
   static StatusOr<std::unique_ptr<IncomingFile>> Create(std::string path);
-  ~IncomingFile();
 
   IncomingFile(const IncomingFile&) = delete;
   IncomingFile& operator=(const IncomingFile&) = delete;
@@ -43,17 +45,13 @@ class IncomingFile {
   Status Commit(uint64_t size, uint64_t hash);
 
   uint64_t size() const { return hash_.size(); }
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
  private:
-  IncomingFile(std::string path, std::string temp, int fd);
-  void Discard();
+  explicit IncomingFile(PendingFile file) : file_(std::move(file)) {}
 
-  std::string path_;
-  std::string temp_;
-  int fd_ = -1;
+  PendingFile file_;
   ContentHash hash_;
-  bool committed_ = false;
 };
 
 }  // namespace gs

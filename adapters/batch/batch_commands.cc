@@ -1,30 +1,11 @@
 #include "adapters/batch/batch_commands.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <sstream>
 
 #include "adapters/ssh/shell_quote.h"
 
 namespace gs {
-
-namespace {
-
-// The absolute path of `program` from $PATH, or "".
-std::string FindInPath(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "/usr/bin:/bin");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (dir.empty()) continue;
-    const std::string candidate = dir + "/" + program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
-}
-
-}  // namespace
 
 std::string FirstLines(const std::string& text, int lines) {
   std::istringstream in(text);

@@ -12,7 +12,7 @@
 #include "adapters/batch/batch_system.h"
 #include "adapters/batch/via_ssh.h"
 #include "adapters/host_config.h"
-#include "runtime/base/run_program.h"
+#include "runtime/base/process_spawn.h"
 #include "runtime/base/status.h"
 
 namespace gs {

@@ -26,31 +26,6 @@ std::string BatchRecordPath(const std::string& dir, int index) {
   return dir + "/record." + std::to_string(index);
 }
 
-Status WriteFileAtomically(const std::string& path, std::string_view bytes) {
-  const std::string tmp = path + ".tmp";
-  const int fd =
-      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return Status::FromErrno("create " + tmp, errno);
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      return Status::FromErrno("write " + tmp, err);
-    }
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  // On a shared file system the master may read it from another node.
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    return Status::FromErrno("write " + tmp, errno);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    return Status::FromErrno("rename " + tmp, errno);
-  }
-  return Status::Ok();
-}
-
 StatusOr<std::string> ReadSmallFile(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno("open " + path, errno);

@@ -15,15 +15,13 @@
 #include <string_view>
 
 #include "adapters/job.h"
+#include "runtime/base/file_io.h"  // spec and record files: WriteFileAtomically
 #include "runtime/base/status.h"
 
 namespace gs {
 
 std::string BatchSpecPath(const std::string& dir, int index);
 std::string BatchRecordPath(const std::string& dir, int index);
-
-// Writes `bytes` to `path` through a temporary file and a rename.
-Status WriteFileAtomically(const std::string& path, std::string_view bytes);
 
 std::string EncodeBatchSpec(const JobSpec& spec);
 StatusOr<JobSpec> DecodeBatchSpec(std::string_view bytes);

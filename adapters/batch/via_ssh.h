@@ -17,7 +17,7 @@
 
 #include "adapters/host_config.h"
 #include "runtime/base/clock.h"
-#include "runtime/base/run_program.h"
+#include "runtime/base/process_spawn.h"
 #include "runtime/base/status.h"
 
 namespace boost::asio {

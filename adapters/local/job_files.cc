@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "runtime/base/file_io.h"
+
 namespace gs {
 
 namespace {
@@ -61,21 +63,21 @@ Status MoveFile(const std::string& from, const std::string& to) {
   if (err != EXDEV) {
     return Status::FromErrno("move '" + from + "' to '" + to + "'", err);
   }
-  // Another file system: copy beside the destination, then rename, so that
-  // readers never see a half-copied file.
-  const std::string part = to + ".gsrt-part";
-  Status s = CopyFile(from, part);
-  if (!s.ok()) {
-    ::unlink(part.c_str());
-    return s;
-  }
-  if (::rename(part.c_str(), to.c_str()) != 0) {
-    err = errno;
-    ::unlink(part.c_str());
-    return Status::FromErrno("move '" + part + "' to '" + to + "'", err);
-  }
+  // Another file system: a copy that readers see whole or not at all.
+  if (Status s = CopyFileKeepingMode(from, to); !s.ok()) return s;
   ::unlink(from.c_str());
   return Status::Ok();
+}
+
+Status CopyFileKeepingMode(const std::string& from, const std::string& to) {
+  struct stat st;
+  if (::stat(from.c_str(), &st) != 0) {
+    return Status::FromErrno("cannot read '" + from + "'", errno);
+  }
+  // No fsync: job files are rebuilt from the run's history when the
+  // machine crashes.
+  return CopyFileAtomically(from, to,
+                            {.mode = st.st_mode & 07777, .sync = false});
 }
 
 void MarkStale(const std::string& path) {

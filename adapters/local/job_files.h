@@ -19,9 +19,14 @@ StatusOr<uint64_t> FileSize(const std::string& path);
 Status CopyFile(const std::string& from, const std::string& to);
 
 // Moves `from` to `to`, replacing `to` atomically: rename(2), creating the
-// parent directories of `to` when missing; across file systems (EXDEV) a
-// copy to a temporary beside `to` renamed over it.
+// parent directories of `to` when missing; across file systems (EXDEV)
+// CopyFileKeepingMode, then `from` is removed.
 Status MoveFile(const std::string& from, const std::string& to);
+
+// Replaces `to` by a copy of `from` with `from`'s permission bits, through
+// a temporary beside `to` (CopyFileAtomically), so that readers see the
+// old file or the whole copy. The directory of `to` must exist.
+Status CopyFileKeepingMode(const std::string& from, const std::string& to);
 
 // Flags a result file left by an earlier job in a reused sandbox: its
 // modification time becomes the epoch, which no write of the next worker

@@ -233,7 +233,9 @@ void LocalAdapter::Start(const JobPtr& job) {
   SpawnRequest req;
   req.argv = &job->cmd.argv;
   req.cwd = job->sandbox;
-  req.devnull_fd = devnull_fd_;
+  req.in.fd = devnull_fd_;
+  req.out.file = "stdout";
+  req.err.file = "stderr";
   auto proc = SpawnProcess(req);
   if (!proc.ok()) {
     SandboxPool::Remove(job->sandbox);
@@ -422,14 +424,10 @@ namespace {
 
 // Copies `from` to `to` so that `to` appears complete or not at all.
 Status CopyAtomically(const std::string& from, const std::string& to) {
-  const std::string part = to + ".gsrt-part";
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(to).parent_path(),
                                       ec);
-  Status s = CopyFile(from, part);
-  if (s.ok()) s = MoveFile(part, to);
-  if (!s.ok()) std::filesystem::remove(part, ec);
-  return s;
+  return CopyFileKeepingMode(from, to);
 }
 
 }  // namespace

@@ -417,7 +417,11 @@ TEST_F(LocalAdapterTest, StagingIsPlainLocalCopying) {
   EXPECT_TRUE(get->ok()) << get->ToString();
   EXPECT_FALSE(bad->ok());
   EXPECT_EQ(ReadText(dir_ / "back"), "data");
-  EXPECT_FALSE(Exists(dir_ / "x.gsrt-part"));
+  EXPECT_FALSE(Exists(dir_ / "x"));
+  for (const auto& e : std::filesystem::directory_iterator(dir_.path())) {
+    EXPECT_EQ(e.path().filename().string().find("gsrt-part"), std::string::npos)
+        << "a temporary was left: " << e.path();
+  }
   adapter_->Remove(dir_ / "back");
   EXPECT_FALSE(Exists(dir_ / "back"));
   adapter_->Remove(dir_ / "back");  // absent: harmless

@@ -9,7 +9,8 @@
 #include <fstream>
 #include <vector>
 
-#include "runtime/base/run_program.h"
+#include "runtime/base/file_io.h"
+#include "runtime/base/process_spawn.h"
 
 namespace gs {
 
@@ -47,14 +48,9 @@ class LocalInstaller : public HostInstaller {
     if (!SameContents(local, host_path)) {
       std::error_code ec;
       fs::create_directories(fs::path(host_path).parent_path(), ec);
-      const std::string part = host_path + ".gsrt-part";
-      fs::copy_file(local, part, fs::copy_options::overwrite_existing, ec);
-      if (!ec) fs::permissions(part, fs::perms(0755), ec);
-      if (!ec) fs::rename(part, host_path, ec);
-      if (ec) {
-        fs::remove(part, ec);
-        return Status::IoError("cannot copy " + local + " to " + host_path +
-                               ": " + ec.message());
+      Status copied = CopyFileAtomically(local, host_path, {.mode = 0755});
+      if (!copied.ok()) {
+        return copied.WithContext("cannot copy " + local + " to " + host_path);
       }
       uploaded = true;
     }

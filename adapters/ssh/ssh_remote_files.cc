@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "adapters/ssh/ssh_remote.h"
-#include "runtime/base/sha256.h"
+#include "runtime/base/hashing.h"
 
 namespace gs {
 namespace {
@@ -172,14 +172,17 @@ StatusOr<InstallResult> InstallIfDifferent(SshSession& session,
                                            Seconds timeout) {
   const std::string dest = RemotePath(remote);
   const std::string name = Basename(dest);
-  StatusOr<FileDigest> mine = DigestFile(local);
-  if (!mine.ok()) return mine.status().WithContext("installing " + name);
+  Sha256 local_hash;
+  if (Status s = HashFile(local, &local_hash); !s.ok()) {
+    return s.WithContext("installing " + name);
+  }
+  const std::string mine = local_hash.Hex();
   StatusOr<std::string> theirs = RemoteSha256(session, dest, timeout);
   if (!theirs.ok()) return theirs.status();
   InstallResult result;
   RunOptions opt;
   opt.timeout = timeout;
-  if (*theirs != mine->sha256) {
+  if (*theirs != mine) {
     auto up = UploadFile(session, local, dest, 0755, timeout);
     if (!up.ok()) return up.status();
     result.uploaded = true;

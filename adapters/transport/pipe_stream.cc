@@ -3,10 +3,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +19,7 @@
 #include <deque>
 #include <utility>
 
-extern char** environ;
+#include "runtime/base/process_spawn.h"
 
 namespace gs {
 
@@ -251,40 +249,28 @@ StatusOr<std::unique_ptr<PipeStream>> PipeStream::Spawn(
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
     return Status::FromErrno("socketpair for '" + argv[0] + "'", errno);
   }
-  std::vector<char*> args;
-  for (const std::string& a : argv)
-    args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attr);
-  int err = posix_spawn_file_actions_adddup2(&actions, sv[1], 0);
-  if (!err) err = posix_spawn_file_actions_adddup2(&actions, sv[1], 1);
-  if (!err) err = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  sigset_t none;
-  sigemptyset(&none);
-  if (!err) err = posix_spawnattr_setsigmask(&attr, &none);
-  if (!err) err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-  pid_t pid = -1;
-  if (!err) {
-    err = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
-  }
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&actions);
+  // The child's stdin and stdout are the socket; its stderr is ours, and
+  // it stays in our process group (a Ctrl-C stops it with the master).
+  SpawnRequest req;
+  req.argv = &argv;
+  req.search_path = true;
+  req.in.fd = sv[1];
+  req.out.fd = sv[1];
+  req.own_process_group = false;
+  StatusOr<SpawnedProcess> child = SpawnProcess(req);
   ::close(sv[1]);
-  if (err) {
+  if (!child.ok()) {
     ::close(sv[0]);
-    return Status::FromErrno("cannot start '" + argv[0] + "'", err);
+    return child.status();
   }
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  const int write_fd = pidfd < 0 ? -1 : ::fcntl(sv[0], F_DUPFD_CLOEXEC, 3);
-  if (pidfd < 0 || write_fd < 0) {
-    err = errno;
+  const pid_t pid = child->pid;
+  const int pidfd = child->pidfd;
+  const int write_fd = ::fcntl(sv[0], F_DUPFD_CLOEXEC, 3);
+  if (write_fd < 0) {
+    const int err = errno;
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
-    if (pidfd >= 0) ::close(pidfd);
+    ::close(pidfd);
     ::close(sv[0]);
     return Status::FromErrno("cannot watch '" + argv[0] + "'", err);
   }

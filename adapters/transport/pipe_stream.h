@@ -2,10 +2,11 @@
 // process this object starts (the master's end of a "local agent"), or
 // descriptors a process already holds (the agent's own stdin/stdout).
 //
-// The child is started with posix_spawnp (argv as given, never a shell);
-// its stdin and stdout are one end of a Unix socket pair, so writes use
-// send(MSG_NOSIGNAL) and a dead child never raises SIGPIPE in the master.
-// Its stderr is inherited. Reads and write readiness are watched with
+// The child is started with SpawnProcess (runtime/base/process_spawn.h:
+// argv as given, looked up in PATH, never a shell); its stdin and stdout
+// are one end of a Unix socket pair, so writes use send(MSG_NOSIGNAL) and
+// a dead child never raises SIGPIPE in the master. Its stderr is
+// inherited. Reads and write readiness are watched with
 // boost::asio::posix::stream_descriptor on the caller's io_context.
 #ifndef GSRT_ADAPTERS_TRANSPORT_PIPE_STREAM_H_
 #define GSRT_ADAPTERS_TRANSPORT_PIPE_STREAM_H_

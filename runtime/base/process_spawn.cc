@@ -1,13 +1,24 @@
 #include "runtime/base/process_spawn.h"
 
-#include <fcntl.h>  // O_* for the child's stdout/stderr
+#include <fcntl.h>  // O_* for the child's files
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+
+#include "runtime/base/asio_clock.h"
 
 extern char** environ;
 
@@ -31,31 +42,49 @@ struct SpawnSetup {
   SpawnSetup& operator=(const SpawnSetup&) = delete;
 };
 
+// 0 or an errno.
+int AddStdio(posix_spawn_file_actions_t* actions, int target,
+             const ChildStdio& stdio) {
+  if (stdio.fd >= 0) {
+    return posix_spawn_file_actions_adddup2(actions, stdio.fd, target);
+  }
+  if (stdio.file != nullptr) {
+    const int flags =
+        (target == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC) | O_NOFOLLOW;
+    return posix_spawn_file_actions_addopen(actions, target, stdio.file, flags,
+                                            0600);
+  }
+  return 0;
+}
+
 int Configure(const SpawnRequest& req, SpawnSetup& s) {
-  const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
   sigset_t none, defaults;
   sigemptyset(&none);
   sigemptyset(&defaults);
-  // Networking code in the master often ignores SIGPIPE; workers should not
-  // inherit that.
+  // Networking code in the master often ignores SIGPIPE; children should
+  // not inherit that.
   sigaddset(&defaults, SIGPIPE);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  if (req.own_process_group) flags |= POSIX_SPAWN_SETPGROUP;
+  // The working directory first: files are opened relative to it.
+  if (!req.cwd.empty()) {
+    if (int err =
+            posix_spawn_file_actions_addchdir_np(&s.actions, req.cwd.c_str())) {
+      return err;
+    }
+  }
   // Each step returns 0 or an errno; the first failure stops the chain.
   const int steps[] = {
-      posix_spawn_file_actions_adddup2(&s.actions, req.devnull_fd, 0),
-      posix_spawn_file_actions_addchdir_np(&s.actions, req.cwd.c_str()),
-      posix_spawn_file_actions_addopen(&s.actions, 1, req.stdout_name, flags,
-                                       0600),
-      posix_spawn_file_actions_addopen(&s.actions, 2, req.stderr_name, flags,
-                                       0600),
-      // Whatever the master holds without O_CLOEXEC (sockets of libraries)
-      // must not leak into workers.
+      AddStdio(&s.actions, 0, req.in),
+      AddStdio(&s.actions, 1, req.out),
+      AddStdio(&s.actions, 2, req.err),
+      // Whatever the parent holds without O_CLOEXEC (sockets of libraries)
+      // must not leak into children.
       posix_spawn_file_actions_addclosefrom_np(&s.actions, 3),
       posix_spawnattr_setsigmask(&s.attr, &none),
       posix_spawnattr_setsigdefault(&s.attr, &defaults),
       posix_spawnattr_setpgroup(&s.attr, 0),
-      posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETSIGMASK |
-                                            POSIX_SPAWN_SETSIGDEF |
-                                            POSIX_SPAWN_SETPGROUP),
+      posix_spawnattr_setflags(&s.attr, flags),
   };
   for (int err : steps) {
     if (err != 0) return err;
@@ -63,10 +92,42 @@ int Configure(const SpawnRequest& req, SpawnSetup& s) {
   return 0;
 }
 
+constexpr size_t kMaxKept = 64 << 10;
+
+std::string ReadTail(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  if (text.size() > kMaxKept) text.erase(0, text.size() - kMaxKept);
+  return text;
+}
+
+// A private scratch directory for the child's stdout and stderr files,
+// removed with them.
+class Scratch {
+ public:
+  Scratch() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp && *tmp ? tmp : "/tmp") + "/gsrt-run-XXXXXX";
+    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace
 
 StatusOr<SpawnedProcess> SpawnProcess(const SpawnRequest& req) {
   const std::vector<std::string>& args = *req.argv;
+  if (args.empty() || args[0].empty()) {
+    return Status::InvalidArgument("no program to start");
+  }
   // execve wants char* const[]; the strings outlive the call.
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
@@ -79,8 +140,8 @@ StatusOr<SpawnedProcess> SpawnProcess(const SpawnRequest& req) {
   int err = Configure(req, setup);
   SpawnedProcess proc;
   if (!err) {
-    err = posix_spawn(&proc.pid, argv[0], &setup.actions, &setup.attr,
-                      argv.data(), environ);
+    err = (req.search_path ? posix_spawnp : posix_spawn)(
+        &proc.pid, argv[0], &setup.actions, &setup.attr, argv.data(), environ);
   }
   if (err) {
     return Status::FromErrno("cannot start '" + args[0] + "'", err);
@@ -96,6 +157,95 @@ StatusOr<SpawnedProcess> SpawnProcess(const SpawnRequest& req) {
     return Status::FromErrno("pidfd_open (needs Linux 5.3 or later)", err);
   }
   return proc;
+}
+
+std::string FindInPath(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty()) continue;
+    const std::string candidate = dir + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+StatusOr<ProgramOutput> RunProgram(const std::vector<std::string>& argv,
+                                   Seconds timeout) {
+  if (argv.empty() || argv[0].empty() || argv[0][0] != '/') {
+    return Status::InvalidArgument("RunProgram needs an absolute program path");
+  }
+  Scratch scratch;
+  if (scratch.path().empty()) {
+    return Status::FromErrno("cannot create a scratch directory in $TMPDIR",
+                             errno);
+  }
+  const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (devnull < 0) return Status::FromErrno("open /dev/null", errno);
+  SpawnRequest req;
+  req.argv = &argv;
+  req.cwd = scratch.path();
+  req.in.fd = devnull;
+  req.out.file = "stdout";
+  req.err.file = "stderr";
+  StatusOr<SpawnedProcess> proc = SpawnProcess(req);
+  ::close(devnull);
+  if (!proc.ok()) {
+    return proc.status().WithContext("cannot start " + argv[0]);
+  }
+
+  boost::asio::io_context io;
+  AsioClock clock(io);
+  boost::asio::posix::stream_descriptor pidfd(io, proc->pidfd);
+  bool exited = false, expired = false;
+  pidfd.async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                   [&](const boost::system::error_code&) { exited = true; });
+  std::unique_ptr<Timer> timer = clock.After(timeout, [&] {
+    expired = true;
+    ::kill(-proc->pid, SIGKILL);  // its process group: children go too
+  });
+  while (!exited) io.run_one();
+  timer.reset();
+
+  int status = 0;
+  while (::waitpid(proc->pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (expired) {
+    return Status::TimedOut("`" + argv[0] + "` did not finish within " +
+                            std::to_string(static_cast<int>(timeout)) +
+                            " s and was killed");
+  }
+  ProgramOutput out;
+  if (WIFSIGNALED(status)) {
+    out.signal = WTERMSIG(status);
+  } else {
+    out.exit_code = WEXITSTATUS(status);
+  }
+  out.out = ReadTail(scratch.path() + "/stdout");
+  out.err = ReadTail(scratch.path() + "/stderr");
+  return out;
+}
+
+std::string DescribeFailure(const std::vector<std::string>& argv,
+                            const ProgramOutput& output) {
+  std::string command;
+  for (const std::string& a : argv) command += (command.empty() ? "" : " ") + a;
+  std::string text = "`" + command + "` ";
+  if (output.signal != 0) {
+    text += "was killed by signal " + std::to_string(output.signal);
+  } else {
+    text += "exited with code " + std::to_string(output.exit_code);
+  }
+  std::string err = output.err;
+  while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) {
+    err.pop_back();
+  }
+  if (const size_t nl = err.rfind('\n'); nl != std::string::npos) {
+    err.erase(0, nl + 1);
+  }
+  if (!err.empty()) text += ": " + err;
+  return text;
 }
 
 }  // namespace gs

@@ -1,7 +1,10 @@
-// Starting a worker process as fast as the platform allows: posix_spawn
+// Starting programs on this machine: the project's one posix_spawn wrapper
 // (glibc: clone(CLONE_VM|CLONE_VFORK), no page-table copy, exec errors
 // reported back) plus a pidfd that a Boost.Asio descriptor can wait on.
-// Never a shell: argv goes to execve as given.
+// Never a shell: argv goes to execve as given. The local adapter starts
+// workers with SpawnProcess, PipeStream its child agent, and RunProgram
+// (a short program, its output collected, bounded by a timeout) serves
+// `gsdeploy setup` and the batch system's commands.
 #ifndef GSRT_RUNTIME_BASE_PROCESS_SPAWN_H_
 #define GSRT_RUNTIME_BASE_PROCESS_SPAWN_H_
 
@@ -10,20 +13,31 @@
 #include <string>
 #include <vector>
 
+#include "runtime/base/clock.h"
 #include "runtime/base/status.h"
 
 namespace gs {
 
+// One of the child's standard descriptors: the parent's own when neither
+// is set, else a descriptor of the parent (`fd`), else a file opened
+// relative to the child's working directory, created or truncated with
+// mode 0600, never through a symlink (`file`).
+struct ChildStdio {
+  int fd = -1;
+  const char* file = nullptr;
+};
+
 struct SpawnRequest {
-  // argv[0] is the absolute path of the program.
+  // argv[0] is the program: a path, or with `search_path` a name looked up
+  // in $PATH. Not copied (the local adapter starts a worker per job).
   const std::vector<std::string>* argv = nullptr;
-  // Working directory of the child (absolute).
+  bool search_path = false;
+  // Working directory of the child; "" keeps the parent's.
   std::string cwd;
-  // Opened by the child, relative to `cwd`, created/truncated (mode 0600).
-  const char* stdout_name = "stdout";
-  const char* stderr_name = "stderr";
-  // An open read-only descriptor of /dev/null for the child's stdin.
-  int devnull_fd = -1;
+  ChildStdio in, out, err;
+  // Its own process group, so that a kill of -pid reaches the program's
+  // children too.
+  bool own_process_group = true;
 };
 
 struct SpawnedProcess {
@@ -32,11 +46,34 @@ struct SpawnedProcess {
   int pidfd = -1;
 };
 
-// Starts the process in its own process group (so that a kill reaches the
-// worker's children too), with SIGPIPE at its default and no blocked
-// signals, every descriptor above 2 closed. Failures, exec errors included
-// (missing program, no permission, bad cwd), come back as a Status.
+// Starts the process with SIGPIPE at its default, no blocked signals and
+// every descriptor above 2 closed. Failures, exec errors included (missing
+// program, no permission, bad cwd), come back as a Status.
 StatusOr<SpawnedProcess> SpawnProcess(const SpawnRequest& request);
+
+// The absolute path of `program` found in $PATH (or "/usr/bin:/bin"), ""
+// when none is executable; a name holding '/' is returned as is.
+std::string FindInPath(const std::string& program);
+
+struct ProgramOutput {
+  int exit_code = -1;  // -1 when killed by a signal
+  int signal = 0;      // the signal that killed it, 0 if none
+  std::string out;     // stdout (at most 64 KiB kept)
+  std::string err;     // stderr (at most 64 KiB kept)
+};
+
+// Starts argv (argv[0] an absolute path) with stdin from /dev/null in its
+// own process group and waits for it, at most `timeout` seconds; then the
+// group is killed and the result is TimedOut. A program that cannot be
+// started (missing, not executable, wrong format) is an error naming the
+// reason. A non-zero exit is a result, not an error.
+StatusOr<ProgramOutput> RunProgram(const std::vector<std::string>& argv,
+                                   Seconds timeout);
+
+// "`/path/app-worker --version` exited with code 2: <stderr's last line>"
+// and the like, for messages.
+std::string DescribeFailure(const std::vector<std::string>& argv,
+                            const ProgramOutput& output);
 
 }  // namespace gs
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "runtime/deploy/deploy_units.h"
+#include "runtime/base/units.h"
 
 namespace gs {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <map>
 
-#include "runtime/deploy/deploy_units.h"
+#include "runtime/base/units.h"
 
 namespace gs {
 

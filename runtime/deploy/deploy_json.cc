@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/deploy/deploy_units.h"
+#include "runtime/base/units.h"
 
 namespace gs {
 

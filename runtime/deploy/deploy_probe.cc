@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "runtime/base/asio_clock.h"
-#include "runtime/deploy/deploy_units.h"
+#include "runtime/base/units.h"
 
 namespace gs {
 

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "runtime/base/units.h"
 #include "runtime/deploy/deploy_context.h"
-#include "runtime/deploy/deploy_units.h"
 
 namespace gs {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "adapters/local/local_installer.h"
-#include "runtime/base/run_program.h"
+#include "runtime/base/process_spawn.h"
 #include "runtime/deploy/deploy_format.h"
 #include "runtime/history/history_test_util.h"
 #include "tests/support/sshd_testbed.h"
@@ -255,28 +255,6 @@ TEST_F(DeploySetupSshTest, HostThatDoesNotAnswerIsUnreachable) {
   EXPECT_NE(results[0].error.find("127.0.0.9"), std::string::npos)
       << results[0].error;
   EXPECT_NE(FormatSetupResults(results).find("UNREACHABLE"), std::string::npos);
-}
-
-TEST(DeployExecTest, ProgramOutputAndExitCode) {
-  auto run =
-      RunProgram({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, 10);
-  ASSERT_TRUE(run.ok()) << run.status().ToString();
-  EXPECT_EQ(run->exit_code, 3);
-  EXPECT_EQ(run->out, "out\n");
-  EXPECT_EQ(run->err, "err\n");
-}
-
-TEST(DeployExecTest, TimeoutKillsTheProgram) {
-  auto run = RunProgram({"/bin/sh", "-c", "sleep 30"}, 0.2);
-  ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.status().code(), Status::Code::kTimedOut);
-}
-
-TEST(DeployExecTest, MissingProgram) {
-  auto run = RunProgram({"/nonexistent/prog", "--version"}, 10);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.status().message().find("/nonexistent/prog"),
-            std::string::npos);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "runtime/base/content_hash.h"
+#include "runtime/base/hashing.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/engine_journal.h"

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "runtime/base/sha256.h"
+#include "runtime/base/hashing.h"
 
 namespace gs {
 
@@ -40,9 +40,7 @@ void SignatureBuilder::AddFile(uint32_t position, std::string_view input,
 }
 
 std::string SignatureBuilder::Finish() const {
-  Sha256 sha;
-  sha.Update(text_);
-  return sha.Hex().substr(0, 32);
+  return Sha256::HexOf(text_).substr(0, 32);
 }
 
 std::string ProducedVersionId(std::string_view signature, uint32_t position) {

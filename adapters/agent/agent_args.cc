@@ -1,0 +1,95 @@
+#include "adapters/agent/agent_args.h"
+
+#include <CLI/CLI.hpp>
+
+#include "adapters/agent/agent.h"
+#include "adapters/agent/protocol.h"
+#include "adapters/local/local_adapter.h"
+#include "runtime/base/command_line.h"
+
+namespace gs {
+
+namespace {
+
+// Options whose value must not be empty ("--workdir=").
+const CLI::Validator kNotEmpty(
+    [](std::string& value) {
+      return value.empty() ? std::string("must not be empty") : std::string();
+    },
+    "", "not empty");
+
+// Seconds >= 0 (NaN is not).
+const CLI::Validator kSeconds(
+    [](std::string& value) {
+      double seconds = -1;
+      const bool number = CLI::detail::lexical_cast(value, seconds);
+      return number && seconds >= 0
+                 ? std::string()
+                 : "must be seconds >= 0, not '" + value + "'";
+    },
+    "SECONDS", "seconds");
+
+}  // namespace
+
+std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
+                                  AgentArgs* agent, std::ostream& out,
+                                  std::ostream& err) {
+  CLI::App app{
+      "Speaks the gsrt agent protocol (docs/agent-protocol.md) for one "
+      "master, on stdin/stdout, over TCP as a pilot job, or runs one batch "
+      "job; started by the master, not by hand.",
+      "gsrt-agent"};
+  SetUsage(app,
+           "usage: gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]\n"
+           "       gsrt-agent --connect HOST:PORT --token-file FILE --pilot "
+           "NAME\n"
+           "                  --workdir DIR [--slots N] [--heartbeat "
+           "SECONDS]\n"
+           "       gsrt-agent --batch-job DIR --workdir DIR\n"
+           "       gsrt-agent --version\n");
+  app.footer(
+      "Exit codes: 0 after SHUTDOWN or an orderly end of input; 1 "
+      "after an error; 2 bad arguments.");
+  app.set_version_flag("--version",
+                       std::string("gsrt-agent ") + AgentSoftwareVersion() +
+                           " protocol " + std::to_string(agent::kProtocolMajor),
+                       "print the version and the protocol's and exit");
+  agent->slots = LocalAdapterOptions::DefaultSlots();
+  app.add_option("--workdir", agent->work_dir,
+                 "job sandboxes, kept logs and staged files (created when "
+                 "missing)")
+      ->type_name("DIR")
+      ->required()
+      ->check(kNotEmpty);
+  app.add_option("--slots", agent->slots,
+                 "jobs run at once (default: the hardware threads)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--heartbeat", agent->heartbeat,
+                 "the master's promised silence bound; 3 times it without a "
+                 "message ends the agent (default 0: never)")
+      ->check(kSeconds);
+  CLI::Option* connect =
+      app.add_option("--connect", agent->connect,
+                     "a pilot: connect to the master at HOST:PORT")
+          ->type_name("HOST:PORT")
+          ->check(kNotEmpty);
+  CLI::Option* token =
+      app.add_option("--token-file", agent->token_file,
+                     "the pilot's token, a file of mode 0600, or - for "
+                     "$GSRT_PILOT_TOKEN")
+          ->type_name("FILE")
+          ->check(kNotEmpty);
+  CLI::Option* pilot =
+      app.add_option("--pilot", agent->pilot, "the pilot's name")
+          ->type_name("NAME")
+          ->check(kNotEmpty);
+  connect->needs(token)->needs(pilot);
+  app.add_option("--batch-job", agent->batch_job,
+                 "run the job of batch directory DIR and exit")
+      ->type_name("DIR")
+      ->check(kNotEmpty);
+  return ParseCommandLine(app, args, out, err);
+}
+
+}  // namespace gs

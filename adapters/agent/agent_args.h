@@ -1,0 +1,45 @@
+// gsrt-agent's command line (docs/agent-protocol.md, "Running the agent"):
+//
+//   gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]
+//   gsrt-agent --connect HOST:PORT --token-file FILE --pilot NAME
+//              --workdir DIR [--slots N] [--heartbeat SECONDS]
+//   gsrt-agent --batch-job DIR --workdir DIR
+//   gsrt-agent --version
+#ifndef GSRT_ADAPTERS_AGENT_AGENT_ARGS_H_
+#define GSRT_ADAPTERS_AGENT_AGENT_ARGS_H_
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gs {
+
+enum AgentExit {
+  kAgentOk = 0,      // after SHUTDOWN or an orderly end of input
+  kAgentFailed = 1,  // protocol error, lost master, unusable work dir
+  kAgentUsage = 2,   // bad arguments
+};
+
+struct AgentArgs {
+  std::string work_dir;
+  int slots = 0;  // ParseAgentArgs: the hardware threads unless given
+  double heartbeat = 0;
+  // Pilot mode: HOST:PORT of the master, the token's file ("-":
+  // $GSRT_PILOT_TOKEN, never an argument) and the pilot's name.
+  std::string connect;
+  std::string token_file;
+  std::string pilot;
+  std::string batch_job;  // job mode: the batch directory
+};
+
+// Parses `args` (without argv[0]) into `agent`. Returns the exit code when
+// gsrt-agent must stop (--help, --version: 0; a mistake: 2, told on
+// `err`), nullopt to go on.
+std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
+                                  AgentArgs* agent, std::ostream& out,
+                                  std::ostream& err);
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_AGENT_AGENT_ARGS_H_

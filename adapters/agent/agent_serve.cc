@@ -1,0 +1,97 @@
+#include "adapters/agent/agent_serve.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "adapters/agent/agent.h"
+#include "adapters/local/host_facts.h"
+#include "adapters/local/local_adapter.h"
+#include "adapters/transport/pipe_stream.h"
+#include "runtime/base/asio_clock.h"
+
+namespace gs {
+
+std::string PrepareWorkDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  fs::path canonical = fs::canonical(fs::absolute(dir, ec), ec);
+  if (ec) return dir;
+  return canonical.string();
+}
+
+StatusOr<std::pair<int, int>> TakeStdioChannel() {
+  const int in_fd = ::fcntl(0, F_DUPFD_CLOEXEC, 3);
+  const int out_fd = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+  const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (in_fd < 0 || out_fd < 0 || devnull < 0 || ::dup2(devnull, 0) < 0 ||
+      ::dup2(2, 1) < 0) {
+    const int err = errno;
+    for (int fd : {in_fd, out_fd, devnull}) {
+      if (fd >= 0) ::close(fd);
+    }
+    return Status::FromErrno("cannot set up stdin/stdout", err);
+  }
+  ::close(devnull);
+  return std::pair{in_fd, out_fd};
+}
+
+int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
+                const RunnerDecorator& decorate, std::ostream& err) {
+  boost::asio::io_context io(1);
+  AsioClock clock(io);
+  auto stream = PipeStream::Adopt(io, in_fd, out_fd, "the master");
+  if (!stream.ok()) {
+    err << "gsrt-agent: " << stream.status().ToString() << "\n";
+    return kAgentFailed;
+  }
+  AgentOptions options;
+  options.work_dir = PrepareWorkDir(args.work_dir);
+  options.slots = args.slots;
+  options.heartbeat = args.heartbeat;
+  options.facts = ReadMachineFacts();
+
+  LocalAdapterOptions local_options;
+  local_options.slots = args.slots;
+  local_options.work_dir = options.work_dir;
+  local_options.host_name = options.facts.host_name;
+  LocalAdapter local(io, clock, local_options);
+  std::unique_ptr<Adapter> decorator =
+      decorate ? decorate(local, clock) : nullptr;
+  Agent agent(**stream, decorator ? *decorator : local, clock, options);
+
+  Status exit_status;
+  boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+  signals.async_wait([&](const boost::system::error_code& ec, int sig) {
+    if (ec) return;
+    agent.Stop(Status::Cancelled(std::string("stopped by signal SIG") +
+                                 sigabbrev_np(sig)));
+  });
+  agent.Start([&](Status why) {
+    exit_status = std::move(why);
+    io.stop();
+  });
+  io.run();
+  // Last words (an ERROR frame saying why) must reach the master.
+  (void)(*stream)->Flush(2);
+  (*stream)->Close();
+  return exit_status.ok() ? kAgentOk : kAgentFailed;
+}
+
+int ServeStdio(const AgentArgs& args, std::ostream& err) {
+  StatusOr<std::pair<int, int>> channel = TakeStdioChannel();
+  if (!channel.ok()) {
+    err << "gsrt-agent: " << channel.status().message() << "\n";
+    return kAgentFailed;
+  }
+  return ServeMaster(channel->first, channel->second, args, nullptr, err);
+}
+
+}  // namespace gs

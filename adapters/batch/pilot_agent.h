@@ -1,0 +1,31 @@
+// gsrt-agent --connect: a pilot job's agent (docs/slurm.md, "Pilots"). It
+// connects to the master over TCP (a few tries), greets it with the run's
+// token and the pilot's name, and serves it there; its workers' reports of
+// a kill by signal wait a moment (signal_grace.h), so that a cancelled
+// pilot is a lost host and not a failed task.
+#ifndef GSRT_ADAPTERS_BATCH_PILOT_AGENT_H_
+#define GSRT_ADAPTERS_BATCH_PILOT_AGENT_H_
+
+#include <ostream>
+
+#include "adapters/agent/agent_args.h"
+#include "runtime/base/status.h"
+
+namespace gs {
+
+// The token of `args`: read from args.token_file (mode 0600), or from
+// $GSRT_PILOT_TOKEN when that is "-".
+StatusOr<std::string> PilotToken(const AgentArgs& args);
+
+// The connection to the master, greeted: a socket descriptor. Tries five
+// times over about 15 s (the master listens before it submits the pilot;
+// the tries cover a passing network fault).
+StatusOr<int> ConnectToMaster(const AgentArgs& args);
+
+// ConnectToMaster, then ServeMaster with the signal grace. Returns the
+// exit code; why it failed goes to `err`.
+int RunPilotAgent(const AgentArgs& args, std::ostream& err);
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_BATCH_PILOT_AGENT_H_

@@ -1,0 +1,100 @@
+#include "adapters/batch/pilot_agent.h"
+
+#include <arpa/inet.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <future>
+#include <sstream>
+
+#include "adapters/batch/pilot_auth.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_files.h"
+
+namespace gs {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(PilotTokenTest, FromAPrivateFileOrTheEnvironment) {
+  TempDir dir;
+  AgentArgs args;
+  args.token_file = dir / "token";
+  ASSERT_TRUE(WriteTokenFile(args.token_file, "t0k3n").ok());
+  EXPECT_EQ(*PilotToken(args), "t0k3n");
+
+  args.token_file = "-";
+  ::unsetenv("GSRT_PILOT_TOKEN");
+  EXPECT_EQ(PilotToken(args).status().code(), Status::Code::kNotFound);
+  ::setenv("GSRT_PILOT_TOKEN", "from-env", 1);
+  EXPECT_EQ(*PilotToken(args), "from-env");
+  ::unsetenv("GSRT_PILOT_TOKEN");
+}
+
+TEST(RunPilotAgentTest, NoTokenIsExitOneBeforeAnyConnection) {
+  TempDir dir;
+  AgentArgs args;
+  args.work_dir = dir / "work";
+  args.connect = "127.0.0.1:1";
+  args.token_file = dir / "absent";
+  args.pilot = "p1";
+  std::ostringstream err;
+  EXPECT_EQ(RunPilotAgent(args, err), kAgentFailed);
+  EXPECT_THAT(err.str(), HasSubstr(dir / "absent"));
+}
+
+// A master on loopback: the pilot connects, greets with the token and its
+// name, and ends in order when the master closes.
+TEST(RunPilotAgentTest, GreetsTheMasterThenServesIt) {
+  TempDir dir;
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), len), 0);
+  ASSERT_EQ(::listen(listener, 1), 0);
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len),
+            0);
+
+  AgentArgs args;
+  args.work_dir = dir / "work";
+  args.slots = 1;
+  args.connect = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  args.token_file = dir / "token";
+  args.pilot = "p1";
+  ASSERT_TRUE(WriteTokenFile(args.token_file, "secret").ok());
+  std::ostringstream err;
+  std::future<int> pilot =
+      std::async(std::launch::async, [&] { return RunPilotAgent(args, err); });
+
+  pollfd pfd{listener, POLLIN, 0};
+  ASSERT_EQ(::poll(&pfd, 1, 30000), 1) << "the pilot did not connect";
+  const int master = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+  ::close(listener);
+  ASSERT_GE(master, 0);
+  const std::string expected = PilotGreeting("secret", "p1");
+  std::string greeting;
+  pollfd in{master, POLLIN, 0};
+  while (greeting.size() < expected.size() && ::poll(&in, 1, 30000) == 1) {
+    char buf[256];
+    const ssize_t n = ::read(master, buf, sizeof buf);
+    if (n <= 0) break;
+    greeting.append(buf, static_cast<size_t>(n));
+  }
+  EXPECT_EQ(greeting, expected);
+  ::close(master);
+  ASSERT_EQ(pilot.wait_for(std::chrono::seconds(30)),
+            std::future_status::ready);
+  EXPECT_EQ(pilot.get(), kAgentOk) << err.str();
+}
+
+}  // namespace
+}  // namespace gs

@@ -1,0 +1,58 @@
+#include "runtime/base/command_line.h"
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <utility>
+
+namespace gs {
+
+namespace {
+
+class UsageFirst : public CLI::Formatter {
+ public:
+  explicit UsageFirst(std::string usage) : usage_(std::move(usage)) {}
+  std::string make_description(const CLI::App*) const override { return ""; }
+  std::string make_usage(const CLI::App* app, std::string) const override {
+    return usage_ + "\n" + app->get_description() + "\n";
+  }
+
+ private:
+  std::string usage_;
+};
+
+}  // namespace
+
+std::optional<int> ParseCommandLine(CLI::App& app,
+                                    const std::vector<std::string>& args,
+                                    std::ostream& out, std::ostream& err) {
+  // CLI11 takes a vector with the last argument first.
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    out << e.what() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << app.get_name() << ": " << e.what() << "\nRun with --help for the "
+        << "options.\n";
+    return kBadCommandLine;
+  }
+  return std::nullopt;
+}
+
+void SetUsage(CLI::App& app, std::string usage) {
+  app.formatter(std::make_shared<UsageFirst>(std::move(usage)));
+}
+
+std::vector<std::string> ArgsOf(int argc, const char* const* argv) {
+  return argc > 1 ? std::vector<std::string>(argv + 1, argv + argc)
+                  : std::vector<std::string>();
+}
+
+}  // namespace gs
