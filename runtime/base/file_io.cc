@@ -36,8 +36,7 @@ int WriteAllTo(int fd, std::string_view bytes) {
 
 StatusOr<PendingFile> PendingFile::Create(std::string path,
                                           const AtomicWriteOptions& options) {
-  constexpr int kFlags =
-      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_TRUNC;
+  constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
   std::string temp;
   int fd = -1, err = 0;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {

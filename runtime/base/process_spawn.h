@@ -20,8 +20,9 @@ namespace gs {
 
 // One of the child's standard descriptors: the parent's own when neither
 // is set, else a descriptor of the parent (`fd`), else a file opened
-// relative to the child's working directory, created or truncated with
-// mode 0600, never through a symlink (`file`).
+// relative to the child's working directory, never through a symlink
+// (`file`: read for stdin; for stdout and stderr created or truncated,
+// mode 0600).
 struct ChildStdio {
   int fd = -1;
   const char* file = nullptr;
