@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include <sstream>
 #include <thread>
 
+#include "adapters/ssh/ssh_channel_stream.h"
 #include "runtime/base/asio_clock.h"
 #include "runtime/base/sha256.h"
 #include "tests/support/run_until.h"
@@ -172,6 +174,54 @@ TEST_F(SshRemoteTest, RunCommandAsyncReportsResultAndTimeout) {
   const pid_t pid = AwaitPid(pidfile, BoundFor(2, cost));
   ASSERT_GT(pid, 0) << "the remote shell never started";
   ::kill(pid, SIGKILL);
+}
+
+// Called where no thread runs the io_context (an adapter connecting before
+// the engine's thread starts), a blocking command lets the io_context's
+// other work run while it waits: here a stream on another host, whose
+// command must start for the blocking one to end.
+TEST_F(SshRemoteTest, RunCommandServesTheIoContextWhileItWaits) {
+  auto other = SshSession::Connect(io_, clock_, Sshd().Target(2));
+  ASSERT_TRUE(other.ok()) << other.status().ToString();
+  const double cost = CommandCost(*session_);
+  ASSERT_GT(cost, 0);
+  const std::string flag = tmp_ / "flag";
+  auto stream = SshChannelStream::Open(
+      *other, {"sh", "-c", "touch \"$1\" && exec cat", "sh", flag});
+  ASSERT_TRUE(stream.ok());
+  std::string echoed;
+  (*stream)->Start([&](std::string_view b) { echoed.append(b); },
+                   [](Status) {});
+  (*stream)->Write("ping");
+  // Nothing ran yet: the stream's channel opens only when the io_context
+  // runs. The loop gives up by itself too: a timed-out command runs on.
+  const Seconds bound = BoundFor(2, cost);
+  auto r = RunCommand(*session_,
+                      {"sh", "-c",
+                       "end=$(($(date +%s) + $2)); "
+                       "until [ -e \"$1\" ] || [ $(date +%s) -ge $end ]; do "
+                       "sleep 0.05; done; [ -e \"$1\" ]",
+                       "sh", flag, std::to_string(static_cast<int>(bound))},
+                      Options(bound));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->exit_code, 0);
+  ASSERT_TRUE(RunUntil(io_, [&] { return echoed == "ping"; }));
+  (*stream)->Close();
+}
+
+// Called from inside a handler, it blocks: no other handler runs inside it
+// (they may expect the one running to have finished).
+TEST_F(SshRemoteTest, RunCommandInsideAHandlerRunsNoOtherHandler) {
+  bool ran = false, ran_inside = true, done = false;
+  boost::asio::post(io_, [&] {
+    auto r = RunCommand(*session_, {"true"});
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    ran_inside = ran;
+    done = true;
+  });
+  boost::asio::post(io_, [&] { ran = true; });
+  ASSERT_TRUE(RunUntil(io_, [&] { return done && ran; }));
+  EXPECT_FALSE(ran_inside);
 }
 
 TEST_F(SshRemoteTest, EnsureRemoteDirCreatesAPrivateDirectory) {
