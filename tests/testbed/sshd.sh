@@ -4,6 +4,8 @@
 #   tests/testbed/sshd.sh start N DIR   start N servers (idempotent)
 #   tests/testbed/sshd.sh stop DIR      stop them and their sessions
 #   tests/testbed/sshd.sh status DIR    exit 0 if all answer
+#   tests/testbed/sshd.sh freeze DIR I [PARENT CHILD]
+#                                       SIGSTOP host I: see freeze() below
 #
 # Everything lives under DIR: a client key pair (never the user's ~/.ssh),
 # authorized_keys, and per host a host key, sshd_config, pid file and log.
@@ -24,7 +26,7 @@ readonly WAIT="${GSRT_SSHD_WAIT:-10}"
 readonly SSHD=/usr/sbin/sshd  # sshd must be started by absolute path
 
 die() { echo "sshd.sh: $*" >&2; exit 1; }
-usage() { die "usage: sshd.sh start N DIR | stop DIR | status DIR"; }
+usage() { die "usage: sshd.sh start N DIR | stop DIR | status DIR | freeze DIR I [PARENT CHILD]"; }
 
 install_if_missing() {
   if [[ -x $SSHD ]] && command -v ssh >/dev/null && command -v ssh-keygen >/dev/null; then
@@ -272,6 +274,88 @@ EOF
   echo "sshd.sh: $n hosts ready: ${hosts[*]} port $PORT (source $dir/hosts.env)"
 }
 
+# Prints the pids below $1, from one pass over /proc (no process is started
+# per level, so a tree can be walked while it is being frozen).
+tree_below() {
+  local f line rest pid ppid
+  local -A kids=()
+  for f in /proc/[0-9]*/stat; do
+    { read -r line <"$f"; } 2>/dev/null || continue  # it may have ended
+    pid=${line%% *}
+    rest=${line##*) }  # after the command name, which may hold anything
+    ppid=${rest#* }
+    ppid=${ppid%% *}
+    kids[$ppid]+=" $pid"
+  done
+  local todo=("$1") p
+  while ((${#todo[@]})); do
+    p=${todo[0]}
+    todo=("${todo[@]:1}")
+    for pid in ${kids[$p]:-}; do
+      echo "$pid"
+      todo+=("$pid")
+    done
+  done
+}
+
+# True if process $1's command line (words joined by spaces) holds $2.
+command_line_has() {
+  local words=()
+  { mapfile -d '' words <"/proc/$1/cmdline"; } 2>/dev/null || return 1
+  [[ "${words[*]}" == *"$2"* ]]
+}
+
+# Process $1's command name (at most 15 characters) and state letter.
+name_and_state() {
+  local line
+  { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
+  local name=${line#*(}
+  name=${name%)*}
+  local rest=${line##*) }
+  echo "$name ${rest%% *}"
+}
+
+# Freezes host I as a hung machine would be: SIGSTOPs its sshd and
+# everything under it (sessions, the agent, its jobs), walking the tree
+# again until nothing new appears (a stopped process starts no other), and
+# prints their pids (SIGCONT or SIGKILL them).
+# With PARENT and CHILD, the processes whose command line holds PARENT
+# (an agent) are stopped first, and it succeeds only if one of them then
+# has a child named CHILD (a worker), running or ended but not yet reaped:
+# a job is in flight there whose end the agent cannot have reported.
+# Otherwise it resumes them all and exits 3.
+freeze() {  # freeze DIR I [PARENT CHILD]
+  local dir=$1 i=$2 parent=${3:-} child=${4:-} listener p c grew=1 found=0
+  local -A stopped=() first=()
+  listener=$(cat "$dir/host$i/sshd.pid" 2>/dev/null) || die "host $i is not running under $dir"
+  if [[ -n $parent ]]; then
+    for p in $(tree_below "$listener"); do
+      command_line_has "$p" "$parent" && kill -STOP "$p" 2>/dev/null && first[$p]=1
+    done
+  fi
+  while ((grew)); do
+    grew=0
+    for p in "$listener" $(tree_below "$listener"); do
+      [[ -z ${stopped[$p]:-} ]] || continue
+      kill -STOP "$p" 2>/dev/null || continue
+      stopped[$p]=1
+      grew=1
+    done
+  done
+  if [[ -n $parent ]]; then
+    for p in "${!first[@]}"; do
+      for c in $(tree_below "$p"); do
+        [[ $(name_and_state "$c") == "${child:0:15} "* ]] && found=1
+      done
+    done
+    if ((!found)); then
+      kill -CONT "${!stopped[@]}" 2>/dev/null || true
+      return 3
+    fi
+  fi
+  echo "${!stopped[@]}"
+}
+
 status() {  # status DIR
   local dir=$1 n i ok=0
   [[ -f $dir/state ]] || { echo "sshd.sh: nothing started under $dir"; return 1; }
@@ -293,5 +377,6 @@ case "${1:-}" in
     [[ -d $2 ]] || exit 0
     stop_all "$2"; rm -f "$2/state"; echo "sshd.sh: stopped" ;;
   status) (($# == 2)) || usage; status "$2" ;;
+  freeze) (($# == 3 || $# == 5)) || usage; freeze "$2" "$3" "${4:-}" "${5:-}" ;;
   *) usage ;;
 esac
