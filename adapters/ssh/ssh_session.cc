@@ -237,8 +237,9 @@ void SshSession::WaitSocket(int timeout_ms, uint64_t mark) {
       ServeIoWhileWaiting(timeout_ms)) {
     return;
   }
-  // Inside a handler: block here (libssh's own poll: input, and room for
-  // queued output); the io_context's other work waits.
+  // Inside a handler (or nothing on the io_context could wake us): block
+  // in libssh's own poll (input, and room for queued output); the
+  // io_context's other work waits.
   ssh_event_dopoll(event_, timeout_ms);
   if (InputMark() != mark) {
     last_heard_ = clock_.Now();
