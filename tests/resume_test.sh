@@ -7,23 +7,23 @@
 # sequential run's files byte for byte, and the history must show that no
 # task signature completed twice across the three runs.
 #   resume_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL local
-#   resume_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL ssh PORT
+#   resume_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL ssh
 # `ssh` runs on the master's cores plus three real sshd hosts (started
 # here), `local` on the master alone.
 set -euo pipefail
-src=$1 master=$2 sequential=$3 mode=$4 port=${5:-}
+src=$1 master=$2 sequential=$3 mode=$4
 work=$(mktemp -d)
 stop() {
   [ -n "${pid:-}" ] && kill -KILL "$pid" 2>/dev/null || true
   if [ "$mode" = ssh ]; then
-    GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" >/dev/null 2>&1 || true
+    bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" >/dev/null 2>&1 || true
   fi
   rm -rf "$work"
 }
 trap stop EXIT
 n=5 bs=96
 if [ "$mode" = ssh ]; then
-  GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" start 3 "$work/sshd" >/dev/null
+  GSRT_SSHD_PORT=auto bash "$src/tests/testbed/sshd.sh" start 3 "$work/sshd" >/dev/null
   {
     echo "hosts:"
     echo "  - name: master"

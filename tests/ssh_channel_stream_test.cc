@@ -14,13 +14,17 @@
 #include <random>
 
 #include "adapters/ssh/ssh_remote.h"
-#include "tests/support/sshd_testbed.h"
 #include "runtime/base/asio_clock.h"
 #include "tests/support/run_until.h"
+#include "tests/support/ssh_command_cost.h"
+#include "tests/support/sshd_testbed.h"
 
 namespace gs {
 namespace {
 
+using ::gs::testing::AsDuration;
+using ::gs::testing::BoundFor;
+using ::gs::testing::CommandCost;
 using ::gs::testing::Sshd;
 using ::testing::HasSubstr;
 
@@ -142,6 +146,8 @@ TEST_F(SshChannelStreamTest, KilledConnectionClosesTheStreamWithAnError) {
 TEST_F(SshChannelStreamTest, SeveralChannelsShareOneSession) {
   auto session = Connect(2);
   ASSERT_TRUE(session);
+  const double cost = CommandCost(*session);
+  ASSERT_GT(cost, 0);
   Collected a, b;
   auto sa = Start(session, {"cat"}, &a);
   auto sb = Start(session, {"cat"}, &b);
@@ -154,10 +160,13 @@ TEST_F(SshChannelStreamTest, SeveralChannelsShareOneSession) {
   }
   sa->Write("to a");
   sb->Write("to b");
-  ASSERT_TRUE(RunUntil(io_, [&] {
-    return a.data == "to a" && b.data == "to b" && results[0] && results[1] &&
-           results[2];
-  }));
+  ASSERT_TRUE(RunUntil(
+      io_,
+      [&] {
+        return a.data == "to a" && b.data == "to b" && results[0] &&
+               results[1] && results[2];
+      },
+      AsDuration(BoundFor(5, cost))));
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(results[i]->ok()) << results[i]->status().ToString();
     EXPECT_EQ((*results[i])->out, "cmd" + std::to_string(i) + "\n");
@@ -183,6 +192,11 @@ TEST_F(SshChannelStreamTest, ConcurrentCommandsAndStreamsAllFinish) {
   ASSERT_TRUE(session);
   constexpr int kCommands = 20;
   constexpr int kStreams = 3;
+  // All 23 start at once: the host may start their shells one by one.
+  const double cost = CommandCost(*session);
+  ASSERT_GT(cost, 0);
+  RunOptions options;
+  options.timeout = BoundFor(kCommands + kStreams, cost);
   std::vector<Collected> got(kStreams);
   std::vector<std::unique_ptr<SshChannelStream>> streams;
   const std::string data = RandomBytes(1 << 20);
@@ -192,7 +206,7 @@ TEST_F(SshChannelStreamTest, ConcurrentCommandsAndStreamsAllFinish) {
   }
   int ok = 0;
   for (int i = 0; i < kCommands; ++i) {
-    RunCommandAsync(session, {"printf", "%s", std::to_string(i)}, {},
+    RunCommandAsync(session, {"printf", "%s", std::to_string(i)}, options,
                     [&ok, i](StatusOr<CommandResult> r) {
                       EXPECT_TRUE(r.ok()) << r.status().ToString();
                       if (r.ok() && r->out == std::to_string(i)) ++ok;
@@ -206,7 +220,8 @@ TEST_F(SshChannelStreamTest, ConcurrentCommandsAndStreamsAllFinish) {
         }
         return ok == kCommands;
       },
-      std::chrono::seconds(60)));
+      // The commands' own bound, then a minute for 3 MiB each way.
+      AsDuration(options.timeout + 60)));
   for (const auto& g : got) {
     EXPECT_FALSE(g.closed.has_value());
     EXPECT_TRUE(g.data == data);
@@ -216,17 +231,20 @@ TEST_F(SshChannelStreamTest, ConcurrentCommandsAndStreamsAllFinish) {
 TEST_F(SshChannelStreamTest, DestroyingAStreamFromItsCallbackIsSafe) {
   auto session = Connect(1);
   ASSERT_TRUE(session);
+  const double cost = CommandCost(*session);
+  ASSERT_GT(cost, 0);
   auto opened = SshChannelStream::Open(session, {"echo", "x"});
   ASSERT_TRUE(opened.ok());
   std::unique_ptr<SshChannelStream> stream = std::move(*opened);
   bool got = false;
   stream->Start(
       [&](std::string_view) {
+        got = true;  // first: the reset destroys this lambda
         stream.reset();
-        got = true;
       },
       [&](Status) { ADD_FAILURE() << "closed after destruction"; });
-  ASSERT_TRUE(RunUntil(io_, [&] { return got; }));
+  ASSERT_TRUE(RunUntil(
+      io_, [&] { return got; }, AsDuration(BoundFor(1, cost))));
   RunUntil(
       io_, [] { return false; }, std::chrono::milliseconds(300));
   EXPECT_EQ(stream, nullptr);

@@ -5,23 +5,25 @@
 #          retried once (runtime.retries.app), charged to no host;
 #   hang   step (2, 1) hangs on its first attempt: killed at its timeout
 #          (runtime.timeout.step), retried (runtime.retries.timeout);
-#   stop   node2 and everything under it are SIGSTOPped mid-run: it turns
-#          suspect, is given up after missed heartbeats, its work is redone
-#          elsewhere; then SIGCONT: the run still finishes.
-#   ssh_faults_test.sh SOURCE_DIR FAULTS FAULTS_SEQUENTIAL PORT MODE
+#   stop   node2 and everything under it are SIGSTOPped mid-run, while a
+#          job runs there: it turns suspect, is given up after missed
+#          heartbeats, its work is redone elsewhere; then SIGCONT: the run
+#          still finishes.
+#   ssh_faults_test.sh SOURCE_DIR FAULTS FAULTS_SEQUENTIAL MODE
 set -euo pipefail
-src=$1 master=$2 sequential=$3 port=$4 mode=$5
+src=$1 master=$2 sequential=$3 mode=$4
+testbed="$src/tests/testbed/sshd.sh"
 work=$(mktemp -d)
 stopped=
 stop() {
   [ -n "$stopped" ] && kill -CONT $stopped 2>/dev/null || true
   [ -n "${pid:-}" ] && kill -KILL "$pid" 2>/dev/null || true
-  GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" >/dev/null 2>&1 || true
+  bash "$testbed" stop "$work/sshd" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap stop EXIT
 fail() { echo "FAIL ($mode): $*"; tail -30 "$work/err" 2>/dev/null || true; exit 1; }
-GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" start 3 "$work/sshd" >/dev/null
+GSRT_SSHD_PORT=auto bash "$testbed" start 3 "$work/sshd" >/dev/null
 {
   echo "runtime:"
   echo "  heartbeat: 1"
@@ -47,19 +49,23 @@ cd "$work/parallel"
 GSRT_CONFIG="$work/gsrt.yaml" "$master" $width $levels $work_ms "$switches" > "$work/out" 2> "$work/err" &
 pid=$!
 if [ "$mode" = stop ]; then
-  # Wait (bounded) until node2 holds results of its own, then freeze it.
-  data="$work/sshd/host2/work/data"
-  for _ in $(seq 1 600); do
-    [ "$(ls "$data" 2>/dev/null | wc -l)" -ge 2 ] && break
+  # Wait until a job is in flight on node2 and freeze node2 with the
+  # job's end unreported (its agent is stopped first, with a worker child
+  # that it has not reaped): the master is waiting for that job, so it
+  # cannot miss the hang. Bounded by the run itself and by 2.5 minutes
+  # (the hosts connect first: a few remote commands each).
+  agent="$work/sshd/host2/work/bin/gsrt-agent --workdir"
+  worker="$(basename "$master")-worker"
+  for _ in $(seq 1 3000); do
     kill -0 "$pid" 2>/dev/null || break
+    # (Not before its agent runs: no freezing in the middle of its setup.)
+    pgrep -f -- "$agent" >/dev/null &&
+      stopped=$(bash "$testbed" freeze "$work/sshd" 2 "$agent" "$worker") && break
+    stopped=
     sleep 0.05
   done
-  [ "$(ls "$data" 2>/dev/null | wc -l)" -ge 2 ] || fail "node2 never produced data"
-  listener=$(cat "$work/sshd/host2/sshd.pid")
-  descendants() { for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
-  stopped="$listener $(descendants "$listener")"
-  kill -STOP $stopped
-  echo "stopped node2: $(echo $stopped | wc -w) processes"
+  [ -n "$stopped" ] || fail "node2 never ran a job"
+  echo "stopped node2 with a job in flight there: $(echo $stopped | wc -w) processes"
   # Resume it once the master gave it up (bounded).
   for _ in $(seq 1 400); do
     grep -q "host node2 was lost" "$work/err" && break

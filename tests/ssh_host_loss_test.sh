@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # An ssh host whose sshd (and everything under it: the agent, its workers)
-# is SIGKILLed mid-run: the host is marked lost, the versions only it held
-# are recomputed elsewhere, and the run still ends with the sequential
-# run's files.
+# is SIGKILLed mid-run, while a job runs there: the host is marked lost,
+# the versions only it held are recomputed elsewhere, and the run still
+# ends with the sequential run's files.
 # gsdeploy then reads the distrust the runtime recorded: node2's rose, the
 # others' did not.
-#   ssh_host_loss_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL PORT GSDEPLOY
+#   ssh_host_loss_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL GSDEPLOY
 set -euo pipefail
-src=$1 master=$2 sequential=$3 port=$4 gsdeploy=$5
+src=$1 master=$2 sequential=$3 gsdeploy=$4
+testbed="$src/tests/testbed/sshd.sh"
 work=$(mktemp -d)
 stop() {
   [ -n "${pid:-}" ] && kill -KILL "$pid" 2>/dev/null || true
-  GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" >/dev/null 2>&1 || true
+  bash "$testbed" stop "$work/sshd" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap stop EXIT
-GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" start 3 "$work/sshd" >/dev/null
+GSRT_SSHD_PORT=auto bash "$testbed" start 3 "$work/sshd" >/dev/null
 {
   echo "runtime:"
   echo "  heartbeat: 1"
@@ -30,20 +31,26 @@ mkdir "$work/parallel" "$work/sequential"
 cd "$work/parallel"
 GSRT_CONFIG="$work/gsrt.yaml" "$master" 5 96 > "$work/out" 2> "$work/err" &
 pid=$!
-# Wait (bounded) until node2 holds results of its own.
-data="$work/sshd/host2/work/data"
-for _ in $(seq 1 600); do
-  [ "$(ls "$data" 2>/dev/null | wc -l)" -ge 3 ] && break
+# Wait until a job is in flight on node2, freeze node2 with the job's end
+# unreported (its agent is stopped first, with a worker child that it has
+# not reaped), then crash it: its sshd listener and every process under
+# it. The master is waiting for that job, so it cannot miss the loss.
+# Bounded by the run itself and by 5 minutes (the hosts connect first: a
+# few remote commands each).
+agent="$work/sshd/host2/work/bin/gsrt-agent --workdir"
+worker="$(basename "$master")-worker"
+victims=
+for _ in $(seq 1 6000); do
   kill -0 "$pid" 2>/dev/null || break
+  # (Not before its agent runs: no freezing in the middle of its setup.)
+  pgrep -f -- "$agent" >/dev/null &&
+    victims=$(bash "$testbed" freeze "$work/sshd" 2 "$agent" "$worker") && break
+  victims=
   sleep 0.05
 done
-[ "$(ls "$data" 2>/dev/null | wc -l)" -ge 3 ] || { echo "FAIL: node2 never produced data"; cat "$work/err"; exit 1; }
-# Crash node2: its sshd listener and every process under it.
-listener=$(cat "$work/sshd/host2/sshd.pid")
-descendants() { for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
-victims="$listener $(descendants "$listener")"
+[ -n "$victims" ] || { echo "FAIL: node2 never ran a job"; cat "$work/err"; exit 1; }
 kill -KILL $victims 2>/dev/null || true
-echo "killed node2: $(echo $victims | wc -w) processes"
+echo "killed node2 with a job in flight there: $(echo $victims | wc -w) processes"
 status=0
 timeout 180 tail --pid="$pid" -f /dev/null || { echo "FAIL: the run did not finish"; tail "$work/err"; exit 1; }
 wait "$pid" || status=$?

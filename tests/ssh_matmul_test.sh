@@ -2,13 +2,13 @@
 # matmul on the master's cores plus three ssh hosts (real sshd instances on
 # 127.0.0.2-4, started here): same files as the sequential run, and the
 # history shows jobs on every host.
-#   ssh_matmul_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL PORT
+#   ssh_matmul_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL
 set -euo pipefail
-src=$1 master=$2 sequential=$3 port=$4
+src=$1 master=$2 sequential=$3
 work=$(mktemp -d)
-stop() { GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" >/dev/null 2>&1 || true; rm -rf "$work"; }
+stop() { bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap stop EXIT
-GSRT_SSHD_PORT=$port bash "$src/tests/testbed/sshd.sh" start 3 "$work/sshd" >/dev/null
+GSRT_SSHD_PORT=auto bash "$src/tests/testbed/sshd.sh" start 3 "$work/sshd" >/dev/null
 {
   echo "hosts:"
   echo "  - name: master"

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,16 +18,22 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <thread>
 
+#include "adapters/ssh/ssh_channel_stream.h"
 #include "runtime/base/asio_clock.h"
 #include "runtime/base/hashing.h"
 #include "tests/support/run_until.h"
+#include "tests/support/ssh_command_cost.h"
 #include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {
 namespace {
 
+using ::gs::testing::AsDuration;
+using ::gs::testing::BoundFor;
+using ::gs::testing::CommandCost;
 using ::gs::testing::Sshd;
 using ::testing::HasSubstr;
 
@@ -58,6 +65,19 @@ int ModeOf(const std::string& path) {
 ino_t InodeOf(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+// The pid a remote `echo $$ > FILE` wrote, once it is there (0 if it is not
+// within `bound`). A command that timed out may not have started yet: its
+// shell runs on and writes the file later.
+pid_t AwaitPid(const std::string& file, Seconds bound) {
+  const auto deadline = std::chrono::steady_clock::now() + AsDuration(bound);
+  while (true) {
+    pid_t pid = 0;
+    std::ifstream(file) >> pid;
+    if (pid > 0 || std::chrono::steady_clock::now() >= deadline) return pid;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 RunOptions Options(Seconds timeout, std::string stdin_data = "") {
@@ -107,6 +127,8 @@ TEST_F(SshRemoteTest, RunCommandCollectsOutputExitStatusAndStdin) {
 }
 
 TEST_F(SshRemoteTest, RunCommandTimesOutWithinItsBound) {
+  const double cost = CommandCost(*session_);
+  ASSERT_GT(cost, 0);
   const std::string pidfile = tmp_ / "pid";
   const auto start = std::chrono::steady_clock::now();
   auto r = RunCommand(
@@ -118,11 +140,11 @@ TEST_F(SshRemoteTest, RunCommandTimesOutWithinItsBound) {
   EXPECT_THAT(r.status().message(), HasSubstr("node1"));
   EXPECT_LT(Since(start), 3.0);
   // sshd ran the command on this machine. OpenSSH refuses signal requests
-  // for root logins, so the KILL sent on timeout may not have reached it:
-  // end it here, by its pid.
-  pid_t pid = 0;
-  std::ifstream(pidfile) >> pid;
-  ASSERT_GT(pid, 0);
+  // for root logins, so the KILL sent on timeout may not have reached it,
+  // and on a slow machine the shell may start only after the timeout: end
+  // it here, by its pid, once it wrote it.
+  const pid_t pid = AwaitPid(pidfile, BoundFor(1, cost));
+  ASSERT_GT(pid, 0) << "the remote shell never started";
   ::kill(pid, SIGKILL);
   // The session is still usable.
   auto after = RunCommand(*session_, {"echo", "ok"});
@@ -131,6 +153,8 @@ TEST_F(SshRemoteTest, RunCommandTimesOutWithinItsBound) {
 }
 
 TEST_F(SshRemoteTest, RunCommandAsyncReportsResultAndTimeout) {
+  const double cost = CommandCost(*session_);
+  ASSERT_GT(cost, 0);
   std::optional<StatusOr<CommandResult>> fast, slow;
   RunCommandAsync(session_, {"echo", "a b"}, {},
                   [&](StatusOr<CommandResult> r) { fast = std::move(r); });
@@ -140,16 +164,64 @@ TEST_F(SshRemoteTest, RunCommandAsyncReportsResultAndTimeout) {
       Options(0.5), [&](StatusOr<CommandResult> r) { slow = std::move(r); });
   EXPECT_FALSE(fast.has_value());  // never from inside the call
   ASSERT_TRUE(RunUntil(
-      io_, [&] { return fast && slow; }, std::chrono::seconds(10)));
+      io_, [&] { return fast && slow; }, AsDuration(BoundFor(2, cost))));
   ASSERT_TRUE(fast->ok()) << fast->status().ToString();
   EXPECT_EQ((*fast)->out, "a b\n");
   ASSERT_FALSE(slow->ok());
   EXPECT_EQ(slow->status().code(), Status::Code::kTimedOut);
-  // Clean up: the sleep may run on (see RunOptions::timeout). Under load
-  // the timeout can also fire before the remote shell wrote its pid.
-  pid_t pid = 0;
-  std::ifstream(pidfile) >> pid;
-  if (pid > 0) ::kill(pid, SIGKILL);
+  // The sleep may run on (see RunOptions::timeout), and may start only
+  // after the timeout: end it once it wrote its pid.
+  const pid_t pid = AwaitPid(pidfile, BoundFor(2, cost));
+  ASSERT_GT(pid, 0) << "the remote shell never started";
+  ::kill(pid, SIGKILL);
+}
+
+// Called where no thread runs the io_context (an adapter connecting before
+// the engine's thread starts), a blocking command lets the io_context's
+// other work run while it waits: here a stream on another host, whose
+// command must start for the blocking one to end.
+TEST_F(SshRemoteTest, RunCommandServesTheIoContextWhileItWaits) {
+  auto other = SshSession::Connect(io_, clock_, Sshd().Target(2));
+  ASSERT_TRUE(other.ok()) << other.status().ToString();
+  const double cost = CommandCost(*session_);
+  ASSERT_GT(cost, 0);
+  const std::string flag = tmp_ / "flag";
+  auto stream = SshChannelStream::Open(
+      *other, {"sh", "-c", "touch \"$1\" && exec cat", "sh", flag});
+  ASSERT_TRUE(stream.ok());
+  std::string echoed;
+  (*stream)->Start([&](std::string_view b) { echoed.append(b); },
+                   [](Status) {});
+  (*stream)->Write("ping");
+  // Nothing ran yet: the stream's channel opens only when the io_context
+  // runs. The loop gives up by itself too: a timed-out command runs on.
+  const Seconds bound = BoundFor(2, cost);
+  auto r = RunCommand(*session_,
+                      {"sh", "-c",
+                       "end=$(($(date +%s) + $2)); "
+                       "until [ -e \"$1\" ] || [ $(date +%s) -ge $end ]; do "
+                       "sleep 0.05; done; [ -e \"$1\" ]",
+                       "sh", flag, std::to_string(static_cast<int>(bound))},
+                      Options(bound));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->exit_code, 0);
+  ASSERT_TRUE(RunUntil(io_, [&] { return echoed == "ping"; }));
+  (*stream)->Close();
+}
+
+// Called from inside a handler, it blocks: no other handler runs inside it
+// (they may expect the one running to have finished).
+TEST_F(SshRemoteTest, RunCommandInsideAHandlerRunsNoOtherHandler) {
+  bool ran = false, ran_inside = true, done = false;
+  boost::asio::post(io_, [&] {
+    auto r = RunCommand(*session_, {"true"});
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    ran_inside = ran;
+    done = true;
+  });
+  boost::asio::post(io_, [&] { ran = true; });
+  ASSERT_TRUE(RunUntil(io_, [&] { return done && ran; }));
+  EXPECT_FALSE(ran_inside);
 }
 
 TEST_F(SshRemoteTest, EnsureRemoteDirCreatesAPrivateDirectory) {

@@ -9,6 +9,7 @@
 #include <boost/asio/post.hpp>
 #include <cassert>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -231,12 +232,34 @@ void SshSession::Arm(bool output_blocked) {
 
 void SshSession::WaitSocket(int timeout_ms, uint64_t mark) {
   if (InputMark() != mark) return;  // libssh read something: look first
-  // libssh's own poll: input, and room for queued output.
-  ssh_event_dopoll(event_, std::max(timeout_ms, 0));
+  timeout_ms = std::max(timeout_ms, 0);
+  if (!io_.get_executor().running_in_this_thread() &&
+      ServeIoWhileWaiting(timeout_ms)) {
+    return;
+  }
+  // Inside a handler (or nothing on the io_context could wake us): block
+  // in libssh's own poll (input, and room for queued output); the
+  // io_context's other work waits.
+  ssh_event_dopoll(event_, timeout_ms);
   if (InputMark() != mark) {
     last_heard_ = clock_.Now();
     heard_ = true;
   }
+}
+
+bool SshSession::ServeIoWhileWaiting(int timeout_ms) {
+  if (lost_) return false;
+  const bool queued = (ssh_get_poll_flags(raw_) & SSH_WRITE_PENDING) != 0;
+  if (queued && SocketReady(POLLOUT)) {
+    ssh_event_dopoll(event_, 0);  // the socket takes it now
+    return true;
+  }
+  // This session's own waits bring what arrives (Pump); the rest of the
+  // io_context's work runs meanwhile: other hosts' agents, their timers.
+  Arm(queued);
+  if (io_.stopped()) io_.restart();
+  return io_.run_one_for(std::chrono::milliseconds(timeout_ms)) > 0 ||
+         !io_.stopped();
 }
 
 void SshSession::ScheduleKeepalive() {

@@ -104,8 +104,14 @@ class SshSession : public std::enable_shared_from_this<SshSession> {
 
   // For the synchronous helpers only. Unless libssh read input since
   // InputMark() returned `mark` (then the caller should look again first),
-  // blocks up to `timeout_ms` for input, or for the socket to take queued
-  // output, and lets libssh process it.
+  // waits up to `timeout_ms` for input, or for the socket to take queued
+  // output, and lets libssh process it. It may return early; the caller
+  // looks and calls again.
+  // Called from a thread that is not running the io_context (an adapter
+  // connecting before the engine's thread starts), it runs the
+  // io_context's other work while it waits: the agents of hosts connected
+  // before must go on exchanging heartbeats. Called from inside a handler,
+  // it blocks, and that other work waits.
   void WaitSocket(int timeout_ms, uint64_t mark);
 
   // Marks the connection lost (once) and tells every listener.
@@ -127,6 +133,9 @@ class SshSession : public std::enable_shared_from_this<SshSession> {
   void NotifyLost();
   void Arm(bool output_blocked);
   bool SocketReady(short events) const;
+  // WaitSocket's way outside the io_context's thread; false if the
+  // io_context has nothing that could wake it (then WaitSocket polls).
+  bool ServeIoWhileWaiting(int timeout_ms);
   void ScheduleKeepalive();
   void OnKeepalive();
 

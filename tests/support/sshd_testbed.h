@@ -1,6 +1,7 @@
 // Real OpenSSH servers for the ssh tests (header-only, test code only):
-// runs tests/testbed/sshd.sh on a free port in a fresh temporary directory
-// and stops it at the end. Every server is on 127.0.0.2, 127.0.0.3, ...
+// runs tests/testbed/sshd.sh on a free port (it picks one, GSRT_SSHD_PORT=
+// auto) in a fresh temporary directory and stops it at the end. Every
+// server is on 127.0.0.2, 127.0.0.3, ...
 //
 // A test file registers it once:
 //   static auto* const kSshd = gs::testing::SshdEnvironment::Register(3);
@@ -8,13 +9,10 @@
 #ifndef GSRT_TESTS_SUPPORT_SSHD_TESTBED_H_
 #define GSRT_TESTS_SUPPORT_SSHD_TESTBED_H_
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,32 +42,6 @@ inline std::pair<int, std::string> Shell(const std::string& command) {
     out.append(buf.data(), n);
   const int status = ::pclose(p);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-// A TCP port that is free on every address 127.0.0.2 .. 127.0.0.(hosts+1).
-inline int FreePortForHosts(int hosts) {
-  for (int attempt = 0; attempt < 50; ++attempt) {
-    std::vector<int> fds;
-    int port = 0;
-    bool ok = true;
-    for (int i = 1; i <= hosts && ok; ++i) {
-      int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-      fds.push_back(fd);
-      sockaddr_in a{};
-      a.sin_family = AF_INET;
-      a.sin_port = htons(static_cast<uint16_t>(port));
-      a.sin_addr.s_addr = htonl(0x7f000001u + static_cast<uint32_t>(i));
-      ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0;
-      if (ok && port == 0) {
-        socklen_t len = sizeof(a);
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-        port = ntohs(a.sin_port);
-      }
-    }
-    for (int fd : fds) ::close(fd);
-    if (ok) return port;
-  }
-  return 0;
 }
 
 // The pids of every process below `pid` (session sshds, shells, commands).
@@ -115,12 +87,16 @@ class SshdTestbed {
         std::string(base && *base ? base : "/tmp") + "/gsrt-sshd-XXXXXX";
     if (::mkdtemp(tmpl.data()) == nullptr) return "mkdtemp failed";
     dir_ = tmpl;
-    port_ = FreePortForHosts(hosts_);
-    if (port_ == 0) return "no free port on 127.0.0.x";
     auto [rc, out] = Shell(Env() + "bash " + ShellQuote(Script()) + " start " +
                            std::to_string(hosts_) + " " + ShellQuote(dir_));
     if (rc != 0)
       return "sshd.sh start failed (exit " + std::to_string(rc) + "):\n" + out;
+    std::ifstream env(dir_ + "/hosts.env");
+    for (std::string line; std::getline(env, line);) {
+      if (line.rfind("GSRT_SSHD_PORT=", 0) == 0)
+        port_ = std::stoi(line.substr(15));
+    }
+    if (port_ <= 0) return "sshd.sh did not say which port it chose:\n" + out;
     return "";
   }
 
@@ -186,9 +162,7 @@ class SshdTestbed {
   }
 
  private:
-  std::string Env() const {
-    return "GSRT_SSHD_PORT=" + std::to_string(port_) + " GSRT_SSHD_WAIT=20 ";
-  }
+  std::string Env() const { return "GSRT_SSHD_PORT=auto GSRT_SSHD_WAIT=20 "; }
   static std::string Script() {
     if (const char* s = std::getenv("GSRT_SSHD_SCRIPT")) return s;
     return std::string(GSRT_SOURCE_DIR) + "/tests/testbed/sshd.sh";

@@ -4,6 +4,8 @@
 #   tests/testbed/sshd.sh start N DIR   start N servers (idempotent)
 #   tests/testbed/sshd.sh stop DIR      stop them and their sessions
 #   tests/testbed/sshd.sh status DIR    exit 0 if all answer
+#   tests/testbed/sshd.sh freeze DIR I [PARENT CHILD]
+#                                       SIGSTOP host I: see freeze() below
 #
 # Everything lives under DIR: a client key pair (never the user's ~/.ssh),
 # authorized_keys, and per host a host key, sshd_config, pid file and log.
@@ -11,17 +13,20 @@
 #   DIR/known_hosts  every host's key as "[127.0.0.2]:PORT ssh-ed25519 ..."
 #   DIR/hosts.env    GSRT_SSHD_HOSTS, _PORT, _USER, _IDENTITY, _KNOWN_HOSTS
 #   DIR/gsrt.yaml    a gsrt config with one ssh host per server
-# Environment: GSRT_SSHD_PORT (default 2222), GSRT_SSHD_WAIT (seconds to wait
-# for each server, default 10). Installs openssh-server/-client with apt-get
-# if they are missing (as root).
+# Environment: GSRT_SSHD_PORT (default 2222; `auto`: a port free on every
+# host address, chosen here and retried if another process takes it first,
+# so that several checkouts can run their tests at once; the port is in
+# hosts.env and gsrt.yaml), GSRT_SSHD_WAIT (seconds to wait for each
+# server, default 10). Installs openssh-server/-client with apt-get if they
+# are missing (as root).
 set -euo pipefail
 
-readonly PORT="${GSRT_SSHD_PORT:-2222}"
+PORT="${GSRT_SSHD_PORT:-2222}"  # set once start has chosen it (auto)
 readonly WAIT="${GSRT_SSHD_WAIT:-10}"
 readonly SSHD=/usr/sbin/sshd  # sshd must be started by absolute path
 
 die() { echo "sshd.sh: $*" >&2; exit 1; }
-usage() { die "usage: sshd.sh start N DIR | stop DIR | status DIR"; }
+usage() { die "usage: sshd.sh start N DIR | stop DIR | status DIR | freeze DIR I [PARENT CHILD]"; }
 
 install_if_missing() {
   if [[ -x $SSHD ]] && command -v ssh >/dev/null && command -v ssh-keygen >/dev/null; then
@@ -66,10 +71,13 @@ ssh_to() {  # ssh_to DIR ADDR COMMAND...
     -o LogLevel=ERROR -p "$PORT" "$(id -un)@$addr" "$@"
 }
 
-# Waits (bounded) until the server at $2 runs a command for us.
+# Waits (bounded) until the server at $2 runs a command for us: 0, 1 if it
+# does not, 2 if its port is taken (sshd binds after it went to the
+# background, so only its log tells).
 wait_ready() {
   local dir=$1 addr=$2 deadline=$((SECONDS + WAIT))
   until ssh_to "$dir" "$addr" true </dev/null 2>/dev/null; do
+    grep -q "Address already in use" "$dir/host$3/sshd.log" 2>/dev/null && return 2
     if ((SECONDS >= deadline)); then
       echo "sshd.sh: $addr:$PORT did not accept a connection within ${WAIT}s; its log:" >&2
       tail -n 20 "$dir/host$3/sshd.log" >&2 || true
@@ -79,14 +87,19 @@ wait_ready() {
   done
 }
 
-# wait_ready for hosts 1..N at once (each check costs a whole ssh login).
+# wait_ready for hosts 1..N at once (each check costs a whole ssh login):
+# 0, 2 if some port was taken, else 1.
 wait_all() {  # wait_all DIR N
-  local i pids=() failed=0
+  local i pids=() failed=0 rc
   for ((i = 1; i <= $2; i++)); do
     wait_ready "$1" "$(addr_of "$i")" "$i" &
     pids+=($!)
   done
-  for i in "${pids[@]}"; do wait "$i" || failed=1; done
+  for i in "${pids[@]}"; do
+    rc=0
+    wait "$i" || rc=$?
+    ((rc == 2 || failed == 2)) && failed=2 || ((rc == 0)) || failed=1
+  done
   return $failed
 }
 
@@ -106,12 +119,59 @@ UsePAM no
 StrictModes no
 PrintMotd no
 X11Forwarding no
+# Commands do not run the account's ~/.bashrc: bash reads it for a command
+# from sshd only as a top-level shell (SHLVL below 2). The test hosts share
+# one account and home, so a slow rc file (pyenv's init rehashes under a
+# lock every shell of the account takes, about 1 s each) would serialise
+# every remote command of every test host and of every test running at
+# once, and the tests would time what the rc file does.
+SetEnv SHLVL=1
 # gsrt multiplexes many channels over one connection and tests open many
 # connections at once.
 MaxSessions 128
 MaxStartups 200:30:400
 Subsystem sftp internal-sftp
 EOF
+}
+
+# A port below the kernel's ephemeral range that no local socket uses
+# (listening or connected, IPv4 or IPv6); start_servers finds out whether
+# it stays free.
+pick_port() {
+  local low _ addr port
+  local -A used=()
+  read -r low _ </proc/sys/net/ipv4/ip_local_port_range
+  ((low > 11000)) || low=61000
+  while read -r _ addr _; do
+    [[ $addr == *:* ]] && used[$((16#${addr##*:}))]=1
+  done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
+  while :; do
+    port=$((10000 + (RANDOM * 32768 + RANDOM) % (low - 10000)))
+    [[ -z ${used[$port]:-} ]] && break
+  done
+  echo "$port"
+}
+
+# Starts one sshd per host on $PORT and waits until they answer: 0, 1 on
+# failure, 2 if the port is taken on some address (another process got
+# there first).
+start_servers() {  # start_servers DIR N
+  local dir=$1 n=$2 i addr hdir
+  : >"$dir/known_hosts"
+  for ((i = 1; i <= n; i++)); do
+    addr=$(addr_of "$i")
+    hdir="$dir/host$i"
+    write_host_config "$dir" "$i"
+    echo "$(known_name "$addr") $(cut -d' ' -f1,2 "$hdir/ssh_host_ed25519_key.pub")" >>"$dir/known_hosts"
+    : >"$hdir/sshd.log"
+    if ! "$SSHD" -f "$hdir/sshd_config" -E "$hdir/sshd.log"; then
+      grep -q "Address already in use" "$hdir/sshd.log" && return 2
+      echo "sshd.sh: sshd for $addr:$PORT did not start:" >&2
+      tail -n 5 "$hdir/sshd.log" >&2
+      return 1
+    fi
+  done
+  wait_all "$dir" "$n"
 }
 
 stop_all() {  # stop_all DIR
@@ -145,9 +205,12 @@ start() {  # start N DIR
   dir=$(cd "$dir" && pwd)
 
   # Already running with the same shape? Then only check that they answer.
-  if [[ -f $dir/state && $(cat "$dir/state") == "$n $PORT" ]]; then
+  local state_n='' state_port=''
+  if [[ -f $dir/state ]]; then read -r state_n state_port <"$dir/state"; fi
+  if [[ $state_n == "$n" && ($PORT == auto || $PORT == "$state_port") ]]; then
     for ((i = 1; i <= n; i++)); do alive "$dir/host$i/sshd.pid" || running=0; done
     if ((running)); then
+      PORT=$state_port
       wait_all "$dir" "$n"
       echo "sshd.sh: $n hosts already running under $dir"
       return 0
@@ -158,7 +221,6 @@ start() {  # start N DIR
   mkdir -p /run/sshd && chmod 755 /run/sshd  # sshd's privilege separation dir
   [[ -f $dir/id_ed25519 ]] || ssh-keygen -q -t ed25519 -N '' -C gsrt-test -f "$dir/id_ed25519"
   cp "$dir/id_ed25519.pub" "$dir/authorized_keys"
-  : >"$dir/known_hosts"
   local hosts=()
   for ((i = 1; i <= n; i++)); do
     addr=$(addr_of "$i")
@@ -166,14 +228,22 @@ start() {  # start N DIR
     mkdir -p "$hdir"
     [[ -f $hdir/ssh_host_ed25519_key ]] ||
       ssh-keygen -q -t ed25519 -N '' -C "gsrt-test-host$i" -f "$hdir/ssh_host_ed25519_key"
-    write_host_config "$dir" "$i"
-    echo "$(known_name "$addr") $(cut -d' ' -f1,2 "$hdir/ssh_host_ed25519_key.pub")" >>"$dir/known_hosts"
-    "$SSHD" -f "$hdir/sshd_config" -E "$hdir/sshd.log" ||
-      die "sshd for $addr:$PORT did not start; see $hdir/sshd.log"
     hosts+=("$addr")
   done
   chmod 600 "$dir/id_ed25519" "$dir/authorized_keys"
-  wait_all "$dir" "$n" || { stop_all "$dir"; exit 1; }
+  local attempt rc
+  for ((attempt = 1; ; attempt++)); do
+    [[ ${GSRT_SSHD_PORT:-} == auto ]] && PORT=$(pick_port)
+    rc=0
+    start_servers "$dir" "$n" || rc=$?
+    ((rc == 0)) && break
+    stop_all "$dir"
+    if ((rc == 2)) && [[ ${GSRT_SSHD_PORT:-} == auto ]] && ((attempt < 20)); then
+      continue
+    fi
+    ((rc == 2)) && die "port $PORT is taken on 127.0.0.x (GSRT_SSHD_PORT=auto picks a free one)"
+    exit 1
+  done
 
   cat >"$dir/hosts.env" <<EOF
 GSRT_SSHD_DIR=$dir
@@ -204,10 +274,92 @@ EOF
   echo "sshd.sh: $n hosts ready: ${hosts[*]} port $PORT (source $dir/hosts.env)"
 }
 
+# Prints the pids below $1, from one pass over /proc (no process is started
+# per level, so a tree can be walked while it is being frozen).
+tree_below() {
+  local f line rest pid ppid
+  local -A kids=()
+  for f in /proc/[0-9]*/stat; do
+    { read -r line <"$f"; } 2>/dev/null || continue  # it may have ended
+    pid=${line%% *}
+    rest=${line##*) }  # after the command name, which may hold anything
+    ppid=${rest#* }
+    ppid=${ppid%% *}
+    kids[$ppid]+=" $pid"
+  done
+  local todo=("$1") p
+  while ((${#todo[@]})); do
+    p=${todo[0]}
+    todo=("${todo[@]:1}")
+    for pid in ${kids[$p]:-}; do
+      echo "$pid"
+      todo+=("$pid")
+    done
+  done
+}
+
+# True if process $1's command line (words joined by spaces) holds $2.
+command_line_has() {
+  local words=()
+  { mapfile -d '' words <"/proc/$1/cmdline"; } 2>/dev/null || return 1
+  [[ "${words[*]}" == *"$2"* ]]
+}
+
+# Process $1's command name (at most 15 characters) and state letter.
+name_and_state() {
+  local line
+  { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
+  local name=${line#*(}
+  name=${name%)*}
+  local rest=${line##*) }
+  echo "$name ${rest%% *}"
+}
+
+# Freezes host I as a hung machine would be: SIGSTOPs its sshd and
+# everything under it (sessions, the agent, its jobs), walking the tree
+# again until nothing new appears (a stopped process starts no other), and
+# prints their pids (SIGCONT or SIGKILL them).
+# With PARENT and CHILD, the processes whose command line holds PARENT
+# (an agent) are stopped first, and it succeeds only if one of them then
+# has a child named CHILD (a worker), running or ended but not yet reaped:
+# a job is in flight there whose end the agent cannot have reported.
+# Otherwise it resumes them all and exits 3.
+freeze() {  # freeze DIR I [PARENT CHILD]
+  local dir=$1 i=$2 parent=${3:-} child=${4:-} listener p c grew=1 found=0
+  local -A stopped=() first=()
+  listener=$(cat "$dir/host$i/sshd.pid" 2>/dev/null) || die "host $i is not running under $dir"
+  if [[ -n $parent ]]; then
+    for p in $(tree_below "$listener"); do
+      command_line_has "$p" "$parent" && kill -STOP "$p" 2>/dev/null && first[$p]=1
+    done
+  fi
+  while ((grew)); do
+    grew=0
+    for p in "$listener" $(tree_below "$listener"); do
+      [[ -z ${stopped[$p]:-} ]] || continue
+      kill -STOP "$p" 2>/dev/null || continue
+      stopped[$p]=1
+      grew=1
+    done
+  done
+  if [[ -n $parent ]]; then
+    for p in "${!first[@]}"; do
+      for c in $(tree_below "$p"); do
+        [[ $(name_and_state "$c") == "${child:0:15} "* ]] && found=1
+      done
+    done
+    if ((!found)); then
+      kill -CONT "${!stopped[@]}" 2>/dev/null || true
+      return 3
+    fi
+  fi
+  echo "${!stopped[@]}"
+}
+
 status() {  # status DIR
   local dir=$1 n i ok=0
   [[ -f $dir/state ]] || { echo "sshd.sh: nothing started under $dir"; return 1; }
-  read -r n _ <"$dir/state"
+  read -r n PORT <"$dir/state"
   for ((i = 1; i <= n; i++)); do
     if alive "$dir/host$i/sshd.pid" && ssh_to "$dir" "$(addr_of "$i")" true </dev/null 2>/dev/null; then
       echo "host$i $(addr_of "$i"):$PORT up"
@@ -225,5 +377,6 @@ case "${1:-}" in
     [[ -d $2 ]] || exit 0
     stop_all "$2"; rm -f "$2/state"; echo "sshd.sh: stopped" ;;
   status) (($# == 2)) || usage; status "$2" ;;
+  freeze) (($# == 3 || $# == 5)) || usage; freeze "$2" "$3" "${4:-}" "${5:-}" ;;
   *) usage ;;
 esac
