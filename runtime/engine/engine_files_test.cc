@@ -9,7 +9,7 @@
 #include <boost/asio/post.hpp>
 #include <mutex>
 
-#include "adapters/adapter.h"
+#include "adapters/adapter_defaults.h"
 #include "runtime/engine/engine.h"
 #include "tests/support/fake_operations.h"
 #include "tests/support/mem_file_system.h"
@@ -73,7 +73,7 @@ struct MemLog {
 // as the scripted FakeAdapter writes. With a `remote` dir the host does not
 // share the master's files: its versions are under that dir and move
 // through Put and Get. A holding host keeps its jobs until cancelled.
-class MemAdapter : public Adapter {
+class MemAdapter : public AdapterDefaults {
  public:
   MemAdapter(boost::asio::io_context& io, Clock& clock, MemFileSystem* fs,
              MemLog* log, std::string remote = "", bool hold = false)
