@@ -2,9 +2,6 @@
 // the interrupted runs it may resume.
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <cstdio>
-
 #include "runtime/history/history.h"
 #include "runtime/history/history_test_util.h"
 
@@ -90,45 +87,6 @@ TEST_F(HistoryJournalTest, InterruptedRunsBackToTheLastOneThatEnded) {
   runs = history_->FindInterruptedRuns("/bin/app", "/w", Begin());
   ASSERT_TRUE(runs.ok());
   EXPECT_TRUE(runs->empty());
-}
-
-// What a finished task costs the engine thread for its entry, apart from
-// the stat of its outputs: the signature and the batched insert. Printed
-// for docs/benchmarks.md; the bound only catches something pathological.
-TEST_F(HistoryJournalTest, EntryCost) {
-  constexpr int kTasks = 3000;
-  RunId run = Begin();
-  auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < kTasks; ++i) {
-    SignatureBuilder sig("multiply_accumulate", "96");
-    sig.AddFile(0, "t:0123456789abcdef0123456789abcdef:0",
-                "/home/user/run/matmul-C_1_2.txt");
-    sig.AddFile(1, "t:00112233445566778899aabbccddeeff:0", "");
-    sig.AddFile(2, "t:ffeeddccbbaa99887766554433221100:0", "");
-    JournalEntry e;
-    e.run = run;
-    e.task = static_cast<TaskId>(i);
-    e.signature = sig.Finish();
-    e.operation = "multiply_accumulate";
-    e.host = "node1";
-    e.finished = now_;
-    JournalOutput o;
-    o.file = std::to_string(i) + "-matmul-C_1_2.txt";
-    o.size = 106362;
-    o.mtime_ns = 1795316218528410805;
-    o.inode = 10953164;
-    e.outputs.push_back(o);
-    ASSERT_TRUE(history_->RecordTaskJournal(e).ok());
-  }
-  ASSERT_TRUE(history_->Flush().ok());
-  double us = std::chrono::duration<double, std::micro>(
-                  std::chrono::steady_clock::now() - start)
-                  .count() /
-              kTasks;
-  std::printf("journal entry (signature + JSON + batched insert): %.2f us\n",
-              us);
-  RecordProperty("journal_entry_us", std::to_string(us));
-  EXPECT_LT(us, 1000.0);
 }
 
 }  // namespace

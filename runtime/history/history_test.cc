@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdio>
 #include <latch>
 #include <memory>
 #include <string>
@@ -333,35 +332,6 @@ TEST_F(HistoryTest, BatchCommitsEveryNRecordsAndOnFlush) {
   ASSERT_TRUE(batched->RecordJob(OkJob(6, "op", "h", 6, 1.0)).ok());
   batched.reset();  // the destructor commits
   EXPECT_EQ(Count(*reader, "jobs"), 6);
-}
-
-// Reports the cost of RecordJob; the bound only catches a gross regression
-// (the runtime needs ~1,500 records/s, i.e. < 670 us each).
-TEST_F(HistoryTest, RecordJobCost) {
-  constexpr int kJobs = 3000;
-  for (int batch : {1, 64}) {
-    HistoryOptions options;
-    options.batch_size = batch;
-    auto h = OpenHistory(options);
-    ASSERT_NE(h, nullptr);
-    JobRecord j = OkJob(0, "multiply", "node-with-a-longish-name", 1.0, 2.0);
-    j.error = "";
-    j.log_dir = "/scratch/user/gsrt/run-1/jobs/12345";
-    j.usage = {1.5, 0.1, 40000};
-    auto start = Clock::now();
-    for (int i = 0; i < kJobs; ++i) {
-      j.job = static_cast<JobId>(batch * kJobs + i);
-      ASSERT_TRUE(h->RecordJob(j).ok());
-    }
-    ASSERT_TRUE(h->Flush().ok());
-    double us = std::chrono::duration<double, std::micro>(Clock::now() - start)
-                    .count() /
-                kJobs;
-    std::printf("RecordJob batch_size=%d: %.2f us per call\n", batch, us);
-    RecordProperty("record_job_us_batch_" + std::to_string(batch),
-                   std::to_string(us));
-    EXPECT_LT(us, 670.0);
-  }
 }
 
 }  // namespace
