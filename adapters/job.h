@@ -75,6 +75,9 @@ struct HostFailed {
 // The job ran longer than its timeout and was killed.
 struct TimedOut {
   Seconds limit = 0;
+  // Where what the job left before it was killed (stdout, stderr, its
+  // sandbox) was kept; "" when nothing was.
+  std::string log_dir;
 };
 
 // The runtime cancelled the job.

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "stubgen/idl_names.h"
+#include "stubgen/library_names.h"
 
 namespace gs {
 
@@ -157,6 +158,15 @@ class Parser {
     Next();
     *name_pos = Cur().pos;
     if (!ExpectName("operation name", &op->name)) return false;
+    if (IsLibraryFunction(op->name)) {
+      return Fail(*name_pos,
+                  "operation name '" + op->name +
+                      "' is a C/POSIX library function: the generated "
+                      "function of that name would replace the library's in "
+                      "the master and the worker (the runtime calls it too); "
+                      "rename the operation, e.g. to '" +
+                      op->name + "_op'");
+    }
     if (!At(TokenKind::kLParen)) {
       return Fail(Cur().pos, "expected '(' after operation name '" + op->name +
                                  "', got " + Describe(Cur()));

@@ -116,6 +116,17 @@ const ErrorCase kErrors[] = {
     {"main as operation name", "interface a { int main(); };",
      "t.idl:1:19: error: 'main' is reserved in C/C++ and cannot be used as "
      "an operation name"},
+    {"C library function as operation name",
+     "interface a {\n  void close(in File f);\n};",
+     "t.idl:2:8: error: operation name 'close' is a C/POSIX library function: "
+     "the generated function of that name would replace the library's in the "
+     "master and the worker (the runtime calls it too); rename the operation, "
+     "e.g. to 'close_op'"},
+    {"library prefix as operation name", "interface a { void ssh_connect(); };",
+     "t.idl:1:20: error: operation name 'ssh_connect' is a C/POSIX library "
+     "function: the generated function of that name would replace the "
+     "library's in the master and the worker (the runtime calls it too); "
+     "rename the operation, e.g. to 'ssh_connect_op'"},
     {"reserved prefix", "interface a { void gs_call(); };",
      "t.idl:1:20: error: 'gs_call' cannot be used as an operation name: "
      "names starting with gs_, GS_ or tramp_ are used by the generated code"},

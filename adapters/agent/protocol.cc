@@ -144,6 +144,7 @@ void Put(Writer& w, const JobFinished& m) {
     w.Str(f->reason);
   } else if (const TimedOut* t = std::get_if<TimedOut>(&r.outcome)) {
     w.F64(t->limit);
+    w.Str(t->log_dir);
   }
 }
 void Put(Writer& w, const PutBegin& m) {
@@ -266,9 +267,13 @@ bool Get(Reader& r, JobFinished& m) {
     case kHostFailed:
       rep.outcome = HostFailed{r.Str()};
       return true;
-    case kTimedOut:
-      rep.outcome = TimedOut{r.F64()};
+    case kTimedOut: {
+      TimedOut t;
+      t.limit = r.F64();
+      t.log_dir = r.Str();
+      rep.outcome = std::move(t);
       return true;
+    }
     case kCancelled:
       rep.outcome = Cancelled{};
       return true;

@@ -22,8 +22,9 @@
 namespace gs::agent {
 
 // Peers must agree on the major version; the minor one only names what a
-// peer may additionally understand (none so far).
-inline constexpr uint16_t kProtocolMajor = 1;
+// peer may additionally understand (none so far). Major 2: a timed-out
+// job's report carries where its evidence was kept.
+inline constexpr uint16_t kProtocolMajor = 2;
 inline constexpr uint16_t kProtocolMinor = 0;
 // First bytes of every HELLO payload: identifies the protocol on the wire.
 inline constexpr std::string_view kMagic = "GSRTAGNT";

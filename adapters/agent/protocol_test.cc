@@ -66,7 +66,7 @@ std::vector<Message> AllMessages() {
   failed.outcome = HostFailed{"disk on fire"};
   JobReport timed;
   timed.id = 11;
-  timed.outcome = TimedOut{0.3};
+  timed.outcome = TimedOut{0.3, "/w/failed/s/task-3-op-job-11"};
   JobReport cancelled;
   cancelled.id = 12;
   cancelled.outcome = Cancelled{};

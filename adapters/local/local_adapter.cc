@@ -11,7 +11,9 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <thread>
 #include <utility>
@@ -97,7 +99,9 @@ LocalAdapter::LocalAdapter(boost::asio::io_context& io, Clock& clock,
       options_(Normalized(std::move(options))),
       jobs_dir_(options_.work_dir + "/jobs"),
       logs_dir_(options_.work_dir + "/logs"),
-      sandboxes_(jobs_dir_, options_.slots) {}
+      sandboxes_(jobs_dir_, options_.slots),
+      evidence_(options_.work_dir + "/failed",
+                EvidenceSession(std::time(nullptr), ::getpid())) {}
 
 LocalAdapter::~LocalAdapter() {
   Shutdown();
@@ -127,6 +131,7 @@ Status LocalAdapter::EnsureOpen() {
       }
     }
     sandboxes_.RemoveStale();
+    evidence_.RemoveOlderThan(options_.keep_failed, std::time(nullptr));
     dirs_ready_ = true;
   }
   if (devnull_fd_ < 0) {
@@ -315,11 +320,15 @@ void LocalAdapter::OnExit(const JobPtr& job) {
     report.outcome = Cancelled{};
     SandboxPool::Remove(job->sandbox);
   } else if (job->timed_out) {
-    report.outcome = TimedOut{job->spec.timeout};
-    SandboxPool::Remove(job->sandbox);
+    // What it printed before it was killed is what explains the timeout.
+    RemoveIfStale(job->cmd.result_path);
+    report.outcome = TimedOut{job->spec.timeout, KeepEvidence(*job)};
   } else {
     Exited exited = Collect(*job, status);
-    if (!exited.succeeded()) RemoveIfStale(job->cmd.result_path);
+    if (!exited.succeeded()) {
+      RemoveIfStale(job->cmd.result_path);
+      exited.log_dir = KeepEvidence(*job);
+    }
     report.outcome = std::move(exited);
   }
   report.ended = clock_.Now();
@@ -385,6 +394,19 @@ void LocalAdapter::KeepLogs(Job& job, Exited& e) {
     if (MoveFile(path, kept).ok()) e.log_dir = logs_dir_;
   }
   sandboxes_.Release(job.sandbox);
+}
+
+std::string LocalAdapter::KeepEvidence(const Job& job) {
+  auto kept = evidence_.Keep(
+      job.sandbox,
+      EvidenceName(job.spec.task, job.spec.operation, job.spec.id));
+  // Left in place, the next job with its id would empty it: say so.
+  if (!kept.ok()) {
+    std::fprintf(stderr, "gsrt: host '%s': %s\n", options_.host_name.c_str(),
+                 kept.status().message().c_str());
+    return job.sandbox;
+  }
+  return *kept;
 }
 
 void LocalAdapter::Kill(Job& job) {

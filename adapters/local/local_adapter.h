@@ -8,7 +8,9 @@
 // worker exited 0 and wrote every declared output (see
 // adapters/local/worker_command.h for the command line). Logs of a successful
 // job are kept in work_dir/logs/job-<id>.{stdout,stderr} when not empty; a
-// failed job keeps its whole sandbox for inspection (Exited::log_dir).
+// failed or timed-out job's whole sandbox is moved to
+// work_dir/failed/<session>/task-<task>-<op>-job-<id> for inspection
+// (Exited::log_dir, TimedOut::log_dir), where later runs never overwrite it.
 // Clean sandboxes are recycled (see sandbox_pool.h), which is most of what
 // keeps the overhead per job near a bare posix_spawn + waitpid loop.
 //
@@ -30,6 +32,7 @@
 #include <unordered_map>
 
 #include "adapters/adapter_defaults.h"
+#include "adapters/local/failure_evidence.h"
 #include "adapters/local/sandbox_pool.h"
 #include "runtime/base/clock.h"
 
@@ -48,6 +51,10 @@ struct LocalAdapterOptions {
   std::string work_dir;
   // Names this host in reports and error messages.
   std::string host_name = "local";
+  // Evidence of failed attempts (work_dir/failed/<session>, see
+  // failure_evidence.h) older than this many seconds is removed at
+  // Connect; 0 keeps it until the user removes it. Default: 30 days.
+  Seconds keep_failed = 30 * 86400;
 
   static int DefaultSlots();
 };
@@ -122,6 +129,9 @@ class LocalAdapter : public AdapterDefaults {
   // Submit).
   void PostFailure(const JobPtr& job, JobOutcome outcome);
   Status EnsureOpen();
+  // Moves a failed job's sandbox to the evidence; returns where it went
+  // (the sandbox itself if it could not be moved).
+  std::string KeepEvidence(const Job& job);
 
   boost::asio::io_context& io_;
   Clock& clock_;
@@ -129,6 +139,7 @@ class LocalAdapter : public AdapterDefaults {
   std::string jobs_dir_;
   std::string logs_dir_;
   SandboxPool sandboxes_;
+  FailureEvidence evidence_;
   int devnull_fd_ = -1;
   bool dirs_ready_ = false;
   bool shut_down_ = false;

@@ -1,12 +1,14 @@
 // Tests of the local adapter with real worker processes (gsrt_test_worker).
 #include "adapters/local/local_adapter.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <boost/asio/io_context.hpp>
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <optional>
 
@@ -149,9 +151,53 @@ TEST_F(LocalAdapterTest, FailureKeepsSandboxAndDoesNotMoveOutputs) {
   EXPECT_EQ(e.error, "exit code 3");
   EXPECT_FALSE(e.succeeded());
   EXPECT_FALSE(Exists(dest)) << "a failed job's output must not count";
-  EXPECT_EQ(e.log_dir, Sandbox(8));
-  EXPECT_EQ(ReadText(Sandbox(8) + "/out.1"), "partial");
-  EXPECT_TRUE(Exists(Sandbox(8) + "/stderr"));
+  // Kept as evidence, out of the job area where job 8 of a later run
+  // would empty it.
+  EXPECT_THAT(e.log_dir, StartsWith(std::string(dir_ / "work/failed/")));
+  EXPECT_THAT(e.log_dir, HasSubstr("/task-8-echofail-job-8"));
+  EXPECT_EQ(ReadText(e.log_dir + "/out.1"), "partial");
+  EXPECT_TRUE(Exists(e.log_dir + "/stderr"));
+  EXPECT_FALSE(Exists(Sandbox(8)));
+}
+
+TEST_F(LocalAdapterTest, TimedOutJobKeepsWhatItPrinted) {
+  JobReport report = Run(TestJob(17, kWorker, "printsleep",
+                                 {Scalar("reading chunk 3\n"), Scalar("60000")},
+                                 /*timeout=*/0.3));
+  const TimedOut* t = std::get_if<TimedOut>(&report.outcome);
+  ASSERT_NE(t, nullptr) << OutcomeName(report);
+  EXPECT_THAT(t->log_dir, HasSubstr("/failed/"));
+  EXPECT_EQ(ReadText(t->log_dir + "/stderr"), "reading chunk 3\n");
+}
+
+TEST_F(LocalAdapterTest, EvidenceOutlivesALaterRunWithTheSameJobIds) {
+  Exited first =
+      RunExited(TestJob(8, kWorker, "echofail",
+                        {Scalar("run 1"), FileOut(dir_ / "x"), Scalar("3")}));
+  Make(2);  // the next run: job numbers start again
+  Exited second =
+      RunExited(TestJob(8, kWorker, "echofail",
+                        {Scalar("run 2"), FileOut(dir_ / "x"), Scalar("3")}));
+  ASSERT_NE(first.log_dir, second.log_dir);
+  EXPECT_EQ(ReadText(first.log_dir + "/out.1"), "run 1");
+  EXPECT_EQ(ReadText(second.log_dir + "/out.1"), "run 2");
+}
+
+TEST_F(LocalAdapterTest, EvidenceOlderThanTheConfiguredAgeGoesAtConnect) {
+  const std::string old_session = dir_ / "work/failed/20200101-000000-1";
+  const std::string new_session = dir_ / "work/failed/20200101-000000-2";
+  std::filesystem::create_directories(old_session + "/task-1-op-job-1");
+  std::filesystem::create_directories(new_session + "/task-1-op-job-1");
+  timespec times[2] = {{0, UTIME_OMIT}, {std::time(nullptr) - 3 * 86400, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, old_session.c_str(), times, 0), 0);
+  adapter_.reset();
+  LocalAdapterOptions options;
+  options.work_dir = dir_ / "work";
+  options.keep_failed = 2 * 86400;
+  adapter_ = std::make_unique<LocalAdapter>(io_, clock_, options);
+  ASSERT_TRUE(adapter_->Connect().ok());
+  EXPECT_FALSE(Exists(old_session)) << "three days old, kept for two";
+  EXPECT_TRUE(Exists(new_session + "/task-1-op-job-1"));
 }
 
 TEST_F(LocalAdapterTest, SignalIsReportedAs128PlusSignal) {

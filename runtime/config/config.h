@@ -96,6 +96,14 @@ struct RuntimeConfig {
   // Seconds between heartbeats of agents; a host silent for a few
   // heartbeats counts as lost. Default: 5.
   Seconds heartbeat = 5;
+  // Seconds with tasks ready, slots free and nothing running or ending
+  // before the run counts as stalled and its ready tasks fail; 0 = never.
+  // Default: 60.
+  Seconds stall_timeout = 60;
+  // Days the evidence of failed attempts (work_dir/failed) is kept; older
+  // sessions are removed when a run starts. 0 = until the user removes it.
+  // Default: 30.
+  double keep_failed = 30;
   // The progress line on stderr: auto shows it only on a terminal.
   // Default: auto.
   ProgressMode progress = ProgressMode::kAuto;

@@ -95,6 +95,8 @@ TEST(ConfigTest, FullFixture) {
   EXPECT_EQ(rt.replication.threshold, 3);
   EXPECT_EQ(rt.rank, (RankWeights{0.7, 0.3, 2, 0.25}));
   EXPECT_EQ(rt.heartbeat, 2.5);
+  EXPECT_EQ(rt.stall_timeout, 0);
+  EXPECT_EQ(rt.keep_failed, 0.5);
   EXPECT_EQ(rt.progress, ProgressMode::kNever);
 
   ASSERT_EQ(c.hosts.size(), 5u);
@@ -190,6 +192,8 @@ TEST(ConfigTest, DefaultConfig) {
   EXPECT_EQ(c.runtime.retries.infra, 5);
   EXPECT_EQ(c.runtime.replication.mode, ReplicationMode::kOff);
   EXPECT_EQ(c.runtime.heartbeat, 5);
+  EXPECT_EQ(c.runtime.stall_timeout, 60);
+  EXPECT_EQ(c.runtime.keep_failed, 30);
   ASSERT_EQ(c.hosts.size(), 1u);
   EXPECT_EQ(c.hosts[0].name, "local");
   EXPECT_EQ(c.hosts[0].adapters, std::vector<AdapterKind>{AdapterKind::kLocal});

@@ -428,6 +428,10 @@ void Parser::ReadRuntime(const YAML::Node& node, const std::string& path) {
         }},
        {"heartbeat",
         Number(&rt.heartbeat, 0, false, "a number of seconds greater than 0")},
+       {"keep_failed",
+        Number(&rt.keep_failed, 0, true, "a number of days, 0 or more")},
+       {"stall_timeout",
+        Number(&rt.stall_timeout, 0, true, "a number of seconds, 0 or more")},
        {"progress", Enum(&rt.progress, kProgressNames)}});
 }
 

@@ -63,6 +63,8 @@ void EmitRuntime(YAML::Emitter& out, const RuntimeConfig& rt) {
   out << YAML::Key << "gamma" << YAML::Value << Num(rt.rank.gamma);
   out << YAML::EndMap;
   out << YAML::Key << "heartbeat" << YAML::Value << Num(rt.heartbeat);
+  out << YAML::Key << "stall_timeout" << YAML::Value << Num(rt.stall_timeout);
+  out << YAML::Key << "keep_failed" << YAML::Value << Num(rt.keep_failed);
   out << YAML::Key << "progress" << YAML::Value
       << std::string(ProgressModeName(rt.progress));
   out << YAML::EndMap;

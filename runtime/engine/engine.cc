@@ -5,6 +5,8 @@
 // engine_data.cc.
 #include "runtime/engine/engine.h"
 
+#include <unistd.h>
+
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -16,6 +18,7 @@
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/engine_journal.h"
 #include "runtime/engine/job_builder.h"
+#include "runtime/engine/work_dir_lock.h"
 #include "runtime/history/history.h"
 #include "runtime/sched/policies_ft.h"
 #include "runtime/sched/policies_grank.h"
@@ -27,7 +30,8 @@ Engine::Engine(EngineOptions options)
       fs_(options_.file_system ? options_.file_system : &RealFileSystem()),
       files_(options_.cwd),
       graph_(&files_),
-      scheduler_(MakeMctPolicy()) {}
+      scheduler_(MakeMctPolicy()),
+      stall_(options_.stall_timeout) {}
 
 Engine::~Engine() {
   if (thread_.joinable()) {
@@ -67,7 +71,8 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
 }
 
 Status Engine::SetUpPolicy() {
-  auto policy = MakePolicy(options_.policy);
+  auto policy =
+      options_.make_policy ? MakePolicy("mct") : MakePolicy(options_.policy);
   if (!policy.ok()) return policy.status();
   if (options_.policy == "grank") {
     RankOptions rank;
@@ -77,6 +82,7 @@ Status Engine::SetUpPolicy() {
     rank.gamma = options_.rank.gamma;
     *policy = MakeGrankPolicy(rank);
   }
+  if (options_.make_policy) *policy = options_.make_policy();
   if (options_.configure_policy) options_.configure_policy(**policy);
   if (options_.rewind != "gtp-c-r" && options_.rewind != "gtp-r" &&
       options_.rewind != "restart") {
@@ -96,6 +102,11 @@ Status Engine::SetUpPolicy() {
 }
 
 Status Engine::PrepareWorkDir() {
+  // Before anything under work_dir is touched: a second master must not
+  // remove, rename or resume the first one's files.
+  auto lock = LockWorkDir(*fs_, options_.work_dir, ::getpid());
+  if (!lock.ok()) return lock.status();
+  work_dir_lock_ = std::move(lock).value();
   Status s = fs_->CreateDirs(options_.work_dir + "/data");
   if (!s.ok()) {
     return Status::IoError("cannot create the work directory " +
@@ -173,6 +184,7 @@ void Engine::StartTimers() {
     if (history_) ScheduleHistoryFlush();
     if (heartbeat > 0) ScheduleHealthCheck(heartbeat / 2);
     ScheduleReconsider();
+    ScheduleStallCheck();
   });
 }
 
@@ -214,6 +226,7 @@ void Engine::ShutdownOnEngineThread() {
     DeleteCollectedData();
   }
   if (reconsider_timer_) reconsider_timer_->Cancel();
+  if (stall_timer_) stall_timer_->Cancel();
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
   io_->stop();

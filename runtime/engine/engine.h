@@ -24,6 +24,7 @@
 #include "runtime/engine/master_gate.h"
 #include "runtime/engine/outcome_plan.h"
 #include "runtime/engine/run_stats.h"
+#include "runtime/engine/stall_watch.h"
 #include "runtime/graph/file_table.h"
 #include "runtime/graph/operation_table.h"
 #include "runtime/graph/rewind.h"
@@ -71,6 +72,13 @@ struct EngineOptions {
   // A host silent for longer than its heartbeat interval plus this is
   // suspect: FTMET/FTMCT skip it (paper 003's RTT bound).
   Seconds rtt_bound = 1;
+  // Ready tasks, free slots and nothing running, moving or ending for this
+  // long fail the ready tasks with a message (engine_stall.cc); 0 = never.
+  Seconds stall_timeout = 60;
+  // The identity of the workers' code (WorkerIdentity(): a hash of the
+  // worker binary). Journaled with every task; a resumed run reuses only
+  // tasks journaled with the same identity. "" = unknown.
+  std::string worker_identity;
   // With a history: when the previous run of this program in this
   // directory was interrupted, reuse the tasks its journal says finished.
   bool resume = true;
@@ -88,6 +96,9 @@ struct EngineOptions {
   std::string rewind = "gtp-c-r";
   // Given execution times instead of learnt ones (may be null).
   std::shared_ptr<const ExecOracle> exec_oracle;
+  // Makes the policy instead of the one `policy` names, which then only
+  // labels it in messages (tests: a policy that refuses to place).
+  std::function<std::unique_ptr<Policy>()> make_policy;
   // Called with the policy once it is made (to hand it a host model).
   std::function<void(Policy&)> configure_policy;
 
@@ -285,6 +296,13 @@ class Engine {
   // Proactive policies: their periodic look at what runs
   // (engine_reconsider.cc).
   void ScheduleReconsider();
+  // The stall watchdog (engine_stall.cc).
+  void ScheduleStallCheck();
+  void CheckStall();
+  // Fails the ready tasks; returns the message naming them, the policy and
+  // the hosts.
+  std::string FailStalledLocked(Seconds stuck_for,
+                                const std::vector<HostState>& states);
 
   // The master's own files and the end of the run (engine_files.cc).
   bool AllFinishedLocked() const;
@@ -292,6 +310,10 @@ class Engine {
                            const char* name);
   void CloseForgottenFilesLocked();
   void FinalizeFilesLocked(std::unique_lock<std::mutex>& lock);
+  // The newest version of `f` the master wrote itself (GS_Open) whose data
+  // is still on the master; kNoVersion if none. A failed run leaves it in
+  // place of a last version that was never made.
+  VersionId LastMasterVersionLocked(FileId f) const;
   // Puts file `f`'s final version `latest` under the user's name.
   void FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
                           VersionId latest);
@@ -392,6 +414,8 @@ class Engine {
   std::unique_ptr<Timer> flush_timer_;
   std::unique_ptr<Timer> health_timer_;
   std::unique_ptr<Timer> reconsider_timer_;
+  std::unique_ptr<Timer> stall_timer_;
+  StallWatch stall_;
   std::unique_ptr<Health> health_;
   std::vector<HealthState> health_seen_;  // last state reported, per host
   // Jobs running for each task: more than one when replicated.
@@ -399,6 +423,8 @@ class Engine {
   ReplicationMode replication_ = ReplicationMode::kOff;
   uint64_t jobs_ok_ = 0, jobs_finished_ = 0;  // success rate SR = ok/finished
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
+  // work_dir/lock, held while the master runs: one master per work dir.
+  std::unique_ptr<FileLock> work_dir_lock_;
   std::unique_ptr<Journal> journal_;  // with a history only
   std::shared_ptr<void> signals_;     // boost::asio::signal_set, when handled
   JobId next_job_ = 1;

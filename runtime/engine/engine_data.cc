@@ -224,6 +224,9 @@ void Engine::FetchedLocked(VersionId v, HostId from, Seconds started,
 
 void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
   for (VersionId v : graph_.TakeGarbage()) {
+    // What the program wrote itself is kept to the end: if the tasks that
+    // supersede it fail, it is what the user's file is left with.
+    if (graph_.version(v).producer == kMasterTask) continue;
     if (journal_) {
       // Deleted after the next history commit (DeleteCollectedData).
       journal_->collected.push_back(v);

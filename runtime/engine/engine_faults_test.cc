@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <sstream>
 
 #include "gs/gs.h"
@@ -380,6 +381,120 @@ TEST_F(EngineFaultsTest, ExpectedQueueWaitSteersMctToAHostThatStartsAtOnce) {
   EXPECT_EQ(engine_->Stop(), 0);
   EXPECT_EQ(Submitted(b), 1);
   EXPECT_EQ(Submitted(queued), 0);
+}
+
+// --- the stall watchdog ---
+
+// Places nothing, ever: the way a policy without the model it waits for
+// behaves.
+class RefusingPolicy : public Policy {
+ public:
+  std::string_view name() const override { return "refuses"; }
+  Choice Choose(const ReadyTask&, const SlotBoard&, const Predictor&) override {
+    return {};
+  }
+};
+
+TEST_F(EngineFaultsTest, PolicyThatRefusesToPlaceFailsCleanlyInsteadOfHanging) {
+  options_.policy = "refuses";
+  options_.make_policy = [] { return std::make_unique<RefusingPolicy>(); };
+  options_.stall_timeout = 0.3;
+  options_.quiet = true;
+  FakeHost& a = AddHost("a", false, 2);
+  std::ofstream(dir_ / "input") << "in";
+  Start();
+  Produce("x", 1);
+  Consume("x", "y");          // futile once x's producer fails
+  Consume("input", "other");  // ready too: failed with it
+  auto stop = std::async(std::launch::async, [&] { return engine_->Stop(); });
+  if (stop.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+    std::fprintf(stderr, "the run hung: no stall was detected\n");
+    std::_Exit(1);  // the engine thread cannot be joined
+  }
+  EXPECT_NE(stop.get(), 0);
+  const RunStats& stats = engine_->stats();
+  EXPECT_EQ(stats.failed, 2u);
+  EXPECT_EQ(stats.futile, 1u);
+  EXPECT_EQ(Submitted(a), 0);
+  ASSERT_EQ(stats.notes.size(), 1u);
+  const std::string& note = stats.notes[0];
+  EXPECT_NE(note.find("policy 'refuses'"), std::string::npos) << note;
+  EXPECT_NE(note.find("task 0 (produce)"), std::string::npos) << note;
+  EXPECT_NE(note.find("task 2 (consume)"), std::string::npos) << note;
+  EXPECT_NE(note.find("a (up, 2 free slots)"), std::string::npos) << note;
+}
+
+TEST_F(EngineFaultsTest, StalledSynchronousWaitEndsWithAnError) {
+  options_.make_policy = [] { return std::make_unique<RefusingPolicy>(); };
+  options_.stall_timeout = 0.2;
+  options_.quiet = true;
+  AddHost("a", false);
+  Start();
+  TaskId t = Produce("x", 1);
+  auto wait = std::async(std::launch::async, [&] {
+    return engine_->WaitForResults(t, nullptr, nullptr);
+  });
+  if (wait.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+    std::fprintf(stderr, "the master's wait hung: no stall was detected\n");
+    std::_Exit(1);
+  }
+  Status s = wait.get();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("stalled"), std::string::npos) << s.message();
+  EXPECT_NE(engine_->Stop(), 0);
+}
+
+// --- one master per work directory ---
+
+TEST_F(EngineFaultsTest, SecondMasterInTheSameWorkDirIsRefusedAtStart) {
+  AddHost("a", false);
+  Start();
+  Produce("x", 1);
+  engine_->Barrier();
+  FakeAdapter::Log other_log;
+  Engine second(options_);
+  std::vector<HostSetup> setups;
+  setups.push_back(HostSetup{"b",
+                             [&](boost::asio::io_context& io, Clock& clock) {
+                               return std::make_unique<FakeAdapter>(
+                                   io, clock, 1, &other_log, "", "b");
+                             },
+                             "/no/worker"});
+  Status s = second.Start(std::move(setups));
+  ASSERT_FALSE(s.ok()) << "two masters share " << options_.work_dir;
+  EXPECT_NE(s.message().find("pid " + std::to_string(::getpid())),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find(options_.work_dir), std::string::npos)
+      << s.message();
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("x"), "produce(1,)") << "the second master touched x";
+}
+
+// --- the master's own files in a failed run ---
+
+TEST_F(EngineFaultsTest,
+       FileTheMasterWroteSurvivesAFailedTaskThatSupersedesIt) {
+  options_.retries.app = 0;
+  options_.quiet = true;
+  FakeHost& a = AddHost("a", false);
+  a.log.script["produce"].exit_code = 3;
+  Start();
+  auto fd = engine_->Open("report", W);
+  ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+  ASSERT_EQ(::write(*fd, "header\n", 7), 7);
+  ASSERT_TRUE(engine_->Close(*fd).ok());
+  Produce("report", 1);  // writes the next version, and fails
+  EXPECT_NE(engine_->Stop(), 0);
+  EXPECT_EQ(Read("report"), "header\n") << "what the master wrote is lost";
+  bool told = false;
+  for (const std::string& note : engine_->stats().notes) {
+    told |= note.find(
+                "report: the task that writes its last version did "
+                "not succeed; it holds what the program itself last "
+                "wrote") != std::string::npos;
+  }
+  EXPECT_TRUE(told);
 }
 
 }  // namespace

@@ -126,13 +126,37 @@ void Engine::FinalizeFilesLocked(std::unique_lock<std::mutex>& lock) {
     const Version& ver = graph_.version(latest);
     if (ver.number == 0) continue;
     if (ver.state != VersionState::kAvailable) {
+      VersionId mine = LastMasterVersionLocked(f);
+      if (mine != kNoVersion) {
+        stats_.notes.push_back(
+            files_.path(f) +
+            ": the task that writes its last version did not succeed; it "
+            "holds what the program itself last wrote to it (GS_Open/"
+            "GS_FOpen)");
+        FinalizeFileLocked(lock, f, mine);
+        continue;
+      }
       stats_.notes.push_back(files_.path(f) +
                              " was not updated: the task that writes its last "
-                             "version did not succeed");
+                             "version did not succeed; it is as it was before "
+                             "the run");
       continue;
     }
     FinalizeFileLocked(lock, f, latest);
   }
+}
+
+VersionId Engine::LastMasterVersionLocked(FileId f) const {
+  VersionId best = kNoVersion;
+  for (VersionId v = 0; v < graph_.num_versions(); ++v) {
+    const Version& ver = graph_.version(v);
+    if (ver.file != f || ver.number == 0 || ver.producer != kMasterTask ||
+        ver.state != VersionState::kAvailable || !ver.on_master)
+      continue;
+    if (best == kNoVersion || ver.number > graph_.version(best).number)
+      best = v;
+  }
+  return best;
 }
 
 void Engine::FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,

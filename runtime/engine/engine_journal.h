@@ -47,8 +47,6 @@ struct Engine::Journal {
   // the master's data dir: host + '\n' + file -> the host it came from
   // (kNoHost when the master already held a copy).
   std::unordered_map<std::string, HostId> fetched;
-  // work_dir/lock, held while the master runs: one master per work dir.
-  std::unique_ptr<FileLock> lock;
 };
 
 // One batch of journal entries on its way to the history (WriteJournal):

@@ -62,20 +62,8 @@ std::string Engine::ContentIdOfFile(const std::string& path) {
 void Engine::OpenJournal() {
   if (!history_) return;
   journal_ = std::make_unique<Journal>();
-  // One master per work dir: a master that still runs holds the lock, and
-  // its run must not be taken for an interrupted one. The kernel drops the
-  // lock of a killed process.
-  auto lock = fs_->Lock(options_.work_dir + "/lock");
-  if (!lock.ok()) {
-    std::string why = lock.status().code() == Status::Code::kUnavailable
-                          ? "another master is running in " + options_.work_dir
-                          : lock.status().message();
-    std::fprintf(stderr,
-                 "gsrt: warning: %s; this run does not resume anything\n",
-                 why.c_str());
-    return;
-  }
-  journal_->lock = std::move(lock).value();
+  // Start took the work dir's lock (PrepareWorkDir): no master that still
+  // runs can own a run that looks interrupted.
   if (options_.resume) LoadInterruptedRuns();
 }
 
@@ -283,6 +271,7 @@ void Engine::MakeJournalEntriesLocked(JournalBatch* batch) {
     e.host = f.host == kNoHost ? "" : hosts_[f.host]->name;
     e.finished = f.when;
     e.results = f.results;
+    e.worker = options_.worker_identity;
     uint32_t outputs = 0;
     for (uint32_t i = 0; i < task.num_files; ++i)
       outputs += acc[i].out != kNoVersion;
@@ -358,8 +347,12 @@ bool Engine::ResumeSubmittedLocked(TaskId t) {
   }
   if (const JournalEntry* e =
           journal_->index.Find(SignatureLocked(t), outputs)) {
-    ReuseTaskLocked(t, *e);
-    return true;
+    if (e->worker == options_.worker_identity) {
+      ReuseTaskLocked(t, *e);
+      return true;
+    }
+    // Same call, but computed by other code: the functions changed.
+    ++stats_.rerun_changed;
   }
   // The task runs: inputs that were adopted without data are made again.
   bool recompute = false;
@@ -389,6 +382,7 @@ void Engine::ReuseTaskLocked(TaskId t, const JournalEntry& from) {
   mine.finished = clock_->Now();
   mine.results = from.results;
   mine.reused_from = from.reused_from != 0 ? from.reused_from : from.run;
+  mine.worker = from.worker;
   // Find() matched the output file names in parameter order.
   std::vector<uint32_t> positions;
   for (uint32_t i = 0; i < task.num_files; ++i) {

@@ -41,9 +41,14 @@ class EngineResumeTest : public ::testing::Test {
 
   // `remote`: the host does not share the master's files.
   void Start(bool remote = false, bool resume = true) {
+    Status s = TryStart(remote, resume);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  Status TryStart(bool remote = false, bool resume = true) {
     log_.submitted.clear();
     EngineOptions options;
     options.resume = resume;
+    options.worker_identity = worker_;
     options.cwd = dir_.string();
     options.work_dir = (dir_ / ".gsrt").string();
     options.history_path = (dir_ / ".gsrt" / "history.db").string();
@@ -59,7 +64,7 @@ class EngineResumeTest : public ::testing::Test {
         },
         "/no/worker",
         {}});
-    ASSERT_TRUE(engine_->Start(std::move(hosts)).ok());
+    return engine_->Start(std::move(hosts));
   }
   // The master dies: no GS_Off, so the run stays "running" in the history
   // and its versions stay in the data dir. (The history commits what was
@@ -111,6 +116,7 @@ class EngineResumeTest : public ::testing::Test {
   }
 
   fs::path dir_;
+  std::string worker_ = "w:1";  // the worker binary's identity
   FakeAdapter::Log log_;
   std::unique_ptr<Engine> engine_;
 };
@@ -172,20 +178,49 @@ TEST_F(EngineResumeTest, ResumeOffStartsFromScratch) {
   EXPECT_EQ(Read("a"), "produce(1,)");
 }
 
-TEST_F(EngineResumeTest, ALiveMasterInTheWorkDirIsNotResumed) {
+TEST_F(EngineResumeTest, ALiveMasterInTheWorkDirRefusesTheNextOne) {
   Start();
   Produce("a", 1);
   engine_->Barrier();
   Kill();
-  // Another master holds the work dir's lock: its run is not interrupted.
+  // Another master holds the work dir's lock: its run is not interrupted,
+  // and this master must not touch its files.
   int fd = ::open((dir_ / ".gsrt" / "lock").c_str(), O_RDWR | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  Status refused = TryStart();
+  EXPECT_EQ(refused.code(), Status::Code::kUnavailable) << refused.ToString();
+  EXPECT_NE(refused.message().find("another master"), std::string::npos)
+      << refused.message();
+  engine_.reset();
+  ::close(fd);
+  // Once it has ended, its run is resumed.
   Start();
   Produce("a", 1);
   EXPECT_EQ(engine_->Stop(), 0);
-  ::close(fd);
-  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce"}));
+  EXPECT_EQ(Ran(), (std::vector<std::string>{}));
+  EXPECT_EQ(Read("a"), "produce(1,)");
+}
+
+TEST_F(EngineResumeTest, ChangedFunctionsRunAgainAndAreCounted) {
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  Kill();
+  worker_ = "w:2";  // the user changed an operation and rebuilt
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce", "consume"}));
+  EXPECT_EQ(engine_->stats().reused, 0u);
+  EXPECT_EQ(engine_->stats().rerun_changed, 2u);
+  EXPECT_NE(FormatSummary(engine_->stats(), 0)
+                .find("2 tasks rerun because the functions changed"),
+            std::string::npos);
+  // The entries of this run carry the new worker: a third run reuses them.
+  for (const JournalEntry& e : Journal(2)) EXPECT_EQ(e.worker, "w:2");
 }
 
 TEST_F(EngineResumeTest, ChangedInputsOrArgumentsRunAgain) {

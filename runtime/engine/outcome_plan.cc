@@ -34,7 +34,8 @@ Failure Classify(const JobOutcome& outcome, const OutcomeFacts& facts,
   }
   if (const auto* timed = std::get_if<TimedOut>(&outcome)) {
     return {Budget::kTimeout, budgets.timeout,
-            "timed out after " + std::to_string(timed->limit) + " s", ""};
+            "timed out after " + std::to_string(timed->limit) + " s",
+            timed->log_dir};
   }
   // Cancelled: by a proactive policy (placed anew) or by the run's end
   // (final).

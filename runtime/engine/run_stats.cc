@@ -41,6 +41,13 @@ std::string FormatSummary(const RunStats& s, Seconds elapsed) {
                   static_cast<unsigned long long>(s.reused));
     out += buf;
   }
+  if (s.rerun_changed > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "gsrt:   %llu tasks rerun because the functions changed "
+                  "(the worker differs from the interrupted run's)\n",
+                  static_cast<unsigned long long>(s.rerun_changed));
+    out += buf;
+  }
   for (const auto& [host, n] : s.jobs_per_host) {
     std::snprintf(buf, sizeof buf, "gsrt:   %llu jobs on %s\n",
                   static_cast<unsigned long long>(n), host.c_str());

@@ -34,6 +34,8 @@ struct RunStats {
   uint64_t replica_wins = 0;
   // Done without running: adopted from an interrupted run's journal.
   uint64_t reused = 0;
+  // Journaled by the interrupted run but run again: its worker differs.
+  uint64_t rerun_changed = 0;
   // Final versions that could not be put under the user's file name.
   uint64_t lost_outputs = 0;
   // Host losses and what recovering from them rewound (paper 000): RT

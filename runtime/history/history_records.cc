@@ -86,6 +86,7 @@ JobRecord JobRecordFromReport(RunId run, const JobSpec& spec,
           std::snprintf(limit, sizeof limit, "%g", o.limit);
           r.error =
               std::string("killed after the time limit of ") + limit + " s";
+          r.log_dir = o.log_dir;
         } else {
           static_assert(std::is_same_v<T, Cancelled>);
           r.outcome = OutcomeClass::kCancelled;

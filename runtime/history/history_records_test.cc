@@ -72,10 +72,11 @@ TEST(JobRecordFromReportTest, HostFailureIsInfrastructureWithoutExitCode) {
 }
 
 TEST(JobRecordFromReportTest, TimeoutAndCancel) {
-  JobRecord t =
-      JobRecordFromReport(1, Spec(), "h", Report(TimedOut{30}), false);
+  JobRecord t = JobRecordFromReport(
+      1, Spec(), "h", Report(TimedOut{30, "/w/failed/s/j"}), false);
   EXPECT_EQ(t.outcome, OutcomeClass::kTimeout);
   EXPECT_EQ(t.error, "killed after the time limit of 30 s");
+  EXPECT_EQ(t.log_dir, "/w/failed/s/j");
   JobRecord c = JobRecordFromReport(1, Spec(), "h", Report(Cancelled{}), true);
   EXPECT_EQ(c.outcome, OutcomeClass::kCancelled);
   EXPECT_FALSE(c.exit_code.has_value());

@@ -71,6 +71,7 @@ std::string EncodeJournalOutputs(const JournalEntry& entry) {
   nlohmann::json doc = {{"outputs", std::move(outputs)}};
   if (!entry.results.empty()) doc["results"] = entry.results;
   if (entry.reused_from != 0) doc["reused_from"] = entry.reused_from;
+  if (!entry.worker.empty()) doc["worker"] = entry.worker;
   // Results are worker text; replace what is not UTF-8 rather than throw.
   return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -94,6 +95,8 @@ Status DecodeJournalOutputs(std::string_view json, JournalEntry* entry) {
     if (auto r = doc.find("reused_from");
         r != doc.end() && r->is_number_integer())
       entry->reused_from = r->get<RunId>();
+    if (auto w = doc.find("worker"); w != doc.end() && w->is_string())
+      entry->worker = w->get<std::string>();
   }
   if (!outputs->is_array()) return bad("\"outputs\" is not an array");
   entry->outputs.clear();

@@ -73,13 +73,17 @@ struct JournalEntry {
   std::vector<JournalOutput> outputs;
   std::string results;    // encoded results of a synchronous operation
   RunId reused_from = 0;  // the run whose outputs were adopted; 0 = ran
+  // The identity of the worker that computed it (its binary's content):
+  // an entry is reused only by a run with the same worker, so changed
+  // functions run again. "" = unknown (entries before it was recorded).
+  std::string worker;
 };
 
 // The `outputs` column: a JSON object
 // {"outputs":[{"param":..,"file":..,"host":..,"size":..,"mtime_ns":..,
-//   "inode":..,"gone":..}], "results":"..", "reused_from":N}.
+//   "inode":..,"gone":..}], "results":"..", "reused_from":N, "worker":".."}.
 std::string EncodeJournalOutputs(const JournalEntry& entry);
-// Fills outputs, results and reused_from of `entry` from `json`.
+// Fills outputs, results, reused_from and worker of `entry` from `json`.
 Status DecodeJournalOutputs(std::string_view json, JournalEntry* entry);
 
 // What a stat of a version file found.

@@ -72,6 +72,7 @@ TEST(JournalOutputsTest, RoundTrips) {
   e.outputs[1].gone = true;
   e.results = "0x1.8p+1\n7\n";
   e.reused_from = 2;
+  e.worker = "w:0123456789abcdef:4096";
   JournalEntry back;
   ASSERT_TRUE(DecodeJournalOutputs(EncodeJournalOutputs(e), &back).ok());
   ASSERT_EQ(back.outputs.size(), 2u);
@@ -85,6 +86,7 @@ TEST(JournalOutputsTest, RoundTrips) {
   EXPECT_TRUE(back.outputs[1].gone);
   EXPECT_EQ(back.results, e.results);
   EXPECT_EQ(back.reused_from, 2);
+  EXPECT_EQ(back.worker, "w:0123456789abcdef:4096");
 }
 
 TEST(JournalOutputsTest, AcceptsTheVersionOneArrayAndRejectsGarbage) {

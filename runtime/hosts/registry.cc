@@ -46,6 +46,7 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       local.slots = host.slots;
       local.work_dir = context.config->runtime.work_dir;
       local.host_name = host.name;
+      local.keep_failed = context.config->runtime.keep_failed * 86400;
       return std::unique_ptr<Adapter>(
           std::make_unique<LocalAdapter>(*context.io, *context.clock, local));
     }

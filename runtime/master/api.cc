@@ -30,6 +30,22 @@ gs::Engine* RequireEngine(const char* what) {
   return engine;
 }
 
+// At exit with the engine still running: the program forgot GS_Off. Its
+// tasks may still run and its outputs are still under work_dir/data, so the
+// run is finished as GS_Off would, loudly; a failed run must not exit 0.
+void FinishForgottenRun() {
+  std::unique_ptr<gs::Engine> engine = std::move(TheEngine());
+  if (!engine) return;
+  std::fprintf(stderr,
+               "gsrt: the program exited without GS_Off(); finishing the run "
+               "as GS_Off() would (waiting for its tasks, putting its files "
+               "in place). Call GS_Off() before the program ends.\n");
+  if (engine->Stop() != 0) {
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -47,6 +63,9 @@ int GS_On(void) {
     return -1;
   }
   TheEngine() = std::move(engine).value();
+  // Registered after TheEngine's static: runs before it is destroyed.
+  static bool registered = std::atexit(FinishForgottenRun) == 0;
+  (void)registered;
   return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "runtime/config/config.h"
 #include "runtime/hosts/registry.h"
+#include "runtime/master/worker_identity.h"
 
 namespace gs {
 
@@ -108,6 +109,13 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
   options.timeouts = rt.timeout;
   options.replication = rt.replication;
   options.rank = rt.rank;
+  options.stall_timeout = rt.stall_timeout;
+  if (auto id = WorkerIdentity(*worker); id.ok()) {
+    options.worker_identity = *id;
+  } else {
+    // Unknown: this run reuses nothing, and nothing reuses this run.
+    options.worker_identity = "w:unreadable:" + std::to_string(::getpid());
+  }
   std::error_code ec;
   options.program = fs::read_symlink("/proc/self/exe", ec).string();
   if (const char* dot = std::getenv("GSRT_DOT"); dot && *dot) {

@@ -163,6 +163,7 @@ class Scheduler {
 
   void AddReady(TaskId task, OpId op) { ready_.push_back({task, op}); }
   size_t num_ready() const { return ready_.size(); }
+  const std::vector<ReadyTask>& ready() const { return ready_; }
 
   // Places what can start now and removes it from the ready queue.
   std::vector<Placement> Schedule(const SchedulingInput& in);

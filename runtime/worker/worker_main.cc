@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/base/file_io.h"
+#include "runtime/worker/die_with_parent.h"
 #include "runtime/worker/worker_args.h"
 
 #ifndef GSRT_VERSION
@@ -139,6 +140,8 @@ int RunWorker(int argc, const char* const* argv, const char* interface_name,
 
 extern "C" int gs_worker_main(int argc, char** argv, const char* interface_name,
                               const gs_worker_entry* entries, int num_entries) {
+  // Killed with its master (or agent) rather than left writing files.
+  if (!gs::DieWithParent()) return 1;
   int code = gs::RunWorker(argc, argv, interface_name, entries, num_entries,
                            std::cout, std::cerr);
   std::cout.flush();

@@ -117,6 +117,13 @@ int main(int argc, char** argv) {
     timespec ts{ms / 1000, (ms % 1000) * 1000000L};
     while (::nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }
+  } else if (op == "printsleep" && need(2)) {
+    // Says something, then hangs: what a timed-out job leaves.
+    WriteAll(STDERR_FILENO, args[0], std::strlen(args[0]));
+    long ms = std::atol(args[1]);
+    timespec ts{ms / 1000, (ms % 1000) * 1000000L};
+    while (::nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
   } else if (op == "crash" && need(0)) {
     ::signal(SIGSEGV, SIG_DFL);
     ::raise(SIGSEGV);

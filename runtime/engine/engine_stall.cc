@@ -1,0 +1,74 @@
+// The stall watchdog on the engine's side (stall_watch.h decides): every
+// period the engine looks at its ready queue, its hosts and what moves;
+// once the run has been stuck for runtime.stall_timeout seconds, the ready
+// tasks fail with a message that names them, the policy and the hosts, so
+// the master ends instead of waiting forever.
+#include <algorithm>
+#include <cstdio>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/engine_hosts.h"
+
+namespace gs {
+
+void Engine::ScheduleStallCheck() {
+  Seconds bound = options_.stall_timeout;
+  // The simulator has its own deadlock check; virtual hosts may wait on
+  // purpose for a long virtual time.
+  if (bound <= 0 || options_.virtual_time) return;
+  Seconds every = std::clamp(bound / 4, 0.05, 1.0);
+  stall_timer_ = clock_->After(every, [this] {
+    CheckStall();
+    ScheduleStallCheck();
+  });
+}
+
+void Engine::CheckStall() {
+  std::string message;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    StallLook look;
+    look.now = clock_->Now();
+    look.ready = scheduler_.num_ready();
+    std::vector<HostState> states;
+    HostStatesLocked(&states);
+    for (const HostState& s : states) look.free_slots += s.free_slots();
+    look.active = jobs_.size() + in_flight_.size() + retry_timers_.size();
+    look.moved = stats_.jobs + stats_.done + stats_.failed + stats_.futile;
+    if (!stall_.Look(look)) return;
+    message = FailStalledLocked(look.now - stall_.stuck_since(), states);
+    finished_cv_.notify_all();
+  }
+  if (!options_.quiet) std::fprintf(stderr, "\ngsrt: %s\n", message.c_str());
+}
+
+std::string Engine::FailStalledLocked(Seconds stuck_for,
+                                      const std::vector<HostState>& states) {
+  std::vector<TaskId> ready;
+  std::vector<std::string> waiting;
+  for (const ReadyTask& r : scheduler_.ready()) {
+    ready.push_back(r.id);
+    waiting.push_back("task " + std::to_string(r.id) + " (" + ops_[r.op].name +
+                      ")");
+  }
+  std::vector<StalledHost> hosts;
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    hosts.push_back({hosts_[h]->name,
+                     std::string(HealthStateName(HealthOfLocked(h))),
+                     hosts_[h]->usable, states[h].free_slots()});
+  }
+  std::string message =
+      DescribeStall(options_.policy, stuck_for, waiting, hosts);
+  for (TaskId t : ready) {
+    // A task an earlier one's failure made futile is no longer ready.
+    if (graph_.task(t).state != TaskState::kReady) continue;
+    FailTaskLocked(t, "not placed: the run stalled (see below)", "");
+  }
+  scheduler_.RemoveIf(
+      [this](TaskId id) { return graph_.task(id).state != TaskState::kReady; });
+  stats_.notes.push_back(message);
+  return message;
+}
+
+}  // namespace gs
