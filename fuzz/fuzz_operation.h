@@ -1,5 +1,6 @@
 // An IDL operation made from fuzzer input: return type, up to six
-// parameters of any type and direction the IDL allows.
+// parameters of any type and direction the IDL parser accepts (no File or
+// string returns, strings only `in`).
 #ifndef GSRT_FUZZ_FUZZ_OPERATION_H_
 #define GSRT_FUZZ_FUZZ_OPERATION_H_
 
@@ -26,9 +27,11 @@ class FuzzOperation {
     for (int k = 0; k < n; ++k) {
       uint8_t b = input->Byte();
       names_.push_back("p" + std::to_string(k));
-      params_.push_back(gs_param_desc{
-          names_.back().c_str(), static_cast<gs_type>(GS_TYPE_FILE + b % 9),
-          static_cast<gs_dir>((b / 9) % 3)});
+      auto type = static_cast<gs_type>(GS_TYPE_FILE + b % 9);
+      auto dir = static_cast<gs_dir>((b / 9) % 3);
+      // The parser takes strings as `in` only.
+      if (type == GS_TYPE_STRING) dir = GS_DIR_IN;
+      params_.push_back(gs_param_desc{names_.back().c_str(), type, dir});
     }
     op_.num_params = n;
     op_.params = params_.data();

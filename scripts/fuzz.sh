@@ -33,10 +33,11 @@ for name in "${names[@]}"; do
   artifacts=$build/fuzz-artifacts
   mkdir -p "$work" "$artifacts"
   log=$build/fuzz-$name.log
-  # -timeout: one input running this long is a hang; -rss_limit_mb: a
-  # blow-up is a crash. Leaks are reported by ASan at the end of each run.
+  # -timeout: one input running this long is a hang (GSRT_FUZZ_TIMEOUT,
+  # default 10 s; raise it on a loaded machine, where a slow input is not
+  # a hang); -rss_limit_mb: a blow-up is a crash. Leaks: LeakSanitizer.
   set +e
-  "$build/fuzz/$name" -max_total_time="$seconds" -timeout=10 \
+  "$build/fuzz/$name" -max_total_time="$seconds" -timeout="${GSRT_FUZZ_TIMEOUT:-10}" \
     -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts/$name-" "$work" "fuzz/corpus/$name" \
     >"$log" 2>&1

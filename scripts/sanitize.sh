@@ -11,7 +11,8 @@
 #
 # Only the listed test programs are built (the plain build in CI already
 # builds and runs everything), so the stage fits CI's budget. Tests that
-# start sshd or Slurm are not run here. Suppressions live in
+# start sshd or Slurm are not run here. GSRT_SANITIZE_TESTS narrows the
+# list. Suppressions live in
 # tests/sanitizers/*.supp, each with its reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +55,11 @@ case $kind in
     ;;
   *) echo "sanitize.sh: unknown kind '$kind' (asan or tsan)" >&2; exit 2 ;;
 esac
+
+# GSRT_SANITIZE_TESTS="a_test b_test" runs just those (locally).
+if [ -n "${GSRT_SANITIZE_TESTS:-}" ]; then
+  read -r -a tests <<< "$GSRT_SANITIZE_TESTS"
+fi
 
 launcher=()
 command -v ccache >/dev/null &&
