@@ -99,7 +99,7 @@ function(gsrt_layer_tests)
       PRIVATE GSRT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
     # GSRT_TEST_PROPERTIES_<test> adds ctest properties (e.g. a fixture).
     gtest_discover_tests(${test_name} DISCOVERY_TIMEOUT 60
-                         PROPERTIES TIMEOUT 300
+                         PROPERTIES TIMEOUT 300 LABELS unit
                                     ${GSRT_TEST_PROPERTIES_${test_name}})
   endforeach()
 endfunction()

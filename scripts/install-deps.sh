@@ -9,6 +9,7 @@ packages=(
   libssh-dev libyaml-cpp-dev libsqlite3-dev sqlite3
   libboost1.81-dev libssl-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev
   libcli11-dev nlohmann-json3-dev
   openssh-server openssh-client
   munge slurm-wlm slurm-wlm-torque

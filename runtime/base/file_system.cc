@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "runtime/base/file_io.h"
+
 namespace gs {
 
 namespace {
@@ -90,7 +92,11 @@ class PosixFileSystem : public FileSystem {
     if (errno != EXDEV) {
       return Status::FromErrno("rename " + from + " to " + to, errno);
     }
-    if (Status s = CopyFile(from, to); !s.ok()) return s;
+    // The destination may be a user's file: a full disk midway must leave
+    // its old content, not a truncated one (as rename(2) would have).
+    AtomicWriteOptions options;
+    options.mode = 0666;  // what creating it would give, after the umask
+    if (Status s = CopyFileAtomically(from, to, options); !s.ok()) return s;
     ::unlink(from.c_str());
     return Status::Ok();
   }

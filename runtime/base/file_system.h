@@ -50,7 +50,8 @@ class FileSystem {
   virtual Status CopyFile(const std::string& from, const std::string& to) = 0;
 
   // Moves the file at `from` onto `to`, replacing `to`. Across file systems,
-  // where a rename cannot, it copies and then removes `from`.
+  // where a rename cannot, it copies (atomically: `to` keeps its old content
+  // if the copy fails) and then removes `from`.
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
 
   // Removes the file or empty directory at `path`; nothing there is fine.

@@ -2,9 +2,11 @@
 #include "runtime/base/file_system.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -91,6 +93,41 @@ TEST_F(RealFileSystemTest, RenameAcrossFileSystemsCopies) {
   EXPECT_FALSE(fs_.Stat(dir_ / "a").exists);
   EXPECT_EQ(Slurp(other), "bytes");
   ::unlink(other.c_str());
+}
+
+// A copy that cannot finish (here: the file size limit, as a full disk
+// would) leaves the target's old content whole and no temporary beside it.
+TEST_F(RealFileSystemTest, RenameAcrossFileSystemsKeepsTheTargetOnFailure) {
+  struct stat here, shm;
+  if (::stat(dir_.path().c_str(), &here) != 0 ||
+      ::stat("/dev/shm", &shm) != 0 || here.st_dev == shm.st_dev) {
+    GTEST_SKIP() << "no second file system beside " << dir_.path();
+  }
+  const std::string dir =
+      "/dev/shm/gsrt-fs-test-" + std::to_string(::getpid()) + "-dir";
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  const std::string target = dir + "/user.txt";
+  ASSERT_TRUE(fs_.WriteFile(target, "the user's old content").ok());
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "a", std::string(64 << 10, 'x')).ok());
+
+  struct rlimit old_limit;
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+  struct rlimit small = old_limit;
+  small.rlim_cur = 16 << 10;
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  Status s = fs_.Rename(dir_ / "a", target);
+  ::setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(target), std::string::npos) << s.ToString();
+  EXPECT_EQ(Slurp(target), "the user's old content");
+  EXPECT_TRUE(fs_.Stat(dir_ / "a").exists);
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 1u) << "a temporary was left in " << dir;
+  fs::remove_all(dir);
 }
 
 TEST_F(RealFileSystemTest, CopyFileReplacesTheTarget) {

@@ -110,7 +110,9 @@ Status Engine::PrepareWorkDir() {
   Status s = fs_->CreateDirs(options_.work_dir + "/data");
   if (!s.ok()) {
     return Status::IoError("cannot create the work directory " +
-                           options_.work_dir + ": " + s.message());
+                           options_.work_dir + ": " + s.message() +
+                           " (make it writable, or set runtime.work_dir in "
+                           "gsrt.yaml to a directory you can write)");
   }
   // Versions may hold the user's data: nobody else reads them.
   (void)fs_->RestrictToOwner(options_.work_dir);

@@ -317,6 +317,10 @@ class Engine {
   // Puts file `f`'s final version `latest` under the user's name.
   void FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
                           VersionId latest);
+  // Moves a final version that could not be put in place to
+  // WORK_DIR/unsaved/ (kept after the run); its path there, "" if that
+  // failed too.
+  std::string KeepUnsaved(const std::string& version);
   // After the thread stopped: the data dir, the DOT file, the history.
   void CleanUpAfterRun();
   void ShowProgress();

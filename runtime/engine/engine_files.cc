@@ -182,10 +182,28 @@ void Engine::FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
   (void)fs_->CreateDirs(user.substr(0, user.rfind('/')));
   s = fs_->Rename(VersionPath(latest), user);
   if (!s.ok()) {
-    stats_.notes.push_back("cannot put the final version in place: " +
-                           s.message());
+    // The user's file kept its old content (Rename is atomic); the result
+    // must outlive the clean-up of the data directory.
+    std::string kept = KeepUnsaved(VersionPath(latest));
+    stats_.notes.push_back(
+        "cannot put the final version of " + user + " in place (" +
+        s.message() + "); " +
+        (kept.empty() ? std::string("it is lost")
+                      : "it is kept as " + kept +
+                            ": make room and move it there yourself"));
     ++stats_.lost_outputs;
   }
+}
+
+std::string Engine::KeepUnsaved(const std::string& version) {
+  // Beside the data directory, on the same file system: a rename, no space.
+  std::string dir = options_.work_dir + "/unsaved";
+  // The version's own name is unique among the run's files.
+  std::string kept = dir + "/" + version.substr(version.rfind('/') + 1);
+  if (!fs_->CreateDirs(dir).ok() || !fs_->Rename(version, kept).ok()) {
+    return "";
+  }
+  return kept;
 }
 
 void Engine::CloseForgottenFilesLocked() {

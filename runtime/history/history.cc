@@ -215,14 +215,29 @@ Status History::Write(SqliteStatement& stmt) {
     }
     in_batch_ = true;
   }
-  if (Status s = stmt.Run(); !s.ok()) return s;
+  if (Status s = stmt.Run(); !s.ok()) {
+    // After some errors (a full disk) SQLite rolls the transaction back
+    // itself: the batch is gone, and the next write must begin a new one
+    // rather than COMMIT nothing ("no transaction is active").
+    if (in_batch_ && !db_->InTransaction()) {
+      in_batch_ = false;
+      pending_ = 0;
+    }
+    return s;
+  }
   if (in_batch_ && ++pending_ >= options_.batch_size) return Flush();
   return Status::Ok();
 }
 
 Status History::Flush() {
   if (!in_batch_) return Status::Ok();
-  if (Status s = db_->Exec("COMMIT"); !s.ok()) return s;
+  if (Status s = db_->Exec("COMMIT"); !s.ok()) {
+    if (!db_->InTransaction()) {
+      in_batch_ = false;
+      pending_ = 0;
+    }
+    return s;
+  }
   in_batch_ = false;
   pending_ = 0;
   return Status::Ok();

@@ -169,6 +169,24 @@ TEST(HistoryOpenTest, ParentThatIsAFileIsRefused) {
       << history.status().message();
 }
 
+// SQLite's "database or disk is full": max_page_count stands in for a full
+// disk (tests/bad_environment_test.sh fills a real one).
+TEST(HistoryOpenTest, FullDatabaseSaysSoAndWhatToDo) {
+  TempDir dir;
+  std::string path = dir.File("full.db");
+  WriteBytes(path, "");
+  auto db = SqliteDb::Open(path, SqliteDb::Mode::kReadWrite, 1000);
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE((*db)->Exec("CREATE TABLE t (x BLOB)").ok());
+  ASSERT_TRUE((*db)->Exec("PRAGMA max_page_count = 3").ok());
+  Status s = (*db)->Exec("INSERT INTO t VALUES (zeroblob(100000))");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), Status::Code::kIoError);
+  EXPECT_TRUE(Contains(s.message(), path)) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "disk holding the database is full"))
+      << s.message();
+}
+
 TEST(HistoryOpenTest, UnreadableFileIsRefusedNamingThePath) {
   if (geteuid() == 0) GTEST_SKIP() << "root reads any file";
   TempDir dir;

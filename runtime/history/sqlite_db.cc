@@ -186,6 +186,8 @@ bool SqliteDb::IsReadOnly() const {
 
 int SqliteDb::Changes() const { return sqlite3_changes(db_); }
 
+bool SqliteDb::InTransaction() const { return !sqlite3_get_autocommit(db_); }
+
 Status SqliteDb::Error(std::string_view what, int rc) const {
   std::string detail =
       db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
@@ -200,7 +202,8 @@ Status SqliteDb::Error(std::string_view what, int rc) const {
       return Status::Unavailable(
           msg +
           " (another process holds the database lock; the busy "
-          "timeout expired)");
+          "timeout expired: wait for that process to end, or use another "
+          "file)");
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT:
       return Status::FailedPrecondition(
@@ -215,6 +218,10 @@ Status SqliteDb::Error(std::string_view what, int rc) const {
       return Status::IoError(msg +
                              " (check that the file exists and that "
                              "you may read and write it)");
+    case SQLITE_FULL:
+      return Status::IoError(msg +
+                             " (the disk holding the database is full; "
+                             "free space there or move the file elsewhere)");
     default:
       return Status::IoError(msg);
   }

@@ -91,6 +91,9 @@ class SqliteDb {
   bool IsReadOnly() const;
   // Rows changed by the last INSERT/UPDATE/DELETE.
   int Changes() const;
+  // True inside BEGIN ... COMMIT (false again after SQLite rolled back on
+  // its own, as it does for a full disk).
+  bool InTransaction() const;
 
   // Builds a Status from SQLite's current error for `what` ("insert job"),
   // naming the file: busy/locked -> kUnavailable, not-a-db/corrupt ->
