@@ -100,6 +100,94 @@ TEST(VolatilePolicyTest, AConfigurationStartsWholeOrNotAtAll) {
   for (const Placement& p : out) EXPECT_NE(p.host, 1u);
 }
 
+// Issue 12: with more ready tasks than free slots and no fixed m (the live
+// runtime), every policy used to wait forever for all of them to fit.
+TEST(VolatilePolicyTest, LiveTheReadyTasksThatFitStartNow) {
+  FixedPredictor pred({10, 10});
+  std::vector<HostState> hosts(2);
+  hosts[0].slots = 2;
+  hosts[1].slots = 1;
+  hosts[1].busy_until = {5};  // its slot is taken
+  for (const char* name : {"ip", "ie", "iy", "iay", "p-ie", "y-iay"}) {
+    SCOPED_TRACE(name);
+    auto p = MakeVolatilePolicy(name);
+    ASSERT_TRUE(p);
+    std::vector<ReadyTask> tasks;
+    for (TaskId t = 0; t < 12; ++t) tasks.push_back({t, 0});
+    SchedulingInput in{0, &hosts, &pred};
+    std::vector<Placement> out;
+    p->Place(tasks, in, &out);  // no model: every host UP
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].task, 0u);
+    EXPECT_EQ(out[1].task, 1u);
+    for (const Placement& pl : out) EXPECT_EQ(pl.host, 0u);
+  }
+}
+
+// A live model (m = 0) that says host 1 is DOWN: its free slot stays
+// unused, host 0's are filled.
+TEST(VolatilePolicyTest, LiveDownHostsAreLeftOut) {
+  FakeHosts model;
+  model.m = 0;
+  model.chains = {Chain(0.01, 0, 0), Chain(0.01, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kDown};
+  FixedPredictor pred({10, 1});
+  std::vector<HostState> hosts(2);
+  hosts[0].slots = 3;
+  auto out = PlaceWith("ie", model, pred, hosts, 5);
+  ASSERT_EQ(out.size(), 3u);
+  for (const Placement& p : out) EXPECT_EQ(p.host, 0u);
+}
+
+// A live proactive policy moves the running tasks when a better host frees
+// up, and never moves a task twice.
+TEST(VolatilePolicyTest, LiveProactiveMovesOnceToTheFasterHost) {
+  FakeHosts model;
+  model.m = 0;
+  model.chains = {Chain(0, 0, 0), Chain(0, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  FixedPredictor pred({100, 10});  // host 1 is ten times faster
+  auto p = MakeVolatilePolicy("e-ie");
+  AttachVolatileHosts(*p, &model);
+  std::vector<HostState> hosts(2);
+  hosts[1].busy_until = {50};  // busy when the task is placed
+  SchedulingInput in{0, &hosts, &pred};
+  std::vector<Placement> out;
+  p->Place({{7, 0}}, in, &out);
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out[0].host, 0u);
+  // One second later host 1 is free: 99 s left on host 0 against 10 s.
+  std::vector<HostState> later(2);
+  later[0].busy_until = {out[0].predicted_end};
+  SchedulingInput in2{1, &later, &pred};
+  EXPECT_EQ(p->Reconsider(out, in2), std::vector<TaskId>{7});
+  // Placed again on host 0 (say host 1 was taken meanwhile), it stays.
+  EXPECT_TRUE(p->Reconsider(out, in2).empty());
+  auto* pro = static_cast<ProactivePolicy*>(p.get());
+  EXPECT_EQ(pro->reconfigurations(), 1u);
+}
+
+// With the same free host but the task nearly done, staying is better.
+TEST(VolatilePolicyTest, LiveProactiveKeepsATaskNearlyDone) {
+  FakeHosts model;
+  model.m = 0;
+  model.chains = {Chain(0, 0, 0), Chain(0, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  FixedPredictor pred({100, 10});
+  auto p = MakeVolatilePolicy("e-ie");
+  AttachVolatileHosts(*p, &model);
+  std::vector<HostState> hosts(2);
+  hosts[1].busy_until = {50};
+  SchedulingInput in{0, &hosts, &pred};
+  std::vector<Placement> out;
+  p->Place({{7, 0}}, in, &out);
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<HostState> later(2);
+  later[0].busy_until = {out[0].predicted_end};
+  SchedulingInput in2{95, &later, &pred};  // 5 s left against 10 s
+  EXPECT_TRUE(p->Reconsider(out, in2).empty());
+}
+
 TEST(VolatilePolicyTest, AllNamesAreKnown) {
   for (const char* n : {"ip", "ie", "iy", "iay"}) {
     auto p = MakePolicy(n);
