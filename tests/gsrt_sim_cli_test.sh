@@ -27,6 +27,17 @@ for sub in etc dag bot volatile; do
   has "Exit codes"
 done
 
+# Every policy gsrt.yaml accepts, one per line with a description; the
+# batch ones map a Braun instance below Min-Min's 5,441.43.
+run 0 policies
+for p in mct min-min sufferage min-min-ls sufferage-ls grank wqdr-ft ip y-iay; do
+  grep -q "^$p  *[A-Za-z]" out.txt || fail "policy $p not listed"
+done
+[ "$(wc -l < out.txt)" -ge 28 ] || fail "fewer than 28 policies"
+run 0 etc "$data/braun/u_c_lolo.0" --policy sufferage-ls --json
+awk -F'"makespan":' '{split($2, a, ","); exit !(a[1] < 5441.43)}' out.txt ||
+  fail "sufferage-ls is not below Min-Min on u_c_lolo.0"
+
 run 0 etc "$data/braun/u_c_lolo.0" --policy mct --json
 has '"makespan":6360.05'
 has '"tasks_done":512'

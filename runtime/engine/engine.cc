@@ -22,6 +22,7 @@
 #include "runtime/history/history.h"
 #include "runtime/sched/policies_ft.h"
 #include "runtime/sched/policies_grank.h"
+#include "runtime/sched/policies_volatile.h"
 
 namespace gs {
 
@@ -83,7 +84,14 @@ Status Engine::SetUpPolicy() {
     *policy = MakeGrankPolicy(rank);
   }
   if (options_.make_policy) *policy = options_.make_policy();
+  // Volatile policies learn availability from what this run sees, unless
+  // the caller (the simulator) gives them a model of its own.
+  availability_ = std::make_unique<LearnedAvailability>(1.0);
+  AttachVolatileHosts(**policy, availability_.get());
   if (options_.configure_policy) options_.configure_policy(**policy);
+  if (AttachedVolatileHosts(**policy) != availability_.get()) {
+    availability_.reset();
+  }
   if (options_.rewind != "gtp-c-r" && options_.rewind != "gtp-r" &&
       options_.rewind != "restart") {
     return Status::InvalidArgument("unknown rewinding mode '" +
@@ -181,7 +189,12 @@ void Engine::StartTimers() {
     Seconds every = h->adapter->heartbeat_interval();
     if (every > 0 && (heartbeat == 0 || every < heartbeat)) heartbeat = every;
   }
-  boost::asio::post(*io_, [this, heartbeat] {
+  // One availability slot per heartbeat: a host's state cannot be seen to
+  // change faster; hosts without heartbeats are looked at every second.
+  Seconds slot = heartbeat > 0 ? heartbeat : 1.0;
+  if (availability_) availability_->set_slot(slot);
+  boost::asio::post(*io_, [this, heartbeat, slot] {
+    if (availability_) ScheduleAvailability(slot);
     if (options_.progress) ScheduleProgress();
     if (history_) ScheduleHistoryFlush();
     if (heartbeat > 0) ScheduleHealthCheck(heartbeat / 2);
@@ -229,6 +242,7 @@ void Engine::ShutdownOnEngineThread() {
   }
   if (reconsider_timer_) reconsider_timer_->Cancel();
   if (stall_timer_) stall_timer_->Cancel();
+  if (availability_timer_) availability_timer_->Cancel();
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
   io_->stop();

@@ -33,6 +33,7 @@
 #include "runtime/sched/estimator_predictor.h"
 #include "runtime/sched/exec_oracle.h"
 #include "runtime/sched/host_health.h"
+#include "runtime/sched/learned_availability.h"
 #include "runtime/sched/link_model.h"
 #include "runtime/sched/scheduler.h"
 
@@ -303,6 +304,10 @@ class Engine {
   // the hosts.
   std::string FailStalledLocked(Seconds stuck_for,
                                 const std::vector<HostState>& states);
+  // Volatile policies in live runs: each host's state every slot, for the
+  // availability model they learn (engine_availability.cc).
+  void ScheduleAvailability(Seconds every);
+  void ObserveAvailabilityLocked();
 
   // The master's own files and the end of the run (engine_files.cc).
   bool AllFinishedLocked() const;
@@ -420,6 +425,10 @@ class Engine {
   std::unique_ptr<Timer> reconsider_timer_;
   std::unique_ptr<Timer> stall_timer_;
   StallWatch stall_;
+  std::unique_ptr<Timer> availability_timer_;
+  // The model a volatile policy learns; null with other policies, or when
+  // the simulator gives the policy its own.
+  std::unique_ptr<LearnedAvailability> availability_;
   std::unique_ptr<Health> health_;
   std::vector<HealthState> health_seen_;  // last state reported, per host
   // Jobs running for each task: more than one when replicated.

@@ -54,6 +54,13 @@ void Engine::LearnFromHistory(History& history) {
       jobs_finished_ += r->second;
     }
   }
+  // Volatile policies start from the availability checks of earlier runs.
+  if (availability_) {
+    for (HostId h = 0; h < hosts_.size(); ++h) {
+      if (auto r = history.LoadHostReliability(hosts_[h]->name); r.ok())
+        availability_->Seed(h, r->attempts, r->not_answered);
+    }
+  }
   // grank ranks hosts by the reliability the history accumulated.
   if (!scheduler_.policy().needs().reliability) return;
   std::vector<HostFacts> facts;

@@ -8,11 +8,19 @@ namespace gs {
 
 VolatilePolicy::Measure VolatilePolicy::Evaluate(
     const std::vector<uint32_t>& x, OpId op, const Predictor& predictor) const {
+  std::vector<Seconds> load(x.size(), 0);
+  for (HostId h = 0; h < x.size(); ++h)
+    if (x[h]) load[h] = x[h] * predictor.ExecTime(op, h);
+  return EvaluateLoad(x, load);
+}
+
+VolatilePolicy::Measure VolatilePolicy::EvaluateLoad(
+    const std::vector<uint32_t>& x, const std::vector<Seconds>& load) const {
   std::vector<HostStep> steps;
   Seconds work = 0;
   for (HostId h = 0; h < x.size(); ++h) {
     if (x[h] == 0) continue;
-    work = std::max(work, x[h] * predictor.ExecTime(op, h));
+    work = std::max(work, load[h]);
     steps.push_back(hosts_ ? StepOf(hosts_->chain(h)) : HostStep{});
   }
   Seconds slot = hosts_ ? hosts_->slot() : 1;
@@ -61,7 +69,18 @@ Policy::Choice VolatilePolicy::Choose(const ReadyTask& task,
 void VolatilePolicy::Place(const std::vector<ReadyTask>& ready,
                            const SchedulingInput& in,
                            std::vector<Placement>* out) {
-  size_t m = hosts_ ? hosts_->tasks_per_configuration() : ready.size();
+  const auto& hosts = *in.hosts;
+  std::vector<int> free(hosts.size(), 0);
+  size_t total_free = 0;
+  for (HostId h = 0; h < hosts.size(); ++h) {
+    if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
+    free[h] = std::max(0, hosts[h].free_slots());
+    total_free += free[h];
+  }
+  size_t m = configuration_size();
+  // Live: whatever is ready and fits, so a free slot is never left idle
+  // while tasks wait.
+  if (m == 0) m = std::min(ready.size(), total_free);
   if (m == 0 || ready.size() < m) return;
   // A new iteration when none of its tasks was seen before (a restart
   // after a failure keeps the iteration's start: the yield counts it).
@@ -71,40 +90,46 @@ void VolatilePolicy::Place(const std::vector<ReadyTask>& ready,
     seen_.clear();
     iteration_start_ = in.now;
   }
-  for (size_t i = 0; i < m; ++i) seen_.insert(ready[i].id);
-  const auto& hosts = *in.hosts;
-  std::vector<int> free(hosts.size(), 0);
-  for (HostId h = 0; h < hosts.size(); ++h) {
-    if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
-    free[h] = hosts[h].free_slots();
+  std::vector<OpId> ops;
+  for (size_t i = 0; i < m; ++i) {
+    seen_.insert(ready[i].id);
+    ops.push_back(ready[i].op);
   }
   Measure last;
-  std::vector<HostId> chosen = Build(m, ready[0].op, free, *in.predictor,
-                                     in.now - iteration_start_, &last);
+  std::vector<HostId> chosen =
+      Build(ops, free, *in.predictor, in.now - iteration_start_, &last);
   if (chosen.size() < m) return;  // not enough UP slots: wait
   launched_ = in.now;
   launched_e_ = last.e;
   running_op_ = ready[0].op;
-  for (size_t i = 0; i < m; ++i)
+  for (size_t i = 0; i < m; ++i) {
     out->push_back({ready[i].id, chosen[i], in.now + last.e});
+    // Only a live proactive policy reads them (and prunes them).
+    if (configuration_size() == 0 && reconsider_period() > 0)
+      launches_[ready[i].id] = {ready[i].op, in.now};
+  }
 }
 
-std::vector<HostId> VolatilePolicy::Build(size_t m, OpId op,
+std::vector<HostId> VolatilePolicy::Build(const std::vector<OpId>& ops,
                                           const std::vector<int>& free,
                                           const Predictor& predictor,
                                           Seconds elapsed,
                                           Measure* last) const {
   std::vector<uint32_t> x(free.size(), 0);
+  std::vector<Seconds> load(free.size(), 0);
   std::vector<HostId> chosen;
-  for (size_t i = 0; i < m; ++i) {
+  for (OpId op : ops) {
     HostId best = kNoHost;
     double best_score = -std::numeric_limits<double>::infinity();
     Measure best_m;
     for (HostId h = 0; h < free.size(); ++h) {
       if (static_cast<int>(x[h]) >= free[h]) continue;
+      Seconds w = predictor.ExecTime(op, h);
       ++x[h];
-      Measure me = Evaluate(x, op, predictor);
+      load[h] += w;
+      Measure me = EvaluateLoad(x, load);
       --x[h];
+      load[h] -= w;
       double s = Score(me, elapsed);
       if (s > best_score) {
         best_score = s;
@@ -114,37 +139,67 @@ std::vector<HostId> VolatilePolicy::Build(size_t m, OpId op,
     }
     if (best == kNoHost) break;
     ++x[best];
+    load[best] += predictor.ExecTime(op, best);
     chosen.push_back(best);
     *last = best_m;
   }
   return chosen;
 }
 
-std::vector<TaskId> ProactivePolicy::Reconsider(
-    const std::vector<Placement>& running, const SchedulingInput& in) {
+VolatilePolicy::Measure ProactivePolicy::Current(
+    const std::vector<Placement>& running, const std::vector<uint32_t>& x,
+    const SchedulingInput& in) {
   const VolatileHosts* model = hosts();
-  if (!model || running.empty() ||
-      running.size() < model->tasks_per_configuration())
-    return {};
-  const auto& states = *in.hosts;
-  std::vector<uint32_t> x(states.size(), 0);
-  for (const Placement& p : running) ++x[p.host];
-  // The op of the running tasks is the one the predictor needs: all tasks
-  // of a configuration are identical, so any host's time of the first.
-  OpId op = running_op_;
-  double done = launched_e_ > 0 ? (in.now - launched_) / launched_e_ : 0;
-  done = std::clamp(done, 0.0, 1.0);
-  // The work left, as a share of the configuration's slots of work.
   Seconds slot = model->slot();
-  Seconds work = 0;
-  for (HostId h = 0; h < x.size(); ++h)
-    if (x[h]) work = std::max(work, x[h] * in.predictor->ExecTime(op, h));
-  double w_left = std::ceil(work / slot * (1 - done) - 1e-9);
   std::vector<HostStep> steps;
   for (HostId h = 0; h < x.size(); ++h)
     if (x[h]) steps.push_back(StepOf(model->chain(h)));
-  Measure current{SuccessProbability(steps, w_left),
-                  ExpectedSlots(steps, w_left) * slot};
+  Seconds work = 0;
+  if (configuration_size() > 0) {
+    // All tasks of a configuration are identical and started together:
+    // the share of its launch-time E that has elapsed is done.
+    OpId op = running_op_;
+    double done = launched_e_ > 0 ? (in.now - launched_) / launched_e_ : 0;
+    done = std::clamp(done, 0.0, 1.0);
+    for (HostId h = 0; h < x.size(); ++h)
+      if (x[h]) work = std::max(work, x[h] * in.predictor->ExecTime(op, h));
+    work *= 1 - done;
+  } else {
+    std::vector<Seconds> left(x.size(), 0);
+    for (const Placement& p : running) {
+      auto it = launches_.find(p.task);
+      if (it == launches_.end()) continue;
+      Seconds w = in.predictor->ExecTime(it->second.op, p.host);
+      left[p.host] += std::max<Seconds>(0, w - (in.now - it->second.at));
+    }
+    for (Seconds l : left) work = std::max(work, l);
+  }
+  double w_left = std::ceil(work / slot - 1e-9);
+  return {SuccessProbability(steps, w_left),
+          ExpectedSlots(steps, w_left) * slot};
+}
+
+std::vector<TaskId> ProactivePolicy::Reconsider(
+    const std::vector<Placement>& running, const SchedulingInput& in) {
+  const VolatileHosts* model = hosts();
+  size_t m = configuration_size();
+  if (!model || running.empty() || running.size() < m) return {};
+  const bool live = m == 0;
+  if (live) {
+    // Forget what no longer runs; a task moved once stays where it is.
+    std::unordered_map<TaskId, Launch> still;
+    for (const Placement& p : running) {
+      if (stopped_.count(p.task)) return {};
+      if (auto it = launches_.find(p.task); it != launches_.end())
+        still.insert(*it);
+    }
+    launches_ = std::move(still);
+    if (launches_.size() < running.size()) return {};  // placed by others
+  }
+  const auto& states = *in.hosts;
+  std::vector<uint32_t> x(states.size(), 0);
+  for (const Placement& p : running) ++x[p.host];
+  Measure current = Current(running, x, in);
   // A configuration from scratch: every UP host's slots, the running
   // configuration's included.
   std::vector<int> free(states.size(), 0);
@@ -152,10 +207,12 @@ std::vector<TaskId> ProactivePolicy::Reconsider(
     if (model->state(h) != HostAvail::kUp || !states[h].usable) continue;
     free[h] = states[h].free_slots() + static_cast<int>(x[h]);
   }
+  std::vector<OpId> ops;
+  for (const Placement& p : running)
+    ops.push_back(live ? launches_[p.task].op : running_op_);
   Seconds elapsed = in.now - iteration_start();
   Measure fresh;
-  std::vector<HostId> chosen =
-      Build(running.size(), op, free, *in.predictor, elapsed, &fresh);
+  std::vector<HostId> chosen = Build(ops, free, *in.predictor, elapsed, &fresh);
   if (chosen.size() < running.size()) return {};
   std::vector<uint32_t> y(states.size(), 0);
   for (HostId h : chosen) ++y[h];
@@ -177,7 +234,10 @@ std::vector<TaskId> ProactivePolicy::Reconsider(
   if (!better) return {};
   ++reconfigurations_;
   std::vector<TaskId> out;
-  for (const Placement& p : running) out.push_back(p.task);
+  for (const Placement& p : running) {
+    out.push_back(p.task);
+    if (live) stopped_.insert(p.task);
+  }
   return out;
 }
 
@@ -217,6 +277,11 @@ bool AttachVolatileHosts(Policy& policy, const VolatileHosts* hosts) {
   if (!v) return false;
   v->set_hosts(hosts);
   return true;
+}
+
+const VolatileHosts* AttachedVolatileHosts(const Policy& policy) {
+  auto* v = dynamic_cast<const VolatilePolicy*>(&policy);
+  return v ? v->volatile_hosts() : nullptr;
 }
 
 }  // namespace gs

@@ -9,11 +9,18 @@
 // P and E come from runtime/sched/volatile_model.h (its approximation is stated
 // there); the workload of a configuration is max_q x_q w_q, w_q the
 // predicted time of one task on q. All m tasks start together or none do.
+//
+// Without a fixed m (no model, or a model whose tasks_per_configuration()
+// is 0, as in live runs: runtime/sched/learned_availability.h) the
+// configuration is every ready task that fits a free slot of an UP host,
+// placed whenever a slot is free, and the workload of a host is the sum of
+// its tasks' predicted times (tasks may differ).
 #ifndef GSRT_RUNTIME_SCHED_POLICIES_VOLATILE_H_
 #define GSRT_RUNTIME_SCHED_POLICIES_VOLATILE_H_
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "runtime/sched/scheduler.h"
@@ -31,8 +38,9 @@ class VolatilePolicy : public Policy {
   VolatileCriterion criterion() const { return criterion_; }
 
   // Not owned. Without it every host is taken as always UP (P = 1) and a
-  // configuration is whatever is ready.
+  // configuration is whatever is ready and fits.
   void set_hosts(const VolatileHosts* hosts) { hosts_ = hosts; }
+  const VolatileHosts* volatile_hosts() const { return hosts_; }
 
   Choice Choose(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) override;
@@ -46,18 +54,33 @@ class VolatilePolicy : public Policy {
   };
   Measure Evaluate(const std::vector<uint32_t>& x, OpId op,
                    const Predictor& predictor) const;
+  // The same with the work of each host given (seconds): hosts with x[h]
+  // tasks take part, the longest work sets W.
+  Measure EvaluateLoad(const std::vector<uint32_t>& x,
+                       const std::vector<Seconds>& load) const;
   // The criterion's value (higher is better) at `elapsed` seconds into the
   // iteration.
   double Score(const Measure& m, Seconds elapsed) const;
 
  protected:
-  // The passive construction: m tasks of `op`, one at a time, on hosts
-  // with free[h] slots; fewer than m hosts when the slots run out. `last`
-  // gets the measure of the whole configuration.
-  std::vector<HostId> Build(size_t m, OpId op, const std::vector<int>& free,
+  // The passive construction: one task of each of `ops`, in order, on
+  // hosts with free[h] slots; fewer hosts than tasks when the slots run out.
+  // `last` gets the measure of the whole configuration.
+  std::vector<HostId> Build(const std::vector<OpId>& ops,
+                            const std::vector<int>& free,
                             const Predictor& predictor, Seconds elapsed,
                             Measure* last) const;
   const VolatileHosts* hosts() const { return hosts_; }
+  // The fixed configuration size m; 0: whatever is ready and fits.
+  size_t configuration_size() const {
+    return hosts_ ? hosts_->tasks_per_configuration() : 0;
+  }
+  // What each placed task runs and since when (for the work it has left).
+  struct Launch {
+    OpId op;
+    Seconds at;
+  };
+  std::unordered_map<TaskId, Launch> launches_;
   Seconds iteration_start() const { return iteration_start_; }
   // When the running configuration was launched, and its E then.
   Seconds launched_ = 0;
@@ -79,6 +102,11 @@ class VolatilePolicy : public Policy {
 // scratch over all UP hosts; if the new one is strictly better by C (P
 // higher, E lower, or Y = P / (E + t) higher), the running jobs are
 // stopped and placed again. AY is not a criterion (the paper drops it).
+//
+// Without a fixed m (live runs) the running jobs form the configuration,
+// the work left of each is its predicted time minus the time it has run,
+// and a task is stopped at most once: jobs of a DAG keep arriving, and
+// without that bound two configurations could take turns forever.
 class ProactivePolicy : public VolatilePolicy {
  public:
   ProactivePolicy(std::string name, VolatileCriterion passive,
@@ -92,14 +120,21 @@ class ProactivePolicy : public VolatilePolicy {
   uint64_t reconfigurations() const { return reconfigurations_; }
 
  private:
+  // The measure of the running configuration with the work it has left.
+  Measure Current(const std::vector<Placement>& running,
+                  const std::vector<uint32_t>& x, const SchedulingInput& in);
+
   VolatileCriterion criterion_;
   uint64_t reconfigurations_ = 0;
+  std::unordered_set<TaskId> stopped_;  // without a fixed m
 };
 
 // "ip", "ie", "iy", "iay", and "c-h" with c in p, e, y (e.g. "y-ie").
 std::unique_ptr<Policy> MakeVolatilePolicy(std::string_view name);
 // Gives `hosts` to `policy` if it is a volatile policy; returns whether.
 bool AttachVolatileHosts(Policy& policy, const VolatileHosts* hosts);
+// The model `policy` uses: nullptr if none or not a volatile policy.
+const VolatileHosts* AttachedVolatileHosts(const Policy& policy);
 
 }  // namespace gs
 

@@ -100,6 +100,149 @@ TEST(VolatilePolicyTest, AConfigurationStartsWholeOrNotAtAll) {
   for (const Placement& p : out) EXPECT_NE(p.host, 1u);
 }
 
+// Host 0 never fails but is slow (E = 20 slots, P = 1); host 1 is fast and
+// fragile (E = 10, P = 0.98^9 = 0.83). AY = P / E prefers host 1 always;
+// Y = P / (E + t) counts the t seconds the iteration has already taken: at
+// its start it agrees with AY, after a restart at t = 100 it prefers the
+// host that will not fail again (1/120 > 0.83/110).
+TEST(VolatilePolicyTest, IyCountsTheIterationsElapsedTimeIayDoesNot) {
+  FakeHosts model;
+  model.chains = {Chain(0, 0, 0), Chain(0.02, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  FixedPredictor pred({20, 10});
+  std::vector<HostState> hosts(2);
+  for (const char* name : {"iy", "iay"}) {
+    SCOPED_TRACE(name);
+    auto p = MakeVolatilePolicy(name);
+    AttachVolatileHosts(*p, &model);
+    std::vector<Placement> first, again;
+    p->Place({{0, 0}}, SchedulingInput{0, &hosts, &pred}, &first);
+    ASSERT_EQ(first.size(), 1u);
+    EXPECT_EQ(first[0].host, 1u);
+    // The same task again (its job failed): the iteration began at 0.
+    p->Place({{0, 0}}, SchedulingInput{100, &hosts, &pred}, &again);
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(again[0].host, std::string_view(name) == "iy" ? 0u : 1u);
+  }
+}
+
+// Paper 002's proactive step with a fixed m: the task runs on the slow
+// host because the fast one is DOWN; once the fast host is UP again, e-ie
+// stops it (to be placed again there), and ie, passive, never does.
+TEST(VolatilePolicyTest, ProactiveReconfiguresWhenABetterHostComesUp) {
+  FakeHosts model;
+  model.chains = {Chain(0.001, 0, 0), Chain(0.001, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kDown};
+  FixedPredictor pred({100, 10});
+  std::vector<HostState> hosts(2);
+  auto p = MakeVolatilePolicy("e-ie");
+  AttachVolatileHosts(*p, &model);
+  EXPECT_EQ(p->reconsider_period(), 1);
+  std::vector<Placement> out;
+  p->Place({{5, 0}}, SchedulingInput{0, &hosts, &pred}, &out);
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out[0].host, 0u);
+  std::vector<HostState> later(2);
+  later[0].busy_until = {out[0].predicted_end};
+  SchedulingInput in{2, &later, &pred};
+  EXPECT_TRUE(p->Reconsider(out, in).empty());  // host 1 still DOWN
+  model.states[1] = HostAvail::kUp;
+  EXPECT_EQ(p->Reconsider(out, in), std::vector<TaskId>{5});
+  EXPECT_EQ(static_cast<ProactivePolicy*>(p.get())->reconfigurations(), 1u);
+  auto passive = MakeVolatilePolicy("ie");
+  AttachVolatileHosts(*passive, &model);
+  EXPECT_EQ(passive->reconsider_period(), 0);
+  EXPECT_TRUE(passive->Reconsider(out, in).empty());
+}
+
+// Issue 12: with more ready tasks than free slots and no fixed m (the live
+// runtime), every policy used to wait forever for all of them to fit.
+TEST(VolatilePolicyTest, LiveTheReadyTasksThatFitStartNow) {
+  FixedPredictor pred({10, 10});
+  std::vector<HostState> hosts(2);
+  hosts[0].slots = 2;
+  hosts[1].slots = 1;
+  hosts[1].busy_until = {5};  // its slot is taken
+  for (const char* name : {"ip", "ie", "iy", "iay", "p-ie", "y-iay"}) {
+    SCOPED_TRACE(name);
+    auto p = MakeVolatilePolicy(name);
+    ASSERT_TRUE(p);
+    std::vector<ReadyTask> tasks;
+    for (TaskId t = 0; t < 12; ++t) tasks.push_back({t, 0});
+    SchedulingInput in{0, &hosts, &pred};
+    std::vector<Placement> out;
+    p->Place(tasks, in, &out);  // no model: every host UP
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].task, 0u);
+    EXPECT_EQ(out[1].task, 1u);
+    for (const Placement& pl : out) EXPECT_EQ(pl.host, 0u);
+  }
+}
+
+// A live model (m = 0) that says host 1 is DOWN: its free slot stays
+// unused, host 0's are filled.
+TEST(VolatilePolicyTest, LiveDownHostsAreLeftOut) {
+  FakeHosts model;
+  model.m = 0;
+  model.chains = {Chain(0.01, 0, 0), Chain(0.01, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kDown};
+  FixedPredictor pred({10, 1});
+  std::vector<HostState> hosts(2);
+  hosts[0].slots = 3;
+  auto out = PlaceWith("ie", model, pred, hosts, 5);
+  ASSERT_EQ(out.size(), 3u);
+  for (const Placement& p : out) EXPECT_EQ(p.host, 0u);
+}
+
+// A live proactive policy moves the running tasks when a better host frees
+// up, and never moves a task twice.
+TEST(VolatilePolicyTest, LiveProactiveMovesOnceToTheFasterHost) {
+  FakeHosts model;
+  model.m = 0;
+  model.chains = {Chain(0, 0, 0), Chain(0, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  FixedPredictor pred({100, 10});  // host 1 is ten times faster
+  auto p = MakeVolatilePolicy("e-ie");
+  AttachVolatileHosts(*p, &model);
+  std::vector<HostState> hosts(2);
+  hosts[1].busy_until = {50};  // busy when the task is placed
+  SchedulingInput in{0, &hosts, &pred};
+  std::vector<Placement> out;
+  p->Place({{7, 0}}, in, &out);
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out[0].host, 0u);
+  // One second later host 1 is free: 99 s left on host 0 against 10 s.
+  std::vector<HostState> later(2);
+  later[0].busy_until = {out[0].predicted_end};
+  SchedulingInput in2{1, &later, &pred};
+  EXPECT_EQ(p->Reconsider(out, in2), std::vector<TaskId>{7});
+  // Placed again on host 0 (say host 1 was taken meanwhile), it stays.
+  EXPECT_TRUE(p->Reconsider(out, in2).empty());
+  auto* pro = static_cast<ProactivePolicy*>(p.get());
+  EXPECT_EQ(pro->reconfigurations(), 1u);
+}
+
+// With the same free host but the task nearly done, staying is better.
+TEST(VolatilePolicyTest, LiveProactiveKeepsATaskNearlyDone) {
+  FakeHosts model;
+  model.m = 0;
+  model.chains = {Chain(0, 0, 0), Chain(0, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  FixedPredictor pred({100, 10});
+  auto p = MakeVolatilePolicy("e-ie");
+  AttachVolatileHosts(*p, &model);
+  std::vector<HostState> hosts(2);
+  hosts[1].busy_until = {50};
+  SchedulingInput in{0, &hosts, &pred};
+  std::vector<Placement> out;
+  p->Place({{7, 0}}, in, &out);
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<HostState> later(2);
+  later[0].busy_until = {out[0].predicted_end};
+  SchedulingInput in2{95, &later, &pred};  // 5 s left against 10 s
+  EXPECT_TRUE(p->Reconsider(out, in2).empty());
+}
+
 TEST(VolatilePolicyTest, AllNamesAreKnown) {
   for (const char* n : {"ip", "ie", "iy", "iay"}) {
     auto p = MakePolicy(n);

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "runtime/sched/policies_batch_plan.h"
 #include "runtime/sched/policies_ft.h"
 #include "runtime/sched/policies_grank.h"
 #include "runtime/sched/policies_minmin.h"
+#include "runtime/sched/policies_sufferage.h"
 #include "runtime/sched/policies_volatile.h"
 #include "runtime/sched/policies_workqueue.h"
 
@@ -123,6 +125,8 @@ StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
   if (name == "mct") return MakeMctPolicy();
   if (name == "met") return MakeMetPolicy();
   if (name == "min-min") return MakeMinMinPolicy();
+  if (name == "sufferage") return MakeSufferagePolicy();
+  if (auto b = MakeBatchPlanPolicy(name)) return b;
   if (name == "ftmct") return MakeFtMctPolicy();
   if (name == "ftmet") return MakeFtMetPolicy();
   if (name == "grank") return MakeGrankPolicy();
@@ -132,7 +136,8 @@ StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
   if (auto v = MakeVolatilePolicy(name)) return v;
   return Status::InvalidArgument(
       "unknown scheduling policy '" + std::string(name) +
-      "'; known policies: mct, met, min-min, ftmct, ftmet, grank, wqr, "
+      "'; known policies: mct, met, min-min, sufferage, min-min-ls, "
+      "sufferage-ls, ftmct, ftmet, grank, wqr, "
       "wqr-ft, wqdr-ft, ip, ie, iy, iay, and the proactive c-h (c one of p, "
       "e, y; h one of ip, ie, iy, iay, e.g. y-ie)");
 }

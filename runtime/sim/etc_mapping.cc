@@ -130,15 +130,42 @@ EtcRun MapMinMin(const EtcMatrix& etc) {
   return run;
 }
 
+EtcRun MapBatch(const EtcMatrix& etc, BatchHeuristic heuristic,
+                bool local_search) {
+  EtcPredictor predictor(etc);
+  std::vector<HostState> hosts = OneSlotMachines(etc.machines);
+  std::vector<ReadyTask> tasks(etc.tasks);
+  for (size_t t = 0; t < etc.tasks; ++t) {
+    tasks[t] = {static_cast<TaskId>(t), static_cast<OpId>(t)};
+  }
+  BatchPlan plan = PlanBatch(tasks, SchedulingInput{0, &hosts, &predictor},
+                             heuristic, local_search);
+  EtcRun run = EmptyRun(etc);
+  for (size_t t = 0; t < etc.tasks; ++t) {
+    run.machine_of[t] = plan.host_of[t];
+    run.ready[plan.host_of[t]] += etc.time(t, plan.host_of[t]);
+  }
+  run.busy = run.ready;
+  Summarise(&run);
+  return run;
+}
+
 StatusOr<EtcRun> MapWithPolicy(const EtcMatrix& etc, std::string_view name,
                                const std::vector<MachineFailure>& failures) {
-  if (name == "min-min") {
-    if (!failures.empty()) {
-      return Status::InvalidArgument(
-          "min-min maps the whole bag before anything runs; a failure list "
-          "is only meaningful for the immediate-mode policies");
-    }
-    return MapMinMin(etc);
+  const bool batch = name == "min-min" || name == "sufferage" ||
+                     name == "min-min-ls" || name == "sufferage-ls";
+  if (batch && !failures.empty()) {
+    return Status::InvalidArgument(
+        std::string(name) +
+        " maps the whole bag before anything runs; a failure list is only "
+        "meaningful for the immediate-mode policies");
+  }
+  if (name == "min-min") return MapMinMin(etc);
+  if (batch) {
+    return MapBatch(etc,
+                    name.starts_with("sufferage") ? BatchHeuristic::kSufferage
+                                                  : BatchHeuristic::kMinMin,
+                    name.ends_with("-ls"));
   }
   auto policy = MakePolicy(name);
   if (!policy.ok()) return policy.status();

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/sched/policies_batch_plan.h"
 #include "runtime/sched/policies_ft.h"
 #include "runtime/sched/scheduler.h"
 #include "runtime/sim/etc_matrix.h"
@@ -92,8 +93,14 @@ StatusOr<EtcRun> MapImmediate(const EtcMatrix& etc, Policy& policy,
 // Batch-mode Min-Min on the whole bag, no failures.
 EtcRun MapMinMin(const EtcMatrix& etc);
 
-// The policy by its configuration name (MakePolicy): "min-min" runs
-// MapMinMin (no failures allowed), the others MapImmediate.
+// Batch mapping of the whole bag with Min-Min or Sufferage, followed by
+// the bounded local search if `local_search`; no failures.
+EtcRun MapBatch(const EtcMatrix& etc, BatchHeuristic heuristic,
+                bool local_search);
+
+// The policy by its configuration name (MakePolicy): "min-min",
+// "sufferage", "min-min-ls" and "sufferage-ls" map the whole bag (no
+// failures allowed), the others MapImmediate.
 StatusOr<EtcRun> MapWithPolicy(const EtcMatrix& etc, std::string_view name,
                                const std::vector<MachineFailure>& failures);
 

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "runtime/base/command_line.h"
+#include "runtime/sched/policy_catalog.h"
+#include "runtime/sim/etc_generate.h"
 #include "runtime/sim/etc_matrix.h"
 #include "runtime/sim/stg_graph.h"
 
@@ -38,7 +40,8 @@ void AddEtc(CLI::App& app, SimEtcArgs* a, bool* json) {
       ->required()
       ->check(CLI::ExistingFile);
   etc->add_option("--policy,-p", a->policy,
-                  "met, mct, min-min, ftmet, ftmct, grank");
+                  "any of `gsrt-sim policies`, e.g. met, mct, min-min, "
+                  "sufferage, min-min-ls, sufferage-ls, ftmct, grank");
   etc->add_option("--fail", a->fails,
                   "HOST@TIME[-UNTIL]: host (0-based) down at TIME virtual "
                   "seconds (back UP at UNTIL); repeatable");
@@ -279,6 +282,24 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
   AddDag(app, &dag, &command->json);
   AddBot(app, &bot, &command->json);
   AddVolatile(app, &vol, &command->json);
+  app.add_subcommand("policies",
+                     "Every policy name gsrt-sim and gsrt.yaml's `policy:` "
+                     "accept, one per line with what it does.")
+      ->footer(kFooter);
+  std::string gen_class;
+  size_t gen_tasks = 512, gen_machines = 16;
+  uint64_t gen_seed = 1;
+  CLI::App* gen = app.add_subcommand(
+      "etc-generate",
+      "Prints a Braun-type ETC instance of a class (u_c_hihi ... u_i_lolo) "
+      "made by the range-based method of Ali et al. 2000 / Braun et al. "
+      "2001, in the Braun file format, for `gsrt-sim etc`.");
+  gen->add_option("CLASS", gen_class, "u_X_YYZZ: X c/s/i, YY ZZ hi/lo")
+      ->required();
+  gen->add_option("--tasks", gen_tasks, "tasks (512)");
+  gen->add_option("--machines", gen_machines, "machines (16)");
+  gen->add_option("--seed", gen_seed, "random seed (1)");
+  gen->footer(kFooter);
   for (const char* name : {"etc", "dag", "bot", "volatile"}) {
     CLI::App* sub = app.get_subcommand(name);
     sub->add_option("--seed", command->seed,
@@ -289,6 +310,26 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
   }
   if (std::optional<int> stop = ParseCommandLine(app, args, out, err)) {
     return stop;
+  }
+  if (app.got_subcommand("policies")) {
+    for (const PolicyInfo& p : PolicyCatalog()) {
+      out << p.name
+          << std::string(p.name.size() < 14 ? 14 - p.name.size() : 1, ' ')
+          << p.description << "\n";
+    }
+    return kSimDone;
+  }
+  if (app.got_subcommand("etc-generate")) {
+    StatusOr<EtcClass> cls = ParseEtcClass(gen_class);
+    if (!cls.ok() || gen_tasks == 0 || gen_machines == 0) {
+      err << "gsrt-sim: "
+          << (cls.ok() ? "--tasks and --machines must be positive"
+                       : cls.status().message())
+          << "\n";
+      return kSimBadInput;
+    }
+    out << FormatEtc(GenerateEtc(gen_tasks, gen_machines, *cls, gen_seed));
+    return kSimDone;
   }
   if (command->reps < 1) {
     err << "gsrt-sim: --reps must be at least 1\n";
