@@ -163,7 +163,7 @@ TEST_F(AgentPipeTest, RunsRealJobsAndMovesOutputsOnlyOnSuccess) {
   ASSERT_NE(AsExited(fail), nullptr);
   EXPECT_EQ(AsExited(fail)->code, 4);
   EXPECT_FALSE(Exists(bad));
-  EXPECT_THAT(AsExited(fail)->log_dir, HasSubstr("jobs/3"));
+  EXPECT_THAT(AsExited(fail)->log_dir, HasSubstr("/failed/"));
   EXPECT_EQ(reports_.inside_submit(), 0);
 }
 
