@@ -144,7 +144,7 @@ TEST_F(EngineFaultsTest, TimeoutHasItsOwnBudget) {
   options_.retries.timeout = 1;
   options_.retries.app = 5;
   FakeHost& a = AddHost("a", false);
-  a.plan->FailNextSubmits(2, TimedOut{3});
+  a.plan->FailNextSubmits(2, TimedOut{3, ""});
   Start();
   Produce("x", 1);
   EXPECT_NE(engine_->Stop(), 0) << "two timeouts exceed a budget of 1";
