@@ -55,7 +55,7 @@ TEST(AgentArgsTest, EveryOptionInBothSpellings) {
 TEST(AgentArgsTest, VersionAndHelp) {
   Parsed version = Parse({"--version"});
   EXPECT_EQ(version.stop, 0);
-  EXPECT_EQ(version.out, "gsrt-agent 0.1.0 protocol 1\n");
+  EXPECT_EQ(version.out, "gsrt-agent 0.1.0 protocol 2\n");
   Parsed help = Parse({"--help"});
   EXPECT_EQ(help.stop, 0);
   EXPECT_THAT(help.out, StartsWith("usage: gsrt-agent --workdir DIR"));

@@ -114,7 +114,7 @@ std::pair<std::string, Status> RunProgram(boost::asio::io_context& io,
 TEST_F(AgentPipeTest, VersionAndUsage) {
   auto [out, how] = RunProgram(io_, {kAgent, "--version"});
   EXPECT_TRUE(how.ok()) << how.ToString();
-  EXPECT_EQ(out, "gsrt-agent 0.1.0 protocol 1\n");
+  EXPECT_EQ(out, "gsrt-agent 0.1.0 protocol 2\n");
   auto [bad_out, bad] = RunProgram(io_, {kAgent, "--slots", "0"});
   EXPECT_THAT(bad.message(), HasSubstr("exited with code 2"));
   EXPECT_EQ(bad_out, "");  // errors go to stderr, never the protocol
@@ -163,7 +163,7 @@ TEST_F(AgentPipeTest, RunsRealJobsAndMovesOutputsOnlyOnSuccess) {
   ASSERT_NE(AsExited(fail), nullptr);
   EXPECT_EQ(AsExited(fail)->code, 4);
   EXPECT_FALSE(Exists(bad));
-  EXPECT_THAT(AsExited(fail)->log_dir, HasSubstr("jobs/3"));
+  EXPECT_THAT(AsExited(fail)->log_dir, HasSubstr("/failed/"));
   EXPECT_EQ(reports_.inside_submit(), 0);
 }
 

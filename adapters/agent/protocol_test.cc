@@ -272,17 +272,17 @@ TEST(ProtocolTest, HelloOfAnotherMajorVersionStillDecodes) {
   // A future HELLO: same first three fields, a different layout after.
   std::string body(1, static_cast<char>(MessageType::kHello));
   body += std::string("\x08\x00\x00\x00", 4) + std::string(kMagic);
-  body += std::string("\x02\x00\x05\x00", 4);  // 2.5
+  body += std::string("\x03\x00\x05\x00", 4);  // 3.5
   body += std::string("\x0a\x00\x00\x00", 4) + "gsrt 9.0.0";
   body += "whatever the future holds";
   auto m = DecodeBody(body);
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   const Hello& h = std::get<Hello>(*m);
-  EXPECT_EQ(h.major, 2);
+  EXPECT_EQ(h.major, 3);
   EXPECT_EQ(h.software, "gsrt 9.0.0");
   Status s = CheckHello(h, "the agent");
   EXPECT_EQ(s.code(), Status::Code::kFailedPrecondition);
-  EXPECT_THAT(s.message(), HasSubstr("speaks agent protocol 2.5"));
+  EXPECT_THAT(s.message(), HasSubstr("speaks agent protocol 3.5"));
   EXPECT_THAT(s.message(), HasSubstr("install the same gsrt version"));
 }
 

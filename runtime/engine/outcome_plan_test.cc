@@ -167,9 +167,9 @@ TEST(OutcomePlanTest, StagingFailureGivesTheAttemptBackAFewTimes) {
 }
 
 TEST(OutcomePlanTest, TimeoutSpendsTheTimeoutBudget) {
-  ExpectChargedTo(TimedOut{2.5}, Budget::kTimeout, Budgets().timeout,
+  ExpectChargedTo(TimedOut{2.5, ""}, Budget::kTimeout, Budgets().timeout,
                   "timed out after 2.500000 s", "");
-  EXPECT_FALSE(PlanOutcome(TimedOut{2.5}, Facts(1), Budgets()).host_lost);
+  EXPECT_FALSE(PlanOutcome(TimedOut{2.5, ""}, Facts(1), Budgets()).host_lost);
 }
 
 TEST(OutcomePlanTest, CancelledIsPlacedAnewWithinTheInfraBudget) {
@@ -218,7 +218,7 @@ TEST(OutcomePlanTest, InstanceThatLostIsSuperseded) {
   // decides nothing and spends nothing.
   for (const JobOutcome& outcome :
        {JobOutcome(Success()), JobOutcome(ExitCode(3)),
-        JobOutcome(HostFailed{"x"}), JobOutcome(TimedOut{1}),
+        JobOutcome(HostFailed{"x"}), JobOutcome(TimedOut{1, ""}),
         JobOutcome(Cancelled{})}) {
     for (State s : kStates) {
       SCOPED_TRACE(Name(s));

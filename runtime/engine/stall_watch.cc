@@ -5,14 +5,16 @@
 namespace gs {
 
 bool StallWatch::Look(const StallLook& look) {
-  bool stuck = bound_ > 0 && look.ready > 0 && look.free_slots > 0 &&
-               look.active == 0 && look.moved == moved_;
+  bool idle =
+      bound_ > 0 && look.ready > 0 && look.free_slots > 0 && look.active == 0;
+  bool moved = look.moved != moved_;
   moved_ = look.moved;
-  if (!stuck) {
+  if (!idle) {
     since_ = -1;
     return false;
   }
-  if (since_ < 0) since_ = look.now;
+  // Something started or ended since the last look: stuck from now at most.
+  if (moved || since_ < 0) since_ = look.now;
   return look.now - since_ >= bound_;
 }
 
