@@ -288,9 +288,10 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
 
 const std::vector<std::string>& KnownPolicies() {
   static const std::vector<std::string> kPolicies = [] {
-    std::vector<std::string> p = {"met", "mct",    "min-min", "ftmet", "ftmct",
-                                  "wqr", "wqr-ft", "wqdr-ft", "ip",    "ie",
-                                  "iy",  "iay",    "grank"};
+    std::vector<std::string> p = {
+        "met",   "mct",   "min-min", "sufferage", "min-min-ls", "sufferage-ls",
+        "ftmet", "ftmct", "wqr",     "wqr-ft",    "wqdr-ft",    "ip",
+        "ie",    "iy",    "iay",     "grank"};
     // Proactive heuristics C-H of paper 002: criterion C in {P, E, Y} on top
     // of a passive heuristic H.
     for (const char* c : {"p", "e", "y"}) {

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "runtime/config/config_validate.h"
 #include "runtime/sched/scheduler.h"
 
 namespace gs {
@@ -22,6 +23,15 @@ TEST(PolicyCatalogTest, EveryNameIsAPolicyOnce) {
   EXPECT_TRUE(seen.count("iay"));
   EXPECT_TRUE(seen.count("y-iay"));
   EXPECT_TRUE(seen.count("p-ip"));
+}
+
+// gsrt.yaml's validation keeps its own list (the config layer cannot see
+// the policies): the two must name the same policies.
+TEST(PolicyCatalogTest, GsrtYamlAcceptsExactlyTheCatalog) {
+  std::set<std::string> catalog, yaml;
+  for (const PolicyInfo& p : PolicyCatalog()) catalog.insert(p.name);
+  for (const std::string& name : KnownPolicies()) yaml.insert(name);
+  EXPECT_EQ(catalog, yaml);
 }
 
 }  // namespace

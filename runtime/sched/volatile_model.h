@@ -15,7 +15,11 @@
 //   P(S, W) = prod_q p_q^(W-1)
 //   E(S, W) = 1 + (W - 1) * (1 + sum_q (t_q - 1)).
 // Both are exact for a single host and for hosts that are never
-// RECLAIMED; they overestimate E when several hosts are reclaimed at once.
+// RECLAIMED. Otherwise they count a step's risks only at computing slots,
+// while the other hosts may also be reclaimed or go DOWN during one host's
+// RECLAIMED spell: checked against the exact joint chain
+// (runtime/sched/volatile_exact.h), three hosts reclaimed 5 % of slots
+// give P 0.59 against 0.46 and E 49.7 against 51.7 slots for W = 30.
 #ifndef GSRT_RUNTIME_SCHED_VOLATILE_MODEL_H_
 #define GSRT_RUNTIME_SCHED_VOLATILE_MODEL_H_
 
