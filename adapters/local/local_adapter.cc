@@ -317,7 +317,7 @@ void LocalAdapter::StartOnWorker(const JobPtr& job) {
   // a second, fresh one gets the job.
   Status sent;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    auto worker = workers_.Take(spec.worker, devnull_fd_);
+    auto worker = workers_.Take(spec.worker, spec.env, devnull_fd_);
     if (!worker.ok()) {
       SandboxPool::Remove(job->sandbox);
       return PostFailure(job,

@@ -226,7 +226,25 @@ TEST_F(PersistentWorkersTest, EnvironmentDoesNotLeakBetweenJobs) {
                   .succeeded());
   EXPECT_EQ(Text(Out("e5")), std::getenv("PATH"))
       << "the start-up environment stays";
-  EXPECT_EQ(adapter_->workers_started(), 1);
+  EXPECT_EQ(adapter_->workers_started(), 2)
+      << "one worker for job 1's environment, one for the others";
+}
+
+TEST_F(PersistentWorkersTest, AWorkerServesOnlyJobsOfItsEnvironment) {
+  Make({}, 2);
+  auto pid_with = [&](JobId id, const char* env) {
+    JobSpec spec = TestJob(id, kServe, "pid", {});
+    spec.env = {env};
+    Exited e = RunExited(std::move(spec));
+    EXPECT_TRUE(e.succeeded()) << e.error;
+    return e.succeeded() ? std::stoi(e.results) : -1;
+  };
+  const pid_t two = pid_with(1, "OMP_NUM_THREADS=2");
+  const pid_t one = pid_with(2, "OMP_NUM_THREADS=1");
+  EXPECT_NE(one, two);
+  EXPECT_EQ(pid_with(3, "OMP_NUM_THREADS=2"), two);
+  EXPECT_EQ(pid_with(4, "OMP_NUM_THREADS=1"), one);
+  EXPECT_EQ(adapter_->workers_started(), 2);
 }
 
 TEST_F(PersistentWorkersTest, ProcessModeHonoursTheJobsEnvironmentToo) {

@@ -67,9 +67,10 @@ int PersistentWorker::Stop() {
 }
 
 StatusOr<std::unique_ptr<PersistentWorker>> WorkerPool::Take(
-    const std::string& program, int stderr_fd) {
+    const std::string& program, const std::vector<std::string>& env,
+    int stderr_fd) {
   for (auto it = idle_.rbegin(); it != idle_.rend(); ++it) {
-    if ((*it)->program() == program) {
+    if ((*it)->program() == program && (*it)->env() == env) {
       std::unique_ptr<PersistentWorker> worker = std::move(*it);
       idle_.erase(std::next(it).base());
       return worker;
@@ -95,14 +96,15 @@ StatusOr<std::unique_ptr<PersistentWorker>> WorkerPool::Take(
   // Its end of the socket tells us when it dies; the pidfd is not needed.
   ::close(proc->pidfd);
   ++started_;
-  return std::make_unique<PersistentWorker>(proc->pid, sv[0], program);
+  return std::make_unique<PersistentWorker>(proc->pid, sv[0], program, env);
 }
 
 void WorkerPool::Give(std::unique_ptr<PersistentWorker> worker,
                       int64_t max_rss_kb, size_t max_idle) {
   const bool worn = worker->jobs() >= limits_.max_jobs ||
                     (limits_.max_rss_kb > 0 && max_rss_kb > limits_.max_rss_kb);
-  if (worn || idle_.size() >= max_idle) return;  // destroyed: stopped
+  if (worn || max_idle == 0) return;  // destroyed: stopped
+  if (idle_.size() >= max_idle) idle_.erase(idle_.begin());
   idle_.push_back(std::move(worker));
 }
 

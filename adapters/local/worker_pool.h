@@ -4,7 +4,9 @@
 // kept idle between jobs and recycled after `max_jobs` jobs or once their
 // peak memory passed `max_rss_kb`. A worker that crashed, hung or was
 // cancelled is never given back: the adapter stops it and a fresh one
-// serves the next job.
+// serves the next job. A worker serves only jobs with the environment of
+// its first job: what a library reads once at start-up (OpenMP's
+// OMP_NUM_THREADS) then always matches the job.
 #ifndef GSRT_ADAPTERS_LOCAL_WORKER_POOL_H_
 #define GSRT_ADAPTERS_LOCAL_WORKER_POOL_H_
 
@@ -23,8 +25,12 @@ namespace gs {
 // One running worker. Destroying it kills its process group and reaps it.
 class PersistentWorker {
  public:
-  PersistentWorker(pid_t pid, int socket, std::string program)
-      : pid_(pid), socket_(socket), program_(std::move(program)) {}
+  PersistentWorker(pid_t pid, int socket, std::string program,
+                   std::vector<std::string> env)
+      : pid_(pid),
+        socket_(socket),
+        program_(std::move(program)),
+        env_(std::move(env)) {}
   ~PersistentWorker() { Stop(); }
   PersistentWorker(const PersistentWorker&) = delete;
   PersistentWorker& operator=(const PersistentWorker&) = delete;
@@ -33,6 +39,8 @@ class PersistentWorker {
   // The adapter's end of the socket; the worker owns it.
   int socket() const { return socket_; }
   const std::string& program() const { return program_; }
+  // The job environment ("NAME=value" entries) it serves.
+  const std::vector<std::string>& env() const { return env_; }
   int jobs() const { return jobs_; }
 
   // Writes a whole request frame, waiting at most a few seconds for room;
@@ -51,6 +59,7 @@ class PersistentWorker {
   pid_t pid_;
   int socket_;
   std::string program_;
+  std::vector<std::string> env_;
   int jobs_ = 0;
   int64_t user_us_ = 0;
   int64_t system_us_ = 0;
@@ -71,13 +80,16 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  // An idle worker of `program`, or a new one started with stderr on
-  // `stderr_fd` (its messages outside jobs). Fails as SpawnProcess does.
-  StatusOr<std::unique_ptr<PersistentWorker>> Take(const std::string& program,
-                                                   int stderr_fd);
+  // An idle worker of `program` serving `env`, or a new one started with
+  // stderr on `stderr_fd` (its messages outside jobs). Fails as
+  // SpawnProcess does.
+  StatusOr<std::unique_ptr<PersistentWorker>> Take(
+      const std::string& program, const std::vector<std::string>& env,
+      int stderr_fd);
 
   // Keeps a worker that answered its job, unless it reached the limits
-  // (then it is stopped). At most `max_idle` are kept.
+  // (then it is stopped). At most `max_idle` are kept: the one idle the
+  // longest makes room.
   void Give(std::unique_ptr<PersistentWorker> worker, int64_t max_rss_kb,
             size_t max_idle);
 
