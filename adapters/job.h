@@ -40,6 +40,9 @@ struct JobSpec {
   std::string worker;
   // Seconds; 0 means no limit.
   Seconds timeout = 0;
+  // "NAME=value" entries set for this job only, on top of the worker's
+  // environment (a persistent worker undoes them before the next job).
+  std::vector<std::string> env;
 };
 
 // Resource use of a finished worker.

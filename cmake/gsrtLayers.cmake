@@ -91,7 +91,7 @@ function(gsrt_layer_tests)
                                                GTest::gmock GTest::gtest_main)
     if(ARG_SUPPORT)
       target_link_libraries(${test_name} PRIVATE gsrt_test_support)
-      add_dependencies(${test_name} gsrt_test_worker)
+      add_dependencies(${test_name} gsrt_test_worker gsrt_serve_test_worker)
     endif()
     # Test data is found from the source tree, not from __FILE__ (which a
     # compiler cache may make relative).

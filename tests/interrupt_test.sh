@@ -1,30 +1,33 @@
 #!/usr/bin/env bash
 # Ctrl-C on a master stops its running workers (they run in their own
-# process groups, so only gsrt can stop them) and the master exits 130.
-#   interrupt_test.sh SCRATCH_MASTER
+# process groups, so only gsrt can stop them) and the master exits 130;
+# with persistent workers, no `worker serve` process is left either.
+#   interrupt_test.sh SCRATCH_MASTER [process|persistent]
 set -euo pipefail
 master=$1
 worker="$master-worker"
+mode=${2:-process}
 work=$(mktemp -d)
 cleanup() { pkill -KILL -f "^$worker" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 cd "$work"
+printf 'runtime:\n  workers: %s\n' "$mode" > gsrt.yaml
 "$master" 4 30000000 > out.txt 2> err.txt &
 pid=$!
 # Wait (bounded) until workers run.
 for _ in $(seq 1 200); do
-  pgrep -f "^$worker run" > /dev/null && break
+  pgrep -f "^$worker (run|serve)" > /dev/null && break
   sleep 0.05
 done
-pgrep -f "^$worker run" > /dev/null || { echo "FAIL: no worker started"; cat err.txt; exit 1; }
+pgrep -f "^$worker (run|serve)" > /dev/null || { echo "FAIL: no worker started"; cat err.txt; exit 1; }
 kill -INT "$pid"
 status=0
 timeout 20 tail --pid="$pid" -f /dev/null || { echo "FAIL: master did not exit after SIGINT"; exit 1; }
 wait "$pid" || status=$?
 [ "$status" = 130 ] || { echo "FAIL: master exited $status, expected 130"; cat err.txt; exit 1; }
-if pgrep -f "^$worker run" > /dev/null; then
+if pgrep -f "^$worker (run|serve)" > /dev/null; then
   echo "FAIL: workers still running after the master was interrupted"
   exit 1
 fi
 grep -q "interrupted" err.txt || { echo "FAIL: no message"; cat err.txt; exit 1; }
-echo "OK: interrupted master stopped its workers"
+echo "OK: interrupted master stopped its workers ($mode mode)"

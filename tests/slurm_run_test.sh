@@ -155,7 +155,7 @@ case $scenario in
     finish
     [ "$status" = 130 ] || { echo "FAIL: master exited $status, expected 130"; tail "$work/err"; exit 1; }
     check_queue_empty
-    if pgrep -f -- "$scratch-worker run" > /dev/null; then
+    if pgrep -f -- "$scratch-worker (run|serve)" > /dev/null; then
       echo "FAIL: workers still running after the interrupt"; exit 1
     fi
     echo "OK: interrupted master ($mode mode) removed its $before batch jobs from the queue"

@@ -1,6 +1,7 @@
 #include "adapters/agent/agent_args.h"
 
 #include <CLI/CLI.hpp>
+#include <map>
 
 #include "adapters/agent/agent.h"
 #include "adapters/agent/protocol.h"
@@ -41,6 +42,7 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
       "gsrt-agent"};
   SetUsage(app,
            "usage: gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]\n"
+           "                  [--workers process|persistent]\n"
            "       gsrt-agent --connect HOST:PORT --token-file FILE --pilot "
            "NAME\n"
            "                  --workdir DIR [--slots N] [--heartbeat "
@@ -69,6 +71,15 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
                  "the master's promised silence bound; 3 times it without a "
                  "message ends the agent (default 0: never)")
       ->check(kSeconds);
+  app.add_option("--workers", agent->workers,
+                 "one worker process per job, or persistent workers that run "
+                 "job after job (default: process)")
+      ->type_name("process|persistent")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, WorkerMode>{
+              {"process", WorkerMode::kProcess},
+              {"persistent", WorkerMode::kPersistent}},
+          CLI::ignore_case));
   CLI::Option* connect =
       app.add_option("--connect", agent->connect,
                      "a pilot: connect to the master at HOST:PORT")

@@ -1,8 +1,10 @@
 // gsrt-agent's command line (docs/agent-protocol.md, "Running the agent"):
 //
 //   gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]
+//              [--workers process|persistent]
 //   gsrt-agent --connect HOST:PORT --token-file FILE --pilot NAME
 //              --workdir DIR [--slots N] [--heartbeat SECONDS]
+//              [--workers process|persistent]
 //   gsrt-agent --batch-job DIR --workdir DIR
 //   gsrt-agent --version
 #ifndef GSRT_ADAPTERS_AGENT_AGENT_ARGS_H_
@@ -12,6 +14,8 @@
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "adapters/worker_mode.h"
 
 namespace gs {
 
@@ -25,6 +29,8 @@ struct AgentArgs {
   std::string work_dir;
   int slots = 0;  // ParseAgentArgs: the hardware threads unless given
   double heartbeat = 0;
+  // How its local adapter runs jobs (adapters/local/worker_pool.h).
+  WorkerMode workers = WorkerMode::kProcess;
   // Pilot mode: HOST:PORT of the master, the token's file ("-":
   // $GSRT_PILOT_TOKEN, never an argument) and the pilot's name.
   std::string connect;

@@ -36,17 +36,20 @@ TEST(AgentArgsTest, SshModeWithDefaults) {
   EXPECT_EQ(p.args.heartbeat, 0);
   EXPECT_EQ(p.args.connect, "");
   EXPECT_EQ(p.args.batch_job, "");
+  EXPECT_EQ(p.args.workers, WorkerMode::kProcess);
 }
 
 TEST(AgentArgsTest, EveryOptionInBothSpellings) {
   Parsed p = Parse({"--workdir=/w", "--slots", "3", "--heartbeat=2.5",
-                    "--connect", "m:4000", "--token-file=-", "--pilot", "p1"});
+                    "--connect", "m:4000", "--token-file=-", "--pilot", "p1",
+                    "--workers", "persistent"});
   ASSERT_EQ(p.stop, std::nullopt) << p.err;
   EXPECT_EQ(p.args.slots, 3);
   EXPECT_EQ(p.args.heartbeat, 2.5);
   EXPECT_EQ(p.args.connect, "m:4000");
   EXPECT_EQ(p.args.token_file, "-");
   EXPECT_EQ(p.args.pilot, "p1");
+  EXPECT_EQ(p.args.workers, WorkerMode::kPersistent);
   Parsed batch = Parse({"--batch-job", "/b", "--workdir", "/w"});
   ASSERT_EQ(batch.stop, std::nullopt) << batch.err;
   EXPECT_EQ(batch.args.batch_job, "/b");
@@ -59,8 +62,9 @@ TEST(AgentArgsTest, VersionAndHelp) {
   Parsed help = Parse({"--help"});
   EXPECT_EQ(help.stop, 0);
   EXPECT_THAT(help.out, StartsWith("usage: gsrt-agent --workdir DIR"));
-  for (const char* option : {"--slots", "--heartbeat", "--connect",
-                             "--token-file", "--pilot", "--batch-job"}) {
+  for (const char* option :
+       {"--slots", "--heartbeat", "--connect", "--token-file", "--pilot",
+        "--batch-job", "--workers"}) {
     EXPECT_THAT(help.out, HasSubstr(option));
   }
 }
@@ -78,7 +82,8 @@ TEST(AgentArgsTest, MistakesAreExitTwo) {
            {"--workdir", "/w", "--connect", "m:1"},
            {"--workdir", "/w", "--connect", "m:1", "--pilot", "p"},
            {"--workdir", "/w", "extra"},
-           {"--workdir", "/w", "--nope"}}) {
+           {"--workdir", "/w", "--nope"},
+           {"--workdir", "/w", "--workers", "threads"}}) {
     Parsed p = Parse(args);
     EXPECT_EQ(p.stop, kAgentUsage) << ::testing::PrintToString(args);
     EXPECT_THAT(p.err, StartsWith("gsrt-agent: "));

@@ -9,6 +9,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "adapters/agent/local_agent.h"
@@ -58,8 +59,10 @@ class AgentPipeTest : public ::testing::Test {
     for (pid_t pid : ProcessesUnder(dir_.path())) ::kill(pid, SIGKILL);
   }
 
-  void Make(Seconds heartbeat = 5, int slots = 2) {
+  void Make(Seconds heartbeat = 5, int slots = 2,
+            WorkerMode workers = WorkerMode::kProcess) {
     LocalAgentOptions options;
+    options.workers = workers;
     options.program = kAgent;
     options.work_dir = work_dir_;
     options.slots = slots;
@@ -109,6 +112,42 @@ std::pair<std::string, Status> RunProgram(boost::asio::io_context& io,
               [&](Status why) { closed = why; });
   RunUntil(io, [&] { return closed.has_value(); });
   return {out, closed.value_or(Status::TimedOut("still running"))};
+}
+
+// `gsrt-agent --workers persistent`: one worker serves job after job on
+// the agent's host, a crash costs only its job, and a killed agent takes
+// its workers with it.
+TEST_F(AgentPipeTest, PersistentWorkersBehindTheAgent) {
+  const std::string serve = GSRT_SERVE_TEST_WORKER;
+  Make(5, 1, WorkerMode::kPersistent);
+  auto pid_of = [&](JobId id) {
+    JobReport r = Run(TestJob(id, serve, "pid", {}));
+    const Exited* e = AsExited(r);
+    EXPECT_TRUE(e && e->succeeded()) << OutcomeName(r);
+    return e && e->succeeded() ? std::stoi(e->results) : -1;
+  };
+  const pid_t first = pid_of(1);
+  ASSERT_GT(first, 0);
+  EXPECT_EQ(pid_of(2), first);
+  JobReport crashed = Run(TestJob(3, serve, "crash", {}));
+  const Exited* c = AsExited(crashed);
+  ASSERT_NE(c, nullptr) << OutcomeName(crashed);
+  EXPECT_EQ(c->code, 128 + SIGSEGV);
+  const pid_t fresh = pid_of(4);
+  EXPECT_GT(fresh, 0);
+  EXPECT_NE(fresh, first);
+  ASSERT_EQ(::kill(agent_pid_, SIGKILL), 0);
+  // Bounded: the worker's PR_SET_PDEATHSIG fires when the agent dies.
+  const bool gone = RunUntil(io_, [&] {
+    std::ifstream stat("/proc/" + std::to_string(fresh) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const size_t paren = line.rfind(')');
+    return !stat || line.empty() ||
+           (paren != std::string::npos && paren + 2 < line.size() &&
+            line[paren + 2] == 'Z');
+  });
+  EXPECT_TRUE(gone) << "worker " << fresh << " outlived its agent";
 }
 
 TEST_F(AgentPipeTest, VersionAndUsage) {

@@ -62,6 +62,7 @@ int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
   local_options.slots = args.slots;
   local_options.work_dir = options.work_dir;
   local_options.host_name = options.facts.host_name;
+  local_options.workers = args.workers;
   LocalAdapter local(io, clock, local_options);
   std::unique_ptr<Adapter> decorator =
       decorate ? decorate(local, clock) : nullptr;

@@ -23,6 +23,10 @@ std::vector<std::string> LocalAgentArgv(const LocalAgentOptions& options) {
     argv.insert(argv.end(),
                 {"--heartbeat", std::to_string(options.agent_heartbeat)});
   }
+  if (options.workers != WorkerMode::kProcess) {
+    argv.insert(argv.end(),
+                {"--workers", std::string(WorkerModeName(options.workers))});
+  }
   return argv;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "adapters/agent/agent_adapter.h"
+#include "adapters/worker_mode.h"
 
 namespace gs {
 
@@ -23,6 +24,8 @@ struct LocalAgentOptions {
   // The agent's --heartbeat (its watchdog on the master); 0: none, the end
   // of the pipe is always noticed.
   Seconds agent_heartbeat = 0;
+  // The agent's --workers.
+  WorkerMode workers = WorkerMode::kProcess;
   // Seconds a closed agent gets to exit before SIGKILL.
   Seconds exit_grace = 2;
   // The adapter's options; shares_master_files defaults to true here (the

@@ -18,6 +18,7 @@
 
 #include "adapters/adapter.h"
 #include "adapters/host_config.h"
+#include "adapters/worker_mode.h"
 #include "runtime/base/clock.h"
 
 namespace boost::asio {
@@ -40,6 +41,8 @@ struct BatchAdapterOptions {
   std::vector<Seconds> past_queue_waits;
   // Agent heartbeats (pilot mode); a pilot silent for 3 of them is lost.
   Seconds heartbeat = 5;
+  // How the pilots' agents run jobs.
+  WorkerMode workers = WorkerMode::kProcess;
   // Seconds between queue listings (squeue/qstat).
   Seconds poll_interval = 1;
   // Seconds between looks for exit records (job mode).

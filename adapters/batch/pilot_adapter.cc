@@ -101,19 +101,22 @@ Status PilotAdapter::SubmitPilot(int slots) {
   pilot->name = options().host.name + "-p" + std::to_string(next_pilot_++);
   pilot->slots = std::max(1, slots);
   const std::string script = script_dir_ + "/" + pilot->name + ".sh";
-  std::vector<std::string> argv = {options().agent_program,
-                                   "--connect",
-                                   connect_to_,
-                                   "--token-file",
-                                   token_file_,
-                                   "--pilot",
-                                   pilot->name,
-                                   "--workdir",
-                                   options().host.workdir,
-                                   "--slots",
-                                   std::to_string(pilot->slots),
-                                   "--heartbeat",
-                                   std::to_string(options().heartbeat)};
+  std::vector<std::string> argv = {
+      options().agent_program,
+      "--connect",
+      connect_to_,
+      "--token-file",
+      token_file_,
+      "--pilot",
+      pilot->name,
+      "--workdir",
+      options().host.workdir,
+      "--slots",
+      std::to_string(pilot->slots),
+      "--heartbeat",
+      std::to_string(options().heartbeat),
+      "--workers",
+      std::string(WorkerModeName(options().workers))};
   auto line = ShellCommandLine(argv);
   if (!line.ok()) return line.status().WithContext(Host());
   const std::string text = "#!/bin/sh\n# gsrt pilot " + pilot->name +

@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include "adapters/local/job_files.h"
 #include "adapters/local/worker_command.h"
 #include "runtime/base/process_spawn.h"
+#include "runtime/base/serve_protocol.h"
 
 namespace gs {
 
@@ -53,8 +55,23 @@ Exited NotStarted(std::string error) {
   return e;
 }
 
+std::string CannotStart(const std::string& worker, const std::string& host,
+                        const Status& status) {
+  std::string what =
+      "cannot start worker '" + worker + "' on host '" + host + "': ";
+  if (::access(worker.c_str(), F_OK) != 0) {
+    what += "no such file; build the worker or fix the worker path";
+  } else if (::access(worker.c_str(), X_OK) != 0) {
+    what += "not executable; check its permissions (chmod +x)";
+  } else {
+    what += status.message();
+  }
+  return what;
+}
+
 LocalAdapterOptions Normalized(LocalAdapterOptions options) {
   if (options.slots < 1) options.slots = 1;
+  if (options.worker_limits.max_jobs < 1) options.worker_limits.max_jobs = 1;
   while (options.work_dir.size() > 1 && options.work_dir.back() == '/') {
     options.work_dir.pop_back();
   }
@@ -73,7 +90,7 @@ int LocalAdapterOptions::DefaultSlots() {
 }
 
 struct LocalAdapter::Job {
-  explicit Job(boost::asio::io_context& io) : pidfd(io) {}
+  explicit Job(boost::asio::io_context& io) : pidfd(io), channel(io) {}
   JobSpec spec;
   DoneCallback done;
   WorkerCommand cmd;
@@ -81,6 +98,13 @@ struct LocalAdapter::Job {
   pid_t pid = -1;
   // Readable when the worker has exited.
   boost::asio::posix::stream_descriptor pidfd;
+  // Persistent mode: the worker serving the job and its socket (borrowed
+  // from `worker`, released before the worker goes).
+  std::unique_ptr<PersistentWorker> worker;
+  boost::asio::posix::stream_descriptor channel;
+  char reply[kServeReplyBytes];
+  // Appended to the error of a failed job.
+  std::string note;
   std::unique_ptr<Timer> timeout;
   Seconds submitted = 0;
   Seconds started = 0;
@@ -101,7 +125,9 @@ LocalAdapter::LocalAdapter(boost::asio::io_context& io, Clock& clock,
       logs_dir_(options_.work_dir + "/logs"),
       sandboxes_(jobs_dir_, options_.slots),
       evidence_(options_.work_dir + "/failed",
-                EvidenceSession(std::time(nullptr), ::getpid())) {}
+                EvidenceSession(std::time(nullptr), ::getpid())),
+
+      workers_(options_.worker_limits) {}
 
 LocalAdapter::~LocalAdapter() {
   Shutdown();
@@ -235,25 +261,21 @@ void LocalAdapter::Start(const JobPtr& job) {
     }
   }
 
+  if (options_.workers == WorkerMode::kPersistent) return StartOnWorker(job);
+
   SpawnRequest req;
   req.argv = &job->cmd.argv;
   req.cwd = job->sandbox;
   req.in.fd = devnull_fd_;
   req.out.file = "stdout";
   req.err.file = "stderr";
+  req.env = &spec.env;
   auto proc = SpawnProcess(req);
   if (!proc.ok()) {
     SandboxPool::Remove(job->sandbox);
-    std::string what = "cannot start worker '" + spec.worker + "' on host '" +
-                       options_.host_name + "': ";
-    if (::access(spec.worker.c_str(), F_OK) != 0) {
-      what += "no such file; build the worker or fix the worker path";
-    } else if (::access(spec.worker.c_str(), X_OK) != 0) {
-      what += "not executable; check its permissions (chmod +x)";
-    } else {
-      what += proc.status().message();
-    }
-    return PostFailure(job, NotStarted(what));
+    return PostFailure(
+        job, NotStarted(
+                 CannotStart(spec.worker, options_.host_name, proc.status())));
   }
   job->pid = proc->pid;
   boost::system::error_code ec;
@@ -268,6 +290,12 @@ void LocalAdapter::Start(const JobPtr& job) {
         job, HostFailed{"host '" + options_.host_name +
                         "': cannot watch worker process: " + ec.message()});
   }
+  Track(job);
+  WaitForExit(job);
+}
+
+void LocalAdapter::Track(const JobPtr& job) {
+  const JobSpec& spec = job->spec;
   job->started = clock_.Now();
   running_.emplace(spec.id, job);
   if (spec.timeout > 0) {
@@ -278,7 +306,88 @@ void LocalAdapter::Start(const JobPtr& job) {
       Kill(*it->second);
     });
   }
-  WaitForExit(job);
+}
+
+void LocalAdapter::StartOnWorker(const JobPtr& job) {
+  const JobSpec& spec = job->spec;
+  ServeRequest request;
+  request.cwd = job->sandbox;
+  request.env = spec.env;
+  request.args.assign(job->cmd.argv.begin() + 1, job->cmd.argv.end());
+  auto frame = EncodeServeRequest(request);
+  if (!frame.ok()) {
+    SandboxPool::Remove(job->sandbox);
+    return PostFailure(job, NotStarted(frame.status().message()));
+  }
+  // An idle worker may have died since its last job (killed from outside):
+  // a second, fresh one gets the job.
+  Status sent;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto worker = workers_.Take(spec.worker, spec.env, devnull_fd_);
+    if (!worker.ok()) {
+      SandboxPool::Remove(job->sandbox);
+      return PostFailure(job,
+                         NotStarted(CannotStart(spec.worker, options_.host_name,
+                                                worker.status())));
+    }
+    job->worker = std::move(worker).value();
+    sent = job->worker->Send(*frame);
+    if (sent.ok()) break;
+    job->worker.reset();
+  }
+  if (!sent.ok()) {
+    SandboxPool::Remove(job->sandbox);
+    return PostFailure(job, HostFailed{"host '" + options_.host_name +
+                                       "': " + sent.message()});
+  }
+  job->pid = job->worker->pid();
+  boost::system::error_code ec;
+  job->channel.assign(job->worker->socket(), ec);
+  if (ec) {
+    job->worker.reset();
+    SandboxPool::Remove(job->sandbox);
+    return PostFailure(
+        job, HostFailed{"host '" + options_.host_name +
+                        "': cannot watch a worker's socket: " + ec.message()});
+  }
+  Track(job);
+  boost::asio::async_read(
+      job->channel, boost::asio::buffer(job->reply),
+      [this, job](const boost::system::error_code& ec, size_t) {
+        if (job->finished) return;  // taken by Shutdown
+        OnReply(job, ec);
+      });
+}
+
+void LocalAdapter::OnReply(const JobPtr& job,
+                           const boost::system::error_code& ec) {
+  job->channel.release();
+  std::unique_ptr<PersistentWorker> worker = std::move(job->worker);
+  if (ec || job->cancel_requested || job->timed_out) {
+    // It died mid-job (crash, exit() in the user's code) or was killed
+    // for a timeout or a cancel: its wait status is the job's, as in
+    // process mode, and it never serves again.
+    const bool first_job = worker->jobs() == 0;
+    const int status = worker->Stop();
+    if (first_job && WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+      job->note =
+          " (a persistent worker that exits 2 before its first answer may "
+          "not know `serve`: rebuild it with this gsrt or set "
+          "runtime.workers: process)";
+    }
+    return Finish(job, status != -1, status, ECHILD);
+  }
+  const ServeReply reply = DecodeServeReply(job->reply);
+  int64_t user_us = 0, system_us = 0;
+  worker->Answered(reply, &user_us, &system_us);
+  job->usage.ru_utime.tv_sec = user_us / 1000000;
+  job->usage.ru_utime.tv_usec = user_us % 1000000;
+  job->usage.ru_stime.tv_sec = system_us / 1000000;
+  job->usage.ru_stime.tv_usec = system_us % 1000000;
+  job->usage.ru_maxrss = reply.max_rss_kb;
+  workers_.Give(std::move(worker), reply.max_rss_kb,
+                static_cast<size_t>(options_.slots));
+  Finish(job, true, (reply.code & 0xff) << 8, 0);
 }
 
 void LocalAdapter::WaitForExit(const JobPtr& job) {
@@ -298,8 +407,11 @@ void LocalAdapter::OnExit(const JobPtr& job) {
     r = ::wait4(job->pid, &status, WNOHANG, &job->usage);
   } while (r < 0 && errno == EINTR);
   if (r == 0) return WaitForExit(job);  // woken before the exit
-  const int wait_errno = errno;
+  Finish(job, r >= 0, status, errno);
+}
 
+void LocalAdapter::Finish(const JobPtr& job, bool reaped, int status,
+                          int wait_errno) {
   job->finished = true;
   running_.erase(job->spec.id);
   job->timeout.reset();
@@ -310,7 +422,7 @@ void LocalAdapter::OnExit(const JobPtr& job) {
   report.id = job->spec.id;
   report.submitted = job->submitted;
   report.started = job->started;
-  if (r < 0) {
+  if (!reaped) {
     report.outcome = HostFailed{
         "lost the exit status of worker pid " + std::to_string(job->pid) +
         " on host '" + options_.host_name + "' (" + std::strerror(wait_errno) +
@@ -328,6 +440,7 @@ void LocalAdapter::OnExit(const JobPtr& job) {
     if (!exited.succeeded()) {
       RemoveIfStale(job->cmd.result_path);
       exited.log_dir = KeepEvidence(*job);
+      exited.error += job->note;
     }
     report.outcome = std::move(exited);
   }
@@ -502,7 +615,11 @@ void LocalAdapter::Shutdown() {
   for (const JobPtr& job : jobs) {
     job->finished = true;
     job->timeout.reset();
-    if (job->pid > 0) {
+    if (job->worker) {
+      job->channel.release();
+      job->worker.reset();  // killed and reaped
+      SandboxPool::Remove(job->sandbox);
+    } else if (job->pid > 0) {
       Kill(*job);
       while (::waitpid(job->pid, nullptr, 0) < 0 && errno == EINTR) {
       }
@@ -512,6 +629,7 @@ void LocalAdapter::Shutdown() {
     }
   }
   sandboxes_.Clear();
+  workers_.Clear();
   // Callbacks last: they may call back into the adapter.
   const Seconds now = clock_.Now();
   for (const JobPtr& job : jobs) {

@@ -21,6 +21,12 @@
 // fix}; the timeout -> TimedOut; Cancel/Shutdown -> Cancelled; a work dir
 // that cannot be used -> HostFailed.
 //
+// With `workers = kPersistent` a job is a request to an idle persistent
+// worker (worker_pool.h) instead of a new process, with the same sandbox,
+// files, outcomes and logs; a worker that dies mid-job gives the job the
+// outcome its exit status would give in process mode, and the next job
+// gets a fresh worker.
+//
 // One work dir serves one master at a time.
 #ifndef GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
 #define GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
@@ -34,11 +40,16 @@
 #include "adapters/adapter_defaults.h"
 #include "adapters/local/failure_evidence.h"
 #include "adapters/local/sandbox_pool.h"
+#include "adapters/local/worker_pool.h"
+#include "adapters/worker_mode.h"
 #include "runtime/base/clock.h"
 
 namespace boost::asio {
 class io_context;
 }  // namespace boost::asio
+namespace boost::system {
+class error_code;
+}  // namespace boost::system
 
 namespace gs {
 
@@ -55,6 +66,10 @@ struct LocalAdapterOptions {
   // failure_evidence.h) older than this many seconds is removed at
   // Connect; 0 keeps it until the user removes it. Default: 30 days.
   Seconds keep_failed = 30 * 86400;
+  // One process per job, or persistent workers (`NAME-worker serve`).
+  WorkerMode workers = WorkerMode::kProcess;
+  // When persistent workers are replaced.
+  WorkerPoolLimits worker_limits;
 
   static int DefaultSlots();
 };
@@ -113,14 +128,25 @@ class LocalAdapter : public AdapterDefaults {
 
   // Jobs started and not yet reported; for tests and status displays.
   int running() const { return static_cast<int>(running_.size()); }
+  // Persistent workers idle, and started so far; for tests.
+  size_t idle_workers() const { return workers_.idle(); }
+  int workers_started() const { return workers_.started(); }
 
  private:
   struct Job;
   using JobPtr = std::shared_ptr<Job>;
 
   void Start(const JobPtr& job);
+  // Marks the job running and arms its timeout.
+  void Track(const JobPtr& job);
   void WaitForExit(const JobPtr& job);
   void OnExit(const JobPtr& job);
+  // Persistent mode: hands the job to a worker and reads its reply.
+  void StartOnWorker(const JobPtr& job);
+  void OnReply(const JobPtr& job, const boost::system::error_code& ec);
+  // Reports a job whose worker has been waited for (`reaped`) with
+  // `wait_status`, or whose status was lost (errno `wait_errno`).
+  void Finish(const JobPtr& job, bool reaped, int wait_status, int wait_errno);
   Exited Collect(Job& job, int wait_status);
   void KeepLogs(Job& job, Exited& exited);
   void Kill(Job& job);
@@ -140,6 +166,7 @@ class LocalAdapter : public AdapterDefaults {
   std::string logs_dir_;
   SandboxPool sandboxes_;
   FailureEvidence evidence_;
+  WorkerPool workers_;
   int devnull_fd_ = -1;
   bool dirs_ready_ = false;
   bool shut_down_ = false;

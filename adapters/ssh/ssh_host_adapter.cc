@@ -78,13 +78,16 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
     Status s = Install();
     if (!s.ok()) return s;
   }
-  std::vector<std::string> argv = {remote_agent_,
-                                   "--workdir",
-                                   RemotePath(options_.host.workdir),
-                                   "--slots",
-                                   std::to_string(options_.host.slots),
-                                   "--heartbeat",
-                                   std::to_string(options_.heartbeat)};
+  std::vector<std::string> argv = {
+      remote_agent_,
+      "--workdir",
+      RemotePath(options_.host.workdir),
+      "--slots",
+      std::to_string(options_.host.slots),
+      "--heartbeat",
+      std::to_string(options_.heartbeat),
+      "--workers",
+      std::string(WorkerModeName(options_.workers))};
   std::shared_ptr<SshSession> session = session_;
   ByteStreamFactory factory =
       [session, argv]() -> StatusOr<std::unique_ptr<ByteStream>> {

@@ -12,6 +12,7 @@
 
 #include "adapters/adapter_defaults.h"
 #include "adapters/host_config.h"
+#include "adapters/worker_mode.h"
 #include "runtime/base/clock.h"
 
 namespace boost::asio {
@@ -29,6 +30,8 @@ struct SshHostOptions {
   std::string agent_program;
   std::string worker;  // "" when only probing (gsdeploy)
   Seconds heartbeat = 5;
+  // How the agent runs jobs there.
+  WorkerMode workers = WorkerMode::kProcess;
 };
 
 class SshHostAdapter : public AdapterDefaults {

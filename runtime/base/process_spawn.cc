@@ -17,6 +17,7 @@
 #include <iterator>
 #include <memory>
 #include <sstream>
+#include <string_view>
 
 #include "runtime/base/asio_clock.h"
 
@@ -92,6 +93,25 @@ int Configure(const SpawnRequest& req, SpawnSetup& s) {
   return 0;
 }
 
+// The parent's environment with `extra` added; an entry of `extra` replaces
+// the parent's of the same name. Points into both (they outlive the spawn).
+std::vector<char*> MergedEnvironment(const std::vector<std::string>& extra) {
+  auto name_of = [](std::string_view entry) {
+    return entry.substr(0, entry.find('='));
+  };
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view name = name_of(*e);
+    bool replaced = false;
+    for (const std::string& x : extra) replaced |= name_of(x) == name;
+    if (!replaced) envp.push_back(*e);
+  }
+  for (const std::string& x : extra)
+    envp.push_back(const_cast<char*>(x.c_str()));
+  envp.push_back(nullptr);
+  return envp;
+}
+
 constexpr size_t kMaxKept = 64 << 10;
 
 std::string ReadTail(const std::string& path) {
@@ -136,12 +156,17 @@ StatusOr<SpawnedProcess> SpawnProcess(const SpawnRequest& req) {
   }
   argv.push_back(nullptr);
 
+  std::vector<char*> envp;
+  if (req.env != nullptr && !req.env->empty())
+    envp = MergedEnvironment(*req.env);
+
   SpawnSetup setup;
   int err = Configure(req, setup);
   SpawnedProcess proc;
   if (!err) {
     err = (req.search_path ? posix_spawnp : posix_spawn)(
-        &proc.pid, argv[0], &setup.actions, &setup.attr, argv.data(), environ);
+        &proc.pid, argv[0], &setup.actions, &setup.attr, argv.data(),
+        envp.empty() ? environ : envp.data());
   }
   if (err) {
     return Status::FromErrno("cannot start '" + args[0] + "'", err);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "adapters/host_config.h"
+#include "adapters/worker_mode.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/status.h"
 
@@ -107,6 +108,14 @@ struct RuntimeConfig {
   // The progress line on stderr: auto shows it only on a terminal.
   // Default: auto.
   ProgressMode progress = ProgressMode::kAuto;
+  // Local jobs run on persistent workers (`NAME-worker serve`) or one
+  // process each. Default: persistent (docs/benchmarks.md, "(b)").
+  WorkerMode workers = WorkerMode::kPersistent;
+  // A persistent worker is replaced after this many jobs. Default: 1000.
+  int worker_max_jobs = 1000;
+  // ... or once its peak resident memory passed this many MiB; 0 = no
+  // bound. Default: 2048.
+  int worker_max_memory = 2048;
 
   bool operator==(const RuntimeConfig&) const = default;
 };

@@ -98,6 +98,9 @@ TEST(ConfigTest, FullFixture) {
   EXPECT_EQ(rt.stall_timeout, 0);
   EXPECT_EQ(rt.keep_failed, 0.5);
   EXPECT_EQ(rt.progress, ProgressMode::kNever);
+  EXPECT_EQ(rt.workers, WorkerMode::kProcess);
+  EXPECT_EQ(rt.worker_max_jobs, 50);
+  EXPECT_EQ(rt.worker_max_memory, 0);
 
   ASSERT_EQ(c.hosts.size(), 5u);
   const HostConfig& n1 = c.hosts[0];
@@ -194,6 +197,9 @@ TEST(ConfigTest, DefaultConfig) {
   EXPECT_EQ(c.runtime.heartbeat, 5);
   EXPECT_EQ(c.runtime.stall_timeout, 60);
   EXPECT_EQ(c.runtime.keep_failed, 30);
+  EXPECT_EQ(c.runtime.workers, WorkerMode::kPersistent);
+  EXPECT_EQ(c.runtime.worker_max_jobs, 1000);
+  EXPECT_EQ(c.runtime.worker_max_memory, 2048);
   ASSERT_EQ(c.hosts.size(), 1u);
   EXPECT_EQ(c.hosts[0].name, "local");
   EXPECT_EQ(c.hosts[0].adapters, std::vector<AdapterKind>{AdapterKind::kLocal});

@@ -79,6 +79,8 @@ constexpr EnumName<ReplicationMode> kReplicationNames[] = {
     {"off", ReplicationMode::kOff},
     {"fixed", ReplicationMode::kFixed},
     {"dynamic", ReplicationMode::kDynamic}};
+constexpr EnumName<WorkerMode> kWorkerModeNames[] = {
+    {"persistent", WorkerMode::kPersistent}, {"process", WorkerMode::kProcess}};
 constexpr EnumName<ProgressMode> kProgressNames[] = {
     {"auto", ProgressMode::kAuto},
     {"always", ProgressMode::kAlways},
@@ -432,7 +434,11 @@ void Parser::ReadRuntime(const YAML::Node& node, const std::string& path) {
         Number(&rt.keep_failed, 0, true, "a number of days, 0 or more")},
        {"stall_timeout",
         Number(&rt.stall_timeout, 0, true, "a number of seconds, 0 or more")},
-       {"progress", Enum(&rt.progress, kProgressNames)}});
+              {"progress", Enum(&rt.progress, kProgressNames)},
+       {"workers", Enum(&rt.workers, kWorkerModeNames)},
+       {"worker_max_jobs", PositiveInt(&rt.worker_max_jobs)},
+       {"worker_max_memory", Int(&rt.worker_max_memory, 0, 1 << 30,
+                                 "a number of MiB (0 for no bound)")}});
 }
 
 void Parser::ReadAdapters(const YAML::Node& node, const std::string& path,

@@ -67,6 +67,11 @@ void EmitRuntime(YAML::Emitter& out, const RuntimeConfig& rt) {
   out << YAML::Key << "keep_failed" << YAML::Value << Num(rt.keep_failed);
   out << YAML::Key << "progress" << YAML::Value
       << std::string(ProgressModeName(rt.progress));
+  out << YAML::Key << "workers" << YAML::Value
+      << std::string(WorkerModeName(rt.workers));
+  out << YAML::Key << "worker_max_jobs" << YAML::Value << rt.worker_max_jobs;
+  out << YAML::Key << "worker_max_memory" << YAML::Value
+      << rt.worker_max_memory;
   out << YAML::EndMap;
 }
 

@@ -47,6 +47,10 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       local.work_dir = context.config->runtime.work_dir;
       local.host_name = host.name;
       local.keep_failed = context.config->runtime.keep_failed * 86400;
+      local.workers = context.config->runtime.workers;
+      local.worker_limits.max_jobs = context.config->runtime.worker_max_jobs;
+      local.worker_limits.max_rss_kb =
+          int64_t{context.config->runtime.worker_max_memory} * 1024;
       return std::unique_ptr<Adapter>(
           std::make_unique<LocalAdapter>(*context.io, *context.clock, local));
     }
@@ -63,6 +67,7 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       ssh.agent_program = *agent;
       ssh.worker = context.worker;
       ssh.heartbeat = context.config->runtime.heartbeat;
+      ssh.workers = context.config->runtime.workers;
       return std::unique_ptr<Adapter>(
           std::make_unique<SshHostAdapter>(*context.io, *context.clock, ssh));
     }
@@ -78,6 +83,7 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       batch.past_queue_waits =
           PastQueueWaits(context.config->runtime.history, host.name);
       batch.heartbeat = context.config->runtime.heartbeat;
+      batch.workers = context.config->runtime.workers;
       if (!host.batch.via.empty()) {
         if (const HostConfig* login =
                 context.config->FindHost(host.batch.via)) {

@@ -8,6 +8,7 @@
 
 #include "runtime/base/file_io.h"
 #include "runtime/worker/die_with_parent.h"
+#include "runtime/worker/persistent_loop.h"
 #include "runtime/worker/worker_args.h"
 
 #ifndef GSRT_VERSION
@@ -20,6 +21,7 @@ namespace {
 
 void PrintUsage(std::ostream& os, const std::string& name) {
   os << "usage: " << name << "-worker run OP RESULT_PATH ARG...\n"
+     << "       " << name << "-worker serve PARENT_PID\n"
      << "       " << name << "-worker --list | --version | --help\n"
      << "\n"
      << "Runs operation OP of interface '" << name << "' once, with one ARG\n"
@@ -27,7 +29,11 @@ void PrintUsage(std::ostream& os, const std::string& name) {
      << "scalar: encoded value; out scalar: empty placeholder), and writes\n"
      << "the return value and out/inout scalars to RESULT_PATH, one per\n"
      << "line. Exit codes: 0 done, 1 the function failed, 2 bad call,\n"
-     << "3 RESULT_PATH not written.\n";
+     << "3 RESULT_PATH not written.\n"
+     << "\n"
+     << "serve runs job after job read from stdin, a socket of the local\n"
+     << "adapter (runtime.workers: persistent), until EOF or PARENT_PID\n"
+     << "exits.\n";
 }
 
 const gs_worker_entry* FindEntry(const gs_worker_entry* entries, int n,
@@ -60,6 +66,9 @@ class Worker {
         out_ << OperationSignature(*entries_[i].op) << "\n";
       }
       return kWorkerOk;
+    }
+    if (cmd == "serve") {
+      return ServeJobs(argc, argv, name_.c_str(), entries_, n_);
     }
     if (cmd != "run") return Usage("unknown command '" + cmd + "'");
     if (argc < 4) return Usage("run needs OP and RESULT_PATH");

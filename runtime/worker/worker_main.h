@@ -2,6 +2,7 @@
 // its output streams as parameters so tests can run it in-process:
 //
 //   NAME-worker run OP RESULT_PATH ARG1 ... ARGn
+//   NAME-worker serve PARENT_PID   (runtime/worker/persistent_loop.h)
 //   NAME-worker --list | --version | --help
 #ifndef GSRT_RUNTIME_WORKER_WORKER_MAIN_H_
 #define GSRT_RUNTIME_WORKER_WORKER_MAIN_H_

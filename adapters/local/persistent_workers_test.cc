@@ -1,0 +1,333 @@
+// The local adapter with persistent workers (runtime.workers: persistent),
+// against the generated worker of tests/support/serve_ops.idl: the contract
+// of process mode holds job by job, and a worker that crashes, hangs or is
+// worn out is replaced.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "adapters/local/local_adapter.h"
+#include "runtime/base/asio_clock.h"
+#include "tests/support/job_spec_builder.h"
+#include "tests/support/report_collector.h"
+#include "tests/support/run_until.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_files.h"
+
+namespace gs {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kServe = GSRT_SERVE_TEST_WORKER;
+
+std::string Text(const std::string& path) {
+  return ReadText(path).value_or("");
+}
+
+bool Alive(pid_t pid) {
+  if (::kill(pid, 0) != 0) return false;
+  // A zombie (not yet reaped by whoever inherited it) is dead too.
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  const size_t paren = line.rfind(')');
+  return paren == std::string::npos || paren + 2 >= line.size() ||
+         line[paren + 2] != 'Z';
+}
+
+class PersistentWorkersTest : public ::testing::Test {
+ protected:
+  PersistentWorkersTest() : clock_(io_) { Make({}); }
+
+  void Make(WorkerPoolLimits limits, int slots = 1,
+            WorkerMode mode = WorkerMode::kPersistent) {
+    adapter_.reset();
+    LocalAdapterOptions options;
+    options.slots = slots;
+    options.work_dir = dir_ / "work";
+    options.workers = mode;
+    options.worker_limits = limits;
+    adapter_ = std::make_unique<LocalAdapter>(io_, clock_, options);
+    ASSERT_TRUE(adapter_->Connect().ok());
+  }
+
+  JobReport Run(JobSpec spec) {
+    const JobId id = spec.id;
+    reports_.Submit(*adapter_, std::move(spec));
+    EXPECT_TRUE(RunUntil(io_, [&] { return reports_.Has(id); }))
+        << "job " << id << " did not finish in time";
+    return reports_.Has(id) ? reports_.Get(id) : JobReport{};
+  }
+
+  Exited RunExited(JobSpec spec) {
+    JobReport report = Run(std::move(spec));
+    const Exited* e = AsExited(report);
+    EXPECT_NE(e, nullptr) << "outcome was " << OutcomeName(report);
+    if (e) return *e;
+    Exited none;
+    none.code = -1;
+    return none;
+  }
+
+  // The pid of the worker that runs job `id`.
+  pid_t WorkerPid(JobId id) {
+    Exited e = RunExited(TestJob(id, kServe, "pid", {}));
+    EXPECT_TRUE(e.succeeded()) << e.error;
+    return e.succeeded() ? std::stoi(e.results) : -1;
+  }
+
+  std::string Out(const std::string& name) { return dir_ / name; }
+
+  TempDir dir_;
+  boost::asio::io_context io_;
+  AsioClock clock_;
+  std::unique_ptr<LocalAdapter> adapter_;
+  ReportCollector reports_;
+};
+
+TEST_F(PersistentWorkersTest, OneWorkerRunsJobAfterJob) {
+  const pid_t first = WorkerPid(1);
+  ASSERT_GT(first, 0);
+  EXPECT_NE(first, ::getpid());
+  for (JobId id = 2; id <= 5; ++id) EXPECT_EQ(WorkerPid(id), first);
+  EXPECT_EQ(adapter_->workers_started(), 1);
+  EXPECT_EQ(adapter_->idle_workers(), 1u);
+  EXPECT_FALSE(Exists(dir_ / "work/jobs/5")) << "the sandbox went back";
+}
+
+TEST_F(PersistentWorkersTest, OutputIsRenamedOnlyOnSuccess) {
+  Exited ok = RunExited(
+      TestJob(1, kServe, "echo", {Scalar("hello"), FileOut(Out("a"))}));
+  EXPECT_TRUE(ok.succeeded()) << ok.error;
+  EXPECT_EQ(Text(Out("a")), "hello");
+
+  Exited failed = RunExited(
+      TestJob(2, kServe, "echo_fail", {Scalar("half"), FileOut(Out("b"))}));
+  EXPECT_EQ(failed.code, 1);
+  EXPECT_FALSE(Exists(Out("b"))) << "a failed job's output never counts";
+  ASSERT_FALSE(failed.log_dir.empty());
+  EXPECT_THAT(Text(failed.log_dir + "/stderr"),
+              HasSubstr("echo_fail fails on purpose"));
+}
+
+TEST_F(PersistentWorkersTest, AFailingJobDoesNotPoisonTheNext) {
+  const pid_t pid = WorkerPid(1);
+  Exited failed = RunExited(
+      TestJob(2, kServe, "echo_fail", {Scalar("x"), FileOut(Out("b"))}));
+  EXPECT_EQ(failed.code, 1);
+  Exited next =
+      RunExited(TestJob(3, kServe, "echo", {Scalar("y"), FileOut(Out("c"))}));
+  EXPECT_TRUE(next.succeeded()) << next.error;
+  EXPECT_EQ(Text(Out("c")), "y");
+  EXPECT_EQ(next.log_dir, "") << "nothing of the failure in its logs";
+  EXPECT_EQ(WorkerPid(4), pid) << "an application failure keeps the worker";
+}
+
+TEST_F(PersistentWorkersTest, StdoutAndStderrAreKeptPerJob) {
+  Exited one =
+      RunExited(TestJob(1, kServe, "print", {Scalar("o1"), Scalar("e1")}));
+  Exited two =
+      RunExited(TestJob(2, kServe, "print", {Scalar("o2"), Scalar("e2")}));
+  ASSERT_TRUE(one.succeeded() && two.succeeded()) << one.error << two.error;
+  const std::string logs = dir_ / "work/logs";
+  EXPECT_EQ(Text(logs + "/job-1.stdout"), "o1");
+  EXPECT_EQ(Text(logs + "/job-1.stderr"), "e1");
+  EXPECT_EQ(Text(logs + "/job-2.stdout"), "o2");
+  EXPECT_EQ(Text(logs + "/job-2.stderr"), "e2");
+}
+
+TEST_F(PersistentWorkersTest, ACrashFailsItsJobAndAFreshWorkerTakesOver) {
+  const pid_t before = WorkerPid(1);
+  Exited crashed = RunExited(TestJob(2, kServe, "crash", {}));
+  EXPECT_EQ(crashed.code, 128 + SIGSEGV);
+  EXPECT_THAT(crashed.error, HasSubstr("SIGSEGV"));
+  EXPECT_FALSE(Alive(before));
+  const pid_t after = WorkerPid(3);
+  EXPECT_GT(after, 0);
+  EXPECT_NE(after, before);
+  EXPECT_EQ(adapter_->workers_started(), 2);
+}
+
+TEST_F(PersistentWorkersTest, AHangPastTheTimeoutKillsItsWorker) {
+  const pid_t before = WorkerPid(1);
+  JobReport report =
+      Run(TestJob(2, kServe, "sleep_ms", {Scalar("60000")}, /*timeout=*/0.3));
+  EXPECT_TRUE(std::holds_alternative<TimedOut>(report.outcome))
+      << OutcomeName(report);
+  EXPECT_FALSE(Alive(before));
+  EXPECT_FALSE(Exists(dir_ / "work/jobs/2"));
+  const pid_t after = WorkerPid(3);
+  EXPECT_NE(after, before);
+}
+
+TEST_F(PersistentWorkersTest, CancelKillsItsWorker) {
+  const pid_t before = WorkerPid(1);
+  reports_.Submit(*adapter_, TestJob(2, kServe, "sleep_ms", {Scalar("60000")}));
+  RunReady(io_);
+  adapter_->Cancel(2);
+  ASSERT_TRUE(RunUntil(io_, [&] { return reports_.Has(2); }));
+  EXPECT_TRUE(std::holds_alternative<Cancelled>(reports_.Get(2).outcome));
+  EXPECT_FALSE(Alive(before));
+  EXPECT_NE(WorkerPid(3), before);
+}
+
+TEST_F(PersistentWorkersTest, RecycledAfterMaxJobs) {
+  Make({.max_jobs = 2});
+  std::vector<pid_t> pids;
+  for (JobId id = 1; id <= 5; ++id) pids.push_back(WorkerPid(id));
+  EXPECT_EQ(pids[0], pids[1]);
+  EXPECT_NE(pids[1], pids[2]);
+  EXPECT_EQ(pids[2], pids[3]);
+  EXPECT_NE(pids[3], pids[4]);
+  EXPECT_FALSE(Alive(pids[0])) << "a worn-out worker is stopped";
+  EXPECT_EQ(adapter_->workers_started(), 3);
+}
+
+TEST_F(PersistentWorkersTest, RecycledPastTheMemoryBound) {
+  Make({.max_jobs = 1000, .max_rss_kb = 48 << 10});
+  const pid_t small = WorkerPid(1);
+  EXPECT_EQ(WorkerPid(2), small) << "under the bound it stays";
+  Exited grew = RunExited(TestJob(3, kServe, "grow", {Scalar("64")}));
+  ASSERT_TRUE(grew.succeeded()) << grew.error;
+  EXPECT_GE(grew.usage.max_rss_kb, 64 << 10);
+  EXPECT_NE(WorkerPid(4), small);
+  EXPECT_FALSE(Alive(small));
+}
+
+TEST_F(PersistentWorkersTest, EnvironmentDoesNotLeakBetweenJobs) {
+  JobSpec with =
+      TestJob(1, kServe, "env_to", {Scalar("GSRT_T_VAR"), FileOut(Out("e1"))});
+  with.env = {"GSRT_T_VAR=one"};
+  ASSERT_TRUE(RunExited(std::move(with)).succeeded());
+  EXPECT_EQ(Text(Out("e1")), "one");
+  ASSERT_TRUE(RunExited(TestJob(2, kServe, "env_to",
+                                {Scalar("GSRT_T_VAR"), FileOut(Out("e2"))}))
+                  .succeeded());
+  EXPECT_EQ(Text(Out("e2")), "(unset)") << "the job's entry is undone";
+
+  ASSERT_TRUE(RunExited(TestJob(3, kServe, "set_env",
+                                {Scalar("GSRT_T_SET"), Scalar("leak")}))
+                  .succeeded());
+  ASSERT_TRUE(RunExited(TestJob(4, kServe, "env_to",
+                                {Scalar("GSRT_T_SET"), FileOut(Out("e4"))}))
+                  .succeeded());
+  EXPECT_EQ(Text(Out("e4")), "(unset)") << "what a job set is undone";
+  ASSERT_TRUE(RunExited(TestJob(5, kServe, "env_to",
+                                {Scalar("PATH"), FileOut(Out("e5"))}))
+                  .succeeded());
+  EXPECT_EQ(Text(Out("e5")), std::getenv("PATH"))
+      << "the start-up environment stays";
+  EXPECT_EQ(adapter_->workers_started(), 2)
+      << "one worker for job 1's environment, one for the others";
+}
+
+TEST_F(PersistentWorkersTest, AWorkerServesOnlyJobsOfItsEnvironment) {
+  Make({}, 2);
+  auto pid_with = [&](JobId id, const char* env) {
+    JobSpec spec = TestJob(id, kServe, "pid", {});
+    spec.env = {env};
+    Exited e = RunExited(std::move(spec));
+    EXPECT_TRUE(e.succeeded()) << e.error;
+    return e.succeeded() ? std::stoi(e.results) : -1;
+  };
+  const pid_t two = pid_with(1, "OMP_NUM_THREADS=2");
+  const pid_t one = pid_with(2, "OMP_NUM_THREADS=1");
+  EXPECT_NE(one, two);
+  EXPECT_EQ(pid_with(3, "OMP_NUM_THREADS=2"), two);
+  EXPECT_EQ(pid_with(4, "OMP_NUM_THREADS=1"), one);
+  EXPECT_EQ(adapter_->workers_started(), 2);
+}
+
+TEST_F(PersistentWorkersTest, ProcessModeHonoursTheJobsEnvironmentToo) {
+  Make({}, 1, WorkerMode::kProcess);
+  JobSpec with =
+      TestJob(1, kServe, "env_to", {Scalar("PATH"), FileOut(Out("p"))});
+  with.env = {"PATH=/nowhere", "GSRT_T_OTHER=x"};
+  ASSERT_TRUE(RunExited(std::move(with)).succeeded());
+  EXPECT_EQ(Text(Out("p")), "/nowhere");
+  EXPECT_EQ(adapter_->workers_started(), 0);
+}
+
+TEST_F(PersistentWorkersTest, JobsRunInParallelOnSeveralWorkers) {
+  Make({}, 2);
+  for (JobId id : {1, 2}) {
+    reports_.Submit(*adapter_,
+                    TestJob(id, kServe, "sleep_ms", {Scalar("300")}));
+  }
+  ASSERT_TRUE(
+      RunUntil(io_, [&] { return reports_.Has(1) && reports_.Has(2); }));
+  EXPECT_EQ(adapter_->workers_started(), 2);
+  EXPECT_EQ(adapter_->idle_workers(), 2u);
+}
+
+TEST_F(PersistentWorkersTest, AWorkerThatCannotServeSaysWhatToDo) {
+  Exited e = RunExited(TestJob(1, GSRT_TEST_WORKER, "noop", {}));
+  EXPECT_EQ(e.code, 2);
+  EXPECT_THAT(e.error, HasSubstr("runtime.workers: process"));
+}
+
+TEST_F(PersistentWorkersTest, ShutdownStopsRunningAndIdleWorkers) {
+  Make({}, 2);
+  const pid_t idle = WorkerPid(1);
+  std::filesystem::path pid_file = dir_ / "busy.pid";
+  reports_.Submit(*adapter_,
+                  TestJob(2, kServe, "pid_then_sleep",
+                          {Scalar(pid_file.string()), Scalar("60000")}));
+  ASSERT_TRUE(RunUntil(
+      io_, [&] { return Exists(pid_file) && !Text(pid_file).empty(); }));
+  const pid_t busy = std::stoi(Text(pid_file));
+  adapter_->Shutdown();
+  EXPECT_TRUE(std::holds_alternative<Cancelled>(reports_.Get(2).outcome));
+  EXPECT_FALSE(Alive(idle));
+  EXPECT_FALSE(Alive(busy));
+}
+
+// A master killed outright (no Shutdown) leaves no worker behind: the
+// worker's PR_SET_PDEATHSIG and the EOF of its socket end it.
+TEST_F(PersistentWorkersTest, AWorkerDiesWithItsMaster) {
+  std::filesystem::path pid_file = dir_ / "orphan.pid";
+  const pid_t master = ::fork();
+  ASSERT_GE(master, 0);
+  if (master == 0) {
+    boost::asio::io_context io;
+    AsioClock clock(io);
+    LocalAdapterOptions options;
+    options.slots = 1;
+    options.work_dir = dir_ / "child-work";
+    options.workers = WorkerMode::kPersistent;
+    LocalAdapter adapter(io, clock, options);
+    if (!adapter.Connect().ok()) ::_exit(1);
+    adapter.Submit(TestJob(1, kServe, "pid_then_sleep",
+                           {Scalar(pid_file.string()), Scalar("60000")}),
+                   [](const JobReport&) {});
+    io.run_for(std::chrono::seconds(60));
+    ::_exit(0);
+  }
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!(Exists(pid_file) && !Text(pid_file).empty()) &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(Exists(pid_file)) << "the child master's job never started";
+  const pid_t worker = std::stoi(Text(pid_file));
+  ASSERT_TRUE(Alive(worker));
+  ::kill(master, SIGKILL);
+  ASSERT_EQ(::waitpid(master, nullptr, 0), master);
+  while (Alive(worker) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(Alive(worker)) << "worker " << worker << " outlived its master";
+}
+
+}  // namespace
+}  // namespace gs

@@ -1,0 +1,66 @@
+// The lean protocol between the local adapter and a persistent worker
+// (`NAME-worker serve`), over one Unix stream socket that is the worker's
+// stdin and stdout. Both ends run on the same machine, so integers travel
+// in host byte order.
+//
+//   request: u32 payload length, then NUL-terminated fields:
+//            cwd, the number of environment entries (decimal), that many
+//            "NAME=value" entries, then the worker's arguments from "run"
+//            on (run OP RESULT_PATH ARG...), exactly as process mode's argv.
+//   reply:   kServeReplyBytes: the job's exit code and the CPU time and
+//            peak memory the worker had used when it finished.
+//
+// A worker that dies mid-job closes the socket; the adapter then reads the
+// exit status from waitpid instead of a reply.
+#ifndef GSRT_RUNTIME_BASE_SERVE_PROTOCOL_H_
+#define GSRT_RUNTIME_BASE_SERVE_PROTOCOL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/base/status.h"
+
+namespace gs {
+
+// Requests larger than this are refused by both ends (a job's arguments
+// are paths and encoded scalars; anything near it is a bug).
+constexpr uint32_t kMaxServeRequestBytes = 64u << 20;
+constexpr size_t kServeHeaderBytes = 4;
+
+struct ServeRequest {
+  std::string cwd;
+  // "NAME=value", set for this job only.
+  std::vector<std::string> env;
+  // From "run" on: run OP RESULT_PATH ARG...
+  std::vector<std::string> args;
+};
+
+struct ServeReply {
+  int32_t code = 0;
+  // Totals of the worker process so far, not of the job alone.
+  int64_t user_us = 0;
+  int64_t system_us = 0;
+  int64_t max_rss_kb = 0;
+};
+constexpr size_t kServeReplyBytes = 4 + 3 * 8;
+
+// The whole frame, header included. Fails when a field holds a NUL byte
+// or the frame would exceed kMaxServeRequestBytes.
+StatusOr<std::string> EncodeServeRequest(const ServeRequest& request);
+
+// The payload length in a header of kServeHeaderBytes; InvalidArgument
+// above kMaxServeRequestBytes.
+StatusOr<uint32_t> DecodeServeHeader(const char* header);
+
+// Parses the payload after the header; fails naming what is malformed.
+Status DecodeServeRequest(std::string_view payload, ServeRequest* request);
+
+void EncodeServeReply(const ServeReply& reply, char* out);
+ServeReply DecodeServeReply(const char* in);
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_BASE_SERVE_PROTOCOL_H_
