@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package gsrt needs to build, test and benchmark:
 # compiler, CMake, libraries, and the real servers the tests start (sshd,
-# Slurm with munge). Safe to run again; installs only what is missing.
+# Slurm with munge, headless Chromium for the dashboard test). Safe to run again; installs only what is missing.
 set -euo pipefail
 
 packages=(
@@ -11,6 +11,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
   openssh-server openssh-client
+  chromium
   munge slurm-wlm slurm-wlm-torque
 )
 
