@@ -102,9 +102,26 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (path == "/events") return StartEvents();
     if (const DashboardAsset* a = FindDashboardAsset(path)) {
-      return Reply(http::status::ok, a->content_type, std::string(a->body));
+      std::string body(a->body);
+      if (a->content_type.starts_with("text/html")) InlineState(&body);
+      return Reply(http::status::ok, a->content_type, std::move(body));
     }
     Reply(http::status::not_found, "text/plain", "not found\n");
+  }
+
+  // The page carries the snapshot of the moment (rendered before the load
+  // ends); "</" is escaped so no text in it can close the script.
+  void InlineState(std::string* page) {
+    const std::string marker = "<!--gsrt:initial-state-->";
+    size_t at = page->find(marker);
+    if (at == std::string::npos) return;
+    std::string json = server_->state->SnapshotJson(server_->Now());
+    for (size_t p = json.find("</"); p != std::string::npos;
+         p = json.find("</", p + 3)) {
+      json.replace(p, 2, "<\\/");
+    }
+    page->replace(at, marker.size(),
+                  "<script>window.gsrtInitial = " + json + ";</script>");
   }
 
   void Reply(http::status status, std::string_view type, std::string body) {

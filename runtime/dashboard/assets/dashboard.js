@@ -1,5 +1,5 @@
-// The live page: renders each snapshot the master pushes (/events), after
-// a first one fetched at load (/state). No library, nothing from outside.
+// The live page: renders the snapshot served in the page, then each one
+// the master pushes (/events). No library, nothing from outside.
 "use strict";
 
 const token = new URLSearchParams(location.search).get("token");
@@ -101,7 +101,9 @@ function drawStream(state) {
   }
 }
 
-fetch("state" + query).then((r) => r.json()).then(render).catch(() => {});
+// The server puts the snapshot of the moment into the page itself, so the
+// first render needs no request.
+if (window.gsrtInitial) render(window.gsrtInitial);
 const events = new EventSource("events" + query);
 events.onmessage = (e) => render(JSON.parse(e.data));
 events.onerror = () => {
