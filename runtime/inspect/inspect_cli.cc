@@ -1,6 +1,7 @@
 #include "runtime/inspect/inspect_cli.h"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -84,6 +85,14 @@ bool Command::Open() {
       return false;
     }
     path = config->runtime.history;
+  }
+  // Reading must not create an empty history (History::Open would).
+  if (std::error_code ec; !std::filesystem::exists(path, ec)) {
+    code_ = Fail(Status::NotFound(
+        "no history at " + path +
+        " (a master writes it on its first run); name another with "
+        "--history or runtime.history"));
+    return false;
   }
   auto history = History::Open(path);
   if (!history.ok()) {

@@ -188,6 +188,20 @@ TEST_F(InspectCliTest, TraceRebuildsOneEventPerAttempt) {
   EXPECT_EQ(jobs, 5);
 }
 
+TEST_F(InspectCliTest, AMissingHistoryIsNamedAndNotCreated) {
+  std::ostringstream out, err;
+  ConfigEnv env;
+  env.cwd = dir_.string();
+  const fs::path missing = dir_ / "nowhere" / "history.db";
+  int code =
+      RunGsrtCommand({"runs", "--history", missing.string()}, env, out, err);
+  EXPECT_EQ(code, kGsrtHistoryError);
+  EXPECT_NE(err.str().find("no history at " + missing.string()),
+            std::string::npos)
+      << err.str();
+  EXPECT_FALSE(fs::exists(missing.parent_path()));
+}
+
 TEST_F(InspectCliTest, AnUnknownRunIsNamedWithWhatToDo) {
   int code = 0;
   Gsrt({"show", "9"}, &code);
