@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package gsrt needs to build, test and benchmark:
 # compiler, CMake, libraries, and the real servers the tests start (sshd,
-# Slurm with munge). Safe to run again; installs only what is missing.
+# Slurm with munge, headless Chromium for the dashboard test). Safe to run again; installs only what is missing.
 set -euo pipefail
 
 packages=(
@@ -12,6 +12,7 @@ packages=(
   clang libclang-rt-14-dev
   libcli11-dev nlohmann-json3-dev
   openssh-server openssh-client
+  chromium
   munge slurm-wlm slurm-wlm-torque
 )
 

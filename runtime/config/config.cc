@@ -173,6 +173,10 @@ Status ResolveConfig(const ConfigEnv& env, Config* config) {
     s = MasterPath(env, *config, "runtime.history", &rt.history);
     if (!s.ok()) return s;
   }
+  if (!rt.trace.empty()) {
+    s = MasterPath(env, *config, "runtime.trace", &rt.trace);
+    if (!s.ok()) return s;
+  }
   if (config->hosts.empty()) {
     HostConfig local;
     local.name = "local";

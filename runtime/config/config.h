@@ -88,6 +88,12 @@ struct RuntimeConfig {
   // The SQLite history (journal). Absolute after loading. Default:
   // "<work_dir>/history.db".
   std::string history;
+  // A Chrome trace-event JSON file of each run (docs/observing.md);
+  // GSRT_TRACE overrides it. Absolute after loading. Default: "" (none).
+  std::string trace;
+  // HOST:PORT of the live page (docs/observing.md); GSRT_DASHBOARD
+  // overrides it. Default: "" (no page).
+  std::string dashboard;
   RetryBudgets retries;
   // Seconds an operation's job may run before it is killed, by operation
   // name. Operations not listed have no limit. Default: empty.

@@ -368,6 +368,8 @@ void Parser::ReadRuntime(const YAML::Node& node, const std::string& path) {
         }},
        {"work_dir", String(&rt.work_dir)},
        {"history", String(&rt.history)},
+       {"trace", String(&rt.trace)},
+       {"dashboard", String(&rt.dashboard)},
        {"retries",
         [&](const YAML::Node& n, const std::string& p) {
           ReadMap(

@@ -32,6 +32,12 @@ void EmitRuntime(YAML::Emitter& out, const RuntimeConfig& rt) {
   if (!rt.history.empty()) {
     out << YAML::Key << "history" << YAML::Value << rt.history;
   }
+  if (!rt.trace.empty()) {
+    out << YAML::Key << "trace" << YAML::Value << rt.trace;
+  }
+  if (!rt.dashboard.empty()) {
+    out << YAML::Key << "dashboard" << YAML::Value << rt.dashboard;
+  }
   const RetryBudgets& re = rt.retries;
   out << YAML::Key << "retries" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "app" << YAML::Value << re.app;

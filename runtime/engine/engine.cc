@@ -59,6 +59,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   if (Status s = ConnectHosts(hosts); !s.ok()) return s;
   started_ = clock_->Now();
   OpenHistory();
+  ReportRunStarted();
   OpenJournal();
   thread_ = std::thread([this] {
     if (options_.virtual_time) return RunVirtualTime();
@@ -218,6 +219,7 @@ void Engine::OnSignal(int sig) {
                static_cast<unsigned long long>(running));
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
+  ReportRunEnded(RunStatus::kCancelled);
   if (history_) {
     (void)history_->EndRun(run_id_, RunStatus::kCancelled, clock_->Now());
   }
@@ -266,6 +268,7 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   TaskId t = graph_.AddTask(id, files, n, scalars);
   if (files != params) delete[] files;
   ++stats_.submitted;
+  if (WatchedLocked()) ReportTaskSubmittedLocked(t);
   if (journal_ && journal_->resuming && ResumeSubmittedLocked(t)) return t;
   TaskState state = graph_.task(t).state;
   if (state == TaskState::kReady) {

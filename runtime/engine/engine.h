@@ -30,6 +30,8 @@
 #include "runtime/graph/rewind.h"
 #include "runtime/graph/task_graph.h"
 #include "runtime/history/history_records.h"
+#include "runtime/history/run_records.h"
+#include "runtime/observe/run_observer.h"
 #include "runtime/sched/estimator_predictor.h"
 #include "runtime/sched/exec_oracle.h"
 #include "runtime/sched/host_health.h"
@@ -102,6 +104,10 @@ struct EngineOptions {
   std::function<std::unique_ptr<Policy>()> make_policy;
   // Called with the policy once it is made (to hand it a host model).
   std::function<void(Policy&)> configure_policy;
+
+  // Watch the run (the trace, the live page, the summary additions):
+  // called as it goes, see runtime/observe/run_observer.h.
+  std::vector<std::shared_ptr<RunObserver>> observers;
 
   // Where the engine's own file operations go (versions on the master's
   // machine, GS_Off's renames, the lock); null: this machine's
@@ -341,6 +347,15 @@ class Engine {
   // Engine thread, no lock: writes what was recorded since the last call.
   void RecordPending();
 
+  // What the observers and the history hear of (engine_observe.cc).
+  bool WatchedLocked() const { return history_ || !observers_.empty(); }
+  void ReportRunStarted();
+  void ReportTaskSubmittedLocked(TaskId task);
+  void ReportJobStartLocked(JobId job, TaskId task, HostId host, bool replica);
+  void ReportEventLocked(RunEvent event);
+  void ReportTaskEndLocked(TaskId task, const char* state);
+  void ReportRunEnded(RunStatus status);
+
   // The engine thread's loop in virtual time (engine_virtual_time.cc).
   void RunVirtualTime();
   std::unique_ptr<Clock> MakeClock();
@@ -397,6 +412,7 @@ class Engine {
   std::unique_ptr<boost::asio::io_context> io_;
   std::unique_ptr<Clock> clock_;
   std::unique_ptr<History> history_;
+  ObserverList observers_;
   std::unique_ptr<EstimatorPredictor> predictor_;
   std::vector<std::unique_ptr<HostEntry>> hosts_;
   std::unordered_map<JobId, JobEntry> jobs_;
@@ -414,6 +430,9 @@ class Engine {
     std::vector<JobRecord> jobs;
     std::vector<HostFailure> failures;
     std::vector<HostCheck> checks;
+    std::vector<TaskRecord> tasks;
+    std::vector<TaskEnd> task_ends;
+    std::vector<RunEvent> events;
   };
   Unrecorded unrecorded_;
   // Transfers under way, (version, destination host or kNoHost for the

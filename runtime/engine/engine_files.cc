@@ -245,6 +245,9 @@ int Engine::Stop() {
   CleanUpAfterRun();
   std::string summary = FormatSummary(stats_, clock_->Now() - started_);
   if (!options_.quiet) std::fputs(summary.c_str(), stderr);
+  // After the summary: observers may add to it (summary_observer.h).
+  ReportRunEnded(stats_.failed + stats_.futile == 0 ? RunStatus::kOk
+                                                    : RunStatus::kFailed);
   return stats_.failed + stats_.futile + stats_.lost_outputs == 0 ? 0 : 1;
 }
 
@@ -256,8 +259,9 @@ void Engine::CleanUpAfterRun() {
     stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
   }
   if (options_.progress) std::fprintf(stderr, "\r\033[K");
+  const bool ok = stats_.failed + stats_.futile == 0;
+  RecordPending();  // the last tasks' ends and events
   if (history_) {
-    bool ok = stats_.failed + stats_.futile == 0;
     Status s = history_->EndRun(
         run_id_, ok ? RunStatus::kOk : RunStatus::kFailed, clock_->Now());
     if (!s.ok())

@@ -59,6 +59,13 @@ void Engine::CheckHealth() {
       }
       // Down and back up are told by HostLostLocked / ScheduleReconnect.
       if (line.empty()) continue;
+      if (WatchedLocked()) {
+        RunEvent e{now == HealthState::kSuspect ? "host_suspect" : "host_up",
+                   clock_->Now()};
+        e.host = host.name;
+        e.detail = line;
+        ReportEventLocked(std::move(e));
+      }
       stats_.notes.push_back(line);
       lines.push_back(line);
     }

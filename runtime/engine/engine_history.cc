@@ -91,7 +91,7 @@ void Engine::ScheduleHistoryFlush() {
 
 void Engine::RecordJobLocked(const JobEntry& job, HostId host,
                              const JobReport& report) {
-  if (!history_) return;
+  if (!WatchedLocked()) return;
   JobSpec spec;  // what the record needs of the job
   spec.id = report.id;
   spec.task = job.task;
@@ -99,7 +99,8 @@ void Engine::RecordJobLocked(const JobEntry& job, HostId host,
   JobRecord rec = JobRecordFromReport(run_id_, spec, hosts_[host]->name, report,
                                       job.replica);
   if (rec.submitted == 0) rec.submitted = job.submitted;
-  unrecorded_.jobs.push_back(std::move(rec));
+  observers_.OnJobEnded(rec);
+  if (history_) unrecorded_.jobs.push_back(std::move(rec));
 }
 
 void Engine::RecordPending() {
@@ -125,12 +126,21 @@ void Engine::RecordPending() {
     (void)history_->RecordHostFailure(f);
   }
   for (const HostCheck& c : pending.checks) (void)history_->RecordHostCheck(c);
+  for (const TaskRecord& t : pending.tasks)
+    (void)history_->RecordTask(run_id_, t);
+  for (const RunEvent& e : pending.events) {
+    (void)history_->RecordRunEvent(run_id_, e);
+  }
   for (const JobRecord& r : pending.jobs) {
     Status s = history_->RecordJob(r);
     if (!s.ok()) {
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
       break;
     }
+  }
+  // After the jobs: a task's end updates the row its submission wrote.
+  for (const TaskEnd& e : pending.task_ends) {
+    (void)history_->RecordTaskEnd(run_id_, e);
   }
   if (journal_) WriteJournal();
 }

@@ -142,6 +142,13 @@ void Engine::TaskFailedLocked(const OutcomePlan& plan, TaskId t) {
   if (plan.staging_failure) ++staging_failures_[t];
   if (const auto* retry = std::get_if<TaskRetry>(&plan.decision)) {
     ++stats_.retries;
+    if (WatchedLocked()) {
+      RunEvent e{"retry", clock_->Now()};
+      e.task = t;
+      e.detail = "attempt " + std::to_string(plan.attempts + 1) + " after " +
+                 std::to_string(retry->delay) + " s";
+      ReportEventLocked(std::move(e));
+    }
     RetryLaterLocked(t, retry->delay);
   } else {
     const auto& fails = std::get<TaskFails>(plan.decision);
@@ -176,6 +183,7 @@ void Engine::RetryLaterLocked(TaskId t, Seconds delay) {
 void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
   graph_.MarkDone(t, ready);
   ++stats_.done;
+  if (WatchedLocked()) ReportTaskEndLocked(t, "done");
   if (journal_) JournalFinishedLocked(t);
 }
 
@@ -185,6 +193,10 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
   graph_.MarkFailed(t, &futile);
   ++stats_.failed;
   stats_.futile += futile.size();
+  if (WatchedLocked()) {
+    ReportTaskEndLocked(t, "failed");
+    for (TaskId f : futile) ReportTaskEndLocked(f, "futile");
+  }
   const Task& task = graph_.task(t);
   stats_.failures.push_back(
       {t, ops_[task.op].name, error, log_dir, static_cast<int>(task.attempts)});

@@ -22,6 +22,12 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
   boost::asio::post(*io_, [this, lost] { ScheduleReconnect(lost); });
   unrecorded_.failures.push_back(
       HostFailure{host.name, clock_->Now(), "host_lost", why, run_id_, 0});
+  if (WatchedLocked()) {
+    RunEvent e{"host_down", clock_->Now()};
+    e.host = host.name;
+    e.detail = why;
+    ReportEventLocked(std::move(e));
+  }
   RewindLocked(lost, kNoVersion, why);
 }
 
@@ -214,6 +220,13 @@ void Engine::ReportRewindLocked(const RewindPlan& plan, HostId lost_host,
                          std::to_string(plan.rt) + " tasks (RT), " +
                          std::to_string(finished) + " of them finished, over " +
                          std::to_string(plan.lr) + " levels (LR)");
+  if (WatchedLocked() && plan.rt > 0) {
+    RunEvent e{"rewind", clock_->Now()};
+    e.host = host.name;
+    e.detail = what + " (" + why + "): rewound " + std::to_string(plan.rt) +
+               " tasks over " + std::to_string(plan.lr) + " levels";
+    ReportEventLocked(std::move(e));
+  }
   if (!options_.quiet) {
     std::fprintf(stderr,
                  "\ngsrt: %s (%s): rewinding %u tasks (RT), %u levels (LR)\n",
@@ -255,6 +268,12 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
       host.usable = true;
       host.reconnect_delay = 0;
       stats_.notes.push_back("host " + host.name + " is back");
+      if (WatchedLocked()) {
+        RunEvent e{"host_up", clock_->Now()};
+        e.host = host.name;
+        e.detail = "reconnected";
+        ReportEventLocked(std::move(e));
+      }
       ScheduleLocked(&out);
     }
   }

@@ -98,6 +98,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       entry.replica_outputs.push_back({p.dest, final_path});
     }
   }
+  if (WatchedLocked()) ReportJobStartLocked(spec.id, t, h, replica);
   jobs_.emplace(spec.id, std::move(entry));
   instances_[t].push_back(spec.id);
   ++host.running;

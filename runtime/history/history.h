@@ -18,6 +18,7 @@
 #include "runtime/base/status.h"
 #include "runtime/history/history_records.h"
 #include "runtime/history/journal.h"
+#include "runtime/history/run_records.h"
 #include "runtime/history/sqlite_db.h"
 
 namespace gs {
@@ -130,6 +131,21 @@ class History {
   // The id of the newest run (0 when none).
   StatusOr<int64_t> LatestRunId();
 
+  // --- What a run did besides its jobs (history_runs.cc; gsrt). ---
+  // Written in the batch transaction like jobs.
+  Status RecordTask(RunId run, const TaskRecord& task);
+  Status RecordTaskEnd(RunId run, const TaskEnd& end);
+  Status RecordRunEvent(RunId run, const RunEvent& event);
+  // Every run, oldest first, with its counts.
+  StatusOr<std::vector<RunRow>> LoadRuns();
+  // One run (NotFound naming the file when it has none with that id).
+  StatusOr<RunRow> LoadRun(RunId run);
+  // The tasks of `run` in id order; `state` "submitted" when it never
+  // ended (an interrupted run).
+  StatusOr<std::vector<StoredTask>> LoadTasks(RunId run);
+  // The events of `run`, oldest first.
+  StatusOr<std::vector<RunEvent>> LoadRunEvents(RunId run);
+
  private:
   explicit History(std::unique_ptr<SqliteDb> db, const HistoryOptions& options)
       : db_(std::move(db)), options_(options) {}
@@ -159,6 +175,9 @@ class History {
   SqliteStatement all_reliability_;
   SqliteStatement jobs_for_run_;
   SqliteStatement insert_journal_;  // prepared on first use
+  SqliteStatement insert_task_;     // these three too
+  SqliteStatement end_task_;
+  SqliteStatement insert_event_;
 };
 
 }  // namespace gs

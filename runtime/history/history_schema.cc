@@ -122,9 +122,41 @@ CREATE TABLE host_probes (
 CREATE INDEX host_probes_by_host ON host_probes(host, time);
 )sql";
 
+// Version 3: what a run did besides its job attempts, so that `gsrt trace`
+// and `gsrt show` can rebuild it: its tasks with their true dependencies
+// (space-separated task ids) and final states, and its host and task
+// events and transfers.
+constexpr char kSchemaV3[] = R"sql(
+CREATE TABLE run_tasks (
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  task_id     INTEGER NOT NULL,
+  operation   TEXT NOT NULL,
+  depends_on  TEXT NOT NULL DEFAULT '',
+  submitted   REAL NOT NULL,
+  state       TEXT NOT NULL DEFAULT 'submitted'
+              CHECK (state IN ('submitted', 'done', 'failed', 'futile')),
+  ended       REAL,
+  PRIMARY KEY (run_id, task_id)
+) WITHOUT ROWID;
+
+CREATE TABLE run_events (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  time        REAL NOT NULL,
+  duration    REAL NOT NULL DEFAULT 0,
+  kind        TEXT NOT NULL,
+  host        TEXT NOT NULL DEFAULT '',
+  task_id     INTEGER,
+  bytes       INTEGER NOT NULL DEFAULT 0,
+  detail      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX run_events_by_run ON run_events(run_id, time);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
+    {3, kSchemaV3},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {

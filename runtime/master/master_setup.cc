@@ -2,12 +2,17 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "runtime/config/config.h"
+#include "runtime/dashboard/dashboard_server.h"
 #include "runtime/hosts/registry.h"
 #include "runtime/master/worker_identity.h"
+#include "runtime/observe/summary_observer.h"
+#include "runtime/observe/trace_observer.h"
 
 namespace gs {
 
@@ -91,6 +96,47 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
 
 }  // namespace
 
+namespace {
+
+// Keeps the page's server for as long as the engine keeps its observers.
+class LiveDashboard : public RunObserver {
+ public:
+  explicit LiveDashboard(std::unique_ptr<DashboardServer> server)
+      : server_(std::move(server)) {}
+
+ private:
+  std::unique_ptr<DashboardServer> server_;
+};
+
+// GSRT_DASHBOARD or runtime.dashboard: the page's state as an observer,
+// its server on its own thread.
+Status AddDashboard(const RuntimeConfig& rt, EngineOptions* options) {
+  std::string address = rt.dashboard;
+  std::string what = "runtime.dashboard";
+  if (const char* env = std::getenv("GSRT_DASHBOARD"); env && *env) {
+    address = env;
+    what = "GSRT_DASHBOARD";
+  }
+  if (address.empty()) return Status::Ok();
+  auto parsed = ParseDashboardAddress(address, what);
+  if (!parsed.ok()) return parsed.status();
+  parsed->now = [] {
+    return std::chrono::duration<double>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  auto state = std::make_shared<DashboardState>();
+  auto server = DashboardServer::Start(state, *parsed);
+  if (!server.ok()) return server.status();
+  std::fprintf(stderr, "gsrt: the run's page: %s\n", (*server)->url().c_str());
+  options->observers.push_back(state);
+  options->observers.push_back(
+      std::make_shared<LiveDashboard>(std::move(server).value()));
+  return Status::Ok();
+}
+
+}  // namespace
+
 StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
   auto worker = FindWorker();
   if (!worker.ok()) return worker.status();
@@ -125,6 +171,18 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
       rt.progress == ProgressMode::kAlways ||
       (rt.progress == ProgressMode::kAuto && ::isatty(STDERR_FILENO) == 1);
   options.handle_signals = true;
+  std::string trace = rt.trace;
+  if (const char* env_trace = std::getenv("GSRT_TRACE");
+      env_trace && *env_trace) {
+    trace = fs::absolute(env_trace).string();
+  }
+  options.observers.push_back(std::make_shared<SummaryObserver>(stderr));
+  if (Status s = AddDashboard(rt, &options); !s.ok()) return s;
+  if (!trace.empty()) {
+    auto observer = TraceObserver::Create(trace);
+    if (!observer.ok()) return observer.status();
+    options.observers.push_back(std::move(observer).value());
+  }
   if (const char* resume = std::getenv("GSRT_RESUME");
       resume && (std::string(resume) == "0" || std::string(resume) == "off")) {
     options.resume = false;

@@ -1,0 +1,75 @@
+// Benchmark: the cost of GSRT_TRACE. No-op tasks end to end through gsrt's
+// local adapter with the trace off and on, alternately in the same process
+// (rounds), so both sides see the same machine load.
+//
+//   trace_bench [tasks (default 3000)] [rounds (default 3)]
+//
+// Prints each round and the best rate of each side; the ratio is
+// on / off (goal: at least 0.95, i.e. tracing at most 5 % slower).
+#include <gs/gs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "noop.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+double Now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+double GsrtRate(int tasks) {
+  double t0 = Now();
+  if (GS_On() != 0) std::exit(1);
+  for (int i = 0; i < tasks; ++i) noop(i);
+  if (GS_Off(0) != 0) std::exit(1);
+  return tasks / (Now() - t0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int tasks = argc > 1 ? std::atoi(argv[1]) : 3000;
+  int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
+  if (tasks < 1 || rounds < 1) {
+    std::fprintf(stderr, "usage: %s [tasks >= 1] [rounds >= 1]\n", argv[0]);
+    return 2;
+  }
+  fs::path dir = fs::temp_directory_path() /
+                 ("gsrt-trace-bench-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::current_path(dir);
+  const std::string trace = (dir / "trace.json").string();
+  double best_off = 0, best_on = 0;
+  for (int r = 0; r < rounds; ++r) {
+    unsetenv("GSRT_TRACE");
+    double off = GsrtRate(tasks);
+    setenv("GSRT_TRACE", trace.c_str(), 1);
+    double on = GsrtRate(tasks);
+    std::printf(
+        "round %d: trace off %.0f jobs/s, on %.0f jobs/s, ratio %.3f "
+        "(trace %llu bytes)\n",
+        r + 1, off, on, on / off,
+        static_cast<unsigned long long>(fs::file_size(trace)));
+    best_off = std::max(best_off, off);
+    best_on = std::max(best_on, on);
+  }
+  std::printf(
+      "trace_bench: %d no-op tasks: trace off %.0f jobs/s, on %.0f jobs/s, "
+      "ratio on/off %.3f (goal >= 0.95)\n",
+      tasks, best_off, best_on, best_on / best_off);
+  fs::current_path("/");
+  fs::remove_all(dir);
+  return 0;
+}

@@ -1,0 +1,82 @@
+#include "runtime/dashboard/dashboard_state.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace gs {
+namespace {
+
+using nlohmann::json;
+
+json Op(const json& snapshot, const std::string& name) {
+  for (const json& o : snapshot.at("operations")) {
+    if (o.at("operation") == name) return o;
+  }
+  ADD_FAILURE() << "no operation " << name;
+  return json();
+}
+
+TEST(DashboardStateTest, CountsFollowATaskThroughItsStates) {
+  DashboardState s;
+  s.OnRunStarted(100, {"node1"});
+  s.OnTaskSubmitted({0, "scale", {}, 100});
+  s.OnTaskSubmitted({1, "scale", {0}, 100});
+  EXPECT_EQ(Op(json::parse(s.SnapshotJson(101)), "scale").at("waiting"), 2);
+  s.OnJobStarted({7, 0, "scale", "node1", 101, false});
+  json j = json::parse(s.SnapshotJson(101));
+  EXPECT_EQ(Op(j, "scale").at("running"), 1);
+  EXPECT_EQ(j.at("hosts")[0].at("running"), 1);
+  JobRecord rec;
+  rec.task = 0;
+  rec.job = 7;
+  rec.operation = "scale";
+  rec.host = "node1";
+  rec.started = 101;
+  rec.ended = 103;
+  s.OnJobEnded(rec);
+  s.OnTaskEnded({0, "done", 103});
+  j = json::parse(s.SnapshotJson(104));
+  EXPECT_EQ(Op(j, "scale").at("done"), 1);
+  EXPECT_EQ(Op(j, "scale").at("running"), 0);
+  EXPECT_EQ(Op(j, "scale").at("waiting"), 1);
+  EXPECT_EQ(j.at("stream").size(), 1u);
+  EXPECT_DOUBLE_EQ(j.at("stream")[0].at("start").get<double>(), 1);
+  // 1 of 2 finished in 4 s: about 4 s left.
+  EXPECT_DOUBLE_EQ(j.at("eta_s").get<double>(), 4);
+}
+
+TEST(DashboardStateTest, HostEventsSetTheHostsState) {
+  DashboardState s;
+  s.OnRunStarted(0, {"node1"});
+  const uint64_t before = s.version();
+  RunEvent down("host_down", 5, 0, "node1");
+  down.detail = "connection lost";
+  s.OnEvent(down);
+  EXPECT_GT(s.version(), before);
+  json h = json::parse(s.SnapshotJson(6)).at("hosts")[0];
+  EXPECT_EQ(h.at("state"), "down");
+  EXPECT_EQ(h.at("why"), "connection lost");
+}
+
+TEST(DashboardStateTest, FailuresKeepTheirLastError) {
+  DashboardState s;
+  s.OnRunStarted(0, {"node1"});
+  s.OnTaskSubmitted({0, "blur", {}, 0});
+  s.OnJobStarted({1, 0, "blur", "node1", 0, false});
+  JobRecord rec;
+  rec.task = 0;
+  rec.operation = "blur";
+  rec.host = "node1";
+  rec.outcome = OutcomeClass::kApp;
+  rec.error = "exit code 3";
+  rec.log_dir = "/w/logs/job-1";
+  s.OnJobEnded(rec);
+  json f = json::parse(s.SnapshotJson(1)).at("failures");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].at("error"), "exit code 3");
+  EXPECT_EQ(f[0].at("log_dir"), "/w/logs/job-1");
+}
+
+}  // namespace
+}  // namespace gs

@@ -1,0 +1,51 @@
+// The progress line and the summary printed at GS_Off.
+#include "runtime/engine/run_stats.h"
+
+#include <gtest/gtest.h>
+
+namespace gs {
+namespace {
+
+TEST(RunStatsTest, ProgressCountsWaitingAsWhatIsLeft) {
+  RunStats s;
+  s.submitted = 10;
+  s.done = 4;
+  s.running = 2;
+  s.failed = 1;
+  s.futile = 1;
+  EXPECT_EQ(FormatProgress(s), "gsrt: 4 done, 2 running, 2 waiting, 2 failed");
+}
+
+TEST(RunStatsTest, SummaryNamesHostsFailuresAndNotes) {
+  RunStats s;
+  s.submitted = 3;
+  s.done = 1;
+  s.failed = 1;
+  s.futile = 1;
+  s.jobs = 3;
+  s.retries = 1;
+  s.jobs_per_host["node1"] = 2;
+  s.jobs_per_host["node2"] = 1;
+  s.failures.push_back({7, "blur", "exit code 3", "/w/.gsrt/logs/job-3", 2});
+  s.notes.push_back("host node2 is back");
+  EXPECT_EQ(FormatSummary(s, 1.5),
+            "gsrt: 3 tasks in 1.50 s: 1 done, 1 failed, 1 not run; 3 jobs "
+            "(1 retries)\n"
+            "gsrt:   2 jobs on node1\n"
+            "gsrt:   1 jobs on node2\n"
+            "gsrt: task 7 (blur) failed after 2 attempts: exit code 3; logs "
+            "in /w/.gsrt/logs/job-3\n"
+            "gsrt: host node2 is back\n");
+}
+
+TEST(RunStatsTest, SummaryMentionsReplicasOnlyWhenThereWere) {
+  RunStats s;
+  EXPECT_EQ(FormatSummary(s, 0).find("replicas"), std::string::npos);
+  s.replicas = 4;
+  s.replica_wins = 1;
+  EXPECT_NE(FormatSummary(s, 0).find("4 replicas started, 1 finished first"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gs
