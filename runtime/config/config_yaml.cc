@@ -1,5 +1,6 @@
 #include "runtime/config/config_yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -549,10 +550,49 @@ void Parser::ReadHosts(const YAML::Node& node, const std::string& path) {
   }
 }
 
+// Where each document of a YAML text starts. Not YAML::LoadAll: in
+// yaml-cpp 0.7 it loops forever on some malformed text (",name: a: 5"),
+// whose parser then reports document after document without moving on.
+// Two are enough to know there is more than one; a "second" one that starts
+// where the first did is that loop, not a document.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  static std::vector<YAML::Mark> Find(const std::string& text) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts handler;
+    for (int i = 0; i < 2 && parser.HandleNextDocument(handler); ++i) {
+    }
+    std::vector<YAML::Mark>& starts = handler.starts_;
+    if (starts.size() == 2 && starts[1].pos == starts[0].pos) starts.pop_back();
+    return starts;
+  }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    starts_.push_back(mark);
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  std::vector<YAML::Mark> starts_;
+};
+
 StatusOr<Config> Parser::Parse(std::string_view text) {
   std::vector<YAML::Node> docs;
+  std::vector<YAML::Mark> starts;
   try {
-    docs = YAML::LoadAll(std::string(text));
+    starts = DocumentStarts::Find(std::string(text));
+    if (!starts.empty()) docs.push_back(YAML::Load(std::string(text)));
   } catch (const YAML::Exception& e) {
     FailAt(ToMark(e.mark), "",
            "YAML syntax error: " + e.msg +
@@ -560,8 +600,8 @@ StatusOr<Config> Parser::Parse(std::string_view text) {
                "before");
     return Status::InvalidArgument(errors_.front());
   }
-  if (docs.size() > 1) {
-    FailAt(ToMark(docs[1].Mark()), "",
+  if (starts.size() > 1) {
+    FailAt(ToMark(starts[1]), "",
            "the file holds more than one YAML document ('---'); keep one");
   }
   try {

@@ -200,6 +200,17 @@ TEST(ConfigYamlTest, MoreThanOneDocument) {
               HasSubstr("more than one YAML document"));
 }
 
+// Found by fuzz/config_fuzzer: yaml-cpp's LoadAll never returned on this
+// text, so GS_On hung on such a gsrt.yaml. (A hang here ends at ctest's
+// timeout.)
+TEST(ConfigYamlTest, MalformedTextThatLoopedYamlCppEndsWithAnError) {
+  StatusOr<Config> config = ParseConfigYaml(",name: hl: 5\n", "gsrt.yaml");
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(config.status().message(), ::testing::StartsWith("gsrt.yaml:1:"));
+  EXPECT_THAT(config.status().message(),
+              ::testing::Not(HasSubstr("more than one YAML document")));
+}
+
 TEST(ConfigYamlTest, EmptyTextGivesDefaults) {
   StatusOr<Config> config = ParseConfigYaml("# nothing\n", "gsrt.yaml");
   ASSERT_TRUE(config.ok()) << config.status().ToString();
