@@ -550,11 +550,11 @@ void Parser::ReadHosts(const YAML::Node& node, const std::string& path) {
   }
 }
 
-// Where each document of a YAML text starts. Not YAML::LoadAll: in
-// yaml-cpp 0.7 it loops forever on some malformed text (",name: a: 5"),
+// Where the first two documents of a YAML text start. Not YAML::LoadAll:
+// in yaml-cpp 0.7 it loops forever on some malformed text (",name: a: 5"),
 // whose parser then reports document after document without moving on.
-// Two are enough to know there is more than one; a "second" one that starts
-// where the first did is that loop, not a document.
+// Two are enough to know there is more than one; a second one that starts
+// where the first did is that loop (IsStuck), and the text is not YAML.
 class DocumentStarts : public YAML::EventHandler {
  public:
   static std::vector<YAML::Mark> Find(const std::string& text) {
@@ -563,9 +563,10 @@ class DocumentStarts : public YAML::EventHandler {
     DocumentStarts handler;
     for (int i = 0; i < 2 && parser.HandleNextDocument(handler); ++i) {
     }
-    std::vector<YAML::Mark>& starts = handler.starts_;
-    if (starts.size() == 2 && starts[1].pos == starts[0].pos) starts.pop_back();
-    return starts;
+    return handler.starts_;
+  }
+  static bool IsStuck(const std::vector<YAML::Mark>& starts) {
+    return starts.size() == 2 && starts[1].pos == starts[0].pos;
   }
 
   void OnDocumentStart(const YAML::Mark& mark) override {
@@ -592,12 +593,20 @@ StatusOr<Config> Parser::Parse(std::string_view text) {
   std::vector<YAML::Mark> starts;
   try {
     starts = DocumentStarts::Find(std::string(text));
-    if (!starts.empty()) docs.push_back(YAML::Load(std::string(text)));
+    if (!starts.empty() && !DocumentStarts::IsStuck(starts)) {
+      docs.push_back(YAML::Load(std::string(text)));
+    }
   } catch (const YAML::Exception& e) {
     FailAt(ToMark(e.mark), "",
            "YAML syntax error: " + e.msg +
                "; check the indentation and quoting on this line and the one "
                "before");
+    return Status::InvalidArgument(errors_.front());
+  }
+  if (DocumentStarts::IsStuck(starts)) {
+    FailAt(ToMark(starts[0]), "",
+           "YAML syntax error: this is not YAML that gsrt can read; check "
+           "the indentation and quoting on this line and the one before");
     return Status::InvalidArgument(errors_.front());
   }
   if (starts.size() > 1) {
