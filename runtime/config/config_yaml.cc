@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <set>
 #include <span>
@@ -588,7 +589,51 @@ class DocumentStarts : public YAML::EventHandler {
   std::vector<YAML::Mark> starts_;
 };
 
+// The offset of the first byte of `text` that is not part of well-formed
+// UTF-8, or npos. YAML is Unicode text; yaml-cpp takes other bytes as they
+// come and writes them back differently (found by fuzz/config_fuzzer: a key
+// with such bytes did not survive ConfigToYaml).
+size_t FirstNonUtf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    size_t n = c < 0x80           ? 1
+               : (c >> 5) == 0x6  ? 2
+               : (c >> 4) == 0xE  ? 3
+               : (c >> 3) == 0x1E ? 4
+                                  : 0;
+    if (n == 0 || i + n > text.size()) return i;
+    uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+    for (size_t k = 1; k < n; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc >> 6) != 0x2) return i;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // Overlong forms, UTF-16 surrogates, beyond U+10FFFF.
+    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
+      return i;
+    }
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 StatusOr<Config> Parser::Parse(std::string_view text) {
+  if (size_t bad = FirstNonUtf8(text); bad != std::string_view::npos) {
+    std::string_view before = text.substr(0, bad);
+    size_t line_start = before.rfind('\n');
+    SourceMark mark;
+    mark.line =
+        1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    mark.column = 1 + static_cast<int>(line_start == std::string_view::npos
+                                           ? bad
+                                           : bad - line_start - 1);
+    FailAt(mark, "",
+           "this is not UTF-8 text (a byte that no UTF-8 character has "
+           "here); save the file as UTF-8");
+    return Status::InvalidArgument(errors_.front());
+  }
   std::vector<YAML::Node> docs;
   std::vector<YAML::Mark> starts;
   try {
