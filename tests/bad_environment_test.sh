@@ -74,10 +74,12 @@ unshare -m bash -c '
 grep -q ran "$top/a.result" && fail "full-staging: the run succeeded on a full disk"
 grep -q "No space left on device" "$top/err" ||
   { cat "$top/err"; fail "full-staging: no error names the full disk"; }
+grep "failed after" "$top/err" | grep -q "is full (no space left on device)" ||
+  { cat "$top/err"; fail "full-staging: failed jobs do not say the disk is full"; }
 grep -q "no transaction is active" "$top/err" &&
   fail "full-staging: the history hides the full disk behind a failed COMMIT"
 check_whole "$top/files" "$top/old" "$top/seq"
-echo "full-staging: $(grep -c 'No space left' "$top/err") messages name the full disk; user files whole"
+echo "full-staging: $(grep -ci 'no space left' "$top/err") messages name the full disk; user files whole"
 rm -rf "$top/files" "$top/out" "$top/err"
 
 # --- full-off: results cannot be copied to the user's file system ---------

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -161,6 +162,19 @@ void RemoveDir(const std::string& dir,
   if (::rmdir(dir.c_str()) == 0 || errno == ENOENT) return;
   std::error_code ec;
   fs::remove_all(dir, ec);  // best effort: a leftover is only disk space
+}
+
+std::string FullDiskNote(const std::string& dir) {
+  // Less than this is too little for any worker's output or log.
+  constexpr uint64_t kAlmostFull = 64 << 10;
+  struct statvfs st {};
+  if (::statvfs(dir.c_str(), &st) != 0) return "";
+  if (static_cast<uint64_t>(st.f_bavail) * st.f_frsize >= kAlmostFull) {
+    return "";
+  }
+  return "; the file system of " + dir +
+         " is full (no space left on device): free space there or give "
+         "the host another workdir";
 }
 
 }  // namespace gs

@@ -52,6 +52,12 @@ Status MakeFreshDir(const std::string& dir);
 void RemoveDir(const std::string& dir,
                std::initializer_list<const char*> expected);
 
+// For the message of a failed job: "; the file system of DIR is full ..."
+// when the one holding `dir` has (almost) no space left, which explains a
+// worker that died without a word (its stderr could not be written
+// either); "" otherwise.
+std::string FullDiskNote(const std::string& dir);
+
 }  // namespace gs
 
 #endif  // GSRT_ADAPTERS_LOCAL_JOB_FILES_H_

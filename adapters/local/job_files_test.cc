@@ -129,5 +129,13 @@ TEST(JobFilesTest, RemoveDirWithExpectedAndUnexpectedFiles) {
   RemoveDir(dir / "never", {});  // harmless
 }
 
+// The full case is checked on a real full tmpfs by
+// tests/bad_environment_test.sh; here, that a roomy one says nothing.
+TEST(JobFilesTest, FullDiskNoteIsSilentWithRoomLeft) {
+  TempDir dir;
+  EXPECT_EQ(FullDiskNote(dir.path()), "");
+  EXPECT_EQ(FullDiskNote(dir / "missing"), "");
+}
+
 }  // namespace
 }  // namespace gs

@@ -459,12 +459,12 @@ Exited LocalAdapter::Collect(Job& job, int status) {
   e.log_dir = job.sandbox;  // kept unless everything below succeeds
   if (WIFSIGNALED(status)) {
     e.code = 128 + WTERMSIG(status);
-    e.error = SignalText(WTERMSIG(status));
+    e.error = SignalText(WTERMSIG(status)) + FullDiskNote(job.sandbox);
     return e;
   }
   e.code = WEXITSTATUS(status);
   if (e.code != 0) {
-    e.error = "exit code " + std::to_string(e.code);
+    e.error = "exit code " + std::to_string(e.code) + FullDiskNote(job.sandbox);
     return e;
   }
   for (const OutputMove& out : job.cmd.outputs) {

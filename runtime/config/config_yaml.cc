@@ -1,11 +1,13 @@
 #include "runtime/config/config_yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <set>
 #include <span>
@@ -561,10 +563,96 @@ void Parser::ReadHosts(const YAML::Node& node, const std::string& path) {
   }
 }
 
+// Where the first two documents of a YAML text start. Not YAML::LoadAll:
+// in yaml-cpp 0.7 it loops forever on some malformed text (",name: a: 5"),
+// whose parser then reports document after document without moving on.
+// Two are enough to know there is more than one; a second one that starts
+// where the first did is that loop (IsStuck), and the text is not YAML.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  static std::vector<YAML::Mark> Find(const std::string& text) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts handler;
+    for (int i = 0; i < 2 && parser.HandleNextDocument(handler); ++i) {
+    }
+    return handler.starts_;
+  }
+  static bool IsStuck(const std::vector<YAML::Mark>& starts) {
+    return starts.size() == 2 && starts[1].pos == starts[0].pos;
+  }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    starts_.push_back(mark);
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  std::vector<YAML::Mark> starts_;
+};
+
+// The offset of the first byte of `text` that is not part of well-formed
+// UTF-8, or npos. YAML is Unicode text; yaml-cpp takes other bytes as they
+// come and writes them back differently (found by fuzz/config_fuzzer: a key
+// with such bytes did not survive ConfigToYaml).
+size_t FirstNonUtf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    size_t n = c < 0x80           ? 1
+               : (c >> 5) == 0x6  ? 2
+               : (c >> 4) == 0xE  ? 3
+               : (c >> 3) == 0x1E ? 4
+                                  : 0;
+    if (n == 0 || i + n > text.size()) return i;
+    uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+    for (size_t k = 1; k < n; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc >> 6) != 0x2) return i;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // Overlong forms, UTF-16 surrogates, beyond U+10FFFF.
+    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
+      return i;
+    }
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 StatusOr<Config> Parser::Parse(std::string_view text) {
+  if (size_t bad = FirstNonUtf8(text); bad != std::string_view::npos) {
+    std::string_view before = text.substr(0, bad);
+    size_t line_start = before.rfind('\n');
+    SourceMark mark;
+    mark.line =
+        1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    mark.column = 1 + static_cast<int>(line_start == std::string_view::npos
+                                           ? bad
+                                           : bad - line_start - 1);
+    FailAt(mark, "",
+           "this is not UTF-8 text (a byte that no UTF-8 character has "
+           "here); save the file as UTF-8");
+    return Status::InvalidArgument(errors_.front());
+  }
   std::vector<YAML::Node> docs;
+  std::vector<YAML::Mark> starts;
   try {
-    docs = YAML::LoadAll(std::string(text));
+    starts = DocumentStarts::Find(std::string(text));
+    if (!starts.empty() && !DocumentStarts::IsStuck(starts)) {
+      docs.push_back(YAML::Load(std::string(text)));
+    }
   } catch (const YAML::Exception& e) {
     FailAt(ToMark(e.mark), "",
            "YAML syntax error: " + e.msg +
@@ -572,8 +660,14 @@ StatusOr<Config> Parser::Parse(std::string_view text) {
                "before");
     return Status::InvalidArgument(errors_.front());
   }
-  if (docs.size() > 1) {
-    FailAt(ToMark(docs[1].Mark()), "",
+  if (DocumentStarts::IsStuck(starts)) {
+    FailAt(ToMark(starts[0]), "",
+           "YAML syntax error: this is not YAML that gsrt can read; check "
+           "the indentation and quoting on this line and the one before");
+    return Status::InvalidArgument(errors_.front());
+  }
+  if (starts.size() > 1) {
+    FailAt(ToMark(starts[1]), "",
            "the file holds more than one YAML document ('---'); keep one");
   }
   try {

@@ -200,6 +200,32 @@ TEST(ConfigYamlTest, MoreThanOneDocument) {
               HasSubstr("more than one YAML document"));
 }
 
+// Found by fuzz/config_fuzzer: yaml-cpp's LoadAll never returned on this
+// text, so GS_On hung on such a gsrt.yaml. (A hang here ends at ctest's
+// timeout.)
+TEST(ConfigYamlTest, MalformedTextThatLoopedYamlCppEndsWithAnError) {
+  StatusOr<Config> config = ParseConfigYaml(",name: hl: 5\n", "gsrt.yaml");
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(config.status().message(), ::testing::StartsWith("gsrt.yaml:1:"));
+  EXPECT_THAT(config.status().message(),
+              ::testing::Not(HasSubstr("more than one YAML document")));
+}
+
+// Found by fuzz/config_fuzzer: a sim key with bytes that are not UTF-8
+// loaded, but ConfigToYaml wrote it back as another key.
+TEST(ConfigYamlTest, TextThatIsNotUtf8IsRefusedWhereItStops) {
+  StatusOr<Config> config = ParseConfigYaml(
+      "hosts:\n  - name: fast\n    adapter: sim\n    sim: {b\xd9\xff\x7f: 1}\n",
+      "gsrt.yaml");
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(config.status().message(),
+              ::testing::StartsWith("gsrt.yaml:4:12: this is not UTF-8 text"));
+  EXPECT_TRUE(ParseConfigYaml("hosts:\n  - name: caf\xc3\xa9\n", "gsrt.yaml")
+                  .status()
+                  .message()
+                  .find("UTF-8") == std::string::npos);
+}
+
 TEST(ConfigYamlTest, EmptyTextGivesDefaults) {
   StatusOr<Config> config = ParseConfigYaml("# nothing\n", "gsrt.yaml");
   ASSERT_TRUE(config.ok()) << config.status().ToString();
