@@ -5,6 +5,8 @@
 # (the user's sequential program linked with the generated stubs and the
 # gsrt runtime), and NAME-worker (the user's functions linked with the
 # generated worker main). The master finds NAME-worker next to itself.
+# The functions files are compiled with the generated header forced in
+# (-include), so they link whether or not they include it themselves.
 # With SEQUENTIAL it also builds NAME-sequential: the master linked directly
 # with the functions, every call run in order in one process (the reference
 # a parallel run must reproduce, and a way to debug the functions).
@@ -28,8 +30,14 @@ function(gsrt_add_application name)
   add_executable(${name} ${ARG_MASTER} ${out}/${base}-stubs.cc ${out}/${base}.h)
   target_include_directories(${name} PRIVATE ${out})
   target_link_libraries(${name} PRIVATE gsrt::gsrt)
-  add_executable(${name}-worker ${ARG_FUNCTIONS} ${out}/${base}-worker.cc)
+  add_executable(${name}-worker ${ARG_FUNCTIONS} ${out}/${base}-worker.cc
+                                ${out}/${base}.h)
   target_include_directories(${name}-worker PRIVATE ${out})
+  # The generated declarations are extern "C": a functions file compiled
+  # without them defines C++-mangled names the worker cannot find. Forcing
+  # the header in makes it link whether or not it includes the header.
+  set(forced "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:-include ${out}/${base}.h>")
+  target_compile_options(${name}-worker PRIVATE "${forced}")
   target_link_libraries(${name}-worker PRIVATE gsrt::worker)
   # Build the worker whenever the master is built: the master needs it.
   add_dependencies(${name} ${name}-worker)
@@ -37,6 +45,7 @@ function(gsrt_add_application name)
     add_executable(${name}-sequential ${ARG_MASTER} ${ARG_FUNCTIONS}
                                       ${out}/${base}.h)
     target_include_directories(${name}-sequential PRIVATE ${out})
+    target_compile_options(${name}-sequential PRIVATE "${forced}")
     target_link_libraries(${name}-sequential PRIVATE gsrt::sequential)
   endif()
 endfunction()

@@ -1,6 +1,6 @@
 // etc_table: regenerates the paper 003 comparison of docs/experiments.md
-// (runtime/sim/etc_table.h); its default data directory is the shared one
-// this build was configured with.
+// (runtime/sim/etc_table.h); its default data directory is runtime/sim/data
+// of the source tree this build was configured from.
 //
 //   etc_table [--data DIR]
 #include <iostream>
@@ -10,7 +10,7 @@
 
 int main(int argc, char** argv) {
   gs::EtcTableOptions options;
-  options.data_dir = GSRT_SHARED_DATA;
+  options.data_dir = GSRT_SIM_DATA;
   if (auto stop = gs::ParseEtcTableArgs(gs::ArgsOf(argc, argv), &options,
                                         std::cout, std::cerr)) {
     return *stop;

@@ -20,6 +20,27 @@ class UsageFirst : public CLI::Formatter {
   std::string usage_;
 };
 
+// For a program made of subcommands: the complaint about a first argument
+// that is neither an option nor one of them ("" if it is fine). CLI11 would
+// take it for a stray positional and only say a subcommand is required.
+std::string UnknownSubcommand(const CLI::App& app,
+                              const std::vector<std::string>& args) {
+  const auto subs = app.get_subcommands([](const CLI::App*) { return true; });
+  if (subs.empty() || args.empty() || args[0].empty() || args[0][0] == '-') {
+    return "";
+  }
+  const bool positionals =
+      !app.get_options([](const CLI::Option* o) { return o->get_positional(); })
+           .empty();
+  if (positionals) return "";
+  std::string names;
+  for (const CLI::App* sub : subs) {
+    if (sub->check_name(args[0])) return "";
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  return "unknown subcommand '" + args[0] + "'; the subcommands are " + names;
+}
+
 }  // namespace
 
 std::optional<int> ParseCommandLine(CLI::App& app,
@@ -27,6 +48,11 @@ std::optional<int> ParseCommandLine(CLI::App& app,
                                     std::ostream& out, std::ostream& err) {
   // CLI11 takes a vector with the last argument first.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
+  if (std::string unknown = UnknownSubcommand(app, args); !unknown.empty()) {
+    err << app.get_name() << ": " << unknown << "\nRun with --help for the "
+        << "options.\n";
+    return kBadCommandLine;
+  }
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {

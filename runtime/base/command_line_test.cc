@@ -65,6 +65,22 @@ TEST(CommandLineTest, MistakesNameTheProgramAndExitTwo) {
   }
 }
 
+TEST(CommandLineTest, AnUnknownSubcommandIsNamedWithTheKnownOnes) {
+  CLI::App app{"Has subcommands.", "prog"};
+  app.add_subcommand("probe", "probes");
+  app.add_subcommand("rank", "ranks");
+  app.add_flag("--verbose");
+  app.require_subcommand(1);
+  std::ostringstream out, err;
+  EXPECT_EQ(ParseCommandLine(app, {"frobnicate"}, out, err), 2);
+  EXPECT_THAT(err.str(), StartsWith("prog: unknown subcommand 'frobnicate'; "
+                                    "the subcommands are probe, rank\n"));
+  std::ostringstream out2, err2;
+  EXPECT_EQ(ParseCommandLine(app, {"--verbose", "rank"}, out2, err2),
+            std::nullopt)
+      << err2.str();
+}
+
 TEST(CommandLineTest, UsageComesFirstThenTheDescription) {
   CLI::App app{"Does things.", "prog"};
   SetUsage(app, "usage: prog FILE\n       prog --version\n");

@@ -21,8 +21,9 @@ namespace {
 
 constexpr char kExitCodes[] =
     "\nExit codes: 0 done; 1 (setup) some host is not ready; 2 bad command "
-    "line or configuration; 3 history file unusable.\nManual: "
-    "docs/gsdeploy.md";
+    "line or configuration; 3 history file unusable.\nManual: gsdeploy.md, "
+    "installed in share/doc/gsrt under the installation prefix (docs/ in the "
+    "source tree).";
 
 // Runs one subcommand: its configuration and hosts, its streams.
 class CommandRunner {
@@ -275,7 +276,9 @@ std::optional<int> ParseDeployArgs(const std::vector<std::string>& args,
                                    std::ostream& err) {
   CLI::App app{
       "gsdeploy: probe the hosts of a gsrt.yaml, keep their history, rank "
-      "them by availability, distrust and predicted time (paper 004), and "
+      "them by availability, distrust and predicted time (paper 004: "
+      "Anciaux-Sedrakian, Badia, Sirvent, Perez, Kielmann, Merzky, \"GRID "
+      "superscalar and job mapping on the reliable grid resources\"), and "
       "set them up for an application.",
       "gsdeploy"};
   app.footer(kExitCodes);

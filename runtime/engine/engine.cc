@@ -288,7 +288,7 @@ Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
     return s == TaskState::kDone || s == TaskState::kFailed ||
            s == TaskState::kFutile;
   });
-  --waiters_;
+  EndWaitLocked();
   const Task& task = graph_.task(t);
   const OperationInfo& op = ops_[task.op];
   if (task.state != TaskState::kDone) {
@@ -313,7 +313,7 @@ void Engine::Barrier() {
   std::unique_lock<std::mutex> lock(mu_);
   ++waiters_;
   finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
-  --waiters_;
+  EndWaitLocked();
 }
 
 void Engine::ScheduleProgress() {
@@ -324,13 +324,14 @@ void Engine::ScheduleProgress() {
 }
 
 void Engine::ShowProgress() {
-  std::string line;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (stopping_) return;
-    line = FormatProgress(stats_);
-  }
-  std::fprintf(stderr, "\r%s\033[K", line.c_str());
+  std::lock_guard<std::mutex> lock(mu_);
+  // Drawn only while the master waits in gsrt: it prints nothing then.
+  if (stopping_ || waiters_ == 0) return;
+  progress_line_.Show(FormatProgress(stats_));
+}
+
+void Engine::EndWaitLocked() {
+  if (--waiters_ == 0) progress_line_.Clear();
 }
 
 }  // namespace gs

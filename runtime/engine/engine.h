@@ -23,6 +23,7 @@
 #include "runtime/config/config.h"
 #include "runtime/engine/master_gate.h"
 #include "runtime/engine/outcome_plan.h"
+#include "runtime/engine/progress_line.h"
 #include "runtime/engine/run_stats.h"
 #include "runtime/engine/stall_watch.h"
 #include "runtime/graph/file_table.h"
@@ -335,6 +336,9 @@ class Engine {
   // After the thread stopped: the data dir, the DOT file, the history.
   void CleanUpAfterRun();
   void ShowProgress();
+  // Ends a wait of the master; the last one erases the progress line, so
+  // the master's own output never lands on it.
+  void EndWaitLocked();
   void ScheduleProgress();
 
   // The history (engine_history.cc).
@@ -439,6 +443,7 @@ class Engine {
   // master) -> what to do when they end; later requests join them.
   std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;
   std::unique_ptr<Timer> progress_timer_;
+  ProgressLine progress_line_ = ProgressLine::ForStderr();  // under mu_
   std::unique_ptr<Timer> flush_timer_;
   std::unique_ptr<Timer> health_timer_;
   std::unique_ptr<Timer> reconsider_timer_;

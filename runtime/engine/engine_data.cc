@@ -287,7 +287,7 @@ Status Engine::BringToMasterLocked(std::unique_lock<std::mutex>& lock,
     finished_cv_.wait(lock, [&] {
       return graph_.version(v).state != VersionState::kPending;
     });
-    --waiters_;
+    EndWaitLocked();
     if (graph_.version(v).state != VersionState::kAvailable) return s;
   }
   return s;
@@ -309,7 +309,7 @@ Status Engine::FetchOnceLocked(std::unique_lock<std::mutex>& lock,
   });
   ++waiters_;
   finished_cv_.wait(lock, [&] { return result->has_value(); });
-  --waiters_;
+  EndWaitLocked();
   return result->value();
 }
 

@@ -21,7 +21,7 @@ Status Engine::WaitVersionLocked(std::unique_lock<std::mutex>& lock,
   ++waiters_;
   finished_cv_.wait(
       lock, [&] { return graph_.version(v).state != VersionState::kPending; });
-  --waiters_;
+  EndWaitLocked();
   if (graph_.version(v).state == VersionState::kLost) {
     return Status::FailedPrecondition(
         std::string("'") + name +
@@ -226,7 +226,7 @@ int Engine::Stop() {
   std::unique_lock<std::mutex> lock(mu_);
   ++waiters_;
   finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
-  --waiters_;
+  EndWaitLocked();
   if (journal_) RecoverFinalVersionsLocked(lock);
   CloseForgottenFilesLocked();
   // Jobs may still be scheduled while the final versions are fetched: a
@@ -234,7 +234,7 @@ int Engine::Stop() {
   FinalizeFilesLocked(lock);
   ++waiters_;
   finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
-  --waiters_;
+  EndWaitLocked();
   stopping_ = true;
   finished_cv_.MasterLeaves();
   lock.unlock();
@@ -258,7 +258,7 @@ void Engine::CleanUpAfterRun() {
       !fs_->WriteFile(options_.dot_path, WriteDot(graph_, ops_)).ok()) {
     stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
   }
-  if (options_.progress) std::fprintf(stderr, "\r\033[K");
+  progress_line_.Clear();  // the engine thread has ended: no lock needed
   const bool ok = stats_.failed + stats_.futile == 0;
   RecordPending();  // the last tasks' ends and events
   if (history_) {

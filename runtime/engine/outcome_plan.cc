@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/base/units.h"
+
 namespace gs {
 
 namespace {
@@ -34,7 +36,7 @@ Failure Classify(const JobOutcome& outcome, const OutcomeFacts& facts,
   }
   if (const auto* timed = std::get_if<TimedOut>(&outcome)) {
     return {Budget::kTimeout, budgets.timeout,
-            "timed out after " + std::to_string(timed->limit) + " s",
+            "timed out after " + FormatDuration(timed->limit),
             timed->log_dir};
   }
   // Cancelled: by a proactive policy (placed anew) or by the run's end

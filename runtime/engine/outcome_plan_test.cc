@@ -168,7 +168,7 @@ TEST(OutcomePlanTest, StagingFailureGivesTheAttemptBackAFewTimes) {
 
 TEST(OutcomePlanTest, TimeoutSpendsTheTimeoutBudget) {
   ExpectChargedTo(TimedOut{2.5, ""}, Budget::kTimeout, Budgets().timeout,
-                  "timed out after 2.500000 s", "");
+                  "timed out after 2.50 s", "");
   EXPECT_FALSE(PlanOutcome(TimedOut{2.5, ""}, Facts(1), Budgets()).host_lost);
 }
 

@@ -134,13 +134,17 @@ StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
     return MakeWorkQueuePolicy(name);
   }
   if (auto v = MakeVolatilePolicy(name)) return v;
-  return Status::InvalidArgument(
-      "unknown scheduling policy '" + std::string(name) +
-      "'; known policies: mct, met, min-min, sufferage, min-min-ls, "
-      "sufferage-ls, ftmct, ftmet, grank, wqr, "
-      "wqr-ft, wqdr-ft, ip, ie, iy, iay, and the proactive c-h (c one of p, "
-      "e, y; h one of ip, ie, iy, iay, e.g. y-ie)");
+  return Status::InvalidArgument("unknown scheduling policy '" +
+                                 std::string(name) +
+                                 "'; known policies: " + kPolicyNames);
 }
+
+const char kPolicyNames[] =
+    "mct, met, min-min, sufferage, min-min-ls, sufferage-ls, ftmct, ftmet, "
+    "grank, wqr, wqr-ft, wqdr-ft, ip, ie, "
+    "iy, iay, and the proactive c-h (c one of p, e, y; h one of ip, ie, iy, "
+    "iay, e.g. y-ie); docs/configuration.md, \"Choosing a policy\", says "
+    "when to use which";
 
 std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
   std::vector<Placement> placed;

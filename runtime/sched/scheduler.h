@@ -155,6 +155,9 @@ std::unique_ptr<Policy> MakeMetPolicy();
 // Builds a policy by its configuration name ("mct", "met").
 StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name);
 
+// Every name MakePolicy accepts, as one sentence for help texts and errors.
+extern const char kPolicyNames[];
+
 // The ready queue plus a policy.
 class Scheduler {
  public:

@@ -6,8 +6,25 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include "gs/gs.h"
+
+namespace {
+
+// A parallel run creates the directories of the files it writes (it moves
+// each result into place); so does the sequential build, so that both
+// behave the same on a missing directory. Errors are left to open().
+void MakeParentFor(const char* name, int mode) {
+  if (mode != W && mode != A) return;
+  const std::filesystem::path parent =
+      std::filesystem::path(name).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -16,6 +33,7 @@ int GS_Off(int code) { return code != 0 ? 1 : 0; }
 void GS_Barrier(void) {}
 
 int GS_Open(const char* name, int mode) {
+  MakeParentFor(name, mode);
   switch (mode) {
     case R:
       return ::open(name, O_RDONLY | O_CLOEXEC);
@@ -31,6 +49,7 @@ int GS_Open(const char* name, int mode) {
 int GS_Close(int fd) { return ::close(fd); }
 
 FILE* GS_FOpen(const char* name, int mode) {
+  MakeParentFor(name, mode);
   switch (mode) {
     case R:
       return std::fopen(name, "r");

@@ -118,7 +118,7 @@ TEST(EtcMappingTest, PolicyHealthIsDetachedAfterTheRun) {
   EXPECT_DOUBLE_EQ(again->makespan, 63);
 }
 
-// Reference makespans of /work/shared/data/README.md, no failures.
+// Reference makespans of runtime/sim/data/README.md, no failures.
 struct Reference {
   const char* instance;
   double met, mct, min_min;

@@ -19,7 +19,7 @@ std::vector<MachineFailure> Paper003Failures512x16() {
 
 const std::vector<Paper003Row>& Paper003Table512x16() {
   // Only the consistent instances: the inconsistent and semi-consistent ones
-  // of the paper's table are not in /work/shared/data.
+  // of the paper's table are not in runtime/sim/data.
   static const std::vector<Paper003Row> kRows = {
       {"u_c_hihi.0", 2.2159e7, 5.3052e7, 1.1423e7, 2.1794e7,  //
        1, 0.7088, 0.7020, 0.6424},

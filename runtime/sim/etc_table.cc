@@ -58,8 +58,8 @@ std::optional<int> ParseEtcTableArgs(const std::vector<std::string>& args,
       "Exit codes: 0 done; 1 an instance is missing or malformed; 2 "
       "bad command line.");
   app.add_option("--data", options->data_dir,
-                 "directory holding braun/ (default: the shared data "
-                 "directory this build was configured with)")
+                 "directory holding braun/ (default: runtime/sim/data of "
+                 "the source tree this build was configured from)")
       ->type_name("DIR")
       ->capture_default_str();
   return ParseCommandLine(app, args, out, err);
@@ -74,7 +74,7 @@ StatusOr<std::string> Paper003Tables(const std::string& data_dir) {
       "\nUtilisation (ours / paper table 3)\n\n"
       "| instance | MET | FTMET | MCT | FTMCT |\n|---|---|---|---|---|\n";
   std::string clean =
-      "\nNo failures (ours; reference in /work/shared/data/README.md)\n\n"
+      "\nNo failures (ours; reference in runtime/sim/data/README.md)\n\n"
       "| instance | MET | MCT | Min-Min |\n|---|---|---|---|\n";
   for (const Paper003Row& row : Paper003Table512x16()) {
     const std::string path = data_dir + "/braun/" + std::string(row.instance);

@@ -13,7 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-const std::string kData = GSRT_SHARED_DATA;
+const std::string kData = GSRT_SIM_DATA;
 
 struct Result {
   std::optional<int> stop;

@@ -13,8 +13,8 @@
 #include "runtime/graph/rewind_test_util.h"
 #include "runtime/sim/stg_graph.h"
 
-#ifndef GSRT_SHARED_DATA
-#error "GSRT_SHARED_DATA must name the shared data directory (CMake sets it)"
+#ifndef GSRT_SIM_DATA
+#error "GSRT_SIM_DATA must name the data directory, runtime/sim/data (CMake sets it)"
 #endif
 
 namespace gs {
@@ -79,7 +79,7 @@ RewindGraph Situate(const StgGraph& stg, HostId num_hosts, double at,
 }
 
 TEST(RewindStgTest, MidRunFailureOnEveryStgShape) {
-  const std::string dir = std::string(GSRT_SHARED_DATA) + "/stg/50";
+  const std::string dir = std::string(GSRT_SIM_DATA) + "/stg/50";
   std::vector<std::string> files;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
@@ -87,8 +87,8 @@ TEST(RewindStgTest, MidRunFailureOnEveryStgShape) {
   }
   std::sort(files.begin(), files.end());
   ASSERT_FALSE(files.empty())
-      << "no .stg files in " << dir << " (GSRT_SHARED_DATA, set in "
-      << "runtime/CMakeLists.txt): restore the shared data folder";
+      << "no .stg files in " << dir << " (GSRT_SIM_DATA, set in "
+      << "runtime/CMakeLists.txt): restore runtime/sim/data from git";
 
   std::mt19937 rng(2137);
   uint64_t rt_r = 0, rt_cr = 0, rt_r_nocopies = 0;

@@ -7,6 +7,7 @@
 #include "runtime/base/command_line.h"
 #include "runtime/sched/policy_catalog.h"
 #include "runtime/sim/etc_generate.h"
+#include "runtime/sched/scheduler.h"
 #include "runtime/sim/etc_matrix.h"
 #include "runtime/sim/stg_graph.h"
 
@@ -29,7 +30,20 @@ constexpr char kDescription[] =
 
 constexpr char kFooter[] =
     "Exit codes: 0 done; 1 some task did not finish; 2 bad command line or "
-    "input.\nManual: docs/experiments.md";
+    "input.\nManual: experiments.md, installed in share/doc/gsrt under the "
+    "installation prefix (docs/ in the source tree). Data: the Braun ETC "
+    "instances and STG graphs are in share/gsrt/data (runtime/sim/data in "
+    "the source tree).\nPapers (docs/papers.md): 000 Hernandez, Cole, "
+    "\"Reliable DAG scheduling on Grids with Rewinding and Migration\"; 001 "
+    "Bansal, Rani, Singh, \"The WorkQueue with Dynamic Replication - Fault "
+    "Tolerant Scheduler in Desktop Grid Environment\"; 002 Casanova, "
+    "Dufosse, Robert, Vivien, \"Mapping tightly-coupled applications on "
+    "volatile resources\"; 003 Panda, Khilar, Mohapatra, \"FTMXT: "
+    "Fault-Tolerant Immediate Mode Heuristics in Computational Grid\"; 004 "
+    "Anciaux-Sedrakian, Badia, Sirvent, Perez, Kielmann, Merzky, \"GRID "
+    "superscalar and job mapping on the reliable grid resources\"; Braun et "
+    "al., \"A comparison of eleven static heuristics for mapping a class of "
+    "independent tasks onto heterogeneous distributed computing systems\".";
 
 void AddEtc(CLI::App& app, SimEtcArgs* a, bool* json) {
   CLI::App* etc = app.add_subcommand(
@@ -40,8 +54,8 @@ void AddEtc(CLI::App& app, SimEtcArgs* a, bool* json) {
       ->required()
       ->check(CLI::ExistingFile);
   etc->add_option("--policy,-p", a->policy,
-                  "any of `gsrt-sim policies`, e.g. met, mct, min-min, "
-                  "sufferage, min-min-ls, sufferage-ls, ftmct, grank");
+                  std::string("scheduling policy (mct), any of `gsrt-sim policies`: ") +
+                      kPolicyNames);
   etc->add_option("--fail", a->fails,
                   "HOST@TIME[-UNTIL]: host (0-based) down at TIME virtual "
                   "seconds (back UP at UNTIL); repeatable");
@@ -63,7 +77,8 @@ void AddDag(CLI::App& app, SimDagArgs* a, bool* json) {
       ->required()
       ->check(CLI::ExistingFile);
   dag->add_option("--hosts,-n", o.hosts, "number of hosts (default 5)");
-  dag->add_option("--policy,-p", o.policy, "scheduling policy (mct)");
+  dag->add_option("--policy,-p", o.policy,
+                  std::string("scheduling policy (mct): ") + kPolicyNames);
   dag->add_option("--rewind", a->rewind,
                   "gtp-r, gtp-c-r, restart, or all (one row each)")
       ->check(CLI::IsMember({"gtp-r", "gtp-c-r", "restart", "all"}));
@@ -88,12 +103,14 @@ void AddBot(CLI::App& app, SimBotArgs* a, bool* json) {
   bot->add_option("--mean", o.mean, "mean task work, seconds at speed 1");
   bot->add_option("--speed-spread", o.speed_spread,
                   "host speeds drawn in [1 - S, 1 + S] (0.5); 0 = identical");
-  bot->add_option("--policy,-p", a->policies,
-                  "scheduling policies, one row each (mct); wqr, wqr-ft and "
-                  "wqdr-ft (paper 001) take an optional /N: their replication "
-                  "threshold (wqdr-ft: the cap of RLTH = 1 + 1/SR), e.g. "
-                  "wqr-ft/3. wqr runs without automatic restart, as the paper "
-                  "defines it");
+  bot->add_option(
+      "--policy,-p", a->policies,
+      std::string("scheduling policies, one row each (mct): ") + kPolicyNames +
+          ". wqr, wqr-ft and "
+          "wqdr-ft (paper 001) take an optional /N: their replication "
+          "threshold (wqdr-ft: the cap of RLTH = 1 + 1/SR), e.g. "
+          "wqr-ft/3. wqr runs without automatic restart, as the paper "
+          "defines it");
   bot->add_option("--threshold", o.threshold,
                   "replication threshold of policies without /N (2)")
       ->check(CLI::PositiveNumber);

@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "runtime/sched/scheduler.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_files.h"
 
@@ -94,6 +95,26 @@ TEST(SimArgsTest, HelpOfEverySubcommand) {
     EXPECT_THAT(help.out, HasSubstr("--seed")) << sub;
     EXPECT_THAT(help.out, HasSubstr("Exit codes")) << sub;
   }
+}
+
+// A name the engine accepts is one the help lists (issue 13: -p wqr worked
+// with etc, whose help did not name it).
+TEST(SimArgsTest, HelpListsEveryAcceptedPolicy) {
+  for (const char* sub : {"etc", "dag", "bot"}) {
+    Parsed help = Parse({sub, "--help"});
+    for (const char* name : {"mct", "met", "min-min", "ftmct", "ftmet", "grank",
+                             "wqr", "wqr-ft", "wqdr-ft", "iay"}) {
+      ASSERT_TRUE(MakePolicy(name).ok()) << name;
+      EXPECT_THAT(help.out, HasSubstr(std::string(name) + ",")) << sub;
+    }
+  }
+}
+
+TEST(SimArgsTest, AnUnknownSubcommandIsNamed) {
+  Parsed p = Parse({"frobnicate"});
+  EXPECT_EQ(p.stop, kSimBadInput);
+  EXPECT_THAT(p.err, StartsWith("gsrt-sim: unknown subcommand 'frobnicate'; "
+                                "the subcommands are etc, dag, bot, volatile"));
 }
 
 TEST(SimArgsTest, MistakesExitTwo) {

@@ -13,7 +13,7 @@ namespace {
 StgGraph Load(int i) {
   char name[32];
   std::snprintf(name, sizeof name, "/stg/50/rand%04d.stg", i);
-  auto g = LoadStgFile(std::string(GSRT_SHARED_DATA) + name);
+  auto g = LoadStgFile(std::string(GSRT_SIM_DATA) + name);
   EXPECT_TRUE(g.ok()) << g.status().message();
   return g.ok() ? *g : StgGraph{};
 }

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#ifndef GSRT_SHARED_DATA
-#error "GSRT_SHARED_DATA must name the shared data directory (CMake sets it)"
+#ifndef GSRT_SIM_DATA
+#error "GSRT_SIM_DATA must name the data directory, runtime/sim/data (CMake sets it)"
 #endif
 
 namespace gs {
@@ -22,7 +22,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-const std::string kStgDir = std::string(GSRT_SHARED_DATA) + "/stg";
+const std::string kStgDir = std::string(GSRT_SIM_DATA) + "/stg";
 
 // The STG files, sorted; fails the test (not skips) when the data is gone.
 std::vector<std::string> StgFiles() {
@@ -34,8 +34,8 @@ std::vector<std::string> StgFiles() {
   }
   std::sort(files.begin(), files.end());
   EXPECT_FALSE(files.empty())
-      << "no .stg files in " << kStgDir << "/50 (GSRT_SHARED_DATA, set in "
-      << "runtime/CMakeLists.txt): restore the shared data folder";
+      << "no .stg files in " << kStgDir << "/50 (GSRT_SIM_DATA, set in "
+      << "runtime/CMakeLists.txt): restore runtime/sim/data from git";
   return files;
 }
 

@@ -9,6 +9,15 @@ build=$1 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+# Every manual a tool's --help names is installed where it says.
+for tool in gsdeploy gsrt-sim; do
+  manual=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prefix/bin/$tool" --help | sed -n 's/^Manual: \([^,]*\),.*/\1/p')
+  [ -n "$manual" ] || { echo "FAIL: $tool --help names no manual"; exit 1; }
+  [ -f "$work/prefix/share/doc/gsrt/$manual" ] ||
+    { echo "FAIL: $tool --help names $manual, not in share/doc/gsrt"; exit 1; }
+done
+[ -f "$work/prefix/share/gsrt/data/braun/u_c_lolo.0" ] ||
+  { echo "FAIL: gsrt-sim's data is not installed in share/gsrt/data"; exit 1; }
 cmake -S "$src/tests/outoftree/ledger" -B "$work/ledger" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log" ||
   { cat "$work/configure.log"; exit 1; }

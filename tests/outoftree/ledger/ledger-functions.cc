@@ -4,7 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "ledger.h"
+// No #include "ledger.h" on purpose: gsrt_add_application forces the
+// generated header in, and this file checks that it links without it.
 
 namespace {
 std::string ReadAll(const char* path) {
