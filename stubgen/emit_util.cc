@@ -1,5 +1,8 @@
 #include "stubgen/emit_util.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace gs {
 
 namespace {
@@ -103,6 +106,26 @@ std::string OperationComment(const Operation& op) {
   return text;
 }
 
+namespace {
+
+// A double as a C literal that reads back the same ("0", "2.5", "1e-06").
+std::string CNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::string text = buf;
+  // Shortest form that round-trips, for readable tables.
+  for (int precision = 1; precision < 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) {
+      text = buf;
+      break;
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string OperationTables(const Interface& iface) {
   std::string text;
   for (const Operation& op : iface.operations) {
@@ -119,7 +142,9 @@ std::string OperationTables(const Interface& iface) {
     std::string head = "static const gs_operation gs_op_" + op.name + " =";
     std::string init = "{\"" + op.name + "\", " + AbiTypeName(op.return_type) +
                        ", " + std::to_string(op.params.size()) + ", " + params +
-                       "};";
+                       ", " + std::to_string(op.computing_units) + ", " +
+                       CNumber(op.memory_gb) + ", " +
+                       CNumber(op.timeout_seconds) + "};";
     if (head.size() + 1 + init.size() <= kMaxColumns) {
       text += head + " " + init + "\n\n";
     } else {

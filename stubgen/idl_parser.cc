@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "stubgen/idl_annotations.h"
 #include "stubgen/idl_names.h"
 
 namespace gs {
@@ -93,6 +94,8 @@ class Parser {
                                      " for the same operation");
         }
         slot = Cur().value;
+        std::string why;
+        if (!ApplyAnnotation(Cur(), &op, &why)) return Fail(Cur().pos, why);
         Next();
       }
       if (At(TokenKind::kRBrace) || At(TokenKind::kEnd)) {
