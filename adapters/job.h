@@ -40,6 +40,12 @@ struct JobSpec {
   std::string worker;
   // Seconds; 0 means no limit.
   Seconds timeout = 0;
+  // What the job holds on its host (its operation's @Constraints): cores
+  // out of the host's slots (FreeSlots() counts cores) and memory in GB
+  // (0: none reserved). The worker of a k-core job gets OMP_NUM_THREADS=k
+  // unless the user set it.
+  int cores = 1;
+  double memory_gb = 0;
 };
 
 // Resource use of a finished worker.

@@ -11,6 +11,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <thread>
@@ -138,9 +139,14 @@ Status LocalAdapter::EnsureOpen() {
   return Status::Ok();
 }
 
+namespace {
+
+int CoresOf(const JobSpec& spec) { return std::max(1, spec.cores); }
+
+}  // namespace
+
 int LocalAdapter::FreeSlots() const {
-  const int free = options_.slots - static_cast<int>(running_.size()) -
-                   static_cast<int>(queued_.size());
+  const int free = options_.slots - busy_cores_ - queued_cores_;
   return free > 0 ? free : 0;
 }
 
@@ -154,9 +160,10 @@ void LocalAdapter::Submit(JobSpec spec, DoneCallback done) {
                                 "' was shut down; Connect() it again"});
     return;
   }
-  if (queued_.empty() && static_cast<int>(running_.size()) < options_.slots) {
+  if (queued_.empty() && Fits(CoresOf(job->spec))) {
     Start(job);
   } else {
+    queued_cores_ += CoresOf(job->spec);
     queued_.push_back(std::move(job));
   }
 }
@@ -230,8 +237,14 @@ void LocalAdapter::Start(const JobPtr& job) {
     }
   }
 
+  // A k-core job's OpenMP runtime uses its k cores, unless the user chose.
+  std::vector<std::string> extra_env;
+  if (spec.cores > 1 && std::getenv("OMP_NUM_THREADS") == nullptr) {
+    extra_env.push_back("OMP_NUM_THREADS=" + std::to_string(spec.cores));
+  }
   SpawnRequest req;
   req.argv = &job->cmd.argv;
+  req.extra_env = &extra_env;
   req.cwd = job->sandbox;
   req.in.fd = devnull_fd_;
   req.out.file = "stdout";
@@ -265,6 +278,7 @@ void LocalAdapter::Start(const JobPtr& job) {
   }
   job->started = clock_.Now();
   running_.emplace(spec.id, job);
+  busy_cores_ += CoresOf(spec);
   if (spec.timeout > 0) {
     job->timeout = clock_.After(spec.timeout, [this, id = spec.id] {
       auto it = running_.find(id);
@@ -296,7 +310,7 @@ void LocalAdapter::OnExit(const JobPtr& job) {
   const int wait_errno = errno;
 
   job->finished = true;
-  running_.erase(job->spec.id);
+  if (running_.erase(job->spec.id) > 0) busy_cores_ -= CoresOf(job->spec);
   job->timeout.reset();
   boost::system::error_code ignored;
   job->pidfd.close(ignored);
@@ -405,6 +419,7 @@ void LocalAdapter::Cancel(JobId id) {
     if ((*q)->spec.id == id) {
       JobPtr job = *q;
       queued_.erase(q);
+      queued_cores_ -= CoresOf(job->spec);
       PostFailure(job, Cancelled{});
       return;
     }
@@ -412,10 +427,10 @@ void LocalAdapter::Cancel(JobId id) {
 }
 
 void LocalAdapter::StartQueued() {
-  while (!queued_.empty() &&
-         static_cast<int>(running_.size()) < options_.slots) {
+  while (!queued_.empty() && Fits(CoresOf(queued_.front()->spec))) {
     JobPtr job = std::move(queued_.front());
     queued_.pop_front();
+    queued_cores_ -= CoresOf(job->spec);
     Start(job);
   }
 }
@@ -474,8 +489,10 @@ void LocalAdapter::Shutdown() {
   jobs.reserve(running_.size() + queued_.size());
   for (auto& [id, job] : running_) jobs.push_back(job);
   running_.clear();
+  busy_cores_ = 0;
   for (JobPtr& job : queued_) jobs.push_back(std::move(job));
   queued_.clear();
+  queued_cores_ = 0;
 
   for (const JobPtr& job : jobs) {
     job->finished = true;

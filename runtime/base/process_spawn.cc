@@ -12,6 +12,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -136,12 +137,31 @@ StatusOr<SpawnedProcess> SpawnProcess(const SpawnRequest& req) {
   }
   argv.push_back(nullptr);
 
+  char** envp = environ;
+  std::vector<char*> env;
+  if (req.extra_env && !req.extra_env->empty()) {
+    auto named = [](const char* entry, const std::string& extra) {
+      size_t eq = extra.find('=');
+      return std::strncmp(entry, extra.c_str(), eq + 1) == 0;
+    };
+    for (char** e = environ; *e; ++e) {
+      bool replaced = false;
+      for (const std::string& x : *req.extra_env) replaced |= named(*e, x);
+      if (!replaced) env.push_back(*e);
+    }
+    for (const std::string& x : *req.extra_env) {
+      env.push_back(const_cast<char*>(x.c_str()));
+    }
+    env.push_back(nullptr);
+    envp = env.data();
+  }
+
   SpawnSetup setup;
   int err = Configure(req, setup);
   SpawnedProcess proc;
   if (!err) {
     err = (req.search_path ? posix_spawnp : posix_spawn)(
-        &proc.pid, argv[0], &setup.actions, &setup.attr, argv.data(), environ);
+        &proc.pid, argv[0], &setup.actions, &setup.attr, argv.data(), envp);
   }
   if (err) {
     return Status::FromErrno("cannot start '" + args[0] + "'", err);

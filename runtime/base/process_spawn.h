@@ -39,6 +39,9 @@ struct SpawnRequest {
   // Its own process group, so that a kill of -pid reaches the program's
   // children too.
   bool own_process_group = true;
+  // "NAME=value" entries added to (or replacing in) the parent's
+  // environment for the child; null or empty: the parent's as it is.
+  const std::vector<std::string>* extra_env = nullptr;
 };
 
 struct SpawnedProcess {

@@ -21,6 +21,12 @@ struct Engine::HostEntry {
   std::string data_dir;  // version files on the host when not shared
   uint64_t running = 0;  // jobs placed here and not finished
   uint64_t staging = 0;  // of which still waiting for their inputs
+  // The same in cores (a job holds its operation's ComputingUnits).
+  uint64_t running_cores = 0;
+  uint64_t staging_cores = 0;
+  // Capacity: cores and memory (GB, 0: not limited).
+  int cores = 1;
+  double memory_gb = 0;
   // After a loss: the next reconnect attempt and its delay (doubling).
   std::unique_ptr<Timer> reconnect_timer;
   Seconds reconnect_delay = 0;

@@ -44,7 +44,7 @@ Policy::Choice VolatilePolicy::Choose(const ReadyTask& task,
   double best_score = -std::numeric_limits<double>::infinity();
   std::vector<uint32_t> x(board.num_hosts(), 0);
   for (HostId h = 0; h < board.num_hosts(); ++h) {
-    if (!board.usable(h) || !board.free_now(h)) continue;
+    if (!board.Fits(h, task.need) || !board.FreeNowFor(h, task.need)) continue;
     if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
     x[h] = 1;
     Measure m = Evaluate(x, task.op, predictor);
@@ -76,7 +76,9 @@ void VolatilePolicy::Place(const std::vector<ReadyTask>& ready,
   std::vector<int> free(hosts.size(), 0);
   for (HostId h = 0; h < hosts.size(); ++h) {
     if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
-    free[h] = hosts[h].free_slots();
+    // All tasks of a configuration are of one operation, so one Need:
+    // a host's room is counted in jobs of that Need.
+    free[h] = hosts[h].FreeFor(ready[0].need);
   }
   Measure last;
   std::vector<HostId> chosen = Build(m, ready[0].op, free, *in.predictor,
@@ -85,6 +87,7 @@ void VolatilePolicy::Place(const std::vector<ReadyTask>& ready,
   launched_ = in.now;
   launched_e_ = last.e;
   running_op_ = ready[0].op;
+  need_ = ready[0].need;
   for (size_t i = 0; i < m; ++i)
     out->push_back({ready[i].id, chosen[i], in.now + last.e});
 }
@@ -150,7 +153,7 @@ std::vector<TaskId> ProactivePolicy::Reconsider(
   std::vector<int> free(states.size(), 0);
   for (HostId h = 0; h < states.size(); ++h) {
     if (model->state(h) != HostAvail::kUp || !states[h].usable) continue;
-    free[h] = states[h].free_slots() + static_cast<int>(x[h]);
+    free[h] = states[h].FreeFor(need_) + static_cast<int>(x[h]);
   }
   Seconds elapsed = in.now - iteration_start();
   Measure fresh;
