@@ -108,20 +108,14 @@ std::string OperationComment(const Operation& op) {
 
 namespace {
 
-// A double as a C literal that reads back the same ("0", "2.5", "1e-06").
+// A double as a C literal that reads back the same ("0", "2.5", "30").
 std::string CNumber(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  std::string text = buf;
-  // Shortest form that round-trips, for readable tables.
-  for (int precision = 1; precision < 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) {
-      text = buf;
-      break;
-    }
+  std::snprintf(buf, sizeof buf, "%g", v);
+  if (std::strtod(buf, nullptr) != v) {
+    std::snprintf(buf, sizeof buf, "%.17g", v);
   }
-  return text;
+  return buf;
 }
 
 }  // namespace
