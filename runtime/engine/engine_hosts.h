@@ -46,6 +46,9 @@ struct Engine::JobEntry {
   // Where a replica on a host sharing the master's files writes its
   // outputs (dest -> final path), moved into place if it wins.
   std::vector<std::pair<std::string, std::string>> replica_outputs;
+  // What the job holds (its operation's Need), kept here so a round does
+  // not look every running job's task up again.
+  Need need;
 };
 
 // Consulted by FTMET/FTMCT while the engine schedules (mutex held).

@@ -55,8 +55,7 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   std::vector<HostState>& states = states_scratch_;
   HostStatesLocked(&states);
   for (const auto& [id, job] : jobs_) {
-    states[job.host].AddBusy(job.predicted_end,
-                             scheduler_.NeedOf(graph_.task(job.task).op));
+    states[job.host].AddBusy(job.predicted_end, job.need);
   }
   SchedulingInput in{clock_->Now(), &states, predictor_.get()};
   if (replication_ == ReplicationMode::kDynamic &&
@@ -95,8 +94,8 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   } else if (ops_[task.op].desc->timeout > 0) {
     spec.timeout = ops_[task.op].desc->timeout;
   }
-  JobEntry entry{t,       h, predicted_end, clock_->Now(), task.attempts,
-                 replica, {}};
+  JobEntry entry{t,       h,  predicted_end, clock_->Now(), task.attempts,
+                 replica, {}, need};
   if (replica && host.shared) {
     // Instances on hosts sharing the master's files would write the same
     // version files: a replica writes beside them and moves its outputs into
