@@ -84,6 +84,10 @@ struct HostConfig {
   // Jobs run at once on the host. Default: the number of cores for local
   // hosts, 1 for the others (0 before loading fills it in).
   int slots = 0;
+  // Memory the host's jobs may hold at once, in GB: a job holds its
+  // operation's @Constraints(MemorySize=...) while it runs. Default: 0 (not
+  // limited).
+  double memory_gb = 0;
   // Directory for the host's files. A remote path is taken from the remote
   // login directory. Default: "<work_dir>/hosts/<name>" for local, sim and
   // batch hosts without `via`; ".gsrt/hosts/<name>" for the others.

@@ -43,6 +43,12 @@ struct JobSpec {
   // "NAME=value" entries set for this job only, on top of the worker's
   // environment (a persistent worker undoes them before the next job).
   std::vector<std::string> env;
+  // What the job holds on its host (its operation's @Constraints): cores
+  // out of the host's slots (FreeSlots() counts cores) and memory in GB
+  // (0: none reserved). The worker of a k-core job gets OMP_NUM_THREADS=k
+  // unless the user set it.
+  int cores = 1;
+  double memory_gb = 0;
 };
 
 // Resource use of a finished worker.

@@ -7,6 +7,8 @@
 //     execution times drawn per (task, host); the volatile policies run
 //     without a host model (every host always UP); wqr, wqr-ft and
 //     wqdr-ft place by WorkQueue (their replication is the engine's: item 3);
+//  2b. the same round on two-slot hosts without and with constraints (a
+//     third of the tasks holding 2 cores and 1 GB), and their ratio;
 //  3. replication planning (paper 001): one PlanReplicas call giving N
 //     running tasks replicas on N free one-slot hosts, per replica.
 // A plain program: prints a table; no test.
@@ -69,6 +71,45 @@ void PolicyTimes(size_t hosts, size_t tasks) {
   }
 }
 
+// The capacity model's cost (issue 15): the same round as above on
+// two-slot hosts with 8 GB, once with no constraints (every task one core,
+// the path all runs took before) and once with every third task holding 2
+// cores and 1 GB; the ratio is the cost of the constraints.
+void CapacityTimes(size_t hosts, size_t tasks) {
+  TablePredictor pred(tasks, hosts, 7);
+  std::printf(
+      "\ncapacity: %zu ready tasks on %zu free 2-slot hosts, "
+      "us per placed task\n",
+      tasks, hosts);
+  std::printf("%-8s %12s %12s %8s\n", "policy", "no needs", "1/3 needs",
+              "ratio");
+  for (const char* name :
+       {"met", "mct", "ftmet", "ftmct", "grank", "min-min", "wqr"}) {
+    double per_task[2] = {0, 0};
+    for (int constrained = 0; constrained < 2; ++constrained) {
+      auto policy = gs::MakePolicy(name);
+      if (!policy.ok()) break;
+      gs::Scheduler sched(std::move(policy).value());
+      for (gs::TaskId t = 0; t < tasks; ++t) {
+        if (constrained && t % 3 == 0) sched.SetNeed(t, gs::Need{2, 1.0});
+        sched.AddReady(t, t);
+      }
+      std::vector<gs::HostState> states(hosts);
+      for (gs::HostState& h : states) {
+        h.slots = 2;
+        h.memory_gb = 8;
+      }
+      gs::SchedulingInput in{0, &states, &pred};
+      auto t0 = std::chrono::steady_clock::now();
+      auto placed = sched.Schedule(in);
+      per_task[constrained] =
+          SecondsSince(t0) / std::max<size_t>(placed.size(), 1) * 1e6;
+    }
+    std::printf("%-8s %12.2f %12.2f %8.2f\n", name, per_task[0], per_task[1],
+                per_task[1] / std::max(per_task[0], 1e-9));
+  }
+}
+
 void ReplicationTimes(size_t hosts) {
   for (auto mode :
        {gs::ReplicationMode::kFixed, gs::ReplicationMode::kDynamic}) {
@@ -123,6 +164,8 @@ int main(int argc, char** argv) {
   PolicyTimes(16, 16);
   PolicyTimes(100, 100);
   PolicyTimes(1000, 1000);
+  CapacityTimes(100, 100);
+  CapacityTimes(1000, 1000);
   std::printf("\nreplication planning (PlanReplicas), threshold 2\n");
   std::printf("%-8s %14s\n", "mode", "us per replica");
   ReplicationTimes(16);

@@ -30,7 +30,7 @@ namespace {
 const gs_param_desc kParams[] = {{"c", GS_TYPE_FILE, GS_DIR_INOUT},
                                  {"a", GS_TYPE_FILE, GS_DIR_IN},
                                  {"b", GS_TYPE_FILE, GS_DIR_IN}};
-const gs_operation kMultiply = {"multiply", GS_TYPE_VOID, 3, kParams};
+const gs_operation kMultiply = {"multiply", GS_TYPE_VOID, 3, kParams, 0, 0, 0};
 
 size_t HeapInUse() {
   struct mallinfo2 mi = mallinfo2();

@@ -1,5 +1,8 @@
 #include "stubgen/emit_util.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace gs {
 
 namespace {
@@ -103,6 +106,20 @@ std::string OperationComment(const Operation& op) {
   return text;
 }
 
+namespace {
+
+// A double as a C literal that reads back the same ("0", "2.5", "30").
+std::string CNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  if (std::strtod(buf, nullptr) != v) {
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+  }
+  return buf;
+}
+
+}  // namespace
+
 std::string OperationTables(const Interface& iface) {
   std::string text;
   for (const Operation& op : iface.operations) {
@@ -119,7 +136,9 @@ std::string OperationTables(const Interface& iface) {
     std::string head = "static const gs_operation gs_op_" + op.name + " =";
     std::string init = "{\"" + op.name + "\", " + AbiTypeName(op.return_type) +
                        ", " + std::to_string(op.params.size()) + ", " + params +
-                       "};";
+                       ", " + std::to_string(op.computing_units) + ", " +
+                       CNumber(op.memory_gb) + ", " +
+                       CNumber(op.timeout_seconds) + "};";
     if (head.size() + 1 + init.size() <= kMaxColumns) {
       text += head + " " + init + "\n\n";
     } else {

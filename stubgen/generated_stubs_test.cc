@@ -178,6 +178,28 @@ TEST_F(GeneratedStubsTest, ReturnValuesComeFromTheReturnSlot) {
   ExpectReturn<double>(ret_double, "ret_double", GS_TYPE_DOUBLE, 1, -0.125);
 }
 
+// everything.idl's @Constraints and @Timeout lines reach the table the
+// runtime reads; operations without them have zeros (one core, no memory,
+// no timeout).
+TEST_F(GeneratedStubsTest, AnnotationsAreInTheOperationTable) {
+  g_results = [](const gs_arg*, void* slot) {
+    *static_cast<double*>(slot) = 0;
+  };
+  ret_double(1);
+  g_results = nullptr;  // the others return nothing
+  fails("why");
+  nothing();
+  ASSERT_EQ(g_calls.size(), 3u);
+  EXPECT_EQ(g_calls[0].op->computing_units, 4);
+  EXPECT_EQ(g_calls[0].op->memory_gb, 1.5);
+  EXPECT_EQ(g_calls[0].op->timeout, 30);
+  EXPECT_EQ(g_calls[1].op->computing_units, 0);
+  EXPECT_EQ(g_calls[1].op->memory_gb, 2.0);
+  EXPECT_EQ(g_calls[1].op->timeout, 0);
+  EXPECT_EQ(g_calls[2].op->computing_units, 0);
+  EXPECT_EQ(g_calls[2].op->memory_gb, 0);
+}
+
 TEST_F(GeneratedStubsTest, ZeroParameterOperations) {
   nothing();
   g_results = [](const gs_arg*, void* slot) { *static_cast<int*>(slot) = 9; };

@@ -211,6 +211,11 @@ class Lexer {
     Advance();  // ')'
     token.end = Pos();
     while (i_ < src_.size() && IsBlank(src_[i_])) Advance();
+    // COMPSs's C binding ends annotation lines with ';'.
+    if (i_ < src_.size() && src_[i_] == ';') {
+      Advance();
+      while (i_ < src_.size() && IsBlank(src_[i_])) Advance();
+    }
     if (i_ < src_.size() && src_[i_] == '/' && Peek(1) == '/') SkipLine();
     if (i_ < src_.size() && src_[i_] != '\n') {
       Fail(Pos(), "unexpected text after @" + name + "(...)");

@@ -27,6 +27,11 @@ struct Operation {
   // just before the operation; empty when there were none.
   std::string constraints;
   std::string timeout;
+  // What those annotations ask for (stubgen/idl_annotations.h); 0 when not
+  // given: one core, no memory reserved, no timeout of the IDL's own.
+  int computing_units = 0;
+  double memory_gb = 0;
+  double timeout_seconds = 0;
   // Line of the operation's return type in the IDL file (1-based).
   int line = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "stubgen/idl_annotations.h"
 #include "stubgen/idl_names.h"
 #include "stubgen/library_names.h"
 
@@ -94,6 +95,8 @@ class Parser {
                                      " for the same operation");
         }
         slot = Cur().value;
+        std::string why;
+        if (!ApplyAnnotation(Cur(), &op, &why)) return Fail(Cur().pos, why);
         Next();
       }
       if (At(TokenKind::kRBrace) || At(TokenKind::kEnd)) {

@@ -27,6 +27,9 @@ TEST(IdlParserTest, ParsesOperationsParamsAndAnnotations) {
   EXPECT_EQ(deposit.return_type, GS_TYPE_DOUBLE);
   EXPECT_EQ(deposit.constraints, "ComputingUnits=2");
   EXPECT_EQ(deposit.timeout, "10");
+  EXPECT_EQ(deposit.computing_units, 2);
+  EXPECT_EQ(deposit.memory_gb, 0);
+  EXPECT_EQ(deposit.timeout_seconds, 10);
   EXPECT_EQ(deposit.line, 5);
   ASSERT_EQ(deposit.params.size(), 4u);
   EXPECT_EQ(deposit.params[0].dir, GS_DIR_INOUT);
@@ -178,11 +181,39 @@ const ErrorCase kErrors[] = {
      "interface a {\n  void f();\n  @Timeout(5)\n};\n",
      "t.idl:3:3: error: @Timeout must come right before an operation"},
     {"two constraints for one operation",
-     "interface a {\n@Constraints(a)\n@Constraints(b)\nvoid f();\n};\n",
+     "interface a {\n@Constraints(ComputingUnits=1)\n@Constraints("
+     "MemorySize=1)\nvoid f();\n};\n",
      "t.idl:3:1: error: more than one @Constraints for the same operation"},
     {"unterminated constraints", "interface a {\n@Constraints(a\nvoid f();",
      "t.idl:2:13: error: unterminated @Constraints(...): ')' must close it on "
      "the same line"},
+    {"constraint gsrt does not honour",
+     "interface a {\n  @Constraints(ComputingUnits=2, "
+     "processorArchitecture=\"x86_64\");\n  void f();\n};\n",
+     "t.idl:2:3: error: @Constraints key 'processorArchitecture' is COMPSs's "
+     "but gsrt does not honour it; gsrt honours ComputingUnits and MemorySize "
+     "(in GB): remove it or choose hosts for it in the configuration"},
+    {"unknown constraint", "interface a {\n@Constraints(cpus=2)\nvoid f();};",
+     "t.idl:2:1: error: unknown @Constraints key 'cpus'; gsrt honours "
+     "ComputingUnits and MemorySize (in GB): remove it or choose hosts for it "
+     "in the configuration"},
+    {"fractional cores",
+     "interface a {\n@Constraints(ComputingUnits=1.5)\nvoid f();};",
+     "t.idl:2:1: error: ComputingUnits must be a whole number of cores (1 or "
+     "more), got '1.5'"},
+    {"negative memory",
+     "interface a {\n@Constraints(MemorySize=-1)\nvoid f();};",
+     "t.idl:2:1: error: MemorySize must be a positive number of GB, got '-1'"},
+    {"not key=value", "interface a {\n@Constraints(4)\nvoid f();};",
+     "t.idl:2:1: error: @Constraints item '4' is not key=value; write e.g. "
+     "ComputingUnits=2"},
+    {"wall clock limit as constraint",
+     "interface a {\n@Constraints(wallClockLimit=60)\nvoid f();};",
+     "t.idl:2:1: error: @Constraints key 'wallClockLimit' is not supported; "
+     "use @Timeout(seconds) on its own line"},
+    {"timeout not a number", "interface a {\n@Timeout(soon)\nvoid f();};",
+     "t.idl:2:1: error: @Timeout takes a positive number of seconds, got "
+     "'soon'"},
     {"non-ASCII character", "interface a { void f(in int \xc3\xa9); };",
      "t.idl:1:29: error: unexpected character '\\xc3'"},
 };
@@ -194,6 +225,32 @@ TEST_P(IdlParserErrorTest, GivesExactMessage) {
   ASSERT_FALSE(parsed.ok()) << GetParam().what;
   EXPECT_EQ(parsed.status().code(), Status::Code::kInvalidArgument);
   EXPECT_EQ(parsed.status().message(), GetParam().expected) << GetParam().what;
+}
+
+// COMPSs's C binding: annotation lines end with ';', values may be quoted,
+// and the Java/Python spellings of the keys are aliases.
+TEST(IdlParserTest, ReadsCompssConstraintsAndTimeout) {
+  StatusOr<Interface> parsed = ParseIdl(
+      "interface sim {\n"
+      "  @Constraints(ComputingUnits=\"8\", MemorySize=\"2.5\");\n"
+      "  @Timeout(90);\n"
+      "  void big(inout File f);\n"
+      "  @Constraints(computing_units=2, memorySize=0.5)\n"
+      "  void mid(inout File f);\n"
+      "  @Implements(mid);\n"
+      "  void small(inout File f);\n"
+      "};\n",
+      "sim.idl");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const auto& ops = parsed->operations;
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[0].computing_units, 8);
+  EXPECT_EQ(ops[0].memory_gb, 2.5);
+  EXPECT_EQ(ops[0].timeout_seconds, 90);
+  EXPECT_EQ(ops[1].computing_units, 2);
+  EXPECT_EQ(ops[1].memory_gb, 0.5);
+  EXPECT_EQ(ops[1].timeout_seconds, 0);
+  EXPECT_EQ(ops[2].computing_units, 0);  // not given: one core
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, IdlParserErrorTest,

@@ -124,8 +124,9 @@ void AgentAdapter::ConnectAsync(StatusCallback done) {
 
 int AgentAdapter::FreeSlots() const {
   if (state_ != State::kReady) return 0;
-  return std::max(
-      0, static_cast<int>(hello_.slots) - static_cast<int>(jobs_.size()));
+  int busy = 0;
+  for (const auto& [id, job] : jobs_) busy += job.cores;
+  return std::max(0, static_cast<int>(hello_.slots) - busy);
 }
 
 void AgentAdapter::OnData(std::string_view bytes) {
@@ -332,7 +333,7 @@ void AgentAdapter::Submit(JobSpec spec, DoneCallback done) {
     report.outcome = e;
     return PostReport(std::move(done), std::move(report));
   }
-  jobs_[spec.id] = Job{std::move(done), now};
+  jobs_[spec.id] = Job{std::move(done), now, std::max(1, spec.cores)};
   Send(RunJob{std::move(spec)});
 }
 

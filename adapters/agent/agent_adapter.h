@@ -129,6 +129,7 @@ class AgentAdapter : public AdapterDefaults {
   struct Job {
     DoneCallback done;
     Seconds submitted = 0;
+    int cores = 1;  // slots are cores: what the job holds of hello_.slots
   };
   struct Transfer {
     StatusCallback done;

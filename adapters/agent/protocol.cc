@@ -1,5 +1,6 @@
 #include "adapters/agent/protocol.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <type_traits>
@@ -115,6 +116,8 @@ void Put(Writer& w, const RunJob& m) {
   }
   w.Str(s.worker);
   w.F64(s.timeout);
+  w.U32(static_cast<uint32_t>(std::max(1, s.cores)));
+  w.F64(s.memory_gb);
 }
 void Put(Writer& w, const Cancel& m) { w.U64(m.job); }
 void Put(Writer& w, const Heartbeat& m) { w.U64(m.seq); }
@@ -227,6 +230,11 @@ bool Get(Reader& r, RunJob& m) {
   }
   s.worker = r.Str();
   s.timeout = r.F64();
+  // Protocol 1.1: what the job holds (1.0 masters send neither).
+  if (!r.at_end()) {
+    s.cores = static_cast<int>(std::min<uint32_t>(r.U32(), 1u << 20));
+    s.memory_gb = r.F64();
+  }
   return true;
 }
 bool Get(Reader& r, Cancel& m) {

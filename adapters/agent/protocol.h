@@ -22,10 +22,11 @@
 namespace gs::agent {
 
 // Peers must agree on the major version; the minor one only names what a
-// peer may additionally understand (none so far). Major 2: a timed-out
-// job's report carries where its evidence was kept.
+// peer may additionally understand. Major 2: a timed-out job's report
+// carries where its evidence was kept. 2.1: RUN_JOB ends with the cores
+// and memory the job holds (a 2.1 agent reads 2.0 jobs as one core).
 inline constexpr uint16_t kProtocolMajor = 2;
-inline constexpr uint16_t kProtocolMinor = 0;
+inline constexpr uint16_t kProtocolMinor = 1;
 // First bytes of every HELLO payload: identifies the protocol on the wire.
 inline constexpr std::string_view kMagic = "GSRTAGNT";
 // Largest `length` accepted. Frames are at most a chunk plus a little, or a

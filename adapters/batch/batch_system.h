@@ -26,6 +26,11 @@ struct BatchSubmission {
   // output + "." + i.
   std::string output;
   int array = 0;  // 0: a single job
+  // What each element's gsrt job holds (its operation's @Constraints); the
+  // submission asks for at least this many CPUs and MiB besides the host's
+  // cpus_per_task and mem. 0: nothing beyond them.
+  int cpus = 0;
+  int64_t mem_mb = 0;
 };
 
 class BatchSystem {

@@ -38,6 +38,16 @@ TEST(SlurmSystemTest, SubmitArgvCarriesTheKeys) {
     EXPECT_THAT(argv, Contains(want));
   }
   EXPECT_THAT(slurm->SubmitArgv(c, Job(), true), Contains("--test-only"));
+  // A job whose operation needs more asks for it; less changes nothing.
+  BatchSubmission big = Job();
+  big.cpus = 6;
+  big.mem_mb = 2048;
+  EXPECT_THAT(slurm->SubmitArgv(c, big, false), Contains("--cpus-per-task=6"));
+  EXPECT_THAT(slurm->SubmitArgv(c, big, false), Contains("--mem=2048"));
+  big.cpus = 1;
+  big.mem_mb = 10;
+  EXPECT_THAT(slurm->SubmitArgv(c, big, false), Contains("--cpus-per-task=2"));
+  EXPECT_THAT(slurm->SubmitArgv(c, big, false), Contains("--mem=512"));
   EXPECT_THAT(slurm->SubmitArgv(c, Job(), false), Contains("--output=/w/out"));
 }
 
@@ -67,6 +77,11 @@ TEST(PbsSystemTest, SubmitArgvAndListing) {
   auto argv = pbs->SubmitArgv(c, Job(), false);
   EXPECT_EQ(argv.front(), "qsub");
   EXPECT_THAT(argv, Contains("nodes=1:ppn=4,walltime=25:00:00,mem=100mb"));
+  BatchSubmission big = Job();
+  big.cpus = 8;
+  big.mem_mb = 4096;
+  EXPECT_THAT(pbs->SubmitArgv(c, big, false),
+              Contains("nodes=1:ppn=8,walltime=25:00:00,mem=4096mb"));
   EXPECT_THAT(argv, Contains("batch"));
   EXPECT_TRUE(pbs->SubmitArgv(c, Job(), true).empty());
   EXPECT_EQ(*pbs->ParseSubmitted("123.server\n"), "123");

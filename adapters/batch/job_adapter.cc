@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "adapters/batch/batch_job_runner.h"
@@ -66,12 +68,16 @@ Status BatchJobAdapter::Connect() {
 
 int BatchJobAdapter::FreeSlots() const {
   if (!connected_ || shut_down_) return 0;
-  return std::max(0, slots_ - static_cast<int>(jobs_.size()) - reporting_);
+  // Slots are cores: each job holds its operation's.
+  int busy = reporting_;
+  for (const auto& [id, e] : jobs_) busy += e.cores;
+  return std::max(0, slots_ - busy);
 }
 
 void BatchJobAdapter::Submit(JobSpec spec, DoneCallback done) {
   const JobId id = spec.id;
   Entry& e = jobs_[id];
+  e.cores = std::max(1, spec.cores);
   e.spec = std::move(spec);
   e.done = std::move(done);
   e.submitted = clock().Now();
@@ -98,9 +104,18 @@ void BatchJobAdapter::Flush() {
     if (jobs_.count(id)) ids.push_back(id);  // not cancelled meanwhile
   }
   pending_.clear();
-  for (size_t i = 0; i < ids.size(); i += max_array_) {
-    const size_t end = std::min(ids.size(), i + max_array_);
-    SubmitChunk(std::vector<JobId>(ids.begin() + i, ids.begin() + end));
+  // An array asks for one size of allocation: jobs holding different cores
+  // or memory go in different arrays.
+  std::map<std::pair<int, double>, std::vector<JobId>> by_need;
+  for (JobId id : ids) {
+    const JobSpec& s = jobs_[id].spec;
+    by_need[{std::max(1, s.cores), s.memory_gb}].push_back(id);
+  }
+  for (auto& [need, same] : by_need) {
+    for (size_t i = 0; i < same.size(); i += max_array_) {
+      const size_t end = std::min(same.size(), i + max_array_);
+      SubmitChunk(std::vector<JobId>(same.begin() + i, same.begin() + end));
+    }
   }
 }
 
@@ -135,6 +150,9 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
     job.script = script;
     job.output = dir + "/out";
     job.array = ids.size() > 1 ? static_cast<int>(ids.size()) : 0;
+    const JobSpec& first = jobs_[ids.front()].spec;
+    job.cpus = std::max(1, first.cores);
+    job.mem_mb = static_cast<int64_t>(std::ceil(first.memory_gb * 1024));
     id = commands().Submit(job);
     ++submissions_;
   }

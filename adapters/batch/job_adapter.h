@@ -50,7 +50,8 @@ class BatchJobAdapter : public BatchHostAdapter {
 
  private:
   struct Entry {
-    JobSpec spec;  // until submitted
+    JobSpec spec;   // until submitted
+    int cores = 1;  // of the host's slots, while the job is ours
     DoneCallback done;
     Seconds submitted = 0;
     std::string dir;       // the batch directory

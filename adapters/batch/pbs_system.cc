@@ -1,6 +1,7 @@
 // PBS/Torque-style commands: qsub, qstat, qdel (tested against Debian's
 // slurm-wlm-torque wrappers). No job arrays: their syntax and element
 // naming differ between PBS flavours, so every job is its own qsub.
+#include <algorithm>
 #include <sstream>
 
 #include "adapters/batch/batch_system.h"
@@ -39,10 +40,13 @@ class PbsSystem : public BatchSystem {
                                      "oe",   "-o", job.output};
     if (!c.partition.empty()) argv.insert(argv.end(), {"-q", c.partition});
     if (!c.account.empty()) argv.insert(argv.end(), {"-A", c.account});
-    std::string resources = "nodes=1:ppn=" + std::to_string(c.cpus_per_task);
+    std::string resources =
+        "nodes=1:ppn=" + std::to_string(std::max(c.cpus_per_task, job.cpus));
     if (c.walltime > 0)
       resources += ",walltime=" + FormatPbsWalltime(c.walltime);
-    if (c.mem_mb > 0) resources += ",mem=" + std::to_string(c.mem_mb) + "mb";
+    if (int64_t mem = std::max(c.mem_mb, job.mem_mb); mem > 0) {
+      resources += ",mem=" + std::to_string(mem) + "mb";
+    }
     argv.insert(argv.end(), {"-l", resources});
     argv.insert(argv.end(), c.extra.begin(), c.extra.end());
     argv.push_back(job.script);

@@ -1,5 +1,6 @@
 // Slurm's commands: sbatch --parsable, squeue --array by job name, scancel,
 // and `scontrol show config` for reachability and MaxArraySize.
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -64,8 +65,11 @@ class SlurmSystem : public BatchSystem {
     if (!c.account.empty()) argv.push_back("--account=" + c.account);
     if (!c.qos.empty()) argv.push_back("--qos=" + c.qos);
     if (c.walltime > 0) argv.push_back("--time=" + FormatWalltime(c.walltime));
-    argv.push_back("--cpus-per-task=" + std::to_string(c.cpus_per_task));
-    if (c.mem_mb > 0) argv.push_back("--mem=" + std::to_string(c.mem_mb));
+    argv.push_back("--cpus-per-task=" +
+                   std::to_string(std::max(c.cpus_per_task, job.cpus)));
+    if (int64_t mem = std::max(c.mem_mb, job.mem_mb); mem > 0) {
+      argv.push_back("--mem=" + std::to_string(mem));
+    }
     argv.insert(argv.end(), c.extra.begin(), c.extra.end());
     argv.push_back(job.script);
     return argv;

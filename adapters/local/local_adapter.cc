@@ -13,6 +13,7 @@
 #include <boost/asio/read.hpp>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -169,9 +170,14 @@ Status LocalAdapter::EnsureOpen() {
   return Status::Ok();
 }
 
+namespace {
+
+int CoresOf(const JobSpec& spec) { return std::max(1, spec.cores); }
+
+}  // namespace
+
 int LocalAdapter::FreeSlots() const {
-  const int free = options_.slots - static_cast<int>(running_.size()) -
-                   static_cast<int>(queued_.size());
+  const int free = options_.slots - busy_cores_ - queued_cores_;
   return free > 0 ? free : 0;
 }
 
@@ -185,9 +191,10 @@ void LocalAdapter::Submit(JobSpec spec, DoneCallback done) {
                                 "' was shut down; Connect() it again"});
     return;
   }
-  if (queued_.empty() && static_cast<int>(running_.size()) < options_.slots) {
+  if (queued_.empty() && Fits(CoresOf(job->spec))) {
     Start(job);
   } else {
+    queued_cores_ += CoresOf(job->spec);
     queued_.push_back(std::move(job));
   }
 }
@@ -261,6 +268,17 @@ void LocalAdapter::Start(const JobPtr& job) {
     }
   }
 
+  // A k-core job's OpenMP runtime uses its k cores, unless the user chose
+  // (in the master's environment or the job's); in the job's environment,
+  // so that a persistent worker serves it only with the same setting.
+  const bool omp_chosen =
+      std::getenv("OMP_NUM_THREADS") != nullptr ||
+      std::any_of(spec.env.begin(), spec.env.end(), [](const std::string& e) {
+        return e.rfind("OMP_NUM_THREADS=", 0) == 0;
+      });
+  if (spec.cores > 1 && !omp_chosen) {
+    job->spec.env.push_back("OMP_NUM_THREADS=" + std::to_string(spec.cores));
+  }
   if (options_.workers == WorkerMode::kPersistent) return StartOnWorker(job);
 
   SpawnRequest req;
@@ -298,6 +316,7 @@ void LocalAdapter::Track(const JobPtr& job) {
   const JobSpec& spec = job->spec;
   job->started = clock_.Now();
   running_.emplace(spec.id, job);
+  busy_cores_ += CoresOf(spec);
   if (spec.timeout > 0) {
     job->timeout = clock_.After(spec.timeout, [this, id = spec.id] {
       auto it = running_.find(id);
@@ -413,7 +432,7 @@ void LocalAdapter::OnExit(const JobPtr& job) {
 void LocalAdapter::Finish(const JobPtr& job, bool reaped, int status,
                           int wait_errno) {
   job->finished = true;
-  running_.erase(job->spec.id);
+  if (running_.erase(job->spec.id) > 0) busy_cores_ -= CoresOf(job->spec);
   job->timeout.reset();
   boost::system::error_code ignored;
   job->pidfd.close(ignored);
@@ -540,6 +559,7 @@ void LocalAdapter::Cancel(JobId id) {
     if ((*q)->spec.id == id) {
       JobPtr job = *q;
       queued_.erase(q);
+      queued_cores_ -= CoresOf(job->spec);
       PostFailure(job, Cancelled{});
       return;
     }
@@ -547,10 +567,10 @@ void LocalAdapter::Cancel(JobId id) {
 }
 
 void LocalAdapter::StartQueued() {
-  while (!queued_.empty() &&
-         static_cast<int>(running_.size()) < options_.slots) {
+  while (!queued_.empty() && Fits(CoresOf(queued_.front()->spec))) {
     JobPtr job = std::move(queued_.front());
     queued_.pop_front();
+    queued_cores_ -= CoresOf(job->spec);
     Start(job);
   }
 }
@@ -609,8 +629,10 @@ void LocalAdapter::Shutdown() {
   jobs.reserve(running_.size() + queued_.size());
   for (auto& [id, job] : running_) jobs.push_back(job);
   running_.clear();
+  busy_cores_ = 0;
   for (JobPtr& job : queued_) jobs.push_back(std::move(job));
   queued_.clear();
+  queued_cores_ = 0;
 
   for (const JobPtr& job : jobs) {
     job->finished = true;

@@ -172,6 +172,14 @@ class LocalAdapter : public AdapterDefaults {
   bool shut_down_ = false;
   std::unordered_map<JobId, JobPtr> running_;
   std::deque<JobPtr> queued_;
+  // Slots are cores: a job holds max(1, spec.cores) of them.
+  int busy_cores_ = 0;
+  int queued_cores_ = 0;
+  // Whether a job holding `cores` may start now (one larger than the host
+  // starts alone rather than never).
+  bool Fits(int cores) const {
+    return busy_cores_ == 0 || busy_cores_ + cores <= options_.slots;
+  }
 };
 
 }  // namespace gs

@@ -32,8 +32,10 @@ int SimAdapter::FreeSlots() const {
   // A host that came back after being down without the engine noticing
   // still offers its slots: the next job finds out (as a real host would
   // answer with an empty disk).
-  return std::max(
-      0, world_->host(host_).slots - static_cast<int>(host.jobs.size()));
+  // Slots are cores: a job holds its spec's.
+  int busy = 0;
+  for (const auto& [id, job] : host.jobs) busy += std::max(1, job->spec.cores);
+  return std::max(0, world_->host(host_).slots - busy);
 }
 
 bool SimAdapter::connected() const {

@@ -109,6 +109,9 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
         << std::string(HostKeyCheckName(h.host_key_check));
   }
   if (h.slots > 0) out << YAML::Key << "slots" << YAML::Value << h.slots;
+  if (h.memory_gb > 0) {
+    out << YAML::Key << "memory" << YAML::Value << h.memory_gb;
+  }
   str("workdir", h.workdir);
   if (h.shared_fs) out << YAML::Key << "shared_fs" << YAML::Value << true;
   EmitStringMap(out, "env", h.env);

@@ -162,6 +162,9 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     entry->adapter = std::move(next);
     s = entry->adapter->Connect();
   }
+  entry->cores =
+      setup.cores > 0 ? setup.cores : std::max(1, entry->adapter->FreeSlots());
+  entry->memory_gb = setup.memory_gb;
   entry->shared = entry->adapter->shares_master_files();
   entry->data_dir = entry->adapter->work_dir() + "/data";
   if (!s.ok()) {
@@ -265,6 +268,11 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   if (n != op->num_params) EncodeScalars(*op, args, &scalars);
   std::lock_guard<std::mutex> lock(mu_);
   OpId id = ops_.Intern(op);
+  if (id >= admitted_.size()) admitted_.push_back(AdmitLocked(id));
+  if (!admitted_[id].ok()) {
+    if (files != params) delete[] files;
+    return kRefusedTask;
+  }
   TaskId t = graph_.AddTask(id, files, n, scalars);
   if (files != params) delete[] files;
   ++stats_.submitted;
@@ -278,6 +286,37 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
     ++stats_.futile;
   }
   return t;
+}
+
+Status Engine::Refusal(const gs_operation* op) {
+  std::lock_guard<std::mutex> lock(mu_);
+  OpId id = ops_.Intern(op);
+  if (id >= admitted_.size()) admitted_.push_back(AdmitLocked(id));
+  return admitted_[id];
+}
+
+Status Engine::AdmitLocked(OpId op) {
+  const gs_operation& desc = *ops_[op].desc;
+  Need need;
+  need.cores = std::max(1, desc.computing_units);
+  need.memory_gb = std::max(0.0, desc.memory_gb);
+  scheduler_.SetNeed(op, need);
+  if (need.simple()) return Status::Ok();
+  std::string capacities;
+  for (const auto& host : hosts_) {
+    bool fits = need.cores <= host->cores &&
+                (host->memory_gb == 0 || need.memory_gb <= host->memory_gb);
+    if (fits) return Status::Ok();
+    capacities += (capacities.empty() ? "" : "; ") + host->name + " has " +
+                  FormatCapacity(host->cores, host->memory_gb);
+  }
+  return Status::InvalidArgument(
+      "operation '" + std::string(desc.name) + "' needs " +
+      FormatCapacity(need.cores, need.memory_gb) +
+      " (its @Constraints in the IDL) but no host has that much: " +
+      capacities +
+      ". Give a host more slots or memory in gsrt.yaml, or lower the "
+      "constraints");
 }
 
 Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {

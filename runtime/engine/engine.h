@@ -122,6 +122,10 @@ struct HostSetup {
   std::function<std::unique_ptr<Adapter>(boost::asio::io_context&, Clock&)>
       make;
   std::string worker;  // the worker executable's path on that host
+  // Capacity: cores (the host's `slots`; 0: what the adapter offers once
+  // connected) and memory in GB (0: not known, so not limited).
+  int cores = 0;
+  double memory_gb = 0;
   // Adapters to try, in order, when the previous one does not connect (an
   // `adapter:` list in gsrt.yaml, as JavaGAT tries its adapters).
   std::vector<
@@ -140,8 +144,13 @@ class Engine {
   // Fails (naming every host and why) when no host can be used.
   Status Start(std::vector<HostSetup> hosts);
 
-  // Adds one call of `op` as a task. Cheap: no I/O, no waiting.
+  // Adds one call of `op` as a task. Cheap: no I/O, no waiting. Returns
+  // kRefusedTask, adding nothing, when the operation's @Constraints fit no
+  // host (Refusal says why).
   TaskId Submit(const gs_operation* op, const gs_arg* args);
+  // Why calls of `op` are refused: the operation, its needs and every
+  // host's capacity; Ok when they are not.
+  Status Refusal(const gs_operation* op);
 
   // Waits for `task`; on success stores its results (see DecodeResults).
   Status WaitForResults(TaskId task, const gs_arg* args, void* return_slot);
@@ -410,6 +419,10 @@ class Engine {
   FileTable files_;
   TaskGraph graph_;
   OperationTable ops_;
+  // By OpId: whether any host can hold a job of the operation (checked at
+  // its first call).
+  std::vector<Status> admitted_;
+  Status AdmitLocked(OpId op);
   Scheduler scheduler_;
   RunStats stats_;
 

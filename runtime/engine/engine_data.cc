@@ -87,6 +87,7 @@ void Engine::StageAndSubmit(Dispatch d) {
       {
         std::lock_guard<std::mutex> lock(mu_);
         --hosts_[d.host]->staging;
+        hosts_[d.host]->staging_cores -= d.spec.cores;
       }
       if (!pending->error.ok()) {
         // The job never ran: report it as an infrastructure failure, the

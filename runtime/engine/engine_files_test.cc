@@ -23,7 +23,7 @@ using testing::SubmitProduce;
 
 const gs_param_desc kFailParams[] = {{"out", GS_TYPE_FILE, GS_DIR_OUT}};
 // fail(out File): exits 3 without writing its output.
-const gs_operation kFail = {"fail", GS_TYPE_VOID, 1, kFailParams};
+const gs_operation kFail = {"fail", GS_TYPE_VOID, 1, kFailParams, 0, 0, 0};
 
 constexpr char kCwd[] = "/home/u/run";
 constexpr char kData[] = "/home/u/run/.gsrt/data";

@@ -21,6 +21,12 @@ struct Engine::HostEntry {
   std::string data_dir;  // version files on the host when not shared
   uint64_t running = 0;  // jobs placed here and not finished
   uint64_t staging = 0;  // of which still waiting for their inputs
+  // The same in cores (a job holds its operation's ComputingUnits).
+  uint64_t running_cores = 0;
+  uint64_t staging_cores = 0;
+  // Capacity: cores and memory (GB, 0: not limited).
+  int cores = 1;
+  double memory_gb = 0;
   // After a loss: the next reconnect attempt and its delay (doubling).
   std::unique_ptr<Timer> reconnect_timer;
   Seconds reconnect_delay = 0;
@@ -40,6 +46,9 @@ struct Engine::JobEntry {
   // Where a replica on a host sharing the master's files writes its
   // outputs (dest -> final path), moved into place if it wins.
   std::vector<std::pair<std::string, std::string>> replica_outputs;
+  // What the job holds (its operation's Need), kept here so a round does
+  // not look every running job's task up again.
+  Need need;
 };
 
 // Consulted by FTMET/FTMCT while the engine schedules (mutex held).

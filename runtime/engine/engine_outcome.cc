@@ -22,6 +22,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     HostEntry& host = *hosts_[host_id];
     --host.running;
     const Task& task = graph_.task(job.task);
+    host.running_cores -= scheduler_.NeedOf(task.op).cores;
     std::vector<JobId> others = EndInstanceLocked(job.task, report.id);
     RecordJobLocked(job, host_id, report);
     OutcomeFacts facts;

@@ -25,7 +25,8 @@ void Engine::ScheduleReconsider() {
         std::sort(jobs.begin(), jobs.end());
         std::vector<Placement> running;
         for (auto& [id, job] : jobs) {
-          states[job->host].busy_until.push_back(job->predicted_end);
+          states[job->host].AddBusy(
+              job->predicted_end, scheduler_.NeedOf(graph_.task(job->task).op));
           running.push_back({job->task, job->host, job->predicted_end});
         }
         SchedulingInput in{clock_->Now(), &states, predictor_.get()};

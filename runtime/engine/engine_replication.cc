@@ -35,10 +35,18 @@ void Engine::ReplicateLocked(const std::vector<HostState>& states,
   in.jobs_ok = jobs_ok_;
   in.jobs_finished = jobs_finished_;
   in.free_slots.resize(hosts_.size());
+  in.free_memory.resize(hosts_.size());
   for (HostId h = 0; h < hosts_.size(); ++h) {
     in.free_slots[h] = states[h].free_slots();
+    in.free_memory[h] = states[h].memory_gb > 0
+                            ? states[h].memory_gb - states[h].busy_memory()
+                            : -1;
   }
-  for (const Placement& p : placed) --in.free_slots[p.host];
+  for (const Placement& p : placed) {
+    Need need = scheduler_.NeedOf(graph_.task(p.task).op);
+    in.free_slots[p.host] -= need.cores;
+    if (in.free_memory[p.host] >= 0) in.free_memory[p.host] -= need.memory_gb;
+  }
   int free = 0;
   for (int f : in.free_slots) free += std::max(f, 0);
   if (free == 0) return;
@@ -51,7 +59,7 @@ void Engine::ReplicateLocked(const std::vector<HostState>& states,
   }
   std::sort(running.begin(), running.end());
   for (TaskId t : running) {
-    RunningTask rt{t, {}};
+    RunningTask rt{t, {}, scheduler_.NeedOf(graph_.task(t).op)};
     for (JobId j : instances_[t]) rt.hosts.push_back(jobs_.at(j).host);
     in.running.push_back(std::move(rt));
   }

@@ -33,11 +33,14 @@ void Engine::HostStatesLocked(std::vector<HostState>* states) const {
   for (HostId h = 0; h < hosts_.size(); ++h) {
     HostState& state = (*states)[h];
     state.busy_until.clear();
+    state.busy_needs.clear();
     state.usable = hosts_[h]->usable;
-    // Jobs still staging their inputs hold a slot the adapter does not
-    // know about yet.
-    state.slots = static_cast<int>(hosts_[h]->running - hosts_[h]->staging) +
-                  hosts_[h]->adapter->FreeSlots();
+    state.memory_gb = hosts_[h]->memory_gb;
+    // Jobs still staging their inputs hold cores the adapter does not know
+    // about yet; adapters count free slots in cores.
+    state.slots =
+        static_cast<int>(hosts_[h]->running_cores - hosts_[h]->staging_cores) +
+        hosts_[h]->adapter->FreeSlots();
   }
 }
 
@@ -52,7 +55,7 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   std::vector<HostState>& states = states_scratch_;
   HostStatesLocked(&states);
   for (const auto& [id, job] : jobs_) {
-    states[job.host].busy_until.push_back(job.predicted_end);
+    states[job.host].AddBusy(job.predicted_end, job.need);
   }
   SchedulingInput in{clock_->Now(), &states, predictor_.get()};
   if (replication_ == ReplicationMode::kDynamic &&
@@ -81,12 +84,18 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       graph_, t, ops_[task.op], [this, h](VersionId v) { return PathOn(v, h); },
       host.worker);
   spec.id = next_job_++;
+  const Need need = scheduler_.NeedOf(task.op);
+  spec.cores = need.cores;
+  spec.memory_gb = need.memory_gb;
+  // runtime.timeout in the configuration wins over the IDL's @Timeout.
   if (auto it = options_.timeouts.find(spec.operation);
       it != options_.timeouts.end()) {
     spec.timeout = it->second;
+  } else if (ops_[task.op].desc->timeout > 0) {
+    spec.timeout = ops_[task.op].desc->timeout;
   }
-  JobEntry entry{t,       h, predicted_end, clock_->Now(), task.attempts,
-                 replica, {}};
+  JobEntry entry{t,       h,  predicted_end, clock_->Now(), task.attempts,
+                 replica, {}, need};
   if (replica && host.shared) {
     // Instances on hosts sharing the master's files would write the same
     // version files: a replica writes beside them and moves its outputs into
@@ -102,6 +111,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   jobs_.emplace(spec.id, std::move(entry));
   instances_[t].push_back(spec.id);
   ++host.running;
+  host.running_cores += need.cores;
   if (!replica) ++stats_.running;
   ++stats_.jobs;
   if (replica) ++stats_.replicas;
@@ -113,7 +123,10 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       inputs.push_back(acc[i].in);
     }
   }
-  if (!inputs.empty()) ++host.staging;
+  if (!inputs.empty()) {
+    ++host.staging;
+    host.staging_cores += need.cores;
+  }
   return Dispatch{h, std::move(spec), std::move(inputs)};
 }
 

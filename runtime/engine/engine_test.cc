@@ -25,10 +25,11 @@ using testing::kProduce;
 
 const gs_param_desc kUpdateParams[] = {{"f", GS_TYPE_FILE, GS_DIR_INOUT},
                                        {"label", GS_TYPE_STRING, GS_DIR_IN}};
-const gs_operation kUpdate = {"update", GS_TYPE_VOID, 2, kUpdateParams};
+const gs_operation kUpdate = {"update", GS_TYPE_VOID, 2, kUpdateParams, 0, 0,
+                              0};
 
 const gs_param_desc kFailParams[] = {{"out", GS_TYPE_FILE, GS_DIR_OUT}};
-const gs_operation kFail = {"fail", GS_TYPE_VOID, 1, kFailParams};
+const gs_operation kFail = {"fail", GS_TYPE_VOID, 1, kFailParams, 0, 0, 0};
 
 class EngineTest : public ::testing::Test {
  protected:

@@ -25,6 +25,8 @@ inline constexpr VersionId kNoVersion = std::numeric_limits<VersionId>::max();
 // The producer of versions the master program writes itself (initial files,
 // GS_Open for writing).
 inline constexpr TaskId kMasterTask = std::numeric_limits<TaskId>::max();
+// What Engine::Submit returns for a call no host can run.
+inline constexpr TaskId kRefusedTask = kMasterTask - 1;
 
 enum class TaskState : uint8_t {
   kWaiting,  // some input version is not produced yet

@@ -134,6 +134,13 @@ int GS_FClose(FILE* file) {
 void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
   gs::Engine* engine = RequireEngine(op->name);
   gs::TaskId task = engine->Submit(op, args);
+  if (task == gs::kRefusedTask) {
+    // No host can ever run it: running on would only fail later.
+    std::fprintf(stderr, "gsrt: %s; stopping the program\n",
+                 engine->Refusal(op).message().c_str());
+    GS_Off(1);
+    std::exit(1);
+  }
   bool synchronous = op->return_type != GS_TYPE_VOID;
   for (int i = 0; i < op->num_params && !synchronous; ++i) {
     synchronous =

@@ -82,6 +82,8 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
       });
     }
     HostSetup setup{host.name, makers.front(), worker, {}};
+    setup.cores = host.slots;
+    setup.memory_gb = host.memory_gb;
     setup.fallbacks.assign(makers.begin() + 1, makers.end());
     hosts.push_back(std::move(setup));
   }

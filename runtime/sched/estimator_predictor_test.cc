@@ -7,8 +7,8 @@
 namespace gs {
 namespace {
 
-const gs_operation kFirst = {"first", GS_TYPE_VOID, 0, nullptr};
-const gs_operation kSecond = {"second", GS_TYPE_VOID, 0, nullptr};
+const gs_operation kFirst = {"first", GS_TYPE_VOID, 0, nullptr, 0, 0, 0};
+const gs_operation kSecond = {"second", GS_TYPE_VOID, 0, nullptr, 0, 0, 0};
 
 // Knows "second" only: 10 s on host 0, 20 s on host 1.
 class SecondOnly : public ExecOracle {

@@ -19,10 +19,10 @@ class FtPolicy : public HealthAwarePolicy {
                 const Predictor& predictor) override {
     ranked_.clear();
     for (HostId h = 0; h < board.num_hosts(); ++h) {
-      if (!board.usable(h)) continue;
+      if (!board.Fits(h, task.need)) continue;
       Seconds run =
           predictor.ExecTime(task.op, h) + predictor.TransferTime(task.id, h);
-      Seconds end = board.earliest(h) + run;
+      Seconds end = board.EarliestFor(h, task.need) + run;
       ranked_.push_back({completion_ ? end : run, end, h});
     }
     // Stable on host index, so equal keys keep the lowest index first.

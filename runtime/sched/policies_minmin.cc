@@ -14,8 +14,9 @@ Best MinCompletion(const ReadyTask& task, const SlotBoard& board,
                    const Predictor& predictor) {
   Best best;
   for (HostId h = 0; h < board.num_hosts(); ++h) {
-    if (!board.usable(h)) continue;
-    Seconds end = board.earliest(h) + predictor.ExecTime(task.op, h) +
+    if (!board.Fits(h, task.need)) continue;
+    Seconds end = board.EarliestFor(h, task.need) +
+                  predictor.ExecTime(task.op, h) +
                   predictor.TransferTime(task.id, h);
     if (end < best.end) best = {h, end};
   }
@@ -47,8 +48,8 @@ class MinMinPolicy : public Policy {
 std::vector<MinMinStep> MinMinMap(const std::vector<ReadyTask>& tasks,
                                   SlotBoard& board, const Predictor& predictor,
                                   bool only_while_free) {
-  // Each task's best host is cached. Taking a slot of host h only delays h
-  // (its earliest slot never moves earlier), so only the tasks whose best
+  // Each task's best host is cached. Taking slots or memory of host h only
+  // delays h (no start there moves earlier), so only the tasks whose best
   // was h need a new look: O(tasks * hosts) per step at worst, usually far
   // less, instead of always rescanning every pair.
   std::vector<Best> best(tasks.size());
@@ -65,10 +66,11 @@ std::vector<MinMinStep> MinMinMap(const std::vector<ReadyTask>& tasks,
       if (mapped[i] || best[i].host == kNoHost) continue;
       if (pick == tasks.size() || best[i].end < best[pick].end) pick = i;
     }
-    if (pick == tasks.size()) break;  // no usable host at all
+    if (pick == tasks.size()) break;  // no usable host fits what is left
     HostId h = best[pick].host;
-    steps.push_back({pick, h, best[pick].end, board.free_now(h)});
-    board.Take(h, best[pick].end);
+    steps.push_back(
+        {pick, h, best[pick].end, board.FreeNowFor(h, tasks[pick].need)});
+    board.Take(h, tasks[pick].need, best[pick].end);
     mapped[pick] = true;
     for (size_t i = 0; i < tasks.size(); ++i) {
       if (!mapped[i] && best[i].host == h) {

@@ -52,7 +52,7 @@ Policy::Choice VolatilePolicy::Choose(const ReadyTask& task,
   double best_score = -std::numeric_limits<double>::infinity();
   std::vector<uint32_t> x(board.num_hosts(), 0);
   for (HostId h = 0; h < board.num_hosts(); ++h) {
-    if (!board.usable(h) || !board.free_now(h)) continue;
+    if (!board.Fits(h, task.need) || !board.FreeNowFor(h, task.need)) continue;
     if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
     x[h] = 1;
     Measure m = Evaluate(x, task.op, predictor);
@@ -69,18 +69,29 @@ Policy::Choice VolatilePolicy::Choose(const ReadyTask& task,
 void VolatilePolicy::Place(const std::vector<ReadyTask>& ready,
                            const SchedulingInput& in,
                            std::vector<Placement>* out) {
+  if (ready.empty()) return;
+  // A configuration's tasks hold one Need (in the paper, one operation), so
+  // a host's room is counted in jobs of that Need.
+  const Need need = ready[0].need;
   const auto& hosts = *in.hosts;
   std::vector<int> free(hosts.size(), 0);
   size_t total_free = 0;
   for (HostId h = 0; h < hosts.size(); ++h) {
     if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
-    free[h] = std::max(0, hosts[h].free_slots());
+    free[h] = std::max(0, hosts[h].FreeFor(need));
     total_free += free[h];
   }
   size_t m = configuration_size();
   // Live: whatever is ready and fits, so a free slot is never left idle
-  // while tasks wait.
-  if (m == 0) m = std::min(ready.size(), total_free);
+  // while tasks wait; the leading tasks of the first task's Need only.
+  if (m == 0) {
+    size_t same = 0;
+    while (same < ready.size() && ready[same].need.cores == need.cores &&
+           ready[same].need.memory_gb == need.memory_gb) {
+      ++same;
+    }
+    m = std::min(same, total_free);
+  }
   if (m == 0 || ready.size() < m) return;
   // A new iteration when none of its tasks was seen before (a restart
   // after a failure keeps the iteration's start: the yield counts it).
@@ -102,6 +113,7 @@ void VolatilePolicy::Place(const std::vector<ReadyTask>& ready,
   launched_ = in.now;
   launched_e_ = last.e;
   running_op_ = ready[0].op;
+  need_ = need;
   for (size_t i = 0; i < m; ++i) {
     out->push_back({ready[i].id, chosen[i], in.now + last.e});
     // Only a live proactive policy reads them (and prunes them).
@@ -205,7 +217,7 @@ std::vector<TaskId> ProactivePolicy::Reconsider(
   std::vector<int> free(states.size(), 0);
   for (HostId h = 0; h < states.size(); ++h) {
     if (model->state(h) != HostAvail::kUp || !states[h].usable) continue;
-    free[h] = states[h].free_slots() + static_cast<int>(x[h]);
+    free[h] = states[h].FreeFor(need_) + static_cast<int>(x[h]);
   }
   std::vector<OpId> ops;
   for (const Placement& p : running)

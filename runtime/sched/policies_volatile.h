@@ -86,6 +86,7 @@ class VolatilePolicy : public Policy {
   Seconds launched_ = 0;
   Seconds launched_e_ = 0;
   OpId running_op_ = 0;
+  Need need_;  // what each task of the running configuration holds
 
  private:
   std::string name_;

@@ -6,7 +6,8 @@ Policy::Choice WorkQueuePolicy::Choose(const ReadyTask& task,
                                        const SlotBoard& board,
                                        const Predictor& predictor) {
   auto try_host = [&](HostId h) -> Choice {
-    if (h >= board.num_hosts() || !board.usable(h) || !board.free_now(h))
+    if (h >= board.num_hosts() || !board.Fits(h, task.need) ||
+        !board.FreeNowFor(h, task.need))
       return {};
     return {h, board.now() + predictor.ExecTime(task.op, h)};
   };

@@ -26,11 +26,17 @@ std::vector<Replica> PlanReplicas(const ReplicationInput& in) {
   const double rlth = ReplicationThreshold(in);
   if (rlth <= 1 || in.running.empty()) return out;
   std::vector<int> free = in.free_slots;
+  std::vector<double> memory = in.free_memory;
   std::vector<std::vector<HostId>> on(in.running.size());
   for (size_t i = 0; i < in.running.size(); ++i) on[i] = in.running[i].hosts;
+  auto room = [&](HostId h, const Need& need) {
+    if (h >= free.size() || free[h] < need.cores) return false;
+    return h >= memory.size() || memory[h] < 0 ||
+           need.memory_gb <= memory[h] + 1e-9;
+  };
   auto host_for = [&](size_t i) -> HostId {
     for (HostId h : in.host_order) {
-      if (h >= free.size() || free[h] <= 0) continue;
+      if (!room(h, in.running[i].need)) continue;
       if (std::find(on[i].begin(), on[i].end(), h) != on[i].end()) continue;
       return h;
     }
@@ -42,7 +48,9 @@ std::vector<Replica> PlanReplicas(const ReplicationInput& in) {
       if (static_cast<double>(on[i].size()) >= rlth) continue;
       HostId h = host_for(i);
       if (h == kNoHost) continue;
-      --free[h];
+      free[h] -= in.running[i].need.cores;
+      if (h < memory.size() && memory[h] >= 0)
+        memory[h] -= in.running[i].need.memory_gb;
       on[i].push_back(h);
       out.push_back({in.running[i].task, h});
       placed = true;

@@ -27,6 +27,7 @@ namespace gs {
 struct RunningTask {
   TaskId task;
   std::vector<HostId> hosts;  // where its instances run (one per instance)
+  Need need;                  // what each instance holds
 };
 
 struct ReplicationInput {
@@ -38,7 +39,10 @@ struct ReplicationInput {
   uint64_t jobs_finished = 0;
   std::vector<RunningTask> running;  // oldest first
   std::vector<HostId> host_order;    // hosts to try, best first
-  std::vector<int> free_slots;       // per host id
+  std::vector<int> free_slots;       // per host id: free cores
+  // Per host id: memory not held, in GB (a negative value or no entry: not
+  // limited). A replica needs its task's cores and memory free.
+  std::vector<double> free_memory;
 };
 
 struct Replica {

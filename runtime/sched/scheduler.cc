@@ -1,6 +1,8 @@
 #include "runtime/sched/scheduler.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "runtime/sched/policies_batch_plan.h"
@@ -13,26 +15,61 @@
 
 namespace gs {
 
+std::string FormatCapacity(int cores, double memory_gb) {
+  std::string text = std::to_string(cores) + (cores == 1 ? " core" : " cores");
+  if (memory_gb > 0) {
+    char gb[32];
+    std::snprintf(gb, sizeof gb, "%g", memory_gb);
+    text += std::string(" and ") + gb + " GB of memory";
+  }
+  return text;
+}
+
+int HostState::FreeFor(const Need& need) const {
+  if (!usable || need.cores < 1) return 0;
+  int n = free_slots() / need.cores;
+  if (memory_gb > 0 && need.memory_gb > 0) {
+    double left = memory_gb - busy_memory();
+    n = std::min(n, static_cast<int>(std::floor(left / need.memory_gb + 1e-9)));
+  }
+  return std::max(n, 0);
+}
+
 SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
   const auto& hosts = *in.hosts;
   begin_.resize(hosts.size() + 1);
+  host_free_.assign(hosts.size(), 0);
+  memory_.assign(hosts.size(), 0);
+  held_.assign(hosts.size(), 0);
+  holds_.resize(hosts.size());
   size_t total = 0;
   for (size_t h = 0; h < hosts.size(); ++h) {
     if (hosts[h].usable)
-      total += hosts[h].busy_until.size() + std::max(0, hosts[h].free_slots());
+      total += hosts[h].busy_cores() + std::max(0, hosts[h].free_slots());
   }
   slots_.reserve(total);
   for (size_t h = 0; h < hosts.size(); ++h) {
     begin_[h] = static_cast<uint32_t>(slots_.size());
+    holds_[h].clear();
     if (!hosts[h].usable) continue;
-    for (Seconds t : hosts[h].busy_until) {
-      // An overrunning job still holds its slot: never "free" at now.
-      slots_.push_back({std::max(t, now_), false});
+    const HostState& host = hosts[h];
+    for (size_t j = 0; j < host.busy_until.size(); ++j) {
+      // An overrunning job still holds its slots: never "free" at now.
+      Seconds until = std::max(host.busy_until[j], now_);
+      const bool needs = j < host.busy_needs.size();
+      int cores = needs ? host.busy_needs[j].cores : 1;
+      for (int c = 0; c < cores; ++c) slots_.push_back({until, false});
+      if (needs && host.memory_gb > 0 && host.busy_needs[j].memory_gb > 0) {
+        holds_[h].push_back({until, host.busy_needs[j].memory_gb});
+        held_[h] += host.busy_needs[j].memory_gb;
+      }
     }
-    for (int i = hosts[h].free_slots(); i > 0; --i) {
+    for (int i = host.free_slots(); i > 0; --i) {
       slots_.push_back({now_, true});
       ++free_;
+      ++host_free_[h];
     }
+    memory_[h] = host.memory_gb;
     std::make_heap(slots_.begin() + begin_[h], slots_.end(), Later);
   }
   begin_[hosts.size()] = static_cast<uint32_t>(slots_.size());
@@ -46,10 +83,70 @@ bool SlotBoard::Later(const Slot& a, const Slot& b) {
 void SlotBoard::Take(HostId h, Seconds end) {
   auto first = slots_.begin() + begin_[h];
   auto last = slots_.begin() + begin_[h + 1];
-  if (first->free) --free_;
+  if (first->free) {
+    --free_;
+    --host_free_[h];
+  }
   std::pop_heap(first, last, Later);
   *(last - 1) = {end, false};
   std::push_heap(first, last, Later);
+}
+
+bool SlotBoard::Fits(HostId h, const Need& need) const {
+  if (!usable(h)) return false;
+  if (need.cores > static_cast<int>(begin_[h + 1] - begin_[h])) return false;
+  return memory_[h] == 0 || need.memory_gb <= memory_[h] + 1e-9;
+}
+
+bool SlotBoard::FreeNowFor(HostId h, const Need& need) const {
+  if (need.simple()) return free_now(h);
+  if (host_free_[h] < need.cores) return false;
+  return memory_[h] == 0 || held_[h] + need.memory_gb <= memory_[h] + 1e-9;
+}
+
+Seconds SlotBoard::MemoryFreeAt(HostId h, double gb, Seconds from) const {
+  if (memory_[h] == 0 || gb == 0) return from;
+  // Held after `from` by holds ending later; release them in end order.
+  std::vector<Hold> later;
+  double held = 0;
+  for (const Hold& hold : holds_[h]) {
+    if (hold.until > from) {
+      later.push_back(hold);
+      held += hold.gb;
+    }
+  }
+  if (held + gb <= memory_[h] + 1e-9) return from;
+  std::sort(later.begin(), later.end(),
+            [](const Hold& a, const Hold& b) { return a.until < b.until; });
+  for (const Hold& hold : later) {
+    held -= hold.gb;
+    if (held + gb <= memory_[h] + 1e-9) return hold.until;
+  }
+  return from;  // unreachable when Fits(h): everything ends eventually
+}
+
+Seconds SlotBoard::EarliestFor(HostId h, const Need& need) const {
+  if (need.simple()) return earliest(h);
+  if (FreeNowFor(h, need)) return now_;
+  Seconds cores_at = earliest(h);
+  if (need.cores > 1) {
+    // The need.cores-th earliest slot of the host.
+    scratch_.assign(slots_.begin() + begin_[h], slots_.begin() + begin_[h + 1]);
+    auto kth = scratch_.begin() + (need.cores - 1);
+    std::nth_element(scratch_.begin(), kth, scratch_.end(),
+                     [](const Slot& a, const Slot& b) { return Later(b, a); });
+    cores_at = kth->time;
+  }
+  return MemoryFreeAt(h, need.memory_gb, cores_at);
+}
+
+void SlotBoard::Take(HostId h, const Need& need, Seconds end) {
+  if (need.simple()) return Take(h, end);
+  for (int c = 0; c < need.cores; ++c) Take(h, end);
+  if (memory_[h] > 0 && need.memory_gb > 0) {
+    holds_[h].push_back({end, need.memory_gb});
+    held_[h] += need.memory_gb;
+  }
 }
 
 void Policy::Place(const std::vector<ReadyTask>& ready,
@@ -58,11 +155,33 @@ void Policy::Place(const std::vector<ReadyTask>& ready,
   for (const ReadyTask& task : ready) {
     if (board.total_free() == 0) break;
     Choice c = Choose(task, board, *in.predictor);
-    if (c.host == kNoHost) break;
-    bool start_now = board.free_now(c.host);
-    board.Take(c.host, c.end);  // reserve even when waiting
+    if (c.host == kNoHost) {
+      if (task.need.simple()) break;  // no host has a free slot
+      c = ReserveEarliest(task, board, *in.predictor);
+      if (c.host != kNoHost) board.Take(c.host, task.need, c.end);
+      continue;
+    }
+    bool start_now = board.FreeNowFor(c.host, task.need);
+    board.Take(c.host, task.need, c.end);  // reserve even when waiting
     if (start_now) out->push_back({task.id, c.host, c.end});
   }
+}
+
+Policy::Choice Policy::ReserveEarliest(const ReadyTask& task,
+                                       const SlotBoard& board,
+                                       const Predictor& predictor) {
+  Choice best{kNoHost, std::numeric_limits<Seconds>::infinity()};
+  Seconds best_start = best.end;
+  for (HostId h = 0; h < board.num_hosts(); ++h) {
+    if (!board.Fits(h, task.need)) continue;
+    Seconds start = board.EarliestFor(h, task.need);
+    if (start < best_start) {
+      best_start = start;
+      best = {h, start + predictor.ExecTime(task.op, h) +
+                     predictor.TransferTime(task.id, h)};
+    }
+  }
+  return best;
 }
 
 namespace {
@@ -75,13 +194,14 @@ class MctPolicy : public Policy {
     Choice best{kNoHost, std::numeric_limits<Seconds>::infinity()};
     bool best_free = false;
     for (HostId h = 0; h < board.num_hosts(); ++h) {
-      if (!board.usable(h)) continue;
-      Seconds end = board.earliest(h) + predictor.ExecTime(task.op, h) +
+      if (!board.Fits(h, task.need)) continue;
+      Seconds end = board.EarliestFor(h, task.need) +
+                    predictor.ExecTime(task.op, h) +
                     predictor.TransferTime(task.id, h);
       // Among equal completion times a host that is free now wins (before
       // anything is measured every prediction is 0, and waiting for a busy
       // host would serialise the run).
-      bool free = board.free_now(h);
+      bool free = board.FreeNowFor(h, task.need);
       if (end < best.end || (end == best.end && free && !best_free)) {
         best = {h, end};
         best_free = free;
@@ -99,7 +219,7 @@ class MetPolicy : public Policy {
     HostId best = kNoHost;
     Seconds best_time = std::numeric_limits<Seconds>::infinity();
     for (HostId h = 0; h < board.num_hosts(); ++h) {
-      if (!board.usable(h)) continue;
+      if (!board.Fits(h, task.need)) continue;
       Seconds t =
           predictor.ExecTime(task.op, h) + predictor.TransferTime(task.id, h);
       if (t < best_time) {
@@ -108,7 +228,7 @@ class MetPolicy : public Policy {
       }
     }
     if (best == kNoHost) return {};
-    return {best, board.earliest(best) + best_time};
+    return {best, board.EarliestFor(best, task.need) + best_time};
   }
 };
 

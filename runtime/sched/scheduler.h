@@ -20,15 +20,54 @@ namespace gs {
 using HostId = uint32_t;
 inline constexpr HostId kNoHost = static_cast<HostId>(-1);
 
+// What one job of a task holds on its host while it runs (the operation's
+// @Constraints): cores out of the host's slots, and memory.
+struct Need {
+  int cores = 1;
+  double memory_gb = 0;  // 0: nothing reserved
+  bool simple() const { return cores == 1 && memory_gb == 0; }
+};
+
+// "2 cores and 1.5 GB of memory", "1 core" (memory 0: not mentioned).
+std::string FormatCapacity(int cores, double memory_gb);
+
 // What the scheduler knows of one host at a moment.
 struct HostState {
-  int slots = 1;
+  int slots = 1;  // cores: what jobs' Need::cores add up to at most
   bool usable = true;
+  double memory_gb = 0;  // 0: not known, so not limited
   // Predicted end time of each job running there (size = jobs running).
   std::vector<Seconds> busy_until;
-  int free_slots() const {
-    return usable ? slots - static_cast<int>(busy_until.size()) : 0;
+  // What each of those jobs holds, in the same order; jobs past its end
+  // (all of them when it is empty, the common case) hold one core and no
+  // memory.
+  std::vector<Need> busy_needs;
+  int busy_cores() const {
+    int cores = static_cast<int>(busy_until.size() - busy_needs.size());
+    for (const Need& n : busy_needs) cores += n.cores;
+    return cores;
   }
+  double busy_memory() const {
+    double gb = 0;
+    for (const Need& n : busy_needs) gb += n.memory_gb;
+    return gb;
+  }
+  int free_slots() const { return usable ? slots - busy_cores() : 0; }
+  // Records a running job ending at `until` that holds `need`.
+  void AddBusy(Seconds until, const Need& need) {
+    if (!need.simple() || !busy_needs.empty()) {
+      busy_needs.resize(busy_until.size());  // earlier jobs: one core each
+      busy_needs.push_back(need);
+    }
+    busy_until.push_back(until);
+  }
+  // Whether a job holding `need` could ever run here / could start now.
+  bool Fits(const Need& need) const {
+    return need.cores <= slots &&
+           (memory_gb == 0 || need.memory_gb <= memory_gb);
+  }
+  // How many more jobs holding `need` could start now.
+  int FreeFor(const Need& need) const;
 };
 
 // Predictions the policies use.
@@ -44,6 +83,7 @@ class Predictor {
 struct ReadyTask {
   TaskId id;
   OpId op;
+  Need need;
 };
 
 struct Placement {
@@ -59,35 +99,63 @@ struct SchedulingInput {
 };
 
 // Slot availability of every host during one scheduling round: for each
-// host a min-heap of the times its slots free up (free slots at `now`).
-// Policies reserve slots on it as they assign tasks.
+// host a min-heap of the times its slots (cores) free up (free slots at
+// `now`), and the memory its jobs hold until when. Policies reserve on it as
+// they assign tasks. The capacity model every policy respects: a job of a
+// task with Need{k, m} holds k slots of its host and m GB of its memory from
+// its start to its predicted end; it starts when k slots are free and m GB
+// are not held (docs/design.md, "Capacity").
 class SlotBoard {
  public:
   explicit SlotBoard(const SchedulingInput& in);
 
   size_t num_hosts() const { return begin_.size() - 1; }
   bool usable(HostId h) const { return begin_[h] != begin_[h + 1]; }
-  // When the next slot of `h` is free, and whether that is now.
+  // When the next slot of `h` is free, and whether that is now (one-core
+  // tasks without memory: the common case, kept cheap).
   Seconds earliest(HostId h) const { return slots_[begin_[h]].time; }
   bool free_now(HostId h) const { return slots_[begin_[h]].free; }
   int total_free() const { return free_; }
   Seconds now() const { return now_; }
 
+  // The same for a task holding `need`: whether `h` can ever hold it, when
+  // it could start there at the earliest, whether that is now.
+  bool Fits(HostId h, const Need& need) const;
+  Seconds EarliestFor(HostId h, const Need& need) const;
+  bool FreeNowFor(HostId h, const Need& need) const;
+
   // Gives the earliest slot of `h` to a task ending at `end`.
   void Take(HostId h, Seconds end);
+  // Gives the need.cores earliest slots of `h`, and need.memory_gb, to a
+  // task ending at `end`.
+  void Take(HostId h, const Need& need, Seconds end);
 
  private:
   struct Slot {
     Seconds time;
     bool free;
   };
+  struct Hold {
+    Seconds until;
+    double gb;
+  };
   static bool Later(const Slot& a, const Slot& b);
+  // When `gb` more is not held on `h`, from `from` on.
+  Seconds MemoryFreeAt(HostId h, double gb, Seconds from) const;
   Seconds now_;
   int free_ = 0;
   // One allocation for all hosts (a round runs after every job's end):
   // host h's heap is slots_[begin_[h], begin_[h + 1]).
   std::vector<Slot> slots_;
   std::vector<uint32_t> begin_;
+  // Per host: free slots now; memory capacity (0: unlimited), what is held
+  // now, and by whom until when. Holds are kept only for hosts with a
+  // capacity.
+  std::vector<int> host_free_;
+  std::vector<double> memory_;
+  std::vector<double> held_;
+  std::vector<std::vector<Hold>> holds_;
+  mutable std::vector<Slot> scratch_;
 };
 
 // A scheduling policy. `Place` looks at ready tasks in order and returns
@@ -99,7 +167,8 @@ class Policy {
 
   // Immediate-mode policies choose one task's host at a time: the host the
   // task should go to given the board, with its predicted end; kNoHost when
-  // no host fits.
+  // no host fits. Only hosts with board.Fits(h, task.need) may be chosen,
+  // and a task's start there is board.EarliestFor(h, task.need).
   struct Choice {
     HostId host = kNoHost;
     Seconds end = 0;
@@ -108,11 +177,18 @@ class Policy {
                         const Predictor& predictor) = 0;
 
   // By default: each task in order goes to its Choose() host; it starts now
-  // if that host has a free slot, otherwise it waits for that host (the
-  // slot is reserved so later tasks see the backlog). Batch policies
-  // (Min-Min) override this.
+  // if that host has room for its Need, otherwise it waits for that host
+  // (its slots are reserved so later tasks see the backlog, and a task
+  // needing several cores is not overtaken forever by one-core tasks behind
+  // it). A task with a Need for which Choose finds no host now (WorkQueue:
+  // no room free anywhere) reserves the host where it could start first.
+  // Batch policies (Min-Min) override this.
   virtual void Place(const std::vector<ReadyTask>& ready,
                      const SchedulingInput& in, std::vector<Placement>* out);
+  // The host where `task` could start first (its Need fitting), with its
+  // predicted end; kNoHost when it fits no usable host.
+  static Choice ReserveEarliest(const ReadyTask& task, const SlotBoard& board,
+                                const Predictor& predictor);
 
   // Proactive policies (paper 002's C-H) look again at what runs every
   // reconsider_period() seconds (0, the default: never) and return the
@@ -164,7 +240,17 @@ class Scheduler {
   explicit Scheduler(std::unique_ptr<Policy> policy)
       : policy_(std::move(policy)) {}
 
-  void AddReady(TaskId task, OpId op) { ready_.push_back({task, op}); }
+  void AddReady(TaskId task, OpId op) {
+    ready_.push_back({task, op, op < needs_.size() ? needs_[op] : Need{}});
+  }
+  // What every task of `op` holds while it runs (default: one core).
+  void SetNeed(OpId op, Need need) {
+    if (needs_.size() <= op) needs_.resize(op + 1);
+    needs_[op] = need;
+  }
+  Need NeedOf(OpId op) const {
+    return op < needs_.size() ? needs_[op] : Need{};
+  }
   size_t num_ready() const { return ready_.size(); }
   const std::vector<ReadyTask>& ready() const { return ready_; }
 
@@ -183,6 +269,7 @@ class Scheduler {
  private:
   std::unique_ptr<Policy> policy_;
   std::vector<ReadyTask> ready_;
+  std::vector<Need> needs_;  // by OpId
 };
 
 }  // namespace gs

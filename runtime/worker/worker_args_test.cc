@@ -14,7 +14,7 @@ const gs_param_desc kParams[] = {
     {"io", GS_TYPE_DOUBLE, GS_DIR_INOUT}, {"ob", GS_TYPE_BOOLEAN, GS_DIR_OUT},
     {"of", GS_TYPE_FILE, GS_DIR_OUT},
 };
-const gs_operation kOp = {"op", GS_TYPE_LONG, 13, kParams};
+const gs_operation kOp = {"op", GS_TYPE_LONG, 13, kParams, 0, 0, 0};
 
 std::vector<const char*> GoodValues() {
   return {"path/f", "a b;\n$x",    "200",      "1",         "-5",
@@ -64,13 +64,13 @@ TEST(DecodeCallTest, EncodeResultsGivesReturnThenOutAndInoutScalars) {
 TEST(DecodeCallTest, VoidOperationWithoutScalarResultsEncodesNothing) {
   const gs_param_desc params[] = {{"a", GS_TYPE_FILE, GS_DIR_IN},
                                   {"b", GS_TYPE_FILE, GS_DIR_OUT}};
-  const gs_operation op = {"copy", GS_TYPE_VOID, 2, params};
+  const gs_operation op = {"copy", GS_TYPE_VOID, 2, params, 0, 0, 0};
   std::vector<const char*> values = {"x", "y"};
   DecodedCall call;
   ASSERT_TRUE(DecodeCall(op, values, &call).ok());
   EXPECT_EQ(EncodeResults(op, call), "");
 
-  const gs_operation none = {"tick", GS_TYPE_INT, 0, nullptr};
+  const gs_operation none = {"tick", GS_TYPE_INT, 0, nullptr, 0, 0, 0};
   DecodedCall empty;
   ASSERT_TRUE(DecodeCall(none, {}, &empty).ok());
   EXPECT_EQ(EncodeResults(none, empty), "0\n");
@@ -84,7 +84,7 @@ TEST(DecodeCallTest, WrongArgumentCountNamesTheParameters) {
   EXPECT_EQ(s.message(),
             "operation 'op' takes 13 arguments (f, s, c, b, sh, i, l, fl, d, "
             "on, io, ob, of), got 2");
-  const gs_operation none = {"tick", GS_TYPE_VOID, 0, nullptr};
+  const gs_operation none = {"tick", GS_TYPE_VOID, 0, nullptr, 0, 0, 0};
   s = DecodeCall(none, {"x"}, &call);
   EXPECT_EQ(s.message(), "operation 'tick' takes 0 arguments, got 1");
 }

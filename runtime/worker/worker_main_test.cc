@@ -23,7 +23,7 @@ int g_calls = 0;
 // void add(in File a, inout double acc): acc += the number in file a.
 const gs_param_desc kAddParams[] = {{"a", GS_TYPE_FILE, GS_DIR_IN},
                                     {"acc", GS_TYPE_DOUBLE, GS_DIR_INOUT}};
-const gs_operation kAdd = {"add", GS_TYPE_VOID, 2, kAddParams};
+const gs_operation kAdd = {"add", GS_TYPE_VOID, 2, kAddParams, 0, 0, 0};
 void TrampAdd(const gs_arg* a, void*) {
   ++g_calls;
   std::ifstream in(a[0].str);
@@ -35,7 +35,7 @@ void TrampAdd(const gs_arg* a, void*) {
 // long count(in string text, out int spaces): length and spaces of text.
 const gs_param_desc kCountParams[] = {{"text", GS_TYPE_STRING, GS_DIR_IN},
                                       {"spaces", GS_TYPE_INT, GS_DIR_OUT}};
-const gs_operation kCount = {"count", GS_TYPE_LONG, 2, kCountParams};
+const gs_operation kCount = {"count", GS_TYPE_LONG, 2, kCountParams, 0, 0, 0};
 void TrampCount(const gs_arg* a, void* ret) {
   ++g_calls;
   std::string text = a[0].str;
@@ -46,14 +46,14 @@ void TrampCount(const gs_arg* a, void* ret) {
 
 // void boom(in int how): throws a std::exception or something else.
 const gs_param_desc kBoomParams[] = {{"how", GS_TYPE_INT, GS_DIR_IN}};
-const gs_operation kBoom = {"boom", GS_TYPE_VOID, 1, kBoomParams};
+const gs_operation kBoom = {"boom", GS_TYPE_VOID, 1, kBoomParams, 0, 0, 0};
 void TrampBoom(const gs_arg* a, void*) {
   ++g_calls;
   if (a[0].i == 1) throw std::runtime_error("disk full");
   throw 42;
 }
 
-const gs_operation kTick = {"tick", GS_TYPE_VOID, 0, nullptr};
+const gs_operation kTick = {"tick", GS_TYPE_VOID, 0, nullptr, 0, 0, 0};
 void TrampTick(const gs_arg*, void*) { ++g_calls; }
 
 const gs_worker_entry kEntries[] = {{&kAdd, TrampAdd},

@@ -31,12 +31,16 @@ typedef struct {
   gs_dir dir;
 } gs_param_desc;
 
-/* One operation of the IDL, as a static table in the generated code. */
+/* One operation of the IDL, as a static table in the generated code. The
+ * last three fields come from the IDL's annotations; 0 means not given. */
 typedef struct {
   const char* name;
   gs_type return_type;
   int num_params;
   const gs_param_desc* params;
+  int computing_units; /* @Constraints(ComputingUnits=k): cores a job holds */
+  double memory_gb;    /* @Constraints(MemorySize=g): memory a job holds */
+  double timeout;      /* @Timeout(s): seconds before the job is stopped */
 } gs_operation;
 
 /* One argument of a call. `in` File/string: `str`; `in` scalars: the matching

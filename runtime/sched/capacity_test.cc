@@ -1,0 +1,276 @@
+// The capacity model (scheduler.h, SlotBoard): every policy keeps each
+// host's cores and memory within its capacity, small tasks still fill the
+// gaps, and a task needing several cores is not starved by them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "runtime/sched/policies_volatile.h"
+#include "runtime/sched/scheduler.h"
+
+namespace gs {
+namespace {
+
+class FixedPredictor : public Predictor {
+ public:
+  std::map<OpId, Seconds> et;
+  Seconds ExecTime(OpId op, HostId) const override {
+    auto it = et.find(op);
+    return it == et.end() ? 1.0 : it->second;
+  }
+  Seconds TransferTime(TaskId, HostId) const override { return 0; }
+};
+
+struct Capacity {
+  int cores;
+  double memory_gb = 0;
+};
+
+// What a run did, seen from outside the policy.
+struct Trace {
+  bool finished = false;        // every task ran
+  int most_cores = 0;           // most cores busy at once on any host
+  double most_memory = 0;       // most GB held at once on any host
+  int most_small_together = 0;  // most one-core tasks running at once
+  std::vector<TaskId> started;  // in start order
+  std::string overflow;         // the first time a host was oversubscribed
+};
+
+// Runs `tasks` (task i of op ops[i]) to the end on `hosts` with `policy`,
+// as the engine would: a round after every job's end, jobs ending at their
+// predicted time.
+Trace RunToEnd(std::unique_ptr<Policy> policy,
+               const std::vector<Capacity>& hosts,
+               const std::map<OpId, Need>& needs, const std::vector<OpId>& ops,
+               const FixedPredictor& predictor) {
+  Scheduler s(std::move(policy));
+  for (const auto& [op, need] : needs) s.SetNeed(op, need);
+  for (TaskId t = 0; t < ops.size(); ++t) s.AddReady(t, ops[t]);
+  struct Job {
+    TaskId task;
+    HostId host;
+    Seconds end;
+  };
+  std::vector<Job> running;
+  Trace trace;
+  Seconds now = 0;
+  for (int round = 0; round < 10000; ++round) {
+    std::vector<HostState> states(hosts.size());
+    for (HostId h = 0; h < hosts.size(); ++h) {
+      states[h].slots = hosts[h].cores;
+      states[h].memory_gb = hosts[h].memory_gb;
+    }
+    for (const Job& j : running) {
+      states[j.host].AddBusy(j.end, s.NeedOf(ops[j.task]));
+    }
+    for (const Placement& p : s.Schedule({now, &states, &predictor})) {
+      running.push_back({p.task, p.host, p.predicted_end});
+      states[p.host].AddBusy(p.predicted_end, s.NeedOf(ops[p.task]));
+      trace.started.push_back(p.task);
+    }
+    int small = 0;
+    for (HostId h = 0; h < hosts.size(); ++h) {
+      int cores = states[h].busy_cores();
+      double memory = states[h].busy_memory();
+      trace.most_cores = std::max(trace.most_cores, cores);
+      trace.most_memory = std::max(trace.most_memory, memory);
+      if (trace.overflow.empty() &&
+          (cores > hosts[h].cores ||
+           (hosts[h].memory_gb > 0 && memory > hosts[h].memory_gb + 1e-9))) {
+        trace.overflow = "host " + std::to_string(h) + " at " +
+                         std::to_string(now) + ": " + std::to_string(cores) +
+                         " cores, " + std::to_string(memory) + " GB";
+      }
+    }
+    for (const Job& j : running) small += s.NeedOf(ops[j.task]).simple();
+    trace.most_small_together = std::max(trace.most_small_together, small);
+    if (running.empty()) {
+      trace.finished = s.num_ready() == 0;
+      return trace;  // nothing runs: done, or stuck
+    }
+    Seconds next = running.front().end;
+    for (const Job& j : running) next = std::min(next, j.end);
+    now = next;
+    std::erase_if(running, [&](const Job& j) { return j.end <= now; });
+  }
+  return trace;
+}
+
+// Every policy that places tasks one by one or in batches.
+const char* const kPolicies[] = {"mct",   "met", "min-min", "ftmct",  "ftmet",
+                                 "grank", "wqr", "wqr-ft",  "wqdr-ft"};
+
+class CapacityTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  std::unique_ptr<Policy> Make() {
+    auto p = MakePolicy(GetParam());
+    EXPECT_TRUE(p.ok());
+    return std::move(p).value();
+  }
+};
+
+// The case: a 2-core operation among 1-core ones on a 2-slot host.
+TEST_P(CapacityTest, TwoCoreTasksNeverOversubscribeATwoSlotHost) {
+  FixedPredictor p;
+  p.et = {{0, 1.0}, {1, 3.0}};
+  std::vector<OpId> ops;
+  for (int i = 0; i < 12; ++i) ops.push_back(i % 3 == 1 ? 1 : 0);
+  Trace t = RunToEnd(Make(), {{2}}, {{1, Need{2, 0}}}, ops, p);
+  EXPECT_TRUE(t.finished) << "some task never ran";
+  EXPECT_EQ(t.overflow, "");
+  EXPECT_EQ(t.most_cores, 2);
+  EXPECT_EQ(t.most_small_together, 2) << "1-core tasks ran one at a time";
+  EXPECT_EQ(t.started.size(), ops.size());
+}
+
+// Memory as a second dimension: 3 GB tasks on a 4 GB host run one at a
+// time while one-core tasks without memory use the other cores.
+TEST_P(CapacityTest, MemoryIsASecondDimension) {
+  FixedPredictor p;
+  p.et = {{0, 1.0}, {1, 2.0}};
+  std::vector<OpId> ops = {1, 1, 1, 0, 0, 0, 0, 0, 0};
+  Trace t = RunToEnd(Make(), {{4, 4.0}}, {{1, Need{1, 3.0}}}, ops, p);
+  EXPECT_TRUE(t.finished);
+  EXPECT_EQ(t.overflow, "");
+  EXPECT_DOUBLE_EQ(t.most_memory, 3.0);
+  EXPECT_GE(t.most_small_together, 2);
+}
+
+// Hosts of different sizes: 4-core tasks go only where 4 cores are.
+TEST_P(CapacityTest, BigTasksGoOnlyToHostsTheyFit) {
+  FixedPredictor p;
+  std::vector<OpId> ops = {1, 0, 1, 0, 0, 1, 0, 0};
+  Trace t = RunToEnd(Make(), {{1}, {2}, {4}}, {{1, Need{4, 0}}}, ops, p);
+  EXPECT_TRUE(t.finished);
+  EXPECT_EQ(t.overflow, "");
+}
+
+// A big task in a steady stream of small ones still starts: it reserves
+// its host's cores in queue order each round.
+TEST_P(CapacityTest, BigTaskIsNotStarvedBySmallOnes) {
+  FixedPredictor p;
+  p.et = {{0, 1.0}, {1, 1.0}};
+  std::vector<OpId> ops(40, 0);
+  ops[3] = 1;
+  Trace t = RunToEnd(Make(), {{2}}, {{1, Need{2, 0}}}, ops, p);
+  ASSERT_TRUE(t.finished);
+  EXPECT_EQ(t.overflow, "");
+  auto pos = std::find(t.started.begin(), t.started.end(), 3u);
+  ASSERT_NE(pos, t.started.end());
+  // Min-Min maps shortest completions first, so the big task may go last;
+  // the other policies start it before the small tasks queued after it
+  // have all run.
+  if (std::string(GetParam()) != "min-min") {
+    EXPECT_LT(pos - t.started.begin(), 10) << "started after most of the rest";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPolicy, CapacityTest,
+                         ::testing::ValuesIn(kPolicies));
+
+TEST(CapacityTest, TaskThatFitsNoHostWaitsWithoutBlockingOthers) {
+  FixedPredictor p;
+  Scheduler s(MakeMctPolicy());
+  s.SetNeed(1, Need{3, 0});
+  s.AddReady(0, 1);  // fits no 2-slot host
+  s.AddReady(1, 0);
+  s.AddReady(2, 0);
+  std::vector<HostState> hosts(1);
+  hosts[0].slots = 2;
+  auto placed = s.Schedule({0, &hosts, &p});
+  ASSERT_EQ(placed.size(), 2u);
+  EXPECT_EQ(placed[0].task, 1u);
+  EXPECT_EQ(placed[1].task, 2u);
+  EXPECT_EQ(s.num_ready(), 1u);
+}
+
+TEST(SlotBoardTest, SeveralCoresStartWhenTheLastOfThemIsFree) {
+  std::vector<HostState> hosts(1);
+  hosts[0].slots = 3;
+  hosts[0].busy_until = {5, 9};  // one core free now
+  SchedulingInput in{0, &hosts, nullptr};
+  SlotBoard board(in);
+  Need two{2, 0};
+  EXPECT_TRUE(board.Fits(0, two));
+  EXPECT_FALSE(board.Fits(0, Need{4, 0}));
+  EXPECT_FALSE(board.FreeNowFor(0, two));
+  EXPECT_TRUE(board.FreeNowFor(0, Need{}));
+  EXPECT_DOUBLE_EQ(board.EarliestFor(0, two), 5);
+  EXPECT_DOUBLE_EQ(board.EarliestFor(0, Need{3, 0}), 9);
+  board.Take(0, two, 8);  // the free core and the one free at 5
+  EXPECT_EQ(board.total_free(), 0);
+  EXPECT_DOUBLE_EQ(board.earliest(0), 8);
+  EXPECT_DOUBLE_EQ(board.EarliestFor(0, Need{3, 0}), 9);
+}
+
+TEST(SlotBoardTest, MemoryFreesWhenItsHoldersEnd) {
+  std::vector<HostState> hosts(1);
+  hosts[0].slots = 4;
+  hosts[0].memory_gb = 8;
+  hosts[0].AddBusy(4, Need{1, 5});
+  hosts[0].AddBusy(6, Need{1, 2});
+  SchedulingInput in{0, &hosts, nullptr};
+  SlotBoard board(in);
+  EXPECT_TRUE(board.FreeNowFor(0, Need{1, 1}));
+  EXPECT_FALSE(board.FreeNowFor(0, Need{1, 2}));
+  EXPECT_DOUBLE_EQ(board.EarliestFor(0, Need{1, 2}), 4);
+  EXPECT_DOUBLE_EQ(board.EarliestFor(0, Need{1, 7}), 6);
+  EXPECT_FALSE(board.Fits(0, Need{1, 9}));
+  board.Take(0, Need{1, 6}, 10);  // reserved from 6 (held from now on)
+  EXPECT_DOUBLE_EQ(board.EarliestFor(0, Need{1, 3}), 10);
+}
+
+// With no constraints the board answers as before the capacity model.
+TEST(SlotBoardTest, SimpleNeedsAreTheOneSlotCase) {
+  std::vector<HostState> hosts(2);
+  hosts[0].slots = 2;
+  hosts[0].busy_until = {3};
+  hosts[1].slots = 1;
+  hosts[1].busy_until = {7};
+  SchedulingInput in{1, &hosts, nullptr};
+  SlotBoard board(in);
+  for (HostId h = 0; h < 2; ++h) {
+    EXPECT_EQ(board.EarliestFor(h, Need{}), board.earliest(h));
+    EXPECT_EQ(board.FreeNowFor(h, Need{}), board.free_now(h));
+  }
+  EXPECT_EQ(hosts[0].FreeFor(Need{}), hosts[0].free_slots());
+}
+
+TEST(HostStateTest, FreeForCountsJobsOfOneNeed) {
+  HostState h;
+  h.slots = 8;
+  h.memory_gb = 10;
+  h.AddBusy(1, Need{2, 4});
+  EXPECT_EQ(h.free_slots(), 6);
+  EXPECT_EQ(h.FreeFor(Need{2, 0}), 3);
+  EXPECT_EQ(h.FreeFor(Need{2, 3}), 2);  // 6 GB left
+  EXPECT_EQ(h.FreeFor(Need{1, 0}), 6);
+}
+
+// The volatile policies build a configuration of identical tasks: hosts
+// count in jobs of the operation's Need.
+TEST(CapacityVolatileTest, ConfigurationsRespectCores) {
+  FixedPredictor p;
+  auto policy = MakeVolatilePolicy("ie");
+  Scheduler s(std::move(policy));
+  s.SetNeed(0, Need{2, 0});
+  for (TaskId t = 0; t < 3; ++t) s.AddReady(t, 0);
+  std::vector<HostState> hosts(2);
+  hosts[0].slots = 4;
+  hosts[1].slots = 3;
+  auto placed = s.Schedule({0, &hosts, &p});
+  ASSERT_EQ(placed.size(), 3u);
+  std::map<HostId, int> cores;
+  for (const Placement& pl : placed) cores[pl.host] += 2;
+  EXPECT_LE(cores[0], 4);
+  EXPECT_LE(cores[1], 3);
+}
+
+TEST(FormatCapacityTest, NamesCoresAndMemory) {
+  EXPECT_EQ(FormatCapacity(1, 0), "1 core");
+  EXPECT_EQ(FormatCapacity(4, 2.5), "4 cores and 2.5 GB of memory");
+}
+
+}  // namespace
+}  // namespace gs

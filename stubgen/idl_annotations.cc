@@ -1,0 +1,151 @@
+#include "stubgen/idl_annotations.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
+
+namespace gs {
+namespace {
+
+constexpr const char kHonoured[] = "ComputingUnits and MemorySize (in GB)";
+
+// COMPSs's other constraint keys, normalised as Normalize() does: accepted
+// by COMPSs, not (yet) by gsrt.
+constexpr std::string_view kUnsupported[] = {"processorname",
+                                             "processorspeed",
+                                             "processorarchitecture",
+                                             "processortype",
+                                             "processorpropertyname",
+                                             "processorpropertyvalue",
+                                             "processorinternalmemorysize",
+                                             "processors",
+                                             "memorytype",
+                                             "storagesize",
+                                             "storagetype",
+                                             "storagebw",
+                                             "operatingsystemtype",
+                                             "operatingsystemdistribution",
+                                             "operatingsystemversion",
+                                             "appsoftware",
+                                             "hostqueues"};
+
+std::string Trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+// "computingUnits", "ComputingUnits" and "computing_units" are one key.
+std::string Normalize(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '_') continue;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+// Splits "a=1, b=\"x, y\"" at commas outside quotes.
+std::vector<std::string> SplitItems(std::string_view text) {
+  std::vector<std::string> items;
+  std::string cur;
+  bool quoted = false;
+  for (char c : text) {
+    if (c == '"') quoted = !quoted;
+    if (c == ',' && !quoted) {
+      items.push_back(Trim(cur));
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  items.push_back(Trim(cur));
+  return items;
+}
+
+// A positive number, quoted or not (COMPSs writes values as strings).
+bool ParsePositive(std::string value, double* out) {
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+    value = Trim(value.substr(1, value.size() - 2));
+  }
+  if (value.empty()) return false;
+  char* end = nullptr;
+  double v = std::strtod(value.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v) || v <= 0) return false;
+  *out = v;
+  return true;
+}
+
+bool ApplyConstraints(const std::string& text, Operation* op,
+                      std::string* error) {
+  if (text.empty()) {
+    *error = "empty @Constraints(); write e.g. @Constraints(ComputingUnits=2)";
+    return false;
+  }
+  for (const std::string& item : SplitItems(text)) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos) {
+      *error = "@Constraints item '" + item +
+               "' is not key=value; write e.g. ComputingUnits=2";
+      return false;
+    }
+    std::string key = Trim(item.substr(0, eq));
+    std::string value = Trim(item.substr(eq + 1));
+    std::string norm = Normalize(key);
+    double v = 0;
+    if (norm == "computingunits") {
+      if (!ParsePositive(value, &v) || v != std::floor(v) || v > 1 << 20) {
+        *error =
+            "ComputingUnits must be a whole number of cores (1 or more), "
+            "got '" +
+            value + "'";
+        return false;
+      }
+      op->computing_units = static_cast<int>(v);
+    } else if (norm == "memorysize") {
+      if (!ParsePositive(value, &v)) {
+        *error =
+            "MemorySize must be a positive number of GB, got '" + value + "'";
+        return false;
+      }
+      op->memory_gb = v;
+    } else if (norm == "wallclocklimit") {
+      *error = "@Constraints key '" + key +
+               "' is not supported; use @Timeout(seconds) on its own line";
+      return false;
+    } else {
+      bool known = false;
+      for (std::string_view k : kUnsupported) known |= norm == k;
+      *error = (known ? "@Constraints key '" + key +
+                            "' is COMPSs's but gsrt does not honour it"
+                      : "unknown @Constraints key '" + key + "'") +
+               "; gsrt honours " + kHonoured +
+               ": remove it or choose hosts "
+               "for it in the configuration";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ApplyAnnotation(const Token& annotation, Operation* op,
+                     std::string* error) {
+  if (annotation.text == "Constraints") {
+    return ApplyConstraints(annotation.value, op, error);
+  }
+  double v = 0;
+  if (!ParsePositive(annotation.value, &v)) {
+    *error = "@Timeout takes a positive number of seconds, got '" +
+             annotation.value + "'";
+    return false;
+  }
+  op->timeout_seconds = v;
+  return true;
+}
+
+}  // namespace gs
