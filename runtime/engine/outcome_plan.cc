@@ -36,8 +36,7 @@ Failure Classify(const JobOutcome& outcome, const OutcomeFacts& facts,
   }
   if (const auto* timed = std::get_if<TimedOut>(&outcome)) {
     return {Budget::kTimeout, budgets.timeout,
-            "timed out after " + FormatDuration(timed->limit),
-            timed->log_dir};
+            "timed out after " + FormatDuration(timed->limit), timed->log_dir};
   }
   // Cancelled: by a proactive policy (placed anew) or by the run's end
   // (final).

@@ -1,6 +1,6 @@
-// Test support: where the Braun ETC instances are (runtime/sim/data), set at configure
-// time (runtime/CMakeLists.txt). A missing directory fails the test that
-// needs it, with this message, rather than skipping it silently.
+// Test support: where the Braun ETC instances are (runtime/sim/data), set at
+// configure time (runtime/CMakeLists.txt). A missing directory fails the test
+// that needs it, with this message, rather than skipping it silently.
 #ifndef GSRT_RUNTIME_SIM_ETC_TEST_DATA_H_
 #define GSRT_RUNTIME_SIM_ETC_TEST_DATA_H_
 
@@ -9,7 +9,8 @@
 #include "runtime/sim/etc_matrix.h"
 
 #ifndef GSRT_SIM_DATA
-#error "GSRT_SIM_DATA must name the data directory, runtime/sim/data (CMake sets it)"
+#error \
+    "GSRT_SIM_DATA must name the data directory, runtime/sim/data (CMake sets it)"
 #endif
 
 namespace gs {

@@ -14,7 +14,8 @@
 #include "runtime/sim/stg_graph.h"
 
 #ifndef GSRT_SIM_DATA
-#error "GSRT_SIM_DATA must name the data directory, runtime/sim/data (CMake sets it)"
+#error \
+    "GSRT_SIM_DATA must name the data directory, runtime/sim/data (CMake sets it)"
 #endif
 
 namespace gs {

@@ -6,8 +6,8 @@
 
 #include "runtime/base/command_line.h"
 #include "runtime/sched/policy_catalog.h"
-#include "runtime/sim/etc_generate.h"
 #include "runtime/sched/scheduler.h"
+#include "runtime/sim/etc_generate.h"
 #include "runtime/sim/etc_matrix.h"
 #include "runtime/sim/stg_graph.h"
 
@@ -53,9 +53,10 @@ void AddEtc(CLI::App& app, SimEtcArgs* a, bool* json) {
   etc->add_option("FILE", a->file, "ETC file (Braun format)")
       ->required()
       ->check(CLI::ExistingFile);
-  etc->add_option("--policy,-p", a->policy,
-                  std::string("scheduling policy (mct), any of `gsrt-sim policies`: ") +
-                      kPolicyNames);
+  etc->add_option(
+      "--policy,-p", a->policy,
+      std::string("scheduling policy (mct), any of `gsrt-sim policies`: ") +
+          kPolicyNames);
   etc->add_option("--fail", a->fails,
                   "HOST@TIME[-UNTIL]: host (0-based) down at TIME virtual "
                   "seconds (back UP at UNTIL); repeatable");

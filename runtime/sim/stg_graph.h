@@ -1,6 +1,6 @@
 // Kasahara Standard Task Graph (STG) files: the DAG shapes paper 000 runs its
-// rewinding experiments on. Format (see runtime/sim/data/README.md): the number of
-// tasks n on the first line, then n + 2 lines `id processing_time
+// rewinding experiments on. Format (see runtime/sim/data/README.md): the number
+// of tasks n on the first line, then n + 2 lines `id processing_time
 // number_of_predecessors pred...` for ids 0..n+1, where 0 is a dummy entry
 // and n+1 a dummy exit, both of processing time 0; lines starting with '#'
 // are comments (the generator's parameters, the critical path length).

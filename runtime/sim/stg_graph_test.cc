@@ -12,7 +12,8 @@
 #include <string>
 
 #ifndef GSRT_SIM_DATA
-#error "GSRT_SIM_DATA must name the data directory, runtime/sim/data (CMake sets it)"
+#error \
+    "GSRT_SIM_DATA must name the data directory, runtime/sim/data (CMake sets it)"
 #endif
 
 namespace gs {
