@@ -80,6 +80,7 @@ constexpr std::string_view kFunctions[] = {
     "creat", "fcntl", "open", "openat", "posix_fadvise", "posix_fallocate",
     "chmod", "fchmod", "fchmodat", "fstat", "fstatat", "futimens", "lstat",
     "mkdir", "mkdirat", "mkfifo", "mknod", "stat", "umask", "utimensat",
+    "statvfs", "fstatvfs", "clearenv",
     "flock", "closedir", "dirfd", "fdopendir", "opendir", "readdir",
     "readdir_r", "rewinddir", "scandir", "seekdir", "telldir", "mmap",
     "mprotect", "msync", "munmap", "mlock", "munlock", "ioctl",

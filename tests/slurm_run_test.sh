@@ -155,6 +155,10 @@ case $scenario in
     finish
     [ "$status" = 130 ] || { echo "FAIL: master exited $status, expected 130"; tail "$work/err"; exit 1; }
     check_queue_empty
+    # Workers die with their agent (PR_SET_PDEATHSIG) a moment after it.
+    gone_by=$((SECONDS + 15))
+    while pgrep -f -- "$scratch-worker (run|serve)" > /dev/null &&
+      ((SECONDS < gone_by)); do sleep 0.1; done
     if pgrep -f -- "$scratch-worker (run|serve)" > /dev/null; then
       echo "FAIL: workers still running after the interrupt"; exit 1
     fi

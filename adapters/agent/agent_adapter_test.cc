@@ -253,7 +253,10 @@ TEST_F(AgentAdapterTest, OtherProtocolVersionIsRefused) {
   Status s = adapter_->Connect();
   EXPECT_EQ(s.code(), Status::Code::kFailedPrecondition);
   EXPECT_THAT(s.message(), HasSubstr("gsrt-agent 7.0.0"));
-  EXPECT_THAT(s.message(), HasSubstr("speaks agent protocol 2.0"));
+  EXPECT_THAT(s.message(),
+              HasSubstr("speaks agent protocol " +
+                        std::to_string(agent::kProtocolMajor) + "." +
+                        std::to_string(agent::kProtocolMinor)));
   EXPECT_EQ(adapter_->FreeSlots(), 0);
 }
 

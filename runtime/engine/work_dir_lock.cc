@@ -14,12 +14,16 @@ std::string AnotherMasterMessage(const std::string& work_dir,
          "another directory or with another runtime.work_dir in gsrt.yaml";
 }
 
+constexpr char kWorkDirAdvice[] =
+    " (make it writable, or set runtime.work_dir in gsrt.yaml to a directory "
+    "you can write)";
+
 StatusOr<std::unique_ptr<FileLock>> LockWorkDir(FileSystem& fs,
                                                 const std::string& work_dir,
                                                 long pid) {
   if (Status s = fs.CreateDirs(work_dir); !s.ok()) {
     return Status::IoError("cannot create the work directory " + work_dir +
-                           ": " + s.message());
+                           ": " + s.message() + kWorkDirAdvice);
   }
   std::string path = work_dir + "/lock";
   auto lock = fs.Lock(path);
@@ -29,8 +33,8 @@ StatusOr<std::unique_ptr<FileLock>> LockWorkDir(FileSystem& fs,
     return lock;
   }
   if (lock.status().code() != Status::Code::kUnavailable) {
-    return Status::IoError("cannot lock the work directory: " +
-                           lock.status().message());
+    return Status::IoError("cannot create the work directory " + work_dir +
+                           ": " + lock.status().message() + kWorkDirAdvice);
   }
   std::string holder;
   (void)fs.Read(path, [&](std::string_view chunk) {
