@@ -255,8 +255,8 @@ TEST_F(AgentAdapterTest, OtherProtocolVersionIsRefused) {
   EXPECT_THAT(s.message(), HasSubstr("gsrt-agent 7.0.0"));
   EXPECT_THAT(s.message(),
               HasSubstr("speaks agent protocol " +
-                        std::to_string(agent::kProtocolMajor) + "." +
-                        std::to_string(agent::kProtocolMinor)));
+                        std::to_string(agent::kProtocolMajor + 1) + "." +
+                        std::to_string(agent::Hello{}.minor)));
   EXPECT_EQ(adapter_->FreeSlots(), 0);
 }
 
