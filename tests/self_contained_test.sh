@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks that the build and the tests read nothing beside the clone: no
 # compile definition or test argument names a path outside the source and
-# build trees that sits next to the clone (like ../shared/data), and no
-# source, CMake file or script refers to one.
+# build trees that sits next to the clone (a data folder beside it), and no
+# CMake file or script builds a path above the source tree.
 #
 #   self_contained_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
@@ -27,12 +27,11 @@ for p in "${paths[@]}"; do
   esac
 done
 
-# Sources, CMake files and scripts that point beside the clone.
+# CMake files and scripts that build a path above the source tree.
 if hits=$(cd "$src" && grep -rnE --exclude-dir=.git --exclude-dir='build*' \
             --include='*.cmake' --include=CMakeLists.txt --include='*.sh' \
-            --include='*.cc' --include='*.h' --include='*.py' \
             --exclude=self_contained_test.sh \
-            '\.\./shared|/work/shared' .); then
+            '(SOURCE_DIR\}|\$src|\$root)/\.\./' .); then
   echo "FAIL: files name a directory beside the clone:"
   echo "$hits"
   bad=1
