@@ -24,19 +24,13 @@
 #include <thread>
 #include <vector>
 
-#include "noop.h"
+#include "noop_rate.h"
 
 extern char** environ;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-double Now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 double GsrtRate(int tasks) {
   double t0 = Now();

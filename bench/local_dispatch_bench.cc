@@ -30,19 +30,13 @@
 #include <thread>
 #include <vector>
 
-#include "noop.h"
+#include "noop_rate.h"
 
 extern char** environ;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-double Now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // `tasks` runs of `argv`, at most `slots` at once; returns jobs/s.
 double RawSpawnRate(const std::vector<std::string>& args, int tasks,
@@ -81,11 +75,7 @@ double GsrtRate(int tasks, const char* workers) {
     std::ofstream config("gsrt.yaml");
     config << "runtime:\n  workers: " << workers << "\n";
   }
-  double t0 = Now();
-  if (GS_On() != 0) std::exit(1);
-  for (int i = 0; i < tasks; ++i) noop(i);
-  if (GS_Off(0) != 0) std::exit(1);
-  return tasks / (Now() - t0);
+  return NoopCallRate(tasks);
 }
 
 }  // namespace

@@ -17,25 +17,11 @@
 #include <fstream>
 #include <string>
 
-#include "noop.h"
+#include "noop_rate.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-double Now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-double GsrtRate(int tasks) {
-  double t0 = Now();
-  if (GS_On() != 0) std::exit(1);
-  for (int i = 0; i < tasks; ++i) noop(i);
-  if (GS_Off(0) != 0) std::exit(1);
-  return tasks / (Now() - t0);
-}
 
 }  // namespace
 
@@ -54,9 +40,9 @@ int main(int argc, char** argv) {
   double best_off = 0, best_on = 0;
   for (int r = 0; r < rounds; ++r) {
     unsetenv("GSRT_TRACE");
-    double off = GsrtRate(tasks);
+    double off = NoopCallRate(tasks);
     setenv("GSRT_TRACE", trace.c_str(), 1);
-    double on = GsrtRate(tasks);
+    double on = NoopCallRate(tasks);
     std::printf(
         "round %d: trace off %.0f jobs/s, on %.0f jobs/s, ratio %.3f "
         "(trace %llu bytes)\n",
