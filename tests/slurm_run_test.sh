@@ -156,11 +156,17 @@ case $scenario in
     [ "$status" = 130 ] || { echo "FAIL: master exited $status, expected 130"; tail "$work/err"; exit 1; }
     check_queue_empty
     # Workers die with their agent (PR_SET_PDEATHSIG) a moment after it.
+    # Other tests run the same worker binary at once: ours run under $work.
+    our_workers() {
+      local p
+      for p in $(pgrep -f -- "$scratch-worker (run|serve)" || true); do
+        case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$work"/*) echo "$p" ;; esac
+      done
+    }
     gone_by=$((SECONDS + 15))
-    while pgrep -f -- "$scratch-worker (run|serve)" > /dev/null &&
-      ((SECONDS < gone_by)); do sleep 0.1; done
-    if pgrep -f -- "$scratch-worker (run|serve)" > /dev/null; then
-      echo "FAIL: workers still running after the interrupt"; exit 1
+    while [ -n "$(our_workers)" ] && ((SECONDS < gone_by)); do sleep 0.1; done
+    if [ -n "$(our_workers)" ]; then
+      echo "FAIL: workers still running after the interrupt: $(our_workers)"; exit 1
     fi
     echo "OK: interrupted master ($mode mode) removed its $before batch jobs from the queue"
     ;;
