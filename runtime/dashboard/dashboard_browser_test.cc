@@ -81,6 +81,14 @@ int DoneCount(const std::string& dom, const std::string& op) {
   return std::stoi(m[1]);
 }
 
+// The host row's cell of class `cls`, or "" when the page has none.
+std::string HostCell(const std::string& dom, const std::string& cls) {
+  std::smatch m;
+  std::regex cell("data-host=\"[^\"]+\">.*?<td class=\"" + cls + "\">([^<]*)<");
+  if (!std::regex_search(dom, m, cell)) return "";
+  return m[1];
+}
+
 TEST_F(DashboardBrowserTest, ThePageShowsTheRunAsItGoes) {
   FakeAdapter::Log log;
   log.hold = true;
@@ -127,6 +135,12 @@ TEST_F(DashboardBrowserTest, ThePageShowsTheRunAsItGoes) {
   const std::string after = Browse((*server)->url(), "");
   EXPECT_EQ(DoneCount(after, "produce"), 4) << after;
   EXPECT_EQ(DoneCount(after, "consume"), 4) << after;
+  // The hosts table: distrust (nothing lost here) and the queue wait of the
+  // attempts that ended, in seconds.
+  EXPECT_EQ(HostCell(after, "distrust"), "0") << after;
+  EXPECT_TRUE(std::regex_match(HostCell(after, "queue-wait"),
+                               std::regex("[0-9.]+ s / [0-9.]+ s")))
+      << after;
 
   const char* artifacts = std::getenv("GSRT_TEST_ARTIFACTS");
   const fs::path shots =

@@ -38,6 +38,12 @@ void DashboardState::OnJobEnded(const JobRecord& job) {
   h.running = std::max<int64_t>(0, h.running - 1);
   ++h.jobs;
   if (job.outcome == OutcomeClass::kOk) ++h.ok;
+  if (job.outcome == OutcomeClass::kInfra) ++h.infra;
+  if (job.started > 0 && job.submitted > 0 && job.started >= job.submitted) {
+    h.wait_last = job.started - job.submitted;
+    h.wait_sum += h.wait_last;
+    ++h.waits;
+  }
   auto r = running_jobs_.find(job.task);
   if (r != running_jobs_.end() && --r->second == 0) {
     running_jobs_.erase(r);
@@ -84,6 +90,9 @@ void DashboardState::OnEvent(const RunEvent& event) {
     h.state = "suspect";
   } else if (event.kind == "host_down") {
     h.state = "down";
+    // The engine charges a lost host to its history (host_failures), which
+    // is what distrust counts; this run's share.
+    ++h.distrust;
   } else {
     return;
   }
@@ -146,13 +155,19 @@ std::string DashboardState::SnapshotJson(Seconds now) const {
   j["operations"] = std::move(ops);
   json hosts = json::array();
   for (const auto& [name, h] : hosts_) {
-    hosts.push_back({{"host", name},
-                     {"state", h.state},
-                     {"why", h.why},
-                     {"running", h.running},
-                     {"slots_seen", h.lane_ends_ms.size()},
-                     {"jobs", h.jobs},
-                     {"ok", h.ok}});
+    hosts.push_back(
+        {{"host", name},
+         {"state", h.state},
+         {"why", h.why},
+         {"running", h.running},
+         {"slots_seen", h.lane_ends_ms.size()},
+         {"jobs", h.jobs},
+         {"ok", h.ok},
+         {"infra", h.infra},
+         {"distrust", h.distrust},
+         {"queue_wait_mean_s",
+          h.waits ? json(h.wait_sum / h.waits) : json(nullptr)},
+         {"queue_wait_last_s", h.waits ? json(h.wait_last) : json(nullptr)}});
   }
   j["hosts"] = std::move(hosts);
   json stream = json::array();

@@ -1,5 +1,6 @@
 // What the live page shows, kept up to date as a run observer: tasks by
-// state per operation, hosts (up/suspect/down, busy slots, jobs), the task
+// state per operation, hosts (up/suspect/down, busy slots, jobs, distrust,
+// queue wait), the task
 // stream (recent attempts per host and slot, as Dask's dashboard draws
 // them), the failures with their last error, progress and an estimate of
 // the time left. The engine's calls only update counters under a mutex;
@@ -50,6 +51,12 @@ class DashboardState : public RunObserver {
     int64_t running = 0;
     int64_t jobs = 0;
     int64_t ok = 0;
+    int64_t infra = 0;     // attempts lost to the host, not the application
+    int64_t distrust = 0;  // failures charged to the host (paper 004 eq. 3)
+    // Submission to start of each attempt: the batch queue's wait, or the
+    // staging and dispatch time on other hosts.
+    double wait_sum = 0, wait_last = 0;
+    int64_t waits = 0;
     std::vector<int64_t> lane_ends_ms;  // per slot, for the task stream
   };
   struct Attempt {

@@ -57,6 +57,38 @@ TEST(DashboardStateTest, HostEventsSetTheHostsState) {
   json h = json::parse(s.SnapshotJson(6)).at("hosts")[0];
   EXPECT_EQ(h.at("state"), "down");
   EXPECT_EQ(h.at("why"), "connection lost");
+  EXPECT_EQ(h.at("distrust"), 1);
+  s.OnEvent(RunEvent("host_up", 7, 0, "node1"));
+  s.OnEvent(RunEvent("host_down", 8, 0, "node1"));
+  h = json::parse(s.SnapshotJson(9)).at("hosts")[0];
+  EXPECT_EQ(h.at("distrust"), 2);
+}
+
+TEST(DashboardStateTest, HostsShowInfraFailuresAndQueueWait) {
+  DashboardState s;
+  s.OnRunStarted(0, {"batch", "idle"});
+  JobRecord rec;
+  rec.task = 0;
+  rec.operation = "scale";
+  rec.host = "batch";
+  rec.submitted = 10;
+  rec.started = 14;  // 4 s in the queue
+  rec.ended = 15;
+  s.OnJobEnded(rec);
+  rec.job = 2;
+  rec.submitted = 20;
+  rec.started = 22;  // 2 s
+  rec.ended = 23;
+  rec.outcome = OutcomeClass::kInfra;
+  s.OnJobEnded(rec);
+  json hosts = json::parse(s.SnapshotJson(30)).at("hosts");
+  json batch = hosts[0], idle = hosts[1];
+  ASSERT_EQ(batch.at("host"), "batch");
+  EXPECT_EQ(batch.at("infra"), 1);
+  EXPECT_EQ(batch.at("distrust"), 0);  // only a lost host is charged
+  EXPECT_DOUBLE_EQ(batch.at("queue_wait_mean_s").get<double>(), 3);
+  EXPECT_DOUBLE_EQ(batch.at("queue_wait_last_s").get<double>(), 2);
+  EXPECT_TRUE(idle.at("queue_wait_mean_s").is_null());
 }
 
 TEST(DashboardStateTest, FailuresKeepTheirLastError) {

@@ -25,6 +25,15 @@ function seconds(s) {
   return Math.floor(s / 60) + " min " + Math.round(s % 60) + " s";
 }
 
+// Queue wait is shown to the 0.01 s: local and ssh waits are that small.
+function waitText(h) {
+  if (h.queue_wait_mean_s === null || h.queue_wait_mean_s === undefined) {
+    return "-";
+  }
+  const fmt = (s) => (s < 60 ? s.toFixed(2) + " s" : seconds(s));
+  return fmt(h.queue_wait_mean_s) + " / " + fmt(h.queue_wait_last_s);
+}
+
 function render(state) {
   const status = document.getElementById("status");
   status.textContent = state.status;
@@ -58,6 +67,9 @@ function render(state) {
     cell(row, h.slots_seen);
     cell(row, h.jobs);
     cell(row, h.ok);
+    cell(row, h.infra, "infra");
+    cell(row, h.distrust, "distrust");
+    cell(row, waitText(h), "queue-wait");
     cell(row, h.why);
   }
 
