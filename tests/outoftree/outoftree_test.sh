@@ -2,12 +2,20 @@
 # Installs gsrt from BUILD_DIR into a temporary prefix, builds the ledger
 # application outside the tree with find_package(gsrt) and
 # gsrt_add_application, and checks its run against its sequential build.
+# Then runs it watched, as a user would (issue 14): GSRT_TRACE gives one job
+# event per task, and with GSRT_DASHBOARD its page renders in headless
+# Chromium while the run is held by its first task.
 #
 #   outoftree_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+pid=
+cleanup() {
+  [ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 # Every manual a tool's --help names is installed where it says.
 for tool in gsdeploy gsrt-sim; do
@@ -26,3 +34,40 @@ for exe in ledger ledger-worker ledger-sequential; do
   [ -x "$work/ledger/$exe" ] || { echo "FAIL: $exe not built"; exit 1; }
 done
 bash "$src/tests/compare_with_sequential.sh" "$work/ledger/ledger" "$work/ledger/ledger-sequential"
+
+# --- watched: trace and page ---
+mkdir "$work/watched"
+cd "$work/watched"
+GSRT_TRACE="$work/trace.json" GSRT_DASHBOARD=127.0.0.1:0 \
+  "$work/ledger/ledger" "$work/gate" > out.txt 2> err.txt &
+pid=$!
+url=
+for _ in $(seq 1 600); do  # bounded: 30 s for GS_On to print the page
+  url=$(sed -n 's/^gsrt: the run.s page: \(http[^ ]*\)$/\1/p' err.txt)
+  [ -n "$url" ] && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+[ -n "$url" ] || { echo "FAIL: the master printed no page address"; cat err.txt; exit 1; }
+dom=$(timeout 90 chromium --headless --no-sandbox --disable-gpu \
+  --disable-background-networking --disable-component-update --disable-sync \
+  --no-first-run --user-data-dir="$work/profile" --timeout=15000 \
+  --dump-dom "$url" 2> "$work/chromium.err") ||
+  { echo "FAIL: chromium could not load $url"; tail "$work/chromium.err"; exit 1; }
+# The run is held by wait_for: the page names it as running.
+grep -q 'data-operation="wait_for"><td>wait_for</td><td class="waiting">[0-9]*</td><td class="running">1<' <<< "$dom" ||
+  { echo "FAIL: the page does not show wait_for running"; echo "$dom" | head -c 3000; exit 1; }
+kill -0 "$pid" || { echo "FAIL: the run ended before the page was read"; exit 1; }
+touch "$work/gate"
+timeout 120 tail --pid="$pid" -f /dev/null || { echo "FAIL: the run did not end"; exit 1; }
+status=0; wait "$pid" || status=$?; pid=
+[ "$status" = 0 ] || { echo "FAIL: the watched run exited $status"; cat err.txt; exit 1; }
+events=$(grep -o '"cat":"job[^"]*"' "$work/trace.json" | wc -l)
+jobs=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prefix/bin/gsrt" runs --history .gsrt/history.db --json |
+  sed -n 's/^ *"jobs": \([0-9]*\),$/\1/p' | tail -n 1)
+tasks=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prefix/bin/gsrt" runs --history .gsrt/history.db --json |
+  sed -n 's/^ *"tasks": \([0-9]*\),$/\1/p' | tail -n 1)
+[ -n "$tasks" ] && [ "$tasks" -gt 1 ] || { echo "FAIL: gsrt runs shows no tasks"; exit 1; }
+[ "$events" = "$tasks" ] && [ "$jobs" = "$tasks" ] ||
+  { echo "FAIL: $events job events in the trace, $jobs jobs, $tasks tasks"; exit 1; }
+echo "OK: watched run: its page showed wait_for running; $events job events for $tasks tasks"

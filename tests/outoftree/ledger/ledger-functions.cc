@@ -1,8 +1,11 @@
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 // No #include "ledger.h" on purpose: gsrt_add_application forces the
 // generated header in, and this file checks that it links without it.
@@ -74,4 +77,16 @@ void scalars(const char* out, char c, bool b, short s, int i, long l, float f,
   std::snprintf(buf, sizeof buf, "%d %d %d %d %ld %a %a\n", c, b, s, i, l, f,
                 d);
   WriteAll(out, buf);
+}
+
+void wait_for(const char* gate, int max_seconds) {
+  const auto until =
+      std::chrono::steady_clock::now() + std::chrono::seconds(max_seconds);
+  while (!std::filesystem::exists(gate)) {
+    if (std::chrono::steady_clock::now() > until) {
+      throw std::runtime_error(std::string("no ") + gate + " after " +
+                               std::to_string(max_seconds) + " s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }

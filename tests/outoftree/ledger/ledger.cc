@@ -6,8 +6,11 @@
 #include <cstdio>
 #include <string>
 
-int main() {
+int main(int argc, char** argv) {
   if (GS_On() != 0) return 1;
+  // `ledger GATE`: a first task holds the run until GATE exists, so a test
+  // can watch it run (its page, its trace) without racing it.
+  if (argc > 1) wait_for(argv[1], 120);
   const char* entries[] = {
       "rent; \"May\" & 'June'",
       "price $HOME `uname` $(id) *",
