@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake ninja-build pkg-config git ca-certificates procps iproute2
+  g++ cmake ninja-build pkg-config git ca-certificates procps iproute2 bc
   libssh-dev libyaml-cpp-dev libsqlite3-dev sqlite3
   libboost1.81-dev libssl-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
