@@ -92,37 +92,28 @@ int main(int argc, char** argv) {
   fs::current_path(dir);
   const std::string address = "127.0.0.1:" + std::to_string(port);
   pid_t browser = StartChromium("http://" + address + "/", dir / "profile");
-  double best_off = 0, best_on = 0;
-  double cpu_off = 1e9, cpu_on = 1e9;  // master CPU per task, least
+  OnOffBest best;
   for (int r = 0; r < rounds; ++r) {
     unsetenv("GSRT_DASHBOARD");
-    double c0 = ProcessCpuSeconds();
-    double off = GsrtRate(tasks);
-    double c1 = ProcessCpuSeconds();
+    const NoopSide off = MeasureSide(tasks, GsrtRate);
     setenv("GSRT_DASHBOARD", address.c_str(), 1);
-    double on = GsrtRate(tasks);
-    double c2 = ProcessCpuSeconds();
-    const double us_off = (c1 - c0) / tasks * 1e6;
-    const double us_on = (c2 - c1) / tasks * 1e6;
+    const NoopSide on = MeasureSide(tasks, GsrtRate);
     std::printf(
         "round %d: page off %.0f jobs/s, on %.0f jobs/s, ratio %.3f; master "
         "CPU %.1f / %.1f us per task\n",
-        r + 1, off, on, on / off, us_off, us_on);
-    best_off = std::max(best_off, off);
-    best_on = std::max(best_on, on);
-    cpu_off = std::min(cpu_off, us_off);
-    cpu_on = std::min(cpu_on, us_on);
+        r + 1, off.rate, on.rate, on.rate / off.rate, off.cpu_us, on.cpu_us);
+    best.Add(off, on);
   }
   kill(-browser, SIGTERM);
   waitpid(browser, nullptr, 0);
   std::printf(
       "dashboard_bench: %d no-op tasks: page off %.0f jobs/s, on (browser "
       "connected) %.0f jobs/s, ratio on/off %.3f (goal >= 0.95)\n",
-      tasks, best_off, best_on, best_on / best_off);
+      tasks, best.off_rate, best.on_rate, best.on_rate / best.off_rate);
   std::printf(
       "dashboard_bench: master CPU per task: off %.1f us, on %.1f us, ratio "
       "on/off %.3f (goal <= 1.05)\n",
-      cpu_off, cpu_on, cpu_on / cpu_off);
+      best.off_cpu_us, best.on_cpu_us, best.on_cpu_us / best.off_cpu_us);
   fs::current_path("/");
   fs::remove_all(dir);
   return 0;

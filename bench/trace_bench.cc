@@ -40,36 +40,27 @@ int main(int argc, char** argv) {
   fs::create_directories(dir);
   fs::current_path(dir);
   const std::string trace = (dir / "trace.json").string();
-  double best_off = 0, best_on = 0;
-  double cpu_off = 1e9, cpu_on = 1e9;  // master CPU per task, least
+  OnOffBest best;
   for (int r = 0; r < rounds; ++r) {
     unsetenv("GSRT_TRACE");
-    double c0 = ProcessCpuSeconds();
-    double off = NoopCallRate(tasks);
-    double c1 = ProcessCpuSeconds();
+    const NoopSide off = MeasureSide(tasks, NoopCallRate);
     setenv("GSRT_TRACE", trace.c_str(), 1);
-    double on = NoopCallRate(tasks);
-    double c2 = ProcessCpuSeconds();
-    const double us_off = (c1 - c0) / tasks * 1e6;
-    const double us_on = (c2 - c1) / tasks * 1e6;
+    const NoopSide on = MeasureSide(tasks, NoopCallRate);
     std::printf(
         "round %d: trace off %.0f jobs/s, on %.0f jobs/s, ratio %.3f; "
         "master CPU %.1f / %.1f us per task (trace %llu bytes)\n",
-        r + 1, off, on, on / off, us_off, us_on,
+        r + 1, off.rate, on.rate, on.rate / off.rate, off.cpu_us, on.cpu_us,
         static_cast<unsigned long long>(fs::file_size(trace)));
-    best_off = std::max(best_off, off);
-    best_on = std::max(best_on, on);
-    cpu_off = std::min(cpu_off, us_off);
-    cpu_on = std::min(cpu_on, us_on);
+    best.Add(off, on);
   }
   std::printf(
       "trace_bench: %d no-op tasks: trace off %.0f jobs/s, on %.0f jobs/s, "
       "ratio on/off %.3f (goal >= 0.95)\n",
-      tasks, best_off, best_on, best_on / best_off);
+      tasks, best.off_rate, best.on_rate, best.on_rate / best.off_rate);
   std::printf(
       "trace_bench: master CPU per task: off %.1f us, on %.1f us, ratio "
       "on/off %.3f (goal <= 1.05)\n",
-      cpu_off, cpu_on, cpu_on / cpu_off);
+      best.off_cpu_us, best.on_cpu_us, best.on_cpu_us / best.off_cpu_us);
   fs::current_path("/");
   fs::remove_all(dir);
   return 0;
