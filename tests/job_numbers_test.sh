@@ -46,7 +46,7 @@ check_logs run1 6
 check_logs run2 6
 [ -d "$evidence" ] || fail "run1's evidence $evidence is gone"
 max1=$(numbers_of run1 | tail -1)
-min2=$(numbers_of run2 | head -1)
+min2=$(numbers_of run2 | sed -n 1p)
 [ "$min2" -gt "$max1" ] || fail "run2 numbered from $min2, run1 went to $max1"
 echo "run2 numbered its jobs after run1's ($max1 < $min2); run1's logs and evidence stay"
 
@@ -80,7 +80,7 @@ grep -q "reused" err.4 || { cat err.4; fail "run4 did not resume run3"; }
 check_logs run1 6
 check_logs run2 6
 check_logs run3 "$left3"
-min4=$(numbers_of run4 | head -1)
+min4=$(numbers_of run4 | sed -n 1p)
 [ -n "$min4" ] || fail "run4 ran no job"
 [ "$min4" -gt "$max3" ] || fail "run4 numbered from $min4, the killed run reached $max3"
 echo "OK: job numbers never collide across runs (killed run up to $max3, resumed from $min4)"
