@@ -43,6 +43,8 @@ void Engine::ChooseJobNumbers() {
 }
 
 JobId Engine::NextJobNumberLocked() {
+  // A small write under the engine lock, once per 1024 jobs: a job must not
+  // get its number before the number is on disk.
   if (next_job_ > jobs_reserved_) {
     ReserveJobNumbers(ReservationFor(next_job_, jobs_reserved_));
   }
