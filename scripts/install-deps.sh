@@ -11,6 +11,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   libcli11-dev nlohmann-json3-dev
+  help2man
   openssh-server openssh-client
   chromium
   munge slurm-wlm slurm-wlm-torque

@@ -76,6 +76,11 @@ void SetUsage(CLI::App& app, std::string usage) {
   app.formatter(std::make_shared<UsageFirst>(std::move(usage)));
 }
 
+void AddVersionFlag(CLI::App& app) {
+  app.set_version_flag("--version", app.get_name() + " " + GSRT_VERSION,
+                       "print the version and exit");
+}
+
 std::vector<std::string> ArgsOf(int argc, const char* const* argv) {
   return argc > 1 ? std::vector<std::string>(argv + 1, argv + argc)
                   : std::vector<std::string>();

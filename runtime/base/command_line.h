@@ -30,6 +30,10 @@ std::optional<int> ParseCommandLine(CLI::App& app,
 // print them: "usage: prog [-o DIR] FILE\n"), then its description.
 void SetUsage(CLI::App& app, std::string usage);
 
+// Adds --version to `app`: prints "NAME VERSION" (the app's name and the
+// project version CMake gives, as help2man expects) and exits 0.
+void AddVersionFlag(CLI::App& app);
+
 // argv[1..argc-1] as strings.
 std::vector<std::string> ArgsOf(int argc, const char* const* argv);
 

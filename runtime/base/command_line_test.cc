@@ -97,5 +97,16 @@ TEST(CommandLineTest, ArgsOfSkipsTheProgramName) {
   EXPECT_TRUE(ArgsOf(1, argv).empty());
 }
 
+TEST(CommandLineTest, AddVersionFlagPrintsTheNameAndTheProjectVersion) {
+  CLI::App app{"Tests --version.", "tool"};
+  AddVersionFlag(app);
+  app.require_subcommand(1);  // --version needs none
+  app.add_subcommand("sub", "a subcommand");
+  std::ostringstream out, err;
+  EXPECT_EQ(ParseCommandLine(app, {"--version"}, out, err), 0);
+  EXPECT_EQ(out.str(), std::string("tool ") + GSRT_VERSION + "\n");
+  EXPECT_EQ(err.str(), "");
+}
+
 }  // namespace
 }  // namespace gs

@@ -282,6 +282,7 @@ std::optional<int> ParseDeployArgs(const std::vector<std::string>& args,
       "set them up for an application.",
       "gsdeploy"};
   app.footer(kExitCodes);
+  AddVersionFlag(app);
   app.require_subcommand(1);
   DeployProbeArgs probe;
   DeployRankArgs rank;

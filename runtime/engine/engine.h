@@ -373,6 +373,15 @@ class Engine {
   void RunVirtualTime();
   std::unique_ptr<Clock> MakeClock();
 
+  // Job numbers unique per work dir across runs (engine_job_numbers.cc).
+  std::string LastJobPath() const;
+  // Start, after the history opened: continues after earlier runs' numbers
+  // and reserves the first block.
+  void ChooseJobNumbers();
+  JobId NextJobNumberLocked();
+  // Records in WORK_DIR/last_job that numbers up to `last` may be in use.
+  void ReserveJobNumbers(JobId last);
+
   // Task journal and resume (engine_resume.cc, engine_journal.h).
   struct Journal;
   struct JournalBatch;
@@ -477,7 +486,9 @@ class Engine {
   std::unique_ptr<FileLock> work_dir_lock_;
   std::unique_ptr<Journal> journal_;  // with a history only
   std::shared_ptr<void> signals_;     // boost::asio::signal_set, when handled
-  JobId next_job_ = 1;
+  JobId next_job_ = 1;                // ChooseJobNumbers sets the first
+  JobId jobs_reserved_ = 0;  // numbers up to this are in WORK_DIR/last_job
+  bool last_job_warned_ = false;
   int64_t run_id_ = 0;
   Seconds started_ = 0;
 

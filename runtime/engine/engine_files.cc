@@ -254,6 +254,9 @@ int Engine::Stop() {
 void Engine::CleanUpAfterRun() {
   (void)fs_->RemoveAll(options_.work_dir + "/data");
   (void)fs_->Remove(options_.work_dir + "/jobs");  // only if empty
+  // No number is given out any more and none above this one was: the next
+  // run continues right after it instead of after the reserved block.
+  ReserveJobNumbers(next_job_ - 1);
   if (!options_.dot_path.empty() &&
       !fs_->WriteFile(options_.dot_path, WriteDot(graph_, ops_)).ok()) {
     stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);

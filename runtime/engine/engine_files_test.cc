@@ -253,14 +253,17 @@ TEST_F(EngineFilesTest, FinalVersionsGoOntoTheUsersNamesOnlyAtStop) {
   EXPECT_EQ(fs_.Contents(User("a")), "produce(1,)");
   EXPECT_EQ(fs_.Contents(User("sub/b")), "consume([produce(1,)],)")
       << "a directory the user's file needs is made";
-  // Only the lock stays: removing a lock file while others may open it
-  // would let two masters hold "the" lock.
-  EXPECT_EQ(fs_.FilesUnder(std::string(kCwd) + "/.gsrt"),
-            (std::vector<std::string>{User(".gsrt/lock")}));
+  // Only the last job number (the next run numbers after it) and the lock
+  // stay: removing a lock file while others may open it would let two
+  // masters hold "the" lock.
+  EXPECT_EQ(
+      fs_.FilesUnder(std::string(kCwd) + "/.gsrt"),
+      (std::vector<std::string>{User(".gsrt/last_job"), User(".gsrt/lock")}));
   EXPECT_FALSE(fs_.IsDir(kData));
   EXPECT_EQ(
       fs_.FilesUnder(kCwd),
-      (std::vector<std::string>{User(".gsrt/lock"), User("a"), User("sub/b")}));
+      (std::vector<std::string>{User(".gsrt/last_job"), User(".gsrt/lock"),
+                                User("a"), User("sub/b")}));
 }
 
 TEST_F(EngineFilesTest, CollectedVersionsAreRemovedAsSoonAsNobodyReadsThem) {
@@ -292,7 +295,8 @@ TEST_F(EngineFilesTest, AFailedFinalVersionLeavesTheUsersFileAsItWas) {
   EXPECT_NE(engine_->Stop(), 0);
   EXPECT_EQ(fs_.Contents(User("f")), "before");
   EXPECT_EQ(fs_.FilesUnder(kCwd),
-            (std::vector<std::string>{User(".gsrt/lock"), User("f")}));
+            (std::vector<std::string>{User(".gsrt/last_job"),
+                                      User(".gsrt/lock"), User("f")}));
   for (const auto& [from, to] : fs_.renamed()) {
     EXPECT_NE(to, User("f")) << "renamed " << from << " onto the user's file";
   }

@@ -83,7 +83,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   JobSpec spec = BuildJobSpec(
       graph_, t, ops_[task.op], [this, h](VersionId v) { return PathOn(v, h); },
       host.worker);
-  spec.id = next_job_++;
+  spec.id = NextJobNumberLocked();
   const Need need = scheduler_.NeedOf(task.op);
   spec.cores = need.cores;
   spec.memory_gb = need.memory_gb;

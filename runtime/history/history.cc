@@ -396,4 +396,11 @@ StatusOr<std::vector<JobRecord>> History::JobsForRun(RunId run) {
   return jobs;
 }
 
+StatusOr<int64_t> History::LargestJobId() {
+  // One index seek per run (jobs_by_run) instead of a scan of every job.
+  return db_->QueryInt(
+      "SELECT coalesce(max(m), 0) FROM (SELECT (SELECT max(job_id) FROM jobs "
+      "WHERE run_id = runs.id) AS m FROM runs)");
+}
+
 }  // namespace gs

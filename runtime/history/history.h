@@ -88,6 +88,9 @@ class History {
   StatusOr<std::vector<HostReliability>> LoadAllHostReliability();
   // Every job of `run`, in the order they were recorded.
   StatusOr<std::vector<JobRecord>> JobsForRun(RunId run);
+  // The largest job number of any run (0 when none): a new run numbers its
+  // jobs after it (runtime/engine/job_numbers.h).
+  StatusOr<int64_t> LargestJobId();
 
   // --- Task journal, for resume (history_journal.cc). ---
   // Written in the batch transaction like jobs.

@@ -142,6 +142,19 @@ TEST_F(HistoryTest, RunsBeginAndEnd) {
   EXPECT_EQ(missing.code(), Status::Code::kNotFound);
 }
 
+TEST_F(HistoryTest, LargestJobIdSpansRuns) {
+  EXPECT_EQ(history_->LargestJobId().value(), 0);  // no job yet
+  // Recorded out of order, and a later run with smaller numbers.
+  ASSERT_TRUE(history_->RecordJob(OkJob(9000000000000, "op", "h", 1, 1)).ok());
+  ASSERT_TRUE(history_->RecordJob(OkJob(7, "op", "h", 2, 1)).ok());
+  auto later = history_->BeginRun("matmul", "/home/u/mm", 1, 1100.0);
+  ASSERT_TRUE(later.ok());
+  JobRecord small = OkJob(3, "op", "h", 3, 1);
+  small.run = *later;
+  ASSERT_TRUE(history_->RecordJob(small).ok());
+  EXPECT_EQ(history_->LargestJobId().value(), 9000000000000);
+}
+
 TEST_F(HistoryTest, JobOfUnknownRunIsRejected) {
   JobRecord j = OkJob(1, "op", "h", 1.0, 1.0);
   j.run = run_ + 7;

@@ -220,6 +220,7 @@ int RunGsrtCommand(const std::vector<std::string>& args, const ConfigEnv& env,
       "gsrt applications: the runs, one run's summary, its tasks, its trace "
       "for Perfetto, its task graph.",
       "gsrt"};
+  AddVersionFlag(app);
   app.footer(kFooter);
   app.require_subcommand(1);
   Args a;

@@ -290,6 +290,7 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
                                 SimCommand* command, std::ostream& out,
                                 std::ostream& err) {
   CLI::App app{kDescription, "gsrt-sim"};
+  AddVersionFlag(app);
   app.require_subcommand(1);
   app.footer(kFooter);
   SimEtcArgs etc;

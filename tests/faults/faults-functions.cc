@@ -2,12 +2,15 @@
 // files in the `switches` directory (a path every host of the test can
 // see, since they all run on this machine):
 //   crash-L-I  step (L, I) crashes (abort) the first time it runs;
-//   hang-L-I   step (L, I) hangs (sleeps an hour) the first time it runs.
+//   hang-L-I   step (L, I) hangs (sleeps an hour) the first time it runs;
+//   speak      every step writes this file's first line and (L, I) to
+//              stderr, so the job leaves a log (tests/job_numbers_test.sh).
 // "The first time" is decided by creating a marker with O_EXCL, so exactly
 // one attempt misbehaves whatever host it runs on.
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -46,6 +49,11 @@ void step(const char* src, const char* dst, int level, int index, int work_ms,
     }
     if (Exists(dir + "/hang-" + key) && FirstTime(dir + "/hung-" + key)) {
       ::sleep(3600);
+    }
+    std::ifstream speak(dir + "/speak");
+    std::string line;
+    if (std::getline(speak, line)) {
+      std::fprintf(stderr, "%s step %s\n", line.c_str(), key.c_str());
     }
   }
   if (work_ms > 0) ::usleep(static_cast<useconds_t>(work_ms) * 1000);

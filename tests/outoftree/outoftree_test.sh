@@ -24,6 +24,13 @@ for tool in gsdeploy gsrt-sim; do
   [ -f "$work/prefix/share/doc/gsrt/$manual" ] ||
     { echo "FAIL: $tool --help names $manual, not in share/doc/gsrt"; exit 1; }
 done
+# A man page per installed tool (unless the build was told not to make them).
+if grep -q '^GSRT_MAN_PAGES:BOOL=ON' "$build/CMakeCache.txt"; then
+  for tool in "$work"/prefix/bin/*; do
+    [ -s "$work/prefix/share/man/man1/$(basename "$tool").1" ] ||
+      { echo "FAIL: no man page for $(basename "$tool") in share/man/man1"; exit 1; }
+  done
+fi
 [ -f "$work/prefix/share/gsrt/data/braun/u_c_lolo.0" ] ||
   { echo "FAIL: gsrt-sim's data is not installed in share/gsrt/data"; exit 1; }
 cmake -S "$src/tests/outoftree/ledger" -B "$work/ledger" -G Ninja \

@@ -1,0 +1,54 @@
+// Job numbers are unique per work directory across runs: they name the
+// jobs' sandboxes (jobs/<n>), kept logs (logs/job-<n>.*), failure evidence
+// and history rows, on the master and on every host. A run continues after
+// the largest number an earlier run may have used, which the work dir's
+// `last_job` file records before any job of a block gets it (so a master
+// killed with SIGKILL leaves a bound its stragglers stay under); the
+// history's largest job number covers a work dir whose file is gone. These
+// are the decisions; runtime/engine/engine_job_numbers.cc does the I/O.
+#ifndef GSRT_RUNTIME_ENGINE_JOB_NUMBERS_H_
+#define GSRT_RUNTIME_ENGINE_JOB_NUMBERS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "adapters/job.h"
+
+namespace gs {
+
+// Numbers reserved at a time: `last_job` is written once per block, not
+// once per job.
+inline constexpr JobId kJobNumberBlock = 1024;
+// The largest job number: JSON readers (the live page's JavaScript, the
+// trace viewer) hold numbers as doubles, exact up to 2^53.
+inline constexpr JobId kMaxJobNumber = (JobId{1} << 53) - 1;
+
+// What earlier runs in a work directory left of their job numbers.
+struct EarlierJobNumbers {
+  // The `last_job` file: the largest number reserved or used; nullopt when
+  // it is missing or unreadable.
+  std::optional<JobId> recorded;
+  // The largest job number in the history (0: none, or no history).
+  JobId in_history = 0;
+};
+
+// This run's first job number: one past the largest number any earlier run
+// may have used; 1 in a fresh work dir.
+JobId FirstJobNumber(const EarlierJobNumbers& earlier);
+
+// The number `last_job` must hold before job `next` is given out, when
+// numbers up to `reserved` are reserved already: `reserved` while it
+// covers `next`, else the end of a new block starting at `next` (never past
+// kMaxJobNumber).
+JobId ReservationFor(JobId next, JobId reserved);
+
+// `last_job`'s text: the number in decimal and a newline.
+std::string FormatLastJob(JobId last);
+// The number in `text` (FormatLastJob's form; surrounding blanks allowed);
+// nullopt when it is anything else or above kMaxJobNumber.
+std::optional<JobId> ParseLastJob(std::string_view text);
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_ENGINE_JOB_NUMBERS_H_
