@@ -56,7 +56,7 @@ std::vector<PolicyInfo> Build() {
                                        "host that maximises ") +
                                p.what + " (paper 002)"});
   }
-  const Passive criteria[] = {{"p", "P"}, {"e", "E"}, {"y", "the yield"}};
+  const Passive criteria[] = {{"p", "P"}, {"e", "E"}, {"y", "yield"}};
   for (const Passive& c : criteria) {
     for (const Passive& p : passive) {
       all.push_back({std::string(c.name) + "-" + p.name,

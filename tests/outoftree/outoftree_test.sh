@@ -41,6 +41,18 @@ for exe in ledger ledger-worker ledger-sequential; do
   [ -x "$work/ledger/$exe" ] || { echo "FAIL: $exe not built"; exit 1; }
 done
 bash "$src/tests/compare_with_sequential.sh" "$work/ledger/ledger" "$work/ledger/ledger-sequential"
+# Issue 12: every policy gsrt accepts (as the installed gsrt-sim lists them,
+# the list docs/configuration.md points to) finishes this application, built
+# outside the tree, with the sequential files, on the local default host.
+policies=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prefix/bin/gsrt-sim" policies | awk '{print $1}')
+[ "$(wc -w <<< "$policies")" -ge 20 ] || { echo "FAIL: gsrt-sim policies listed: $policies"; exit 1; }
+for policy in $policies; do
+  printf 'runtime:\n  policy: %s\n' "$policy" > "$work/policy.yaml"
+  GSRT_CONFIG="$work/policy.yaml" bash "$src/tests/compare_with_sequential.sh" \
+    "$work/ledger/ledger" "$work/ledger/ledger-sequential" > "$work/policy.log" 2>&1 ||
+    { echo "FAIL: policy $policy"; cat "$work/policy.log"; exit 1; }
+done
+echo "OK: the ledger ends with the sequential files under each of the $(wc -w <<< "$policies") policies"
 
 # --- watched: trace and page ---
 mkdir "$work/watched"
