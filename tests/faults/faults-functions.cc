@@ -2,7 +2,8 @@
 // files in the `switches` directory (a path every host of the test can
 // see, since they all run on this machine):
 //   crash-L-I  step (L, I) crashes (abort) the first time it runs;
-//   hang-L-I   step (L, I) hangs (sleeps an hour) the first time it runs.
+//   hang-L-I   step (L, I) hangs (sleeps an hour) the first time it runs;
+//   throw-L-I  step (L, I) throws a std::runtime_error every time it runs.
 // "The first time" is decided by creating a marker with O_EXCL, so exactly
 // one attempt misbehaves whatever host it runs on.
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "faults.h"
@@ -43,6 +45,10 @@ void step(const char* src, const char* dst, int level, int index, int work_ms,
   if (!dir.empty()) {
     if (Exists(dir + "/crash-" + key) && FirstTime(dir + "/crashed-" + key)) {
       std::abort();
+    }
+    if (Exists(dir + "/throw-" + key)) {
+      throw std::runtime_error("level " + std::to_string(level) + " index " +
+                               std::to_string(index) + " told to throw");
     }
     if (Exists(dir + "/hang-" + key) && FirstTime(dir + "/hung-" + key)) {
       ::sleep(3600);

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# What a user reads when a task fails (issue 13): the exception's what() in
+# the failure message and the summary, in process and persistent worker mode.
+#   failure_messages_test.sh FAULTS_MASTER process|persistent
+set -euo pipefail
+master=$1
+mode=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+mkdir switches
+touch switches/throw-1-0
+cat > gsrt.yaml <<YAML
+runtime:
+  retries: {app: 0}
+  workers: $mode
+hosts:
+  - name: local
+    adapter: local
+    slots: 2
+YAML
+export GSRT_CONFIG="$work/gsrt.yaml"
+status=0
+timeout 120 "$master" 2 2 0 "$work/switches" > out.txt 2> err.txt || status=$?
+fail() { echo "FAIL ($mode): $1"; echo "--- stderr:"; cat err.txt; exit 1; }
+[ "$status" != 0 ] || fail "a run with a failed task exited 0"
+[ "$status" != 124 ] || fail "the master did not finish in 120 s"
+# The summary's line for the failed task carries the exception's message.
+grep -q '^gsrt: task [0-9]* (step) failed after 1 attempt: step threw: level 1 index 0 told to throw' err.txt ||
+  fail "the summary does not show the exception's message"
+! grep -q 'exit code 1' err.txt || fail "the failure is still shown as an exit code"
+echo "OK: failure messages ($mode)"
