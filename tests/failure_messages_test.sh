@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What a user reads when a task fails (issue 13): the exception's what() in
-# the failure message and the summary, in process and persistent worker mode.
+# What a user reads when a task fails (issue 13), in process and persistent
+# worker mode: the exception's what() in the failure message and the
+# summary; files named as the program named them, never by their data path.
 #   failure_messages_test.sh FAULTS_MASTER process|persistent
 set -euo pipefail
 master=$1
@@ -9,7 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 mkdir switches
-touch switches/throw-1-0
+touch switches/throw-1-0 switches/noout-1-1
 cat > gsrt.yaml <<YAML
 runtime:
   retries: {app: 0}
@@ -28,5 +29,10 @@ fail() { echo "FAIL ($mode): $1"; echo "--- stderr:"; cat err.txt; exit 1; }
 # The summary's line for the failed task carries the exception's message.
 grep -q '^gsrt: task [0-9]* (step) failed after 1 attempt: step threw: level 1 index 0 told to throw' err.txt ||
   fail "the summary does not show the exception's message"
+grep -q "^gsrt: task [0-9]* (step) failed after 1 attempt: declared output 'col1-1.txt' (parameter 1) was not written" err.txt ||
+  fail "the summary does not name the missing output as the program did"
+grep -q '^gsrt: col1-2.txt was not updated' err.txt ||
+  fail "the file left as it was is not named as the program did"
+! grep -q '\.gsrt/data' err.txt || fail "a message names a data path"
 ! grep -q 'exit code 1' err.txt || fail "the failure is still shown as an exit code"
 echo "OK: failure messages ($mode)"

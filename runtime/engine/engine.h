@@ -26,6 +26,7 @@
 #include "runtime/engine/progress_line.h"
 #include "runtime/engine/run_stats.h"
 #include "runtime/engine/stall_watch.h"
+#include "runtime/engine/user_file_names.h"
 #include "runtime/graph/file_table.h"
 #include "runtime/graph/operation_table.h"
 #include "runtime/graph/rewind.h"
@@ -263,6 +264,15 @@ class Engine {
   // is lost.
   void OnJobDone(HostId host, JobReport report, bool host_at_fault = true);
   // Takes job `id` off its task's running instances; returns the others.
+  // The job's error names its files as the user does (user_file_names.h).
+  void NameUserFilesLocked(const JobEntry& job, HostId host,
+                           JobReport* report) const;
+  // The name the program knows file `f` by (relative to its directory).
+  std::string UserNameOf(FileId f) const;
+  // Adds the paths of version `v` (on the master, on `host` unless
+  // kNoHost, its data file name) with its user's name.
+  void AddVersionNames(VersionId v, HostId host,
+                       std::vector<PathName>* names) const;
   std::vector<JobId> EndInstanceLocked(TaskId task, JobId id);
   void ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
                           HostId host, JobReport& report,

@@ -11,6 +11,7 @@
 #include "gs/gs.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_journal.h"
+#include "runtime/engine/user_file_names.h"
 #include "runtime/graph/dot_writer.h"
 #include "runtime/history/history.h"
 
@@ -129,14 +130,14 @@ void Engine::FinalizeFilesLocked(std::unique_lock<std::mutex>& lock) {
       VersionId mine = LastMasterVersionLocked(f);
       if (mine != kNoVersion) {
         stats_.notes.push_back(
-            files_.path(f) +
+            UserNameOf(f) +
             ": the task that writes its last version did not succeed; it "
             "holds what the program itself last wrote to it (GS_Open/"
             "GS_FOpen)");
         FinalizeFileLocked(lock, f, mine);
         continue;
       }
-      stats_.notes.push_back(files_.path(f) +
+      stats_.notes.push_back(UserNameOf(f) +
                              " was not updated: the task that writes its last "
                              "version did not succeed; it is as it was before "
                              "the run");
@@ -172,8 +173,13 @@ void Engine::FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
     if (s.ok()) s = BringToMasterLocked(lock, latest);
   }
   if (!s.ok()) {
+    std::vector<PathName> names;
+    for (HostId h = 0; h < hosts_.size(); ++h) {
+      AddVersionNames(latest, h, &names);
+    }
     stats_.notes.push_back("cannot fetch the final version of " +
-                           files_.path(f) + ": " + s.message());
+                           UserNameOf(f) + ": " +
+                           WithUserNames(s.message(), std::move(names)));
     ++stats_.lost_outputs;
     return;
   }
@@ -186,7 +192,7 @@ void Engine::FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
     // must outlive the clean-up of the data directory.
     std::string kept = KeepUnsaved(VersionPath(latest));
     stats_.notes.push_back(
-        "cannot put the final version of " + user + " in place (" +
+        "cannot put the final version of " + UserNameOf(f) + " in place (" +
         s.message() + "); " +
         (kept.empty() ? std::string("it is lost")
                       : "it is kept as " + kept +

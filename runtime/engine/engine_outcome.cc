@@ -8,6 +8,7 @@
 
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/user_file_names.h"
 
 namespace gs {
 
@@ -24,6 +25,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     const Task& task = graph_.task(job.task);
     host.running_cores -= scheduler_.NeedOf(task.op).cores;
     std::vector<JobId> others = EndInstanceLocked(job.task, report.id);
+    NameUserFilesLocked(job, host_id, &report);
     RecordJobLocked(job, host_id, report);
     OutcomeFacts facts;
     facts.host = host.name;
@@ -49,6 +51,40 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
   for (auto [h, id] : after.cancels) hosts_[h]->adapter->Cancel(id);
   Send(std::move(after.dispatches));
   RecordPending();
+}
+
+void Engine::NameUserFilesLocked(const JobEntry& job, HostId host,
+                                 JobReport* report) const {
+  std::string* text = nullptr;
+  if (auto* exited = std::get_if<Exited>(&report->outcome)) {
+    text = &exited->error;
+  } else if (auto* failed = std::get_if<HostFailed>(&report->outcome)) {
+    text = &failed->reason;
+  }
+  if (text == nullptr || text->empty()) return;
+  std::vector<PathName> names;
+  const FileAccess* acc = graph_.accesses(job.task);
+  for (uint32_t i = 0; i < graph_.task(job.task).num_files; ++i) {
+    for (VersionId v : {acc[i].in, acc[i].out}) {
+      if (v != kNoVersion) AddVersionNames(v, host, &names);
+    }
+  }
+  for (const auto& [dest, final_path] : job.replica_outputs) {
+    names.push_back({dest, WithUserNames(final_path, names)});
+  }
+  *text = WithUserNames(*text, std::move(names));
+}
+
+void Engine::AddVersionNames(VersionId v, HostId host,
+                             std::vector<PathName>* names) const {
+  std::string name = UserNameOf(graph_.version(v).file);
+  if (host != kNoHost) names->push_back({PathOn(v, host), name});
+  names->push_back({VersionPath(v), name});
+  names->push_back({VersionFileName(v), name});
+}
+
+std::string Engine::UserNameOf(FileId f) const {
+  return UserFileName(options_.cwd, files_.path(f));
 }
 
 std::vector<JobId> Engine::EndInstanceLocked(TaskId task, JobId id) {

@@ -3,7 +3,8 @@
 // see, since they all run on this machine):
 //   crash-L-I  step (L, I) crashes (abort) the first time it runs;
 //   hang-L-I   step (L, I) hangs (sleeps an hour) the first time it runs;
-//   throw-L-I  step (L, I) throws a std::runtime_error every time it runs.
+//   throw-L-I  step (L, I) throws a std::runtime_error every time it runs;
+//   noout-L-I  step (L, I) returns without writing its output, every time.
 // "The first time" is decided by creating a marker with O_EXCL, so exactly
 // one attempt misbehaves whatever host it runs on.
 #include <fcntl.h>
@@ -50,6 +51,7 @@ void step(const char* src, const char* dst, int level, int index, int work_ms,
       throw std::runtime_error("level " + std::to_string(level) + " index " +
                                std::to_string(index) + " told to throw");
     }
+    if (Exists(dir + "/noout-" + key)) return;
     if (Exists(dir + "/hang-" + key) && FirstTime(dir + "/hung-" + key)) {
       ::sleep(3600);
     }
