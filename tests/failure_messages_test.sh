@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a user reads when a task fails (issue 13), in process and persistent
 # worker mode: the exception's what() in the failure message and the
-# summary; files named as the program named them, never by their data path.
+# summary; files named as the program named them, never by their data path;
+# the failed call with its arguments.
 #   failure_messages_test.sh FAULTS_MASTER process|persistent
 set -euo pipefail
 master=$1
@@ -31,6 +32,9 @@ grep -q '^gsrt: task [0-9]* (step) failed after 1 attempt: step threw: level 1 i
   fail "the summary does not show the exception's message"
 grep -q "^gsrt: task [0-9]* (step) failed after 1 attempt: declared output 'col1-1.txt' (parameter 1) was not written" err.txt ||
   fail "the summary does not name the missing output as the program did"
+# The failed task's call follows its line: files by name, scalars as values.
+grep -A1 'step threw' err.txt | grep -q '^gsrt:   called as step(col0-0.txt, col0-1.txt, 1, 0, 0, "/.*")$' ||
+  fail "the summary does not show the failed call's arguments"
 grep -q '^gsrt: col1-2.txt was not updated' err.txt ||
   fail "the file left as it was is not named as the program did"
 ! grep -q '\.gsrt/data' err.txt || fail "a message names a data path"

@@ -267,6 +267,8 @@ class Engine {
   // The job's error names its files as the user does (user_file_names.h).
   void NameUserFilesLocked(const JobEntry& job, HostId host,
                            JobReport* report) const;
+  // Task `t`'s call as the program made it, for the summary.
+  std::string CallTextLocked(TaskId t) const;
   // The name the program knows file `f` by (relative to its directory).
   std::string UserNameOf(FileId f) const;
   // Adds the paths of version `v` (on the master, on `host` unless

@@ -6,6 +6,7 @@
 // lock is released.
 #include <variant>
 
+#include "runtime/engine/call_text.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/user_file_names.h"
@@ -81,6 +82,17 @@ void Engine::AddVersionNames(VersionId v, HostId host,
   if (host != kNoHost) names->push_back({PathOn(v, host), name});
   names->push_back({VersionPath(v), name});
   names->push_back({VersionFileName(v), name});
+}
+
+std::string Engine::CallTextLocked(TaskId t) const {
+  const Task& task = graph_.task(t);
+  const FileAccess* acc = graph_.accesses(t);
+  std::vector<std::string> files;
+  for (uint32_t i = 0; i < task.num_files; ++i) {
+    VersionId v = acc[i].in != kNoVersion ? acc[i].in : acc[i].out;
+    files.push_back(v == kNoVersion ? "?" : UserNameOf(graph_.version(v).file));
+  }
+  return FormatCall(*ops_[task.op].desc, graph_.scalars(t), files);
 }
 
 std::string Engine::UserNameOf(FileId f) const {
@@ -235,8 +247,8 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
     for (TaskId f : futile) ReportTaskEndLocked(f, "futile");
   }
   const Task& task = graph_.task(t);
-  stats_.failures.push_back(
-      {t, ops_[task.op].name, error, log_dir, static_cast<int>(task.attempts)});
+  stats_.failures.push_back({t, ops_[task.op].name, CallTextLocked(t), error,
+                             log_dir, static_cast<int>(task.attempts)});
   if (!futile.empty()) {
     scheduler_.RemoveIf([this](TaskId id) {
       return graph_.task(id).state == TaskState::kFutile;
