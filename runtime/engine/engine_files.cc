@@ -20,8 +20,9 @@ namespace gs {
 Status Engine::WaitVersionLocked(std::unique_lock<std::mutex>& lock,
                                  VersionId v, const char* name) {
   ++waiters_;
-  finished_cv_.wait(
-      lock, [&] { return graph_.version(v).state != VersionState::kPending; });
+  finished_cv_.wait(lock, [&] {
+    return signalled_ == 0 && graph_.version(v).state != VersionState::kPending;
+  });
   EndWaitLocked();
   if (graph_.version(v).state == VersionState::kLost) {
     return Status::FailedPrecondition(
@@ -231,7 +232,8 @@ int Engine::Stop() {
   if (!io_) return 1;
   std::unique_lock<std::mutex> lock(mu_);
   ++waiters_;
-  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  finished_cv_.wait(lock,
+                    [&] { return signalled_ == 0 && AllFinishedLocked(); });
   EndWaitLocked();
   if (journal_) RecoverFinalVersionsLocked(lock);
   CloseForgottenFilesLocked();
@@ -239,7 +241,8 @@ int Engine::Stop() {
   // host lost then has its results recomputed.
   FinalizeFilesLocked(lock);
   ++waiters_;
-  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  finished_cv_.wait(lock,
+                    [&] { return signalled_ == 0 && AllFinishedLocked(); });
   EndWaitLocked();
   stopping_ = true;
   finished_cv_.MasterLeaves();

@@ -63,3 +63,10 @@ void step(const char* src, const char* dst, int level, int index, int work_ms,
   std::ofstream out(dst, std::ios::binary);
   out << text.str() << "level " << level << " index " << index << "\n";
 }
+
+int lines(const char* src) {
+  std::ifstream in(src, std::ios::binary);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) ++n;
+  return n;
+}
