@@ -3,13 +3,27 @@
 # worker mode: the exception's what() in the failure message and the
 # summary; files named as the program named them, never by their data path;
 # the failed call with its arguments.
-#   failure_messages_test.sh FAULTS_MASTER process|persistent
+# With `config`: an operation name in gsrt.yaml that the IDL does not
+# declare is refused at GS_On with the file, the line and the closest name.
+#   failure_messages_test.sh FAULTS_MASTER process|persistent|config
 set -euo pipefail
 master=$1
 mode=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
+# An operation name in gsrt.yaml that no IDL declares is refused at GS_On.
+if [ "$mode" = config ]; then
+  printf 'runtime:\n  timeout: {stpe: 5, seed: 1}\n' > gsrt.yaml
+  status=0
+  GSRT_CONFIG="$work/gsrt.yaml" timeout 60 "$master" 1 1 0 > out.txt 2> err.txt || status=$?
+  [ "$status" = 1 ] || { echo "FAIL (config): exited $status"; cat err.txt; exit 1; }
+  grep -q "^gsrt: cannot start: $work/gsrt.yaml:2:13: key 'runtime.timeout.stpe': the program has no operation 'stpe' (its IDL declares: seed, step, lines); did you mean 'step'?" err.txt ||
+    { echo "FAIL (config): the typo is not refused as expected"; cat err.txt; exit 1; }
+  [ ! -e col0-0.txt ] || { echo "FAIL (config): tasks ran"; exit 1; }
+  echo "OK: failure messages (config)"
+  exit 0
+fi
 mkdir switches
 touch switches/throw-1-0 switches/noout-1-1
 cat > gsrt.yaml <<YAML
