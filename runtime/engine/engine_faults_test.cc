@@ -498,6 +498,22 @@ TEST_F(EngineFaultsTest, MissingOutputIsNamedAsTheProgramNamedIt) {
   EXPECT_TRUE(named) << "no note names out/x.txt";
 }
 
+// A staging failure names the input as the program did, not by its path.
+TEST_F(EngineFaultsTest, StagingFailureNamesTheInputAsTheProgramDid) {
+  options_.retries.infra = 0;
+  options_.quiet = true;
+  AddHost("b", /*remote=*/true);
+  Start();
+  Consume("in/missing.txt", "out.txt");  // never written: staging fails
+  EXPECT_NE(engine_->Stop(), 0);
+  const RunStats& stats = engine_->stats();
+  ASSERT_EQ(stats.failures.size(), 1u);
+  const std::string& error = stats.failures[0].error;
+  EXPECT_NE(error.find("copy in/missing.txt: "), std::string::npos) << error;
+  EXPECT_EQ(error.find(dir_.string()), std::string::npos) << error;
+  EXPECT_EQ(stats.failures[0].call, "consume(in/missing.txt, out.txt)");
+}
+
 // --- the master's own files in a failed run ---
 
 TEST_F(EngineFaultsTest,
