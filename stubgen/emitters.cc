@@ -91,6 +91,22 @@ std::string Trampoline(const Operation& op) {
   return text + WrapCall("  ", head, args, ";") + "\n}\n";
 }
 
+// The operations told to the runtime before main (gs_register_operations),
+// so GS_On can check gsrt.yaml's per-operation keys.
+std::string Registration(const Interface& iface) {
+  if (iface.operations.empty()) return "";  // no empty arrays in C++
+  std::string text =
+      "\n// The operations this program may call, told to gsrt before main "
+      "so that\n// GS_On can check the operation names in gsrt.yaml.\n"
+      "static const gs_operation* const gs_operations[] = {\n";
+  for (const Operation& op : iface.operations) {
+    text += "    &gs_op_" + op.name + ",\n";
+  }
+  return text + "};\n[[maybe_unused]] static const int gs_registered =\n" +
+         "    gs_register_operations(\"" + iface.name + "\", gs_operations, " +
+         std::to_string(iface.operations.size()) + ");\n";
+}
+
 }  // namespace
 
 std::string EmitHeader(const Interface& iface, const EmitNames& names) {
@@ -118,7 +134,7 @@ std::string EmitStubs(const Interface& iface, const EmitNames& names) {
     if (i > 0) text += "\n";
     text += Stub(iface.operations[i]);
   }
-  return text;
+  return text + Registration(iface);
 }
 
 std::string EmitWorker(const Interface& iface, const EmitNames& names) {

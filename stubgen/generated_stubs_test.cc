@@ -3,6 +3,7 @@
 // stub passes and plays the runtime's part for results.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -24,7 +25,19 @@ std::vector<RecordedCall> g_calls;
 // Runs inside gs_call, like the runtime storing results.
 std::function<void(const gs_arg*, void*)> g_results;
 
+// What the stubs registered before main.
+std::vector<std::string> g_registered;
+std::string g_registered_interface;
+
 }  // namespace
+
+extern "C" int gs_register_operations(const char* interface_name,
+                                      const gs_operation* const* ops,
+                                      int num_ops) {
+  g_registered_interface = interface_name;
+  for (int i = 0; i < num_ops; ++i) g_registered.emplace_back(ops[i]->name);
+  return 0;
+}
 
 extern "C" void gs_call(const gs_operation* op, const gs_arg* args,
                         void* return_slot) {
@@ -63,6 +76,19 @@ void ExpectParam(const gs_operation& op, int k, const char* name, gs_type type,
   EXPECT_STREQ(op.params[k].name, name);
   EXPECT_EQ(op.params[k].type, type) << name;
   EXPECT_EQ(op.params[k].dir, dir) << name;
+}
+
+// GS_On checks gsrt.yaml's operation names against these.
+TEST_F(GeneratedStubsTest, StubsRegisterEveryOperationBeforeMain) {
+  EXPECT_EQ(g_registered_interface, "everything");
+  ASSERT_FALSE(g_registered.empty());
+  EXPECT_EQ(g_registered.front(), "ins");
+  EXPECT_NE(std::find(g_registered.begin(), g_registered.end(), "fails"),
+            g_registered.end());
+  std::vector<std::string> unique(g_registered);
+  std::sort(unique.begin(), unique.end());
+  EXPECT_EQ(std::unique(unique.begin(), unique.end()), unique.end())
+      << "an operation registered twice";
 }
 
 TEST_F(GeneratedStubsTest, InParametersGoByValue) {

@@ -112,11 +112,12 @@ TEST_F(GeneratedWorkerTest, ZeroParametersAndMixed) {
   EXPECT_EQ(ResultText(), "-1\n11\n");  // return value first, then n
 }
 
-TEST_F(GeneratedWorkerTest, ExceptionInTheFunctionExitsOneWithoutResult) {
+// No results, but the message, where the adapter reads it (issue 13).
+TEST_F(GeneratedWorkerTest, ExceptionInTheFunctionExitsOneWithItsMessage) {
   testing::ProcessResult r = RunOp("fails", {"disk on fire"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("operation 'fails' failed: disk on fire"));
-  EXPECT_FALSE(HasResult());
+  EXPECT_THAT(ResultText(), HasSubstr("disk on fire"));
 }
 
 TEST_F(GeneratedWorkerTest, BadCallsExitTwo) {

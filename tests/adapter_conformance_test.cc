@@ -141,6 +141,13 @@ TEST_P(AdapterConformanceTest, FailureCodes) {
   EXPECT_THAT(missing.error, HasSubstr("no-such-worker"));
 }
 
+// A function that threw is reported by its message, also through agents.
+TEST_P(AdapterConformanceTest, AThrownExceptionIsReportedByItsMessage) {
+  Exited e = RunExited(Job(12, "throws", {Scalar("disk on fire")}));
+  EXPECT_EQ(e.code, 1);
+  EXPECT_EQ(e.error, "throws threw: disk on fire");
+}
+
 TEST_P(AdapterConformanceTest, MissingOutputIsAFailure) {
   Exited e = RunExited(Job(9, "noout", {FileOut(dir_ / "o")}));
   EXPECT_EQ(e.code, 0);

@@ -26,6 +26,7 @@
 #include "adapters/local/worker_command.h"
 #include "runtime/base/process_spawn.h"
 #include "runtime/base/serve_protocol.h"
+#include "runtime/base/worker_failure.h"
 
 namespace gs {
 
@@ -483,7 +484,7 @@ Exited LocalAdapter::Collect(Job& job, int status) {
   }
   e.code = WEXITSTATUS(status);
   if (e.code != 0) {
-    e.error = "exit code " + std::to_string(e.code) + FullDiskNote(job.sandbox);
+    e.error = ExitError(job, e.code);
     return e;
   }
   for (const OutputMove& out : job.cmd.outputs) {
@@ -512,6 +513,17 @@ Exited LocalAdapter::Collect(Job& job, int status) {
   }
   KeepLogs(job, e);
   return e;
+}
+
+std::string LocalAdapter::ExitError(const Job& job, int code) {
+  // A function that threw left its message in the result file.
+  auto file = ReadResultFile(job.cmd.result_path, kMaxResultBytes);
+  if (file.ok()) {
+    if (auto what = DecodeThrown(*file)) {
+      return ThrownError(job.spec.operation, *what);
+    }
+  }
+  return "exit code " + std::to_string(code) + FullDiskNote(job.sandbox);
 }
 
 void LocalAdapter::KeepLogs(Job& job, Exited& e) {

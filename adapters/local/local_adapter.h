@@ -148,6 +148,9 @@ class LocalAdapter : public AdapterDefaults {
   // `wait_status`, or whose status was lost (errno `wait_errno`).
   void Finish(const JobPtr& job, bool reaped, int wait_status, int wait_errno);
   Exited Collect(Job& job, int wait_status);
+  // "OP threw: WHAT" when the worker left the message of an exception,
+  // "exit code N" otherwise.
+  std::string ExitError(const Job& job, int code);
   void KeepLogs(Job& job, Exited& exited);
   void Kill(Job& job);
   void StartQueued();

@@ -117,6 +117,17 @@ TEST_F(PersistentWorkersTest, OutputIsRenamedOnlyOnSuccess) {
   ASSERT_FALSE(failed.log_dir.empty());
   EXPECT_THAT(Text(failed.log_dir + "/stderr"),
               HasSubstr("echo_fail fails on purpose"));
+  EXPECT_EQ(failed.error, "echo_fail threw: echo_fail fails on purpose");
+}
+
+// The exception's message is the job's error in both modes (issue 13).
+TEST_F(PersistentWorkersTest, ProcessModeReportsTheExceptionToo) {
+  Make({}, 1, WorkerMode::kProcess);
+  Exited failed = RunExited(
+      TestJob(1, kServe, "echo_fail", {Scalar("half"), FileOut(Out("b"))}));
+  EXPECT_EQ(failed.code, 1);
+  EXPECT_EQ(failed.error, "echo_fail threw: echo_fail fails on purpose");
+  EXPECT_EQ(adapter_->workers_started(), 0);
 }
 
 TEST_F(PersistentWorkersTest, AFailingJobDoesNotPoisonTheNext) {

@@ -228,13 +228,19 @@ Config DefaultConfig(const ConfigEnv& env) {
 StatusOr<Config> LoadConfigFromString(std::string_view text,
                                       std::string_view name_for_errors,
                                       const ConfigEnv& env) {
-  StatusOr<Config> parsed = ParseConfigYaml(text, name_for_errors);
-  if (!parsed.ok()) return parsed.status();
-  Config config = std::move(parsed).value();
+  // Every stage runs even after an earlier one found problems, so that
+  // all of them are reported at once.
+  ParsedYaml parsed = ParseConfigYamlAll(text, name_for_errors);
+  std::string errors;
+  for (const std::string& e : parsed.errors) {
+    errors += (errors.empty() ? "" : "\n") + e;
+  }
+  if (!parsed.usable) return Status::InvalidArgument(errors);
+  Config config = std::move(parsed.config);
   Status s = ResolveConfig(env, &config);
-  if (!s.ok()) return s;
-  s = ValidateConfig(config);
-  if (!s.ok()) return s;
+  if (s.ok()) s = ValidateConfig(config, parsed.failed_paths);
+  if (!s.ok()) errors += (errors.empty() ? "" : "\n") + s.message();
+  if (!errors.empty()) return Status::InvalidArgument(errors);
   return config;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -215,6 +216,56 @@ TEST(ConfigTest, FileWithoutHostsGetsTheLocalHost) {
   Config expected = DefaultConfig(TestEnv());
   expected.runtime.policy = "met";
   EXPECT_EQ(*c, expected);
+}
+
+// A type error does not hide the mistakes after it, whether parsing or the
+// cross-key rules find them (issue 13).
+TEST(ConfigTest, EveryMistakeIsReportedInOnePass) {
+  StatusOr<Config> c = LoadConfigFromString(
+      "runtime:\n"
+      "  heartbeat: fast\n"
+      "hosts:\n"
+      "  - name: a\n"
+      "    adapter: local\n"
+      "    prot: 22\n"
+      "  - name: a\n"
+      "    adapter: local\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_FALSE(c.ok());
+  const std::string& m = c.status().message();
+  EXPECT_NE(m.find("gsrt.yaml:2:14: key 'runtime.heartbeat': expected"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("gsrt.yaml:6:5: host 'a', key 'prot': unknown key"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("gsrt.yaml:7:5: host 'a', key 'name': host name 'a' is "
+                   "already used at gsrt.yaml:4:5"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(std::count(m.begin(), m.end(), '\n'), 2) << m;
+}
+
+// A key that could not be read is not blamed again by the later rules: a
+// host whose adapter is misspelt gets no "does not apply" errors.
+TEST(ConfigTest, AKeyRefusedByParsingIsNotReportedTwice) {
+  StatusOr<Config> c = LoadConfigFromString(
+      "hosts:\n"
+      "  - name: a\n"
+      "    adapter: sshh\n"
+      "    address: 127.0.0.2\n"
+      "  - name: b\n"
+      "    adapter: local\n"
+      "    slots: many\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_FALSE(c.ok());
+  const std::string& m = c.status().message();
+  EXPECT_NE(m.find("gsrt.yaml:3:14: host 'a', key 'adapter'"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("gsrt.yaml:7:12: host 'b', key 'slots'"), std::string::npos)
+      << m;
+  EXPECT_EQ(std::count(m.begin(), m.end(), '\n'), 1) << m;
 }
 
 TEST(ConfigTest, ErrorFromFileNamesThePathAsGiven) {

@@ -61,9 +61,11 @@ std::string JoinNames(const std::vector<std::string_view>& names) {
 // Collects messages, each prefixed with the place and the key.
 class Problems {
  public:
-  explicit Problems(const Config& config) : config_(config) {}
+  Problems(const Config& config, const std::vector<std::string>& unread)
+      : config_(config), unread_(unread) {}
 
   void Add(const std::string& path, std::string_view msg) {
+    if (AboutUnread(path)) return;
     std::string text = config_.source.Where(path);
     if (!path.empty()) text += DescribeKey(path, config_) + ": ";
     text += msg;
@@ -81,7 +83,22 @@ class Problems {
   }
 
  private:
+  // A key that could not be read has its default: a rule it breaks now
+  // says nothing new. A host whose adapter could not be read is not judged
+  // at all (which keys apply depends on it).
+  bool AboutUnread(std::string_view path) const {
+    for (std::string_view u : unread_) {
+      if (path.starts_with(u) || u.starts_with(path)) return true;
+      if (u.ends_with(".adapter") || u.ends_with(".adapters")) {
+        std::string_view host = u.substr(0, u.rfind('.'));
+        if (path.starts_with(host)) return true;
+      }
+    }
+    return false;
+  }
+
   const Config& config_;
+  const std::vector<std::string>& unread_;
   std::vector<std::string> list_;
 };
 
@@ -387,8 +404,9 @@ bool IsIdentifier(std::string_view name) {
   });
 }
 
-Status ValidateConfig(const Config& config) {
-  Problems problems(config);
+Status ValidateConfig(const Config& config,
+                      const std::vector<std::string>& unread) {
+  Problems problems(config, unread);
   ValidateRuntime(config.runtime, problems);
   if (config.hosts.empty()) {
     problems.Add("hosts", "no host to run jobs on; list at least one");

@@ -15,8 +15,10 @@
 namespace gs {
 
 // Checks `config` after ResolveConfig. All problems are reported at once,
-// one per line.
-Status ValidateConfig(const Config& config);
+// one per line. Rules about the key paths in `unread` (and under them),
+// which parsing already refused, are not reported again.
+Status ValidateConfig(const Config& config,
+                      const std::vector<std::string>& unread = {});
 
 // The names `runtime.policy` accepts, lower case.
 const std::vector<std::string>& KnownPolicies();

@@ -96,7 +96,7 @@ class Parser {
     config_.source.name = std::string(name);
   }
 
-  StatusOr<Config> Parse(std::string_view text);
+  ParsedYaml Parse(std::string_view text);
 
  private:
   using Reader = std::function<void(const YAML::Node&, const std::string&)>;
@@ -143,8 +143,19 @@ class Parser {
   void ReadAdapters(const YAML::Node& node, const std::string& path,
                     std::vector<AdapterKind>* out);
 
+  // The result so far: only a syntax error makes it unusable.
+  ParsedYaml Result(bool usable) {
+    ParsedYaml out;
+    out.usable = usable;
+    out.errors = std::move(errors_);
+    out.failed_paths = std::move(failed_paths_);
+    if (usable) out.config = std::move(config_);
+    return out;
+  }
+
   Config config_;
   std::vector<std::string> errors_;
+  std::vector<std::string> failed_paths_;
 };
 
 void Parser::FailAt(SourceMark mark, const std::string& path,
@@ -158,6 +169,7 @@ void Parser::FailAt(SourceMark mark, const std::string& path,
   if (!path.empty()) text += DescribeKey(path, config_) + ": ";
   text += msg;
   errors_.push_back(std::move(text));
+  if (!path.empty()) failed_paths_.push_back(path);
 }
 
 void Parser::Fail(const YAML::Node& node, const std::string& path,
@@ -633,7 +645,7 @@ size_t FirstNonUtf8(std::string_view text) {
   return std::string_view::npos;
 }
 
-StatusOr<Config> Parser::Parse(std::string_view text) {
+ParsedYaml Parser::Parse(std::string_view text) {
   if (size_t bad = FirstNonUtf8(text); bad != std::string_view::npos) {
     std::string_view before = text.substr(0, bad);
     size_t line_start = before.rfind('\n');
@@ -646,7 +658,7 @@ StatusOr<Config> Parser::Parse(std::string_view text) {
     FailAt(mark, "",
            "this is not UTF-8 text (a byte that no UTF-8 character has "
            "here); save the file as UTF-8");
-    return Status::InvalidArgument(errors_.front());
+    return Result(false);
   }
   std::vector<YAML::Node> docs;
   std::vector<YAML::Mark> starts;
@@ -660,13 +672,13 @@ StatusOr<Config> Parser::Parse(std::string_view text) {
            "YAML syntax error: " + e.msg +
                "; check the indentation and quoting on this line and the one "
                "before");
-    return Status::InvalidArgument(errors_.front());
+    return Result(false);
   }
   if (DocumentStarts::IsStuck(starts)) {
     FailAt(ToMark(starts[0]), "",
            "YAML syntax error: this is not YAML that gsrt can read; check "
            "the indentation and quoting on this line and the one before");
-    return Status::InvalidArgument(errors_.front());
+    return Result(false);
   }
   if (starts.size() > 1) {
     FailAt(ToMark(starts[1]), "",
@@ -685,22 +697,26 @@ StatusOr<Config> Parser::Parse(std::string_view text) {
     // Only a yaml-cpp defect would get here: every access is type-checked.
     FailAt(ToMark(e.mark), "", std::string("cannot read the file: ") + e.msg);
   }
-  if (!errors_.empty()) {
-    std::string msg;
-    for (const std::string& e : errors_) {
-      if (!msg.empty()) msg += "\n";
-      msg += e;
-    }
-    return Status::InvalidArgument(msg);
-  }
-  return std::move(config_);
+  return Result(true);
 }
 
 }  // namespace
 
+ParsedYaml ParseConfigYamlAll(std::string_view text,
+                              std::string_view name_for_errors) {
+  return Parser(name_for_errors).Parse(text);
+}
+
 StatusOr<Config> ParseConfigYaml(std::string_view text,
                                  std::string_view name_for_errors) {
-  return Parser(name_for_errors).Parse(text);
+  ParsedYaml parsed = ParseConfigYamlAll(text, name_for_errors);
+  if (parsed.errors.empty()) return std::move(parsed.config);
+  std::string msg;
+  for (const std::string& e : parsed.errors) {
+    if (!msg.empty()) msg += "\n";
+    msg += e;
+  }
+  return Status::InvalidArgument(msg);
 }
 
 }  // namespace gs

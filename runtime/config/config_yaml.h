@@ -7,11 +7,25 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
 
 namespace gs {
+
+// What parsing found: the config as far as it could be read, and every
+// problem (each starting with "NAME:LINE:COL: ") with the key path it is
+// about. A syntax error leaves nothing usable; any other error leaves the
+// key at its default, so the later stages can still look for theirs.
+struct ParsedYaml {
+  Config config;
+  bool usable = false;
+  std::vector<std::string> errors;
+  std::vector<std::string> failed_paths;
+};
+ParsedYaml ParseConfigYamlAll(std::string_view text,
+                              std::string_view name_for_errors);
 
 // Every problem found is reported, one per line, each starting with
 // "NAME:LINE:COL: ".

@@ -213,14 +213,11 @@ void Engine::OnSignal(int sig) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
+    signalled_ = sig;
     running = stats_.running;
   }
-  std::fprintf(stderr,
-               "\ngsrt: %s: stopped %llu running jobs; your files are as "
-               "they were before the run (completed versions stay in "
-               ".gsrt/data)\n",
-               sig == SIGINT ? "interrupted" : "terminated",
-               static_cast<unsigned long long>(running));
+  // Not a task's failure: said so, so that it is never read as one.
+  std::fprintf(stderr, "\ngsrt: %s\n", SignalStopMessage(sig, running).c_str());
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
   ReportRunEnded(RunStatus::kCancelled);
@@ -325,21 +322,15 @@ Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
   ++waiters_;
   finished_cv_.wait(lock, [&] {
     TaskState s = graph_.task(t).state;
-    return s == TaskState::kDone || s == TaskState::kFailed ||
-           s == TaskState::kFutile;
+    return signalled_ == 0 &&
+           (s == TaskState::kDone || s == TaskState::kFailed ||
+            s == TaskState::kFutile);
   });
   EndWaitLocked();
   const Task& task = graph_.task(t);
   const OperationInfo& op = ops_[task.op];
   if (task.state != TaskState::kDone) {
-    std::string why = task.state == TaskState::kFutile
-                          ? "an input it needs was never produced"
-                          : "it failed";
-    for (const TaskFailure& f : stats_.failures) {
-      if (f.task == t) why = f.error;
-    }
-    return Status::FailedPrecondition("task " + std::to_string(t) + " (" +
-                                      op.name + ") has no result: " + why);
+    return Status::FailedPrecondition(FormatSyncStop(SyncStopLocked(t)));
   }
   auto it = results_.find(t);
   std::string results = it == results_.end() ? "" : std::move(it->second);
@@ -347,12 +338,49 @@ Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
   return DecodeResults(*op.desc, results, args, return_slot);
 }
 
+SyncStop Engine::SyncStopLocked(TaskId t) const {
+  const Task& task = graph_.task(t);
+  SyncStop stop;
+  stop.task = t;
+  stop.operation = ops_[task.op].name;
+  stop.call = CallTextLocked(t);
+  stop.not_run = task.state == TaskState::kFutile;
+  stop.error = "it failed";
+  for (const TaskFailure& f : stats_.failures) {
+    if (f.task == t) stop.error = f.error;
+  }
+  // Not run: follow the unwritten inputs up to the task that failed.
+  TaskId cur = t;
+  for (int depth = 0; stop.not_run && depth < 1000; ++depth) {
+    const FileAccess* acc = graph_.accesses(cur);
+    VersionId lost = kNoVersion;
+    for (uint32_t i = 0; i < graph_.task(cur).num_files; ++i) {
+      if (acc[i].in != kNoVersion &&
+          graph_.version(acc[i].in).state == VersionState::kLost) {
+        lost = acc[i].in;
+        break;
+      }
+    }
+    if (lost == kNoVersion) break;
+    if (cur == t) stop.missing_file = UserNameOf(graph_.version(lost).file);
+    cur = graph_.version(lost).producer;
+    if (cur == kMasterTask) break;
+    if (graph_.task(cur).state == TaskState::kFailed) {
+      stop.cause_task = cur;
+      stop.cause_operation = ops_[graph_.task(cur).op].name;
+      break;
+    }
+  }
+  return stop;
+}
+
 bool Engine::AllFinishedLocked() const { return stats_.all_finished(); }
 
 void Engine::Barrier() {
   std::unique_lock<std::mutex> lock(mu_);
   ++waiters_;
-  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  finished_cv_.wait(lock,
+                    [&] { return signalled_ == 0 && AllFinishedLocked(); });
   EndWaitLocked();
 }
 

@@ -26,6 +26,8 @@
 #include "runtime/engine/progress_line.h"
 #include "runtime/engine/run_stats.h"
 #include "runtime/engine/stall_watch.h"
+#include "runtime/engine/sync_stop.h"
+#include "runtime/engine/user_file_names.h"
 #include "runtime/graph/file_table.h"
 #include "runtime/graph/operation_table.h"
 #include "runtime/graph/rewind.h"
@@ -263,6 +265,19 @@ class Engine {
   // is lost.
   void OnJobDone(HostId host, JobReport report, bool host_at_fault = true);
   // Takes job `id` off its task's running instances; returns the others.
+  // The job's error names its files as the user does (user_file_names.h).
+  void NameUserFilesLocked(const JobEntry& job, HostId host,
+                           JobReport* report) const;
+  // Why synchronous call of task `t` (failed or not run) cannot return.
+  SyncStop SyncStopLocked(TaskId t) const;
+  // Task `t`'s call as the program made it, for the summary.
+  std::string CallTextLocked(TaskId t) const;
+  // The name the program knows file `f` by (relative to its directory).
+  std::string UserNameOf(FileId f) const;
+  // Adds the paths of version `v` (on the master, on `host` unless
+  // kNoHost, its data file name) with its user's name.
+  void AddVersionNames(VersionId v, HostId host,
+                       std::vector<PathName>* names) const;
   std::vector<JobId> EndInstanceLocked(TaskId task, JobId id);
   void ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
                           HostId host, JobReport& report,
@@ -497,6 +512,10 @@ class Engine {
   int waiters_ = 0;
   bool wake_posted_ = false;
   bool stopping_ = false;
+  // The signal (SIGINT, SIGTERM) the engine thread is ending the process
+  // for; 0 if none. The program's thread then never returns from a gsrt
+  // call: what the stop cancelled must not be reported as a failure.
+  int signalled_ = 0;
   std::thread thread_;
 };
 

@@ -474,6 +474,46 @@ TEST_F(EngineFaultsTest, SecondMasterInTheSameWorkDirIsRefusedAtStart) {
   EXPECT_EQ(Read("x"), "produce(1,)") << "the second master touched x";
 }
 
+// --- what the user reads (issue 13) ---
+
+// The adapter names a missing output by the path it was given (a data
+// version, on a host with its own data dir); the user reads the name the
+// program passed, and the file left alone is named the same way.
+TEST_F(EngineFaultsTest, MissingOutputIsNamedAsTheProgramNamedIt) {
+  options_.retries.app = 0;
+  options_.quiet = true;
+  FakeHost& a = AddHost("a", /*remote=*/true);
+  a.log.script["produce"].forget_outputs = true;
+  Start();
+  Produce("out/x.txt", 1);
+  EXPECT_NE(engine_->Stop(), 0);
+  const RunStats& stats = engine_->stats();
+  ASSERT_EQ(stats.failures.size(), 1u);
+  EXPECT_EQ(stats.failures[0].error,
+            "declared output 'out/x.txt' (parameter 0) was not written");
+  bool named = false;
+  for (const std::string& note : stats.notes) {
+    named |= note.starts_with("out/x.txt was not updated");
+  }
+  EXPECT_TRUE(named) << "no note names out/x.txt";
+}
+
+// A staging failure names the input as the program did, not by its path.
+TEST_F(EngineFaultsTest, StagingFailureNamesTheInputAsTheProgramDid) {
+  options_.retries.infra = 0;
+  options_.quiet = true;
+  AddHost("b", /*remote=*/true);
+  Start();
+  Consume("in/missing.txt", "out.txt");  // never written: staging fails
+  EXPECT_NE(engine_->Stop(), 0);
+  const RunStats& stats = engine_->stats();
+  ASSERT_EQ(stats.failures.size(), 1u);
+  const std::string& error = stats.failures[0].error;
+  EXPECT_NE(error.find("copy in/missing.txt: "), std::string::npos) << error;
+  EXPECT_EQ(error.find(dir_.string()), std::string::npos) << error;
+  EXPECT_EQ(stats.failures[0].call, "consume(in/missing.txt, out.txt)");
+}
+
 // --- the master's own files in a failed run ---
 
 TEST_F(EngineFaultsTest,

@@ -11,6 +11,7 @@
 #include "gs/gs.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_journal.h"
+#include "runtime/engine/user_file_names.h"
 #include "runtime/graph/dot_writer.h"
 #include "runtime/history/history.h"
 
@@ -19,8 +20,9 @@ namespace gs {
 Status Engine::WaitVersionLocked(std::unique_lock<std::mutex>& lock,
                                  VersionId v, const char* name) {
   ++waiters_;
-  finished_cv_.wait(
-      lock, [&] { return graph_.version(v).state != VersionState::kPending; });
+  finished_cv_.wait(lock, [&] {
+    return signalled_ == 0 && graph_.version(v).state != VersionState::kPending;
+  });
   EndWaitLocked();
   if (graph_.version(v).state == VersionState::kLost) {
     return Status::FailedPrecondition(
@@ -129,14 +131,14 @@ void Engine::FinalizeFilesLocked(std::unique_lock<std::mutex>& lock) {
       VersionId mine = LastMasterVersionLocked(f);
       if (mine != kNoVersion) {
         stats_.notes.push_back(
-            files_.path(f) +
+            UserNameOf(f) +
             ": the task that writes its last version did not succeed; it "
             "holds what the program itself last wrote to it (GS_Open/"
             "GS_FOpen)");
         FinalizeFileLocked(lock, f, mine);
         continue;
       }
-      stats_.notes.push_back(files_.path(f) +
+      stats_.notes.push_back(UserNameOf(f) +
                              " was not updated: the task that writes its last "
                              "version did not succeed; it is as it was before "
                              "the run");
@@ -172,8 +174,13 @@ void Engine::FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
     if (s.ok()) s = BringToMasterLocked(lock, latest);
   }
   if (!s.ok()) {
+    std::vector<PathName> names;
+    for (HostId h = 0; h < hosts_.size(); ++h) {
+      AddVersionNames(latest, h, &names);
+    }
     stats_.notes.push_back("cannot fetch the final version of " +
-                           files_.path(f) + ": " + s.message());
+                           UserNameOf(f) + ": " +
+                           WithUserNames(s.message(), std::move(names)));
     ++stats_.lost_outputs;
     return;
   }
@@ -186,7 +193,7 @@ void Engine::FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
     // must outlive the clean-up of the data directory.
     std::string kept = KeepUnsaved(VersionPath(latest));
     stats_.notes.push_back(
-        "cannot put the final version of " + user + " in place (" +
+        "cannot put the final version of " + UserNameOf(f) + " in place (" +
         s.message() + "); " +
         (kept.empty() ? std::string("it is lost")
                       : "it is kept as " + kept +
@@ -225,7 +232,8 @@ int Engine::Stop() {
   if (!io_) return 1;
   std::unique_lock<std::mutex> lock(mu_);
   ++waiters_;
-  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  finished_cv_.wait(lock,
+                    [&] { return signalled_ == 0 && AllFinishedLocked(); });
   EndWaitLocked();
   if (journal_) RecoverFinalVersionsLocked(lock);
   CloseForgottenFilesLocked();
@@ -233,7 +241,8 @@ int Engine::Stop() {
   // host lost then has its results recomputed.
   FinalizeFilesLocked(lock);
   ++waiters_;
-  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
+  finished_cv_.wait(lock,
+                    [&] { return signalled_ == 0 && AllFinishedLocked(); });
   EndWaitLocked();
   stopping_ = true;
   finished_cv_.MasterLeaves();

@@ -6,8 +6,10 @@
 // lock is released.
 #include <variant>
 
+#include "runtime/engine/call_text.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/user_file_names.h"
 
 namespace gs {
 
@@ -24,6 +26,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     const Task& task = graph_.task(job.task);
     host.running_cores -= scheduler_.NeedOf(task.op).cores;
     std::vector<JobId> others = EndInstanceLocked(job.task, report.id);
+    NameUserFilesLocked(job, host_id, &report);
     RecordJobLocked(job, host_id, report);
     OutcomeFacts facts;
     facts.host = host.name;
@@ -49,6 +52,51 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
   for (auto [h, id] : after.cancels) hosts_[h]->adapter->Cancel(id);
   Send(std::move(after.dispatches));
   RecordPending();
+}
+
+void Engine::NameUserFilesLocked(const JobEntry& job, HostId host,
+                                 JobReport* report) const {
+  std::string* text = nullptr;
+  if (auto* exited = std::get_if<Exited>(&report->outcome)) {
+    text = &exited->error;
+  } else if (auto* failed = std::get_if<HostFailed>(&report->outcome)) {
+    text = &failed->reason;
+  }
+  if (text == nullptr || text->empty()) return;
+  std::vector<PathName> names;
+  const FileAccess* acc = graph_.accesses(job.task);
+  for (uint32_t i = 0; i < graph_.task(job.task).num_files; ++i) {
+    for (VersionId v : {acc[i].in, acc[i].out}) {
+      if (v != kNoVersion) AddVersionNames(v, host, &names);
+    }
+  }
+  for (const auto& [dest, final_path] : job.replica_outputs) {
+    names.push_back({dest, WithUserNames(final_path, names)});
+  }
+  *text = WithUserNames(*text, std::move(names));
+}
+
+void Engine::AddVersionNames(VersionId v, HostId host,
+                             std::vector<PathName>* names) const {
+  std::string name = UserNameOf(graph_.version(v).file);
+  if (host != kNoHost) names->push_back({PathOn(v, host), name});
+  names->push_back({VersionPath(v), name});
+  names->push_back({VersionFileName(v), name});
+}
+
+std::string Engine::CallTextLocked(TaskId t) const {
+  const Task& task = graph_.task(t);
+  const FileAccess* acc = graph_.accesses(t);
+  std::vector<std::string> files;
+  for (uint32_t i = 0; i < task.num_files; ++i) {
+    VersionId v = acc[i].in != kNoVersion ? acc[i].in : acc[i].out;
+    files.push_back(v == kNoVersion ? "?" : UserNameOf(graph_.version(v).file));
+  }
+  return FormatCall(*ops_[task.op].desc, graph_.scalars(t), files);
+}
+
+std::string Engine::UserNameOf(FileId f) const {
+  return UserFileName(options_.cwd, files_.path(f));
 }
 
 std::vector<JobId> Engine::EndInstanceLocked(TaskId task, JobId id) {
@@ -199,8 +247,8 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
     for (TaskId f : futile) ReportTaskEndLocked(f, "futile");
   }
   const Task& task = graph_.task(t);
-  stats_.failures.push_back(
-      {t, ops_[task.op].name, error, log_dir, static_cast<int>(task.attempts)});
+  stats_.failures.push_back({t, ops_[task.op].name, CallTextLocked(t), error,
+                             log_dir, static_cast<int>(task.attempts)});
   if (!futile.empty()) {
     scheduler_.RemoveIf([this](TaskId id) {
       return graph_.task(id).state == TaskState::kFutile;

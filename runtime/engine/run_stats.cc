@@ -59,6 +59,7 @@ std::string FormatSummary(const RunStats& s, Seconds elapsed) {
            (f.attempts == 1 ? " attempt: " : " attempts: ") + f.error;
     if (!f.log_dir.empty()) out += "; logs in " + f.log_dir;
     out += "\n";
+    if (!f.call.empty()) out += "gsrt:   called as " + f.call + "\n";
   }
   for (const std::string& note : s.notes) out += "gsrt: " + note + "\n";
   return out;

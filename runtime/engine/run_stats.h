@@ -16,6 +16,8 @@ namespace gs {
 struct TaskFailure {
   TaskId task = 0;
   std::string operation;
+  // The call as the program made it (call_text.h); "" when unknown.
+  std::string call;
   std::string error;
   std::string log_dir;
   int attempts = 0;

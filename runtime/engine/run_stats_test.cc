@@ -26,7 +26,9 @@ TEST(RunStatsTest, SummaryNamesHostsFailuresAndNotes) {
   s.retries = 1;
   s.jobs_per_host["node1"] = 2;
   s.jobs_per_host["node2"] = 1;
-  s.failures.push_back({7, "blur", "exit code 3", "/w/.gsrt/logs/job-3", 2});
+  s.failures.push_back({7, "blur", "blur(in.png, out.png, 2.5)", "exit code 3",
+                        "/w/.gsrt/logs/job-3", 2});
+  s.failures.push_back({9, "sum", "", "not placed", "", 0});
   s.notes.push_back("host node2 is back");
   EXPECT_EQ(FormatSummary(s, 1.5),
             "gsrt: 3 tasks in 1.50 s: 1 done, 1 failed, 1 not run; 3 jobs "
@@ -35,6 +37,8 @@ TEST(RunStatsTest, SummaryNamesHostsFailuresAndNotes) {
             "gsrt:   1 jobs on node2\n"
             "gsrt: task 7 (blur) failed after 2 attempts: exit code 3; logs "
             "in /w/.gsrt/logs/job-3\n"
+            "gsrt:   called as blur(in.png, out.png, 2.5)\n"
+            "gsrt: task 9 (sum) failed after 0 attempts: not placed\n"
             "gsrt: host node2 is back\n");
 }
 

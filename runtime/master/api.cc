@@ -149,9 +149,9 @@ void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
   if (!synchronous) return;
   gs::Status s = engine->WaitForResults(task, args, return_slot);
   if (!s.ok()) {
-    // The sequential program cannot go on without this value.
-    std::fprintf(stderr, "gsrt: %s; stopping the program\n",
-                 s.message().c_str());
+    // The sequential program cannot go on without this value; the
+    // message says why and what to do (runtime/engine/sync_stop.h).
+    std::fprintf(stderr, "gsrt: %s\n", s.message().c_str());
     GS_Off(1);
     std::exit(1);
   }

@@ -8,8 +8,10 @@
 #include <filesystem>
 
 #include "runtime/config/config.h"
+#include "runtime/config/config_operations.h"
 #include "runtime/dashboard/dashboard_server.h"
 #include "runtime/hosts/registry.h"
+#include "runtime/master/operation_registry.h"
 #include "runtime/master/worker_identity.h"
 #include "runtime/observe/summary_observer.h"
 #include "runtime/observe/trace_observer.h"
@@ -145,6 +147,11 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
   ConfigEnv env = ConfigEnv::FromProcess();
   auto loaded = LoadDefaultConfig(env);
   if (!loaded.ok()) return loaded.status();
+  // Stubs of an older gsstubgen register nothing: nothing to check against.
+  if (std::vector<std::string> ops = RegisteredOperations(); !ops.empty()) {
+    Status known = CheckOperationKeys(*loaded, ops);
+    if (!known.ok()) return known;
+  }
   // Adapters made later (reconnects) still read it.
   auto config = std::make_shared<const Config>(std::move(loaded).value());
   const RuntimeConfig& rt = config->runtime;

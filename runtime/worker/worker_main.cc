@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/base/file_io.h"
+#include "runtime/base/worker_failure.h"
 #include "runtime/worker/die_with_parent.h"
 #include "runtime/worker/persistent_loop.h"
 #include "runtime/worker/worker_args.h"
@@ -28,8 +29,8 @@ void PrintUsage(std::ostream& os, const std::string& name) {
      << "per IDL parameter (File: path; in string: raw text; in/inout\n"
      << "scalar: encoded value; out scalar: empty placeholder), and writes\n"
      << "the return value and out/inout scalars to RESULT_PATH, one per\n"
-     << "line. Exit codes: 0 done, 1 the function failed, 2 bad call,\n"
-     << "3 RESULT_PATH not written.\n"
+     << "line. Exit codes: 0 done, 1 the function threw (its message is\n"
+     << "then in RESULT_PATH), 2 bad call, 3 RESULT_PATH not written.\n"
      << "\n"
      << "serve runs job after job read from stdin, a socket of the local\n"
      << "adapter (runtime.workers: persistent), until EOF or PARENT_PID\n"
@@ -109,11 +110,10 @@ class Worker {
     try {
       entry->call(call.args.data(), call.result.bytes);
     } catch (const std::exception& e) {
-      return Fail(kWorkerFunctionFailed, "operation '" + std::string(op.name) +
-                                             "' failed: " + e.what());
+      return Threw(op, result_path, e.what());
     } catch (...) {
-      return Fail(kWorkerFunctionFailed, "operation '" + std::string(op.name) +
-                                             "' failed: unknown exception");
+      return Threw(op, result_path,
+                   "an exception not derived from std::exception");
     }
     // No fsync: the agent reads it on this machine once the worker exits,
     // and a crash of the machine loses the job anyway; a flush (~7 ms on
@@ -127,6 +127,22 @@ class Worker {
                       written.message());
     }
     return kWorkerOk;
+  }
+
+  // The message goes to stderr (kept with the job's logs) and to the
+  // result file, where the adapter reads it for the run's messages.
+  int Threw(const gs_operation& op, const std::string& result_path,
+            const char* what) {
+    const std::string message =
+        "operation '" + std::string(op.name) + "' failed: " + what;
+    Status written = WriteFileAtomically(result_path, EncodeThrown(what),
+                                         {.mode = 0666, .sync = false});
+    if (!written.ok()) {
+      Fail(kWorkerFunctionFailed,
+           "its message was not written to the result file: " +
+               written.message());
+    }
+    return Fail(kWorkerFunctionFailed, message);
   }
 
   std::string name_;

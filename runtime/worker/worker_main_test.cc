@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "runtime/base/worker_failure.h"
+
 namespace gs {
 namespace {
 
@@ -141,14 +143,18 @@ TEST_F(WorkerMainTest, NoResultsStillWritesAnEmptyResultFile) {
   EXPECT_EQ(ReadResult(), "");
 }
 
-TEST_F(WorkerMainTest, ExceptionsExitOneWithoutResult) {
+// The message goes to stderr and, for the adapter, to the result file.
+TEST_F(WorkerMainTest, ExceptionsExitOneWithTheirMessageInTheResultFile) {
   EXPECT_EQ(Main({"run", "boom", Result(), "1"}), kWorkerFunctionFailed);
   EXPECT_EQ(err_.str(),
             "gsrt-worker calc: operation 'boom' failed: disk full\n");
+  EXPECT_EQ(DecodeThrown(ReadResult()), "disk full");
   EXPECT_EQ(Main({"run", "boom", Result(), "2"}), kWorkerFunctionFailed);
   EXPECT_EQ(err_.str(),
-            "gsrt-worker calc: operation 'boom' failed: unknown exception\n");
-  EXPECT_FALSE(fs::exists(Result()));
+            "gsrt-worker calc: operation 'boom' failed: an exception not "
+            "derived from std::exception\n");
+  EXPECT_EQ(DecodeThrown(ReadResult()),
+            "an exception not derived from std::exception");
 }
 
 TEST_F(WorkerMainTest, BadCallsExitTwoWithoutCallingTheFunction) {

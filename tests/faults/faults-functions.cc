@@ -3,6 +3,8 @@
 // see, since they all run on this machine):
 //   crash-L-I  step (L, I) crashes (abort) the first time it runs;
 //   hang-L-I   step (L, I) hangs (sleeps an hour) the first time it runs;
+//   throw-L-I  step (L, I) throws a std::runtime_error every time it runs;
+//   noout-L-I  step (L, I) returns without writing its output, every time;
 //   speak      every step writes this file's first line and (L, I) to
 //              stderr, so the job leaves a log (tests/job_numbers_test.sh).
 // "The first time" is decided by creating a marker with O_EXCL, so exactly
@@ -14,6 +16,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "faults.h"
@@ -47,6 +50,11 @@ void step(const char* src, const char* dst, int level, int index, int work_ms,
     if (Exists(dir + "/crash-" + key) && FirstTime(dir + "/crashed-" + key)) {
       std::abort();
     }
+    if (Exists(dir + "/throw-" + key)) {
+      throw std::runtime_error("level " + std::to_string(level) + " index " +
+                               std::to_string(index) + " told to throw");
+    }
+    if (Exists(dir + "/noout-" + key)) return;
     if (Exists(dir + "/hang-" + key) && FirstTime(dir + "/hung-" + key)) {
       ::sleep(3600);
     }
@@ -62,4 +70,11 @@ void step(const char* src, const char* dst, int level, int index, int work_ms,
   text << in.rdbuf();
   std::ofstream out(dst, std::ios::binary);
   out << text.str() << "level " << level << " index " << index << "\n";
+}
+
+int lines(const char* src) {
+  std::ifstream in(src, std::ios::binary);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) ++n;
+  return n;
 }

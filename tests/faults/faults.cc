@@ -1,7 +1,9 @@
 // The master of the fault-test pipeline:
-//   faults WIDTH LEVELS WORK_MS [SWITCHES_DIR]
+//   faults WIDTH LEVELS WORK_MS [SWITCHES_DIR [sync]]
 // Every column is a chain of steps; columns are independent, so they run
-// in parallel. The files it leaves (col<I>-<L>.txt) are compared with the
+// in parallel. With `sync`, the master then waits for the line count of
+// column 0's last file (a synchronous call) and prints it. The files it
+// leaves (col<I>-<L>.txt) are compared with the
 // sequential run's.
 #include "faults.h"
 
@@ -21,7 +23,8 @@ std::string Name(int index, int level) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: %s WIDTH LEVELS WORK_MS [SWITCHES_DIR]\n",
+    std::fprintf(stderr,
+                 "usage: %s WIDTH LEVELS WORK_MS [SWITCHES_DIR [sync]]\n",
                  argv[0]);
     return 2;
   }
@@ -35,6 +38,9 @@ int main(int argc, char** argv) {
     for (int i = 0; i < width; ++i) {
       step(Name(i, l - 1).c_str(), Name(i, l).c_str(), l, i, work_ms, switches);
     }
+  }
+  if (argc > 5 && std::string(argv[5]) == "sync") {
+    std::printf("lines: %d\n", lines(Name(0, levels).c_str()));
   }
   return GS_Off(0);
 }

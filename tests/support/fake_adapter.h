@@ -32,7 +32,10 @@ class FakeAdapter : public AdapterDefaults {
     int exit_code = 0;
     int fail_first = 0;       // attempts that fail with exit_code 1 first
     bool host_fails = false;  // report HostFailed instead
-    std::string results;      // the worker's result text
+    // Exits 0 without writing its outputs; the error names the first one
+    // by the path it was given, as the local adapter does.
+    bool forget_outputs = false;
+    std::string results;  // the worker's result text
   };
 
   // State shared with the test thread.
@@ -210,6 +213,14 @@ class FakeAdapter : public AdapterDefaults {
     }
     if (b.host_fails || down) {
       report.outcome = HostFailed{"scripted"};
+    } else if (b.forget_outputs) {
+      Exited e;
+      for (size_t i = 0; i < spec.params.size() && e.error.empty(); ++i) {
+        if (spec.params[i].dest.empty()) continue;
+        e.error = "declared output '" + spec.params[i].dest + "' (parameter " +
+                  std::to_string(i) + ") was not written";
+      }
+      report.outcome = e;
     } else if (attempt <= b.fail_first || b.exit_code != 0) {
       Exited e;
       e.code = b.exit_code != 0 ? b.exit_code : 1;

@@ -9,6 +9,8 @@
 //   echo TEXT OUT             writes TEXT to file OUT
 //   add A B OUTSCALAR         result "A+B"; OUTSCALAR must be "" (placeholder)
 //   fail CODE                 exits with CODE without writing a result
+//   throws TEXT               exits 1 leaving TEXT as a thrown exception's
+//                             message, as a generated worker does
 //   echofail TEXT OUT CODE    writes OUT, then exits with CODE
 //   sleep MS                  sleeps MS milliseconds, then succeeds
 //   crash                     raises SIGSEGV
@@ -33,6 +35,8 @@
 #include <ctime>
 #include <string>
 #include <vector>
+
+#include "runtime/base/worker_failure.h"
 
 namespace {
 
@@ -108,6 +112,11 @@ int main(int argc, char** argv) {
     results = std::to_string(std::atoll(args[0]) + std::atoll(args[1])) + "\n";
   } else if (op == "fail" && need(1)) {
     return std::atoi(args[0]);
+  } else if (op == "throws" && need(1)) {
+    if (!WriteFile(result, gs::EncodeThrown(args[0]), false)) {
+      return Fail("cannot write", result);
+    }
+    return 1;
   } else if (op == "echofail" && need(3)) {
     if (!WriteFile(args[1], args[0], false))
       return Fail("cannot write", args[1]);

@@ -58,6 +58,12 @@ typedef struct {
  * (`return_slot` points to a variable of the return type, or is NULL). */
 void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot);
 
+/* Master side: the generated stubs name the operations the program may
+ * call, before main runs, so that GS_On can check the per-operation keys
+ * of gsrt.yaml (runtime.timeout, ...) against them. Returns 0. */
+int gs_register_operations(const char* interface_name,
+                           const gs_operation* const* ops, int num_ops);
+
 /* Worker side: one entry per operation, with a trampoline that decodes the
  * arguments and calls the user's function. `args` holds one entry per
  * parameter; out/inout scalars point into `slots`, and the return value goes
