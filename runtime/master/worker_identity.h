@@ -1,17 +1,28 @@
 // The identity of the code a run's jobs execute: a hash of the worker
-// binary's bytes (the application's functions are linked into it). A
-// resumed run reuses only tasks computed by the same worker, so a rebuilt
-// worker with changed functions runs them again.
+// binary's bytes (gsrt_add_application links the functions into it) and of
+// the application's shared libraries it loads (a functions library of the
+// user's own). A resumed run reuses only tasks computed by the same code, so
+// a rebuilt worker or library with changed functions runs them again.
 #ifndef GSRT_RUNTIME_MASTER_WORKER_IDENTITY_H_
 #define GSRT_RUNTIME_MASTER_WORKER_IDENTITY_H_
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "runtime/base/status.h"
 
 namespace gs {
 
-// "w:<16 hex digits>:<size>" from the bytes of the file at `worker_path`.
+// The libraries in `ldd_listing` (what ldd prints for the worker) that come
+// with the application: resolved paths outside the system's library
+// directories (/lib, /lib64, /usr/lib, /usr/lib64), except gsrt's own
+// libgsrt (a gsrt upgrade does not change what a function computes).
+std::vector<std::string> ApplicationLibraries(std::string_view ldd_listing);
+
+// "w:<16 hex digits>:<size>" from the bytes of the file at `worker_path`
+// and, in ldd's order, of its application libraries. When ldd cannot list
+// them (a static worker, no ldd), the binary alone.
 StatusOr<std::string> WorkerIdentity(const std::string& worker_path);
 
 }  // namespace gs

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "tests/support/temp_dir.h"
@@ -30,6 +32,45 @@ TEST(WorkerIdentityTest, MissingWorkerIsAnError) {
   TempDir dir;
   auto id = WorkerIdentity(dir / "none");
   EXPECT_FALSE(id.ok());
+}
+
+TEST(WorkerIdentityTest, ApplicationLibrariesAreThoseOutsideTheSystem) {
+  const char* listing =
+      "\tlinux-vdso.so.1 (0x00007ffd)\n"
+      "\tlibsteps.so => /home/ann/app/build/libsteps.so (0x00007f01)\n"
+      "\tlibgsrt.so.0 => /opt/gsrt/lib/libgsrt.so.0 (0x00007f02)\n"
+      "\tlibstdc++.so.6 => /lib/x86_64-linux-gnu/libstdc++.so.6 (0x00007f03)\n"
+      "\tlibblas.so.3 => /usr/lib/x86_64-linux-gnu/libblas.so.3 (0x7f04)\n"
+      "\tlibmine.so => /usr/local/lib/libmine.so (0x00007f05)\n"
+      "\tlibgone.so => not found\n"
+      "\t/lib64/ld-linux-x86-64.so.2 (0x00007f06)\n";
+  EXPECT_EQ(ApplicationLibraries(listing),
+            (std::vector<std::string>{"/home/ann/app/build/libsteps.so",
+                                      "/usr/local/lib/libmine.so"}));
+  EXPECT_TRUE(ApplicationLibraries("\tnot a dynamic executable\n").empty());
+}
+
+// A worker whose functions are in a library of the application: changing
+// the library changes the identity, as a rebuilt worker does.
+TEST(WorkerIdentityTest, ChangesWithTheApplicationLibrariesItLoads) {
+  namespace fs = std::filesystem;
+  TempDir dir;
+  const fs::path lib = dir / fs::path(GSRT_IDENTITY_PROBE_LIB).filename();
+  fs::copy_file(GSRT_IDENTITY_PROBE_LIB, lib);
+  // The loader looks in LD_LIBRARY_PATH before the probe's RUNPATH.
+  const char* old = std::getenv("LD_LIBRARY_PATH");
+  const std::string saved = old ? old : "";
+  setenv("LD_LIBRARY_PATH", dir.path().c_str(), 1);
+  auto before = WorkerIdentity(GSRT_IDENTITY_PROBE);
+  std::ofstream(lib, std::ios::binary | std::ios::app) << "changed";
+  auto after = WorkerIdentity(GSRT_IDENTITY_PROBE);
+  if (old) {
+    setenv("LD_LIBRARY_PATH", saved.c_str(), 1);
+  } else {
+    unsetenv("LD_LIBRARY_PATH");
+  }
+  ASSERT_TRUE(before.ok() && after.ok());
+  EXPECT_NE(*before, *after) << "the library changed, the identity did not";
 }
 
 }  // namespace
