@@ -157,12 +157,8 @@ case $scenario in
     check_queue_empty
     # Workers die with their agent (PR_SET_PDEATHSIG) a moment after it.
     # Other tests run the same worker binary at once: ours run under $work.
-    our_workers() {
-      local p
-      for p in $(pgrep -f -- "$scratch-worker (run|serve)" || true); do
-        case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$work"/*) echo "$p" ;; esac
-      done
-    }
+    source "$src/tests/lib/own_workers.sh"
+    our_workers() { own_workers "$scratch-worker" "$work"; }
     gone_by=$((SECONDS + 15))
     while [ -n "$(our_workers)" ] && ((SECONDS < gone_by)); do sleep 0.1; done
     if [ -n "$(our_workers)" ]; then

@@ -11,18 +11,9 @@ master=$1
 scenario=$2
 worker="$master-worker"
 work=$(mktemp -d)
-# Only this test's workers count: other tests run the same worker binary.
-our_workers() {
-  local p
-  for p in $(pgrep -f "^$worker (run|serve)" || true); do
-    case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$work"/*) echo "$p" ;; esac
-  done
-}
-cleanup() {
-  local p
-  for p in $(our_workers); do kill -KILL "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
+source "$(dirname "$0")/lib/own_workers.sh"
+our_workers() { own_workers "$worker" "$work"; }
+cleanup() { kill_own_workers "$worker" "$work"; rm -rf "$work"; }
 trap cleanup EXIT
 cd "$work"
 mkdir switches
