@@ -33,9 +33,7 @@ int SimAdapter::FreeSlots() const {
   // still offers its slots: the next job finds out (as a real host would
   // answer with an empty disk).
   // Slots are cores: a job holds its spec's.
-  int busy = 0;
-  for (const auto& [id, job] : host.jobs) busy += std::max(1, job->spec.cores);
-  return std::max(0, world_->host(host_).slots - busy);
+  return std::max(0, world_->host(host_).slots - host.busy_cores);
 }
 
 bool SimAdapter::connected() const {

@@ -51,6 +51,9 @@ struct SimWorld::Runtime {
     std::unique_ptr<Timer> avail_timer;
     std::unordered_map<std::string, uint64_t> files;
     std::map<JobId, std::unique_ptr<SimJob>> jobs;
+    // Cores the jobs above hold (each at least one): asked for every host at
+    // every scheduling round, so kept rather than summed.
+    int busy_cores = 0;
     std::map<uint64_t,
              std::pair<std::unique_ptr<Timer>, Adapter::StatusCallback>>
         transfers;

@@ -206,6 +206,7 @@ void SimWorld::Runtime::Submit(uint32_t h, JobSpec spec,
   job->gang = gang;
   gang->members.push_back(job.get());
   SimJob* j = job.get();
+  host.busy_cores += std::max(1, j->spec.cores);
   host.jobs.emplace(j->id, std::move(job));
   ++world->stats_.jobs_started;
   j->queue_timer = clock->After(world->hosts_[h].queue_wait, [this, j] {
@@ -294,6 +295,7 @@ void SimWorld::Runtime::Complete(SimGang* g) {
     }
     world->stats_.last_job_end = std::max(world->stats_.last_job_end, now);
     Report(m, std::move(ex));
+    host.busy_cores -= std::max(1, m->spec.cores);
     host.jobs.erase(m->id);
   }
   g->members.clear();
@@ -324,6 +326,7 @@ void SimWorld::Runtime::Abort(SimGang* g, uint32_t failed_host,
       ++world->stats_.jobs_cancelled;
       Report(m, Cancelled{});
     }
+    hosts[m->host].busy_cores -= std::max(1, m->spec.cores);
     hosts[m->host].jobs.erase(m->id);
   }
 }

@@ -11,9 +11,8 @@
 
 namespace gs {
 
-BatchPlan PlanBatch(const std::vector<ReadyTask>& tasks,
-                    const SchedulingInput& in, BatchHeuristic heuristic,
-                    bool local_search) {
+BatchPlan PlanBatch(std::span<const ReadyTask> tasks, const SchedulingInput& in,
+                    BatchHeuristic heuristic, bool local_search) {
   BatchPlan plan;
   plan.host_of.assign(tasks.size(), kNoHost);
   SlotBoard board(in);
@@ -72,7 +71,7 @@ class BatchPlanPolicy : public Policy {
     return best;
   }
 
-  void Place(const std::vector<ReadyTask>& ready, const SchedulingInput& in,
+  void Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
              std::vector<Placement>* out) override {
     if (ready.empty()) return;
     if (!PlanHolds(ready, in)) Replan(ready, in);
@@ -94,7 +93,7 @@ class BatchPlanPolicy : public Policy {
   }
 
  private:
-  bool PlanHolds(const std::vector<ReadyTask>& ready,
+  bool PlanHolds(std::span<const ReadyTask> ready,
                  const SchedulingInput& in) const {
     for (const ReadyTask& r : ready) {
       auto it = plan_.find(r.id);
@@ -105,7 +104,7 @@ class BatchPlanPolicy : public Policy {
     return true;
   }
 
-  void Replan(const std::vector<ReadyTask>& ready, const SchedulingInput& in) {
+  void Replan(std::span<const ReadyTask> ready, const SchedulingInput& in) {
     BatchPlan p = PlanBatch(ready, in, heuristic_, /*local_search=*/true);
     plan_.clear();
     order_.clear();

@@ -27,9 +27,8 @@ struct BatchPlan {
   std::vector<HostId> host_of;  // per index into `tasks`
   std::vector<size_t> order;    // indexes into `tasks`, mapping order
 };
-BatchPlan PlanBatch(const std::vector<ReadyTask>& tasks,
-                    const SchedulingInput& in, BatchHeuristic heuristic,
-                    bool local_search);
+BatchPlan PlanBatch(std::span<const ReadyTask> tasks, const SchedulingInput& in,
+                    BatchHeuristic heuristic, bool local_search);
 
 // "min-min-ls" or "sufferage-ls"; nullptr for another name.
 std::unique_ptr<Policy> MakeBatchPlanPolicy(std::string_view name);

@@ -33,7 +33,7 @@ class MinMinPolicy : public Policy {
     return {b.host, b.end};
   }
 
-  void Place(const std::vector<ReadyTask>& ready, const SchedulingInput& in,
+  void Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
              std::vector<Placement>* out) override {
     SlotBoard board(in);
     for (const MinMinStep& s :
@@ -45,7 +45,7 @@ class MinMinPolicy : public Policy {
 
 }  // namespace
 
-std::vector<MinMinStep> MinMinMap(const std::vector<ReadyTask>& tasks,
+std::vector<MinMinStep> MinMinMap(std::span<const ReadyTask> tasks,
                                   SlotBoard& board, const Predictor& predictor,
                                   bool only_while_free) {
   // Each task's best host is cached. Taking slots or memory of host h only

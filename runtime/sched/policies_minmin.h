@@ -27,7 +27,7 @@ struct MinMinStep {
 // host index. Stops when every task is mapped, when no usable host is left,
 // or, with `only_while_free`, as soon as no slot is free now (later
 // reservations could not start in this round anyway).
-std::vector<MinMinStep> MinMinMap(const std::vector<ReadyTask>& tasks,
+std::vector<MinMinStep> MinMinMap(std::span<const ReadyTask> tasks,
                                   SlotBoard& board, const Predictor& predictor,
                                   bool only_while_free);
 

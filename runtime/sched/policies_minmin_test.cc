@@ -103,7 +103,8 @@ TEST(MinMinTest, NoUsableHostMapsNothing) {
   auto hosts = Hosts({1});
   hosts[0].usable = false;
   SlotBoard board({0, &hosts, &p});
-  EXPECT_TRUE(MinMinMap({{0, 0}}, board, p, false).empty());
+  EXPECT_TRUE(
+      MinMinMap(std::vector<ReadyTask>{{0, 0}}, board, p, false).empty());
 }
 
 }  // namespace

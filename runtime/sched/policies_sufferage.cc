@@ -41,7 +41,7 @@ class SufferagePolicy : public Policy {
     return {b.host, b.end};
   }
 
-  void Place(const std::vector<ReadyTask>& ready, const SchedulingInput& in,
+  void Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
              std::vector<Placement>* out) override {
     SlotBoard board(in);
     for (const MinMinStep& s :
@@ -53,7 +53,7 @@ class SufferagePolicy : public Policy {
 
 }  // namespace
 
-std::vector<MinMinStep> SufferageMap(const std::vector<ReadyTask>& tasks,
+std::vector<MinMinStep> SufferageMap(std::span<const ReadyTask> tasks,
                                      SlotBoard& board,
                                      const Predictor& predictor,
                                      bool only_while_free) {

@@ -21,7 +21,7 @@ namespace gs {
 // above. A task with one usable host suffers infinitely (it has no
 // alternative). Ties go to the task earlier in `tasks`, then to the lowest
 // host index.
-std::vector<MinMinStep> SufferageMap(const std::vector<ReadyTask>& tasks,
+std::vector<MinMinStep> SufferageMap(std::span<const ReadyTask> tasks,
                                      SlotBoard& board,
                                      const Predictor& predictor,
                                      bool only_while_free);

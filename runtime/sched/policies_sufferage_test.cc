@@ -46,7 +46,7 @@ TEST(SufferageTest, ThePolicyStartsWhatHasAFreeSlot) {
   EXPECT_EQ(policy->name(), "sufferage");
   SchedulingInput in{0, &hosts, &pred};
   std::vector<Placement> out;
-  policy->Place({{0, 0}, {1, 1}, {2, 2}}, in, &out);
+  policy->Place(std::vector<ReadyTask>{{0, 0}, {1, 1}, {2, 2}}, in, &out);
   ASSERT_EQ(out.size(), 1u);  // one free slot, on host 0
   EXPECT_EQ(out[0].host, 0u);
 }

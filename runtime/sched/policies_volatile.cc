@@ -66,7 +66,7 @@ Policy::Choice VolatilePolicy::Choose(const ReadyTask& task,
   return best;
 }
 
-void VolatilePolicy::Place(const std::vector<ReadyTask>& ready,
+void VolatilePolicy::Place(std::span<const ReadyTask> ready,
                            const SchedulingInput& in,
                            std::vector<Placement>* out) {
   if (ready.empty()) return;

@@ -44,7 +44,7 @@ class VolatilePolicy : public Policy {
 
   Choice Choose(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) override;
-  void Place(const std::vector<ReadyTask>& ready, const SchedulingInput& in,
+  void Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
              std::vector<Placement>* out) override;
 
   // P and E (seconds) of a configuration: x[h] tasks on host h.

@@ -116,11 +116,13 @@ TEST(VolatilePolicyTest, IyCountsTheIterationsElapsedTimeIayDoesNot) {
     auto p = MakeVolatilePolicy(name);
     AttachVolatileHosts(*p, &model);
     std::vector<Placement> first, again;
-    p->Place({{0, 0}}, SchedulingInput{0, &hosts, &pred}, &first);
+    p->Place(std::vector<ReadyTask>{{0, 0}}, SchedulingInput{0, &hosts, &pred},
+             &first);
     ASSERT_EQ(first.size(), 1u);
     EXPECT_EQ(first[0].host, 1u);
     // The same task again (its job failed): the iteration began at 0.
-    p->Place({{0, 0}}, SchedulingInput{100, &hosts, &pred}, &again);
+    p->Place(std::vector<ReadyTask>{{0, 0}},
+             SchedulingInput{100, &hosts, &pred}, &again);
     ASSERT_EQ(again.size(), 1u);
     EXPECT_EQ(again[0].host, std::string_view(name) == "iy" ? 0u : 1u);
   }
@@ -139,7 +141,8 @@ TEST(VolatilePolicyTest, ProactiveReconfiguresWhenABetterHostComesUp) {
   AttachVolatileHosts(*p, &model);
   EXPECT_EQ(p->reconsider_period(), 1);
   std::vector<Placement> out;
-  p->Place({{5, 0}}, SchedulingInput{0, &hosts, &pred}, &out);
+  p->Place(std::vector<ReadyTask>{{5, 0}}, SchedulingInput{0, &hosts, &pred},
+           &out);
   ASSERT_EQ(out.size(), 1u);
   ASSERT_EQ(out[0].host, 0u);
   std::vector<HostState> later(2);
@@ -208,7 +211,7 @@ TEST(VolatilePolicyTest, LiveProactiveMovesOnceToTheFasterHost) {
   hosts[1].busy_until = {50};  // busy when the task is placed
   SchedulingInput in{0, &hosts, &pred};
   std::vector<Placement> out;
-  p->Place({{7, 0}}, in, &out);
+  p->Place(std::vector<ReadyTask>{{7, 0}}, in, &out);
   ASSERT_EQ(out.size(), 1u);
   ASSERT_EQ(out[0].host, 0u);
   // One second later host 1 is free: 99 s left on host 0 against 10 s.
@@ -235,7 +238,7 @@ TEST(VolatilePolicyTest, LiveProactiveKeepsATaskNearlyDone) {
   hosts[1].busy_until = {50};
   SchedulingInput in{0, &hosts, &pred};
   std::vector<Placement> out;
-  p->Place({{7, 0}}, in, &out);
+  p->Place(std::vector<ReadyTask>{{7, 0}}, in, &out);
   ASSERT_EQ(out.size(), 1u);
   std::vector<HostState> later(2);
   later[0].busy_until = {out[0].predicted_end};

@@ -39,18 +39,23 @@ SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
   const auto& hosts = *in.hosts;
   begin_.resize(hosts.size() + 1);
   host_free_.assign(hosts.size(), 0);
-  memory_.assign(hosts.size(), 0);
-  held_.assign(hosts.size(), 0);
-  holds_.resize(hosts.size());
   size_t total = 0;
+  bool any_memory = false;
   for (size_t h = 0; h < hosts.size(); ++h) {
     if (hosts[h].usable)
       total += hosts[h].busy_cores() + std::max(0, hosts[h].free_slots());
+    any_memory = any_memory || hosts[h].memory_gb > 0;
+  }
+  // Memory is tracked only when some host has a capacity (every use is
+  // behind memory_of(h) > 0): without one, no per-host vectors each round.
+  if (any_memory) {
+    memory_.assign(hosts.size(), 0);
+    held_.assign(hosts.size(), 0);
+    holds_.resize(hosts.size());
   }
   slots_.reserve(total);
   for (size_t h = 0; h < hosts.size(); ++h) {
     begin_[h] = static_cast<uint32_t>(slots_.size());
-    holds_[h].clear();
     if (!hosts[h].usable) continue;
     const HostState& host = hosts[h];
     for (size_t j = 0; j < host.busy_until.size(); ++j) {
@@ -69,7 +74,7 @@ SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
       ++free_;
       ++host_free_[h];
     }
-    memory_[h] = host.memory_gb;
+    if (any_memory) memory_[h] = host.memory_gb;
     std::make_heap(slots_.begin() + begin_[h], slots_.end(), Later);
   }
   begin_[hosts.size()] = static_cast<uint32_t>(slots_.size());
@@ -95,17 +100,17 @@ void SlotBoard::Take(HostId h, Seconds end) {
 bool SlotBoard::Fits(HostId h, const Need& need) const {
   if (!usable(h)) return false;
   if (need.cores > static_cast<int>(begin_[h + 1] - begin_[h])) return false;
-  return memory_[h] == 0 || need.memory_gb <= memory_[h] + 1e-9;
+  return memory_of(h) == 0 || need.memory_gb <= memory_[h] + 1e-9;
 }
 
 bool SlotBoard::FreeNowFor(HostId h, const Need& need) const {
   if (need.simple()) return free_now(h);
   if (host_free_[h] < need.cores) return false;
-  return memory_[h] == 0 || held_[h] + need.memory_gb <= memory_[h] + 1e-9;
+  return memory_of(h) == 0 || held_[h] + need.memory_gb <= memory_[h] + 1e-9;
 }
 
 Seconds SlotBoard::MemoryFreeAt(HostId h, double gb, Seconds from) const {
-  if (memory_[h] == 0 || gb == 0) return from;
+  if (memory_of(h) == 0 || gb == 0) return from;
   // Held after `from` by holds ending later; release them in end order.
   std::vector<Hold> later;
   double held = 0;
@@ -143,14 +148,14 @@ Seconds SlotBoard::EarliestFor(HostId h, const Need& need) const {
 void SlotBoard::Take(HostId h, const Need& need, Seconds end) {
   if (need.simple()) return Take(h, end);
   for (int c = 0; c < need.cores; ++c) Take(h, end);
-  if (memory_[h] > 0 && need.memory_gb > 0) {
+  if (memory_of(h) > 0 && need.memory_gb > 0) {
     holds_[h].push_back({end, need.memory_gb});
     held_[h] += need.memory_gb;
   }
 }
 
-void Policy::Place(const std::vector<ReadyTask>& ready,
-                   const SchedulingInput& in, std::vector<Placement>* out) {
+void Policy::Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
+                   std::vector<Placement>* out) {
   SlotBoard board(in);
   for (const ReadyTask& task : ready) {
     if (board.total_free() == 0) break;
@@ -268,26 +273,32 @@ const char kPolicyNames[] =
 
 std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
   std::vector<Placement> placed;
-  if (ready_.empty()) return placed;
-  policy_->Place(ready_, in, &placed);
+  if (num_ready() == 0) return placed;
+  policy_->Place(ready(), in, &placed);
   if (placed.empty()) return placed;
-  // Placed tasks are usually near the front of a long queue: remove them
-  // scanning only until all are found, then move the rest down once.
+  // Placed tasks are usually near the front of a long queue: find the last
+  // of them, then shift the tasks kept before it up against it (keeping
+  // their order); the rest of the queue does not move.
   std::vector<TaskId> taken;
   taken.reserve(placed.size());
   for (const Placement& p : placed) taken.push_back(p.task);
   std::sort(taken.begin(), taken.end());
-  size_t found = 0, w = 0, r = 0;
-  for (; r < ready_.size() && found < taken.size(); ++r) {
-    if (std::binary_search(taken.begin(), taken.end(), ready_[r].id)) {
-      ++found;
-      continue;
-    }
-    ready_[w++] = ready_[r];
+  auto is_taken = [&](const ReadyTask& r) {
+    return std::binary_search(taken.begin(), taken.end(), r.id);
+  };
+  size_t found = 0, end = head_;
+  for (; end < ready_.size() && found < taken.size(); ++end) {
+    if (is_taken(ready_[end])) ++found;
   }
-  if (w != r) {
-    std::move(ready_.begin() + r, ready_.end(), ready_.begin() + w);
-    ready_.resize(ready_.size() - (r - w));
+  size_t w = end;
+  for (size_t r = end; r-- > head_;) {
+    if (!is_taken(ready_[r])) ready_[--w] = ready_[r];
+  }
+  head_ = w;
+  // The consumed front is dropped once it is most of the vector.
+  if (head_ >= 4096 && head_ * 2 >= ready_.size()) {
+    ready_.erase(ready_.begin(), ready_.begin() + head_);
+    head_ = 0;
   }
   return placed;
 }

@@ -5,6 +5,7 @@
 #define GSRT_RUNTIME_SCHED_SCHEDULER_H_
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -140,6 +141,8 @@ class SlotBoard {
     double gb;
   };
   static bool Later(const Slot& a, const Slot& b);
+  // Host h's memory capacity; 0 (unlimited) when no host has one.
+  double memory_of(HostId h) const { return memory_.empty() ? 0 : memory_[h]; }
   // When `gb` more is not held on `h`, from `from` on.
   Seconds MemoryFreeAt(HostId h, double gb, Seconds from) const;
   Seconds now_;
@@ -149,8 +152,8 @@ class SlotBoard {
   std::vector<Slot> slots_;
   std::vector<uint32_t> begin_;
   // Per host: free slots now; memory capacity (0: unlimited), what is held
-  // now, and by whom until when. Holds are kept only for hosts with a
-  // capacity.
+  // now, and by whom until when. The memory vectors stay empty when no host
+  // has a capacity.
   std::vector<int> host_free_;
   std::vector<double> memory_;
   std::vector<double> held_;
@@ -183,7 +186,7 @@ class Policy {
   // it). A task with a Need for which Choose finds no host now (WorkQueue:
   // no room free anywhere) reserves the host where it could start first.
   // Batch policies (Min-Min) override this.
-  virtual void Place(const std::vector<ReadyTask>& ready,
+  virtual void Place(std::span<const ReadyTask> ready,
                      const SchedulingInput& in, std::vector<Placement>* out);
   // The host where `task` could start first (its Need fitting), with its
   // predicted end; kNoHost when it fits no usable host.
@@ -251,8 +254,10 @@ class Scheduler {
   Need NeedOf(OpId op) const {
     return op < needs_.size() ? needs_[op] : Need{};
   }
-  size_t num_ready() const { return ready_.size(); }
-  const std::vector<ReadyTask>& ready() const { return ready_; }
+  size_t num_ready() const { return ready_.size() - head_; }
+  std::span<const ReadyTask> ready() const {
+    return {ready_.data() + head_, ready_.size() - head_};
+  }
 
   // Places what can start now and removes it from the ready queue.
   std::vector<Placement> Schedule(const SchedulingInput& in);
@@ -260,6 +265,8 @@ class Scheduler {
   // Drops ready tasks for which `gone(task)` is true (futile, cancelled).
   template <typename Pred>
   void RemoveIf(Pred gone) {
+    ready_.erase(ready_.begin(), ready_.begin() + head_);
+    head_ = 0;
     std::erase_if(ready_, [&](const ReadyTask& r) { return gone(r.id); });
   }
 
@@ -268,7 +275,12 @@ class Scheduler {
 
  private:
   std::unique_ptr<Policy> policy_;
+  // The queue is ready_[head_, end): tasks placed near its front leave by
+  // moving head_ and the few kept before them, so a round costs about what
+  // it scanned, not the queue's length (a 100,000-task queue was moved down
+  // after every job's end).
   std::vector<ReadyTask> ready_;
+  size_t head_ = 0;
   std::vector<Need> needs_;  // by OpId
 };
 
