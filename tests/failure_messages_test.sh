@@ -47,7 +47,7 @@ grep -q '^gsrt: task [0-9]* (step) failed after 1 attempt: step threw: level 1 i
 grep -q "^gsrt: task [0-9]* (step) failed after 1 attempt: declared output 'col1-1.txt' (parameter 1) was not written" err.txt ||
   fail "the summary does not name the missing output as the program did"
 # The failed task's call follows its line: files by name, scalars as values.
-grep -A1 'step threw' err.txt | grep -q '^gsrt:   called as step(col0-0.txt, col0-1.txt, 1, 0, 0, "/.*")$' ||
+grep -q '^gsrt:   called as step(col0-0.txt, col0-1.txt, 1, 0, 0, "/.*")$' <<< "$(grep -A1 'step threw' err.txt)" ||
   fail "the summary does not show the failed call's arguments"
 grep -q '^gsrt: col1-2.txt was not updated' err.txt ||
   fail "the file left as it was is not named as the program did"

@@ -147,7 +147,7 @@ case $scenario in
     ;;
   interrupt-job|interrupt-pilot)
     run_master "$scratch" 4 30000000
-    running() { squeue -h -t RUNNING -o '%j' | grep -q -e "^gsrt-$host-" -e "^gsrt-pilot-$host-"; }
+    running() { squeue -h -t RUNNING -o '%j' | grep -e "^gsrt-$host-" -e "^gsrt-pilot-$host-" > /dev/null; }
     wait_for 120 running || { echo "FAIL: no batch job started"; tail "$work/err"; exit 1; }
     [ "$mode" = job ] || sleep 1  # let the pilot take jobs
     before=$(queue_count)
