@@ -3,7 +3,6 @@
 // out a number an earlier run used, so it never reuses a job's sandbox,
 // logs or evidence.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "runtime/engine/job_numbers.h"
 #include "tests/support/fake_adapter.h"
 #include "tests/support/fake_operations.h"
+#include "tests/support/temp_dir.h"
 
 namespace gs {
 namespace {
@@ -23,17 +23,8 @@ using testing::kProduce;
 
 class EngineJobNumbersTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gsrt-job-numbers-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    engine_.reset();
-    fs::remove_all(dir_);
-  }
+  // The engine goes before the directory it works in.
+  void TearDown() override { engine_.reset(); }
 
   void Start(bool history = true) {
     {
@@ -83,7 +74,8 @@ class EngineJobNumbersTest : public ::testing::Test {
     return text;
   }
 
-  fs::path dir_;
+  TempDir tmp_;
+  const fs::path dir_{tmp_.path()};
   FakeAdapter::Log log_;
   std::unique_ptr<Engine> engine_;
 };
