@@ -149,16 +149,19 @@ case $scenario in
     run_master "$scratch" 4 30000000
     running() { squeue -h -t RUNNING -o '%j' | grep -e "^gsrt-$host-" -e "^gsrt-pilot-$host-" > /dev/null; }
     wait_for 120 running || { echo "FAIL: no batch job started"; tail "$work/err"; exit 1; }
-    [ "$mode" = job ] || sleep 1  # let the pilot take jobs
+    # Other tests run the same worker binary at once: ours run under $work.
+    source "$src/tests/lib/own_workers.sh"
+    our_workers() { own_workers "$scratch-worker" "$work"; }
+    # Interrupt once a worker of this run is at work (a pilot has taken a
+    # job), so that the check below has something to see die.
+    have_workers() { [ -n "$(our_workers)" ]; }
+    wait_for 120 have_workers || { echo "FAIL: no worker of this run started under $work"; tail "$work/err"; exit 1; }
     before=$(queue_count)
     kill -INT "$pid"
     finish
     [ "$status" = 130 ] || { echo "FAIL: master exited $status, expected 130"; tail "$work/err"; exit 1; }
     check_queue_empty
     # Workers die with their agent (PR_SET_PDEATHSIG) a moment after it.
-    # Other tests run the same worker binary at once: ours run under $work.
-    source "$src/tests/lib/own_workers.sh"
-    our_workers() { own_workers "$scratch-worker" "$work"; }
     gone_by=$((SECONDS + 15))
     while [ -n "$(our_workers)" ] && ((SECONDS < gone_by)); do sleep 0.1; done
     if [ -n "$(our_workers)" ]; then
