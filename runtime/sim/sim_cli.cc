@@ -12,6 +12,7 @@
 #include "runtime/sched/scheduler.h"
 #include "runtime/sim/etc_generate.h"
 #include "runtime/sim/etc_matrix.h"
+#include "runtime/sim/stg_generate.h"
 #include "runtime/sim/stg_graph.h"
 
 namespace gs {
@@ -404,6 +405,22 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
   gen->add_option("--machines", gen_machines, "machines (16)");
   gen->add_option("--seed", gen_seed, "random seed (1)");
   gen->footer(kFooter);
+  uint32_t stg_tasks = 500;
+  double stg_probability = 0.08;
+  uint64_t stg_seed = 1;
+  CLI::App* stg = app.add_subcommand(
+      "stg-generate",
+      "Prints a random task graph in the STG format for `gsrt-sim dag`, by "
+      "the Standard Task Graph project's sameprob method: each pair i < j "
+      "of tasks linked with probability P, times drawn in 1..10. Paper "
+      "000's sizes: 500 tasks with P 0.08 (~10,000 edges), 1000 with P "
+      "0.07 (~35,000).");
+  stg->add_option("--tasks", stg_tasks, "tasks (500)")
+      ->check(CLI::PositiveNumber);
+  stg->add_option("--probability", stg_probability, "edge probability (0.08)")
+      ->check(CLI::Range(0.0, 1.0));
+  stg->add_option("--seed", stg_seed, "random seed (1)");
+  stg->footer(kFooter);
   for (const char* name : {"etc", "dag", "bot", "volatile", "reliability"}) {
     CLI::App* sub = app.get_subcommand(name);
     sub->add_option("--seed", command->seed,
@@ -421,6 +438,10 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
           << std::string(p.name.size() < 14 ? 14 - p.name.size() : 1, ' ')
           << p.description << "\n";
     }
+    return kSimDone;
+  }
+  if (app.got_subcommand("stg-generate")) {
+    out << FormatStg(GenerateStg(stg_tasks, stg_probability, stg_seed));
     return kSimDone;
   }
   if (app.got_subcommand("etc-generate")) {
