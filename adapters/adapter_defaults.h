@@ -47,6 +47,7 @@ class AdapterDefaults : public Adapter {
   // HostKnowledge
   std::vector<QueueWaitSample> TakeQueueWaits() override { return {}; }
   Seconds expected_start_delay() const override { return 0; }
+  uint64_t memory_capacity() const override { return 0; }
 };
 
 }  // namespace gs

@@ -70,6 +70,9 @@ class AdapterWrapper : public Adapter {
   Seconds expected_start_delay() const override {
     return target_.expected_start_delay();
   }
+  uint64_t memory_capacity() const override {
+    return target_.memory_capacity();
+  }
 
  private:
   Adapter& target_;

@@ -5,6 +5,7 @@
 #ifndef GSRT_ADAPTERS_HOST_KNOWLEDGE_H_
 #define GSRT_ADAPTERS_HOST_KNOWLEDGE_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ class HostKnowledge {
   // batch queue's wait, learnt from earlier jobs); 0 for hosts that start
   // jobs at once. The scheduler adds it to its predictions.
   virtual Seconds expected_start_delay() const = 0;
+
+  // Bytes of memory the host's jobs can hold together, as the host told
+  // (the agent's HELLO, the local machine's MemTotal); 0 when unknown. The
+  // engine takes it as the host's memory capacity when gsrt.yaml gives
+  // none.
+  virtual uint64_t memory_capacity() const = 0;
 };
 
 }  // namespace gs

@@ -62,6 +62,8 @@ if [ "$mode" = refused ]; then
   [ "$status" != 0 ] || fail "a call no host can run did not stop the program"
   want="operation 'huge' needs 64 cores and 1 GB of memory (its @Constraints in the IDL) but no host has that much: $host has 2 cores"
   grep -qF "$want" "$work/err" || fail "message does not name the operation, its needs and the host: $(cat "$work/err")"
+  # No `memory:` in gsrt.yaml: the capacity shown is the machine's MemTotal.
+  grep -qE "$host has 2 cores and [0-9.]+ GB of memory" "$work/err" || fail "the local host's memory (MemTotal) is not its capacity: $(cat "$work/err")"
   [ ! -e log0.txt ] || fail "calls after the refused one ran"
   echo "OK: cores refused"
   exit 0

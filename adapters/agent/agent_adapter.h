@@ -103,6 +103,7 @@ class AgentAdapter : public AdapterDefaults {
   }
   // The agent's work dir (from its HELLO); "" before the first connection.
   std::string work_dir() const override { return hello_.work_dir; }
+  uint64_t memory_capacity() const override { return hello_.memory_total; }
 
   // `host_path` is absolute under work_dir() or relative to it; the agent
   // refuses anything else. Put streams the file in chunks as the stream

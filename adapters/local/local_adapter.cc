@@ -635,6 +635,10 @@ void LocalAdapter::Probe(ProbeCallback done) {
   });
 }
 
+uint64_t LocalAdapter::memory_capacity() const {
+  return ReadMachineFacts().memory_total;
+}
+
 void LocalAdapter::Shutdown() {
   shut_down_ = true;
   std::vector<JobPtr> jobs;

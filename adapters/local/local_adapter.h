@@ -125,6 +125,8 @@ class LocalAdapter : public AdapterDefaults {
   // host shares the master's files). Fails as Connect() does when the work
   // dir is not usable, so a probe sees what a run would.
   void Probe(ProbeCallback done) override;
+  // This machine's MemTotal (the same figure an agent's HELLO carries).
+  uint64_t memory_capacity() const override;
 
   // Jobs started and not yet reported; for tests and status displays.
   int running() const { return static_cast<int>(running_.size()); }

@@ -10,8 +10,11 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 
+#include "adapters/local/host_facts.h"
 #include "runtime/base/asio_clock.h"
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"
@@ -77,6 +80,15 @@ class LocalAdapterTest : public ::testing::Test {
   std::unique_ptr<LocalAdapter> adapter_;
   ReportCollector reports_;
 };
+
+TEST_F(LocalAdapterTest, MemoryCapacityIsTheMachinesMemTotal) {
+  std::ifstream in("/proc/meminfo");
+  std::stringstream meminfo;
+  meminfo << in.rdbuf();
+  const uint64_t total = MeminfoBytes(meminfo.str(), "MemTotal");
+  ASSERT_GT(total, 0u);
+  EXPECT_EQ(adapter_->memory_capacity(), total);
+}
 
 TEST_F(LocalAdapterTest, NoopSucceedsAndLeavesNothingBehind) {
   const Seconds before = clock_.Now();

@@ -162,6 +162,10 @@ std::string SshHostAdapter::work_dir() const {
   return agent_ ? agent_->work_dir() : "";
 }
 
+uint64_t SshHostAdapter::memory_capacity() const {
+  return agent_ ? agent_->memory_capacity() : 0;
+}
+
 void SshHostAdapter::Put(std::string master_path, std::string host_path,
                          StatusCallback done) {
   if (!agent_) return done(Status::Unavailable("host not connected"));

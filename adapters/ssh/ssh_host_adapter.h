@@ -57,6 +57,7 @@ class SshHostAdapter : public AdapterDefaults {
   void Shutdown() override;
   bool shares_master_files() const override { return options_.host.shared_fs; }
   std::string work_dir() const override;
+  uint64_t memory_capacity() const override;
   void Put(std::string master_path, std::string host_path,
            StatusCallback done) override;
   void Get(std::string host_path, std::string master_path,

@@ -165,7 +165,10 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   }
   entry->cores =
       setup.cores > 0 ? setup.cores : std::max(1, entry->adapter->FreeSlots());
-  entry->memory_gb = setup.memory_gb;
+  // gsrt.yaml's `memory:` wins; else what the host told (0: not limited).
+  entry->memory_gb = setup.memory_gb > 0
+                         ? setup.memory_gb
+                         : entry->adapter->memory_capacity() / double(1 << 30);
   entry->shared = entry->adapter->shares_master_files();
   entry->data_dir = entry->adapter->work_dir() + "/data";
   if (!s.ok()) {

@@ -30,6 +30,7 @@ class RecordingAdapter : public Adapter {
     Seconds heartbeat_interval = 3;
     bool shares_master_files = false;
     Seconds expected_start_delay = 42;
+    uint64_t memory_capacity = 1234567;
   };
   Answers answers;
   // "Name arg..." for each call, in order (const methods record too).
@@ -106,6 +107,10 @@ class RecordingAdapter : public Adapter {
   Seconds expected_start_delay() const override {
     Record("expected_start_delay");
     return answers.expected_start_delay;
+  }
+  uint64_t memory_capacity() const override {
+    Record("memory_capacity");
+    return answers.memory_capacity;
   }
 
   bool Called(const std::string& call) const {
@@ -215,6 +220,10 @@ inline std::vector<SeamCall> SeamCalls() {
       {"expected_start_delay",
        [](Adapter& a, R t) {
          EXPECT_EQ(a.expected_start_delay(), t.answers.expected_start_delay);
+       }},
+      {"memory_capacity",
+       [](Adapter& a, R t) {
+         EXPECT_EQ(a.memory_capacity(), t.answers.memory_capacity);
        }},
       {"Shutdown", [](Adapter& a, R) { a.Shutdown(); }},
   };
