@@ -31,9 +31,10 @@ std::string Banner(const EmitNames& names, std::string_view what) {
 }
 
 std::string CParam(const Param& param) {
-  std::string text = CTypeName(param.type);
-  if (IsByPointer(param)) text += '*';
-  return text + " " + param.name;
+  if (IsByPointer(param)) {
+    return std::string(CResultTypeName(param.type)) + "* " + param.name;
+  }
+  return std::string(CTypeName(param.type)) + " " + param.name;
 }
 
 std::string WrapList(std::string_view indent, std::string_view head,
@@ -77,7 +78,8 @@ std::string CDeclaration(const Operation& op, std::string_view tail) {
   std::vector<std::string> params;
   for (const Param& p : op.params) params.push_back(CParam(p));
   if (params.empty()) params.push_back("void");
-  return WrapCall("", std::string(CTypeName(op.return_type)) + " " + op.name,
+  return WrapCall("",
+                  std::string(CResultTypeName(op.return_type)) + " " + op.name,
                   params, tail);
 }
 

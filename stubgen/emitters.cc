@@ -47,7 +47,8 @@ std::string Stub(const Operation& op) {
   if (op.return_type == GS_TYPE_VOID) {
     text += "  gs_call(&gs_op_" + op.name + ", gs_args, nullptr);\n";
   } else {
-    text += "  " + std::string(CTypeName(op.return_type)) + " gs_result{};\n";
+    text +=
+        "  " + std::string(CResultTypeName(op.return_type)) + " gs_result{};\n";
     text += "  gs_call(&gs_op_" + op.name + ", gs_args, &gs_result);\n";
     text += "  return gs_result;\n";
   }
@@ -58,7 +59,7 @@ std::string Stub(const Operation& op) {
 std::string DecodedArg(const Param& p, size_t k) {
   std::string a = "a[" + std::to_string(k) + "]";
   if (IsByPointer(p)) {
-    return "static_cast<" + std::string(CTypeName(p.type)) + "*>(" + a +
+    return "static_cast<" + std::string(CResultTypeName(p.type)) + "*>(" + a +
            ".ptr)";
   }
   switch (p.type) {
@@ -85,7 +86,7 @@ std::string Trampoline(const Operation& op) {
   }
   std::string head = op.name;
   if (has_ret) {
-    head = "*static_cast<" + std::string(CTypeName(op.return_type)) +
+    head = "*static_cast<" + std::string(CResultTypeName(op.return_type)) +
            "*>(ret) = " + op.name;
   }
   return text + WrapCall("  ", head, args, ";") + "\n}\n";

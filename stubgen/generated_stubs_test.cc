@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -237,6 +238,40 @@ TEST_F(GeneratedStubsTest, ZeroParameterOperations) {
   EXPECT_EQ(g_calls[0].return_slot, nullptr);
   EXPECT_STREQ(g_calls[1].op->name, "no_params");
   EXPECT_NE(g_calls[1].return_slot, nullptr);
+}
+
+// out/inout strings go as pointers to the caller's char*, which the
+// runtime replaces with malloc'd copies; a string return value likewise.
+TEST_F(GeneratedStubsTest, StringResultsPassTheCallersCharPointers) {
+  char* o = nullptr;
+  char* io = strdup("before");
+  g_results = [](const gs_arg* a, void* slot) {
+    char** out = static_cast<char**>(a[1].ptr);
+    char** inout = static_cast<char**>(a[2].ptr);
+    EXPECT_EQ(*out, nullptr);
+    EXPECT_STREQ(*inout, "before");
+    *out = strdup("o");
+    std::free(*inout);
+    *inout = strdup("io");
+    ASSERT_NE(slot, nullptr);
+    EXPECT_EQ(*static_cast<char**>(slot), nullptr);
+    *static_cast<char**>(slot) = strdup("r");
+  };
+  char* r = strings("in", &o, &io);
+  const RecordedCall& rec = OnlyCall();
+  EXPECT_EQ(rec.op->return_type, GS_TYPE_STRING);
+  ExpectParam(*rec.op, 0, "s", GS_TYPE_STRING, GS_DIR_IN);
+  ExpectParam(*rec.op, 1, "o", GS_TYPE_STRING, GS_DIR_OUT);
+  ExpectParam(*rec.op, 2, "io", GS_TYPE_STRING, GS_DIR_INOUT);
+  EXPECT_EQ(rec.strs[0], "in");
+  EXPECT_EQ(rec.args[1].ptr, &o);
+  EXPECT_EQ(rec.args[2].ptr, &io);
+  EXPECT_STREQ(r, "r");
+  EXPECT_STREQ(o, "o");
+  EXPECT_STREQ(io, "io");
+  std::free(r);
+  std::free(o);
+  std::free(io);
 }
 
 TEST_F(GeneratedStubsTest, MixedFileInAndOut) {

@@ -45,7 +45,9 @@ TEST_F(GeneratedWorkerTest, VersionAndList) {
                         "float fl, in double d, out File dump)\n"));
   EXPECT_THAT(r.out, HasSubstr("\nint mixed(inout File c, in double x, out "
                                "int n)\n"));
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 14);
+  EXPECT_THAT(r.out, HasSubstr("\nstring strings(in string s, out string o, "
+                               "inout string io)\n"));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 16);
   r = testing::RunProcess({kWorker}, dir_.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("usage:"));
@@ -110,6 +112,21 @@ TEST_F(GeneratedWorkerTest, ZeroParametersAndMixed) {
   ASSERT_EQ(RunOp("mixed", {dir_ / "c.txt", "0x1p-1", ""}).exit_code, 0);
   EXPECT_EQ(testing::ReadFileOrEmpty(dir_ / "c.txt"), "x\n0.500000\n");
   EXPECT_EQ(ResultText(), "-1\n11\n");  // return value first, then n
+}
+
+// The return value, then o, then io, each escaped onto one line.
+TEST_F(GeneratedWorkerTest, StringResultsAreReportedOnOneLineEach) {
+  testing::ProcessResult r = RunOp("strings", {"a b", "", "was\nhere"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ResultText(), "ret\nout:a b\\nline2\\\\\nwas\\nhere+a b\n");
+}
+
+TEST_F(GeneratedWorkerTest, StringResultLeftNullFailsTheJobNamingIt) {
+  testing::ProcessResult r = RunOp("null_string", {""});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("operation 'null_string': out string 'o' is "
+                               "NULL; set it to a malloc'd string"));
+  EXPECT_THAT(ResultText(), HasSubstr("out string 'o' is NULL"));
 }
 
 // No results, but the message, where the adapter reads it (issue 13).

@@ -165,8 +165,9 @@ class Lexer {
     return i_ + ahead < src_.size() ? src_[i_ + ahead] : '\0';
   }
 
-  // `@Name(raw text)` on one line. Only Constraints and Timeout are kept;
-  // other annotation lines are skipped like '#' lines.
+  // `@Name(raw text)` on one line, with or without COMPSs's trailing ';'.
+  // Only Constraints, Timeout and Implements are kept; other annotation
+  // lines are skipped like '#' lines.
   void LexAnnotationLine(std::vector<Token>* tokens) {
     Token token;
     token.kind = TokenKind::kAnnotation;
@@ -175,7 +176,7 @@ class Lexer {
     size_t name_start = i_;
     while (i_ < src_.size() && IsIdentChar(src_[i_])) Advance();
     std::string name(src_.substr(name_start, i_ - name_start));
-    if (name != "Constraints" && name != "Timeout") {
+    if (name != "Constraints" && name != "Timeout" && name != "Implements") {
       SkipLine();
       return;
     }

@@ -1,6 +1,7 @@
 // Splits IDL text into tokens with their line and column. Comments, blank
 // space and lines starting with '#' or '@' disappear, except that
-// `@Constraints(...)` and `@Timeout(...)` lines become annotation tokens.
+// `@Constraints(...)`, `@Timeout(...)` and `@Implements(...)` lines become
+// annotation tokens.
 #ifndef GSRT_STUBGEN_IDL_LEXER_H_
 #define GSRT_STUBGEN_IDL_LEXER_H_
 
@@ -30,8 +31,8 @@ enum class TokenKind {
   kRParen,
   kComma,
   kSemicolon,
-  kAnnotation,  // `text` is "Constraints" or "Timeout", `value` the raw
-                // text between the parentheses, trimmed
+  kAnnotation,  // `text` is "Constraints", "Timeout" or "Implements",
+                // `value` the raw text between the parentheses, trimmed
   kEnd,
 };
 

@@ -76,8 +76,13 @@ std::optional<gs_dir> DirFromIdlName(std::string_view name) {
   return std::nullopt;
 }
 
+const char* CResultTypeName(gs_type type) {
+  return type == GS_TYPE_STRING ? "char*" : CTypeName(type);
+}
+
 bool IsByPointer(const Param& param) {
-  return param.dir != GS_DIR_IN && IsScalar(param.type);
+  return param.dir != GS_DIR_IN &&
+         (IsScalar(param.type) || param.type == GS_TYPE_STRING);
 }
 
 std::string Signature(const Operation& op) {

@@ -27,6 +27,8 @@ struct Operation {
   // just before the operation; empty when there were none.
   std::string constraints;
   std::string timeout;
+  // The operation named by `@Implements(name)`, if any.
+  std::string implements;
   // What those annotations ask for (stubgen/idl_annotations.h); 0 when not
   // given: one core, no memory reserved, no timeout of the IDL's own.
   int computing_units = 0;
@@ -56,12 +58,17 @@ std::optional<gs_dir> DirFromIdlName(std::string_view name);
 // for boolean, "void" for void.
 const char* CTypeName(gs_type type);
 
+// C type of a variable that receives a result of `type`: a return value
+// or what an out/inout parameter points to. "char*" for string (a malloc'd
+// string its receiver frees), CTypeName otherwise.
+const char* CResultTypeName(gs_type type);
+
 // The enumerator names of api/include/gs/gs_abi.h ("GS_TYPE_FILE").
 const char* AbiTypeName(gs_type type);
 const char* AbiDirName(gs_dir dir);
 
-// True for out/inout scalars, which the generated code passes by pointer
-// and the worker reports back.
+// True for out/inout scalars and strings, which the generated code passes
+// by pointer and the worker reports back.
 bool IsByPointer(const Param& param);
 
 // "void add(in File a, inout double acc)".

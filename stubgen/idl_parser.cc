@@ -13,7 +13,19 @@ namespace {
 constexpr const char kParamTypes[] =
     "File, string, char, boolean, short, int, long, float or double";
 constexpr const char kReturnTypes[] =
-    "void, char, boolean, short, int, long, float or double";
+    "void, string, char, boolean, short, int, long, float or double";
+
+// Alternative implementations are parsed but not scheduled yet: running
+// the alternative as an operation of its own would look like it works while
+// the scheduler never chooses between the two.
+std::string ImplementsRefusal(const Operation& op) {
+  return "@Implements(" + op.implements + ") on '" + op.name +
+         "': alternative implementations are not supported yet; remove the "
+         "@Implements line to make '" +
+         op.name +
+         "' an operation of its own and call the one you want, or keep only '" +
+         op.implements + "' with the @Constraints that fit your hosts";
+}
 
 class Parser {
  public:
@@ -86,10 +98,13 @@ class Parser {
     while (true) {
       Operation op;
       const Token* first_annotation = nullptr;
+      SourcePos implements_pos;
       while (At(TokenKind::kAnnotation)) {
         if (!first_annotation) first_annotation = &Cur();
-        std::string& slot =
-            Cur().text == "Constraints" ? op.constraints : op.timeout;
+        if (Cur().text == "Implements") implements_pos = Cur().pos;
+        std::string& slot = Cur().text == "Constraints" ? op.constraints
+                            : Cur().text == "Timeout"   ? op.timeout
+                                                        : op.implements;
         if (!slot.empty()) {
           return Fail(Cur().pos, "more than one @" + Cur().text +
                                      " for the same operation");
@@ -113,6 +128,9 @@ class Parser {
       }
       SourcePos name_pos_op;
       if (!ParseOperation(&op, &name_pos_op)) return false;
+      if (!op.implements.empty()) {
+        return Fail(implements_pos, ImplementsRefusal(op));
+      }
       auto [it, inserted] = first_line.emplace(op.name, op.line);
       if (!inserted) {
         return Fail(name_pos_op, "duplicate operation '" + op.name +
@@ -151,11 +169,6 @@ class Parser {
     if (*type == GS_TYPE_FILE) {
       return Fail(Cur().pos,
                   "File cannot be a return type; use an out File parameter");
-    }
-    if (*type == GS_TYPE_STRING) {
-      return Fail(Cur().pos,
-                  "string cannot be a return type; use a File for string "
-                  "results");
     }
     op->return_type = *type;
     Next();
@@ -211,13 +224,23 @@ class Parser {
     }
     param.dir = *dir;
     Next();
-    const Token& type_token = Cur();
     if (!At(TokenKind::kIdentifier)) {
       return Fail(Cur().pos, "expected parameter type after '" +
                                  std::string(IdlDirName(param.dir)) +
                                  "', got " + Describe(Cur()));
     }
     std::optional<gs_type> type = TypeFromIdlName(Cur().text);
+    if (!type && tokens_[i_ + 1].kind == TokenKind::kIdentifier) {
+      // `inout student st`: a typo, or COMPSs's object parameter (a class).
+      return Fail(Cur().pos,
+                  "unknown type '" + Cur().text + "'; expected " + kParamTypes +
+                      ". If '" + Cur().text +
+                      "' is a class (a COMPSs object parameter): gsrt passes "
+                      "objects only as files; declare it '" +
+                      IdlDirName(param.dir) + " File " + tokens_[i_ + 1].text +
+                      "' and serialize the object to that file yourself "
+                      "(write it before the call, read it in the function)");
+    }
     if (!type) {
       return Fail(Cur().pos,
                   "unknown type '" + Cur().text + "'; expected " + kParamTypes);
@@ -230,12 +253,6 @@ class Parser {
     Next();
     SourcePos name_pos = Cur().pos;
     if (!ExpectName("parameter name", &param.name)) return false;
-    if (param.type == GS_TYPE_STRING && param.dir != GS_DIR_IN) {
-      return Fail(type_token.pos, std::string(IdlDirName(param.dir)) +
-                                      " string parameter '" + param.name +
-                                      "' is not supported; use a File for "
-                                      "string results");
-    }
     for (const Param& other : op->params) {
       if (other.name == param.name) {
         return Fail(name_pos, "duplicate parameter '" + param.name +

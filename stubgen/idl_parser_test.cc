@@ -101,14 +101,11 @@ const ErrorCase kErrors[] = {
     {"empty interface", "interface a {\n};\n",
      "t.idl:1:11: error: interface 'a' declares no operations"},
     {"unknown return type", "interface a { integer f(); };",
-     "t.idl:1:15: error: unknown return type 'integer'; expected void, char, "
-     "boolean, short, int, long, float or double"},
+     "t.idl:1:15: error: unknown return type 'integer'; expected void, "
+     "string, char, boolean, short, int, long, float or double"},
     {"File return type", "interface a { File f(); };",
      "t.idl:1:15: error: File cannot be a return type; use an out File "
      "parameter"},
-    {"string return type", "interface a { string f(); };",
-     "t.idl:1:15: error: string cannot be a return type; use a File for "
-     "string results"},
     {"stray token in body", "interface a { ; };",
      "t.idl:1:15: error: expected an operation (return type), got ';'"},
     {"missing operation name", "interface a { void (); };",
@@ -151,7 +148,28 @@ const ErrorCase kErrors[] = {
      "t.idl:1:25: error: expected parameter type after 'in', got ','"},
     {"unknown parameter type", "interface a { void f(in integer x); };",
      "t.idl:1:25: error: unknown type 'integer'; expected File, string, char, "
-     "boolean, short, int, long, float or double"},
+     "boolean, short, int, long, float or double. If 'integer' is a class (a "
+     "COMPSs object parameter): gsrt passes objects only as files; declare it "
+     "'in File x' and serialize the object to that file yourself (write it "
+     "before the call, read it in the function)"},
+    {"object parameter (COMPSs)",
+     "interface a {\n  void f(inout student st);\n};",
+     "t.idl:2:16: error: unknown type 'student'; expected File, string, char, "
+     "boolean, short, int, long, float or double. If 'student' is a class (a "
+     "COMPSs object parameter): gsrt passes objects only as files; declare it "
+     "'inout File st' and serialize the object to that file yourself (write "
+     "it before the call, read it in the function)"},
+    {"alternative implementation (COMPSs)",
+     "interface a {\n  void f(inout File x);\n  @Constraints(ComputingUnits=2);"
+     "\n  @Implements(f);\n  void f8(inout File x);\n};",
+     "t.idl:4:3: error: @Implements(f) on 'f8': alternative implementations "
+     "are not supported yet; remove the @Implements line to make 'f8' an "
+     "operation of its own and call the one you want, or keep only 'f' with "
+     "the @Constraints that fit your hosts"},
+    {"implements without a name",
+     "interface a {\n  void f();\n  @Implements(2f);\n  void g();\n};",
+     "t.idl:3:3: error: @Implements takes the name of the operation this one "
+     "implements, got '2f'"},
     {"void parameter", "interface a { void f(in void x); };",
      "t.idl:1:25: error: void is not a parameter type; expected File, string, "
      "char, boolean, short, int, long, float or double"},
@@ -160,12 +178,6 @@ const ErrorCase kErrors[] = {
     {"IDL keyword as parameter name", "interface a { void f(in int in); };",
      "t.idl:1:29: error: 'in' is an IDL keyword and cannot be used as a "
      "parameter name"},
-    {"out string", "interface a { void f(out string s); };",
-     "t.idl:1:26: error: out string parameter 's' is not supported; use a "
-     "File for string results"},
-    {"inout string", "interface a { void f(inout string s); };",
-     "t.idl:1:28: error: inout string parameter 's' is not supported; use a "
-     "File for string results"},
     {"missing comma", "interface a { void f(in int x in int y); };",
      "t.idl:1:31: error: expected ',' or ')' after parameter 'x', got 'in'"},
     {"default value", "interface a { void f(in int x = 3); };",
@@ -237,7 +249,7 @@ TEST(IdlParserTest, ReadsCompssConstraintsAndTimeout) {
       "  void big(inout File f);\n"
       "  @Constraints(computing_units=2, memorySize=0.5)\n"
       "  void mid(inout File f);\n"
-      "  @Implements(mid);\n"
+      "  @Timeout(5);  // every kept annotation takes the ';'\n"
       "  void small(inout File f);\n"
       "};\n",
       "sim.idl");
@@ -251,6 +263,7 @@ TEST(IdlParserTest, ReadsCompssConstraintsAndTimeout) {
   EXPECT_EQ(ops[1].memory_gb, 0.5);
   EXPECT_EQ(ops[1].timeout_seconds, 0);
   EXPECT_EQ(ops[2].computing_units, 0);  // not given: one core
+  EXPECT_EQ(ops[2].timeout_seconds, 5);
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, IdlParserErrorTest,

@@ -1,5 +1,6 @@
 #include "runtime/engine/job_builder.h"
 
+#include "runtime/base/result_values.h"
 #include "runtime/base/scalar_codec.h"
 
 namespace gs {
@@ -74,19 +75,19 @@ Status DecodeResults(const gs_operation& op, std::string_view results,
       return Status::Internal(
           std::string("worker reported no return value for ") + op.name);
     }
-    if (return_slot && !DecodeValue(op.return_type, line, return_slot)) {
+    if (return_slot && !DecodeResultLine(op.return_type, line, return_slot)) {
       return Status::Internal(std::string("bad return value '") +
                               std::string(line) + "' from " + op.name);
     }
   }
   for (int i = 0; i < op.num_params; ++i) {
     const gs_param_desc& p = op.params[i];
-    if (p.type == GS_TYPE_FILE || p.dir == GS_DIR_IN) continue;
+    if (!IsResultParam(p)) continue;
     if (!next_line(&line)) {
       return Status::Internal(std::string("worker reported no value for '") +
                               p.name + "' of " + op.name);
     }
-    if (args[i].ptr && !DecodeValue(p.type, line, args[i].ptr)) {
+    if (args[i].ptr && !DecodeResultLine(p.type, line, args[i].ptr)) {
       return Status::Internal(std::string("bad value '") + std::string(line) +
                               "' for '" + p.name + "' of " + op.name);
     }

@@ -26,9 +26,10 @@ JobSpec BuildJobSpec(const TaskGraph& graph, TaskId task,
                      const std::function<std::string(VersionId)>& version_path,
                      std::string worker);
 
-// Stores the worker's `results` (return value first, then out/inout scalars
-// in order, one per line) into `return_slot` and the out/inout pointers of
-// `args`.
+// Stores the worker's `results` (return value first, then every out/inout
+// non-File parameter in order, one per line: result_values.h) into
+// `return_slot` and the out/inout pointers of `args`. A string result
+// replaces the caller's `char*` with a malloc'd copy (the old one freed).
 Status DecodeResults(const gs_operation& op, std::string_view results,
                      const gs_arg* args, void* return_slot);
 

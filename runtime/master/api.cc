@@ -10,6 +10,7 @@
 
 #include "gs/gs.h"
 #include "gs/gs_abi.h"
+#include "runtime/base/result_values.h"
 #include "runtime/engine/engine.h"
 #include "runtime/master/master_setup.h"
 
@@ -143,8 +144,7 @@ void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
   }
   bool synchronous = op->return_type != GS_TYPE_VOID;
   for (int i = 0; i < op->num_params && !synchronous; ++i) {
-    synchronous =
-        op->params[i].type != GS_TYPE_FILE && op->params[i].dir != GS_DIR_IN;
+    synchronous = gs::IsResultParam(op->params[i]);
   }
   if (!synchronous) return;
   gs::Status s = engine->WaitForResults(task, args, return_slot);

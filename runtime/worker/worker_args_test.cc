@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <cstring>
+
 namespace gs {
 namespace {
 
@@ -54,7 +57,7 @@ TEST(DecodeCallTest, EncodeResultsGivesReturnThenOutAndInoutScalars) {
   *static_cast<int*>(call.args[9].ptr) = 42;
   *static_cast<double*>(call.args[10].ptr) *= 2;
   *static_cast<bool*>(call.args[11].ptr) = true;
-  EXPECT_EQ(EncodeResults(kOp, call), "-7\n42\n0x1p+3\n1\n");
+  EXPECT_EQ(*EncodeResults(kOp, call), "-7\n42\n0x1p+3\n1\n");
 
   // Pointers survive a move of the DecodedCall (the slots do not move).
   DecodedCall moved = std::move(call);
@@ -68,12 +71,53 @@ TEST(DecodeCallTest, VoidOperationWithoutScalarResultsEncodesNothing) {
   std::vector<const char*> values = {"x", "y"};
   DecodedCall call;
   ASSERT_TRUE(DecodeCall(op, values, &call).ok());
-  EXPECT_EQ(EncodeResults(op, call), "");
+  EXPECT_EQ(*EncodeResults(op, call), "");
 
   const gs_operation none = {"tick", GS_TYPE_INT, 0, nullptr, 0, 0, 0};
   DecodedCall empty;
   ASSERT_TRUE(DecodeCall(none, {}, &empty).ok());
-  EXPECT_EQ(EncodeResults(none, empty), "0\n");
+  EXPECT_EQ(*EncodeResults(none, empty), "0\n");
+}
+
+// out/inout strings and string returns: the worker owns a malloc'd `char*`
+// per slot, the function may replace it, and the result file carries it
+// escaped on one line.
+TEST(DecodeCallTest, StringResultsComeBackEscapedAndOwned) {
+  const gs_param_desc params[] = {{"o", GS_TYPE_STRING, GS_DIR_OUT},
+                                  {"io", GS_TYPE_STRING, GS_DIR_INOUT},
+                                  {"n", GS_TYPE_INT, GS_DIR_OUT}};
+  const gs_operation op = {"greet", GS_TYPE_STRING, 3, params, 0, 0, 0};
+  std::vector<const char*> values = {"", "in\nput", ""};
+  DecodedCall call;
+  ASSERT_TRUE(DecodeCall(op, values, &call).ok());
+  char** out = static_cast<char**>(call.args[0].ptr);
+  char** inout = static_cast<char**>(call.args[1].ptr);
+  EXPECT_EQ(*out, nullptr);
+  ASSERT_NE(*inout, nullptr);
+  EXPECT_STREQ(*inout, "in\nput");
+  EXPECT_NE(*inout, values[1]);  // a copy the function may free
+  *out = strdup("line1\nline2");
+  std::free(*inout);
+  *inout = strdup("back\\slash");
+  *reinterpret_cast<char**>(call.result.bytes) = strdup("ret");
+  *static_cast<int*>(call.args[2].ptr) = 3;
+  StatusOr<std::string> text = EncodeResults(op, call);
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  EXPECT_EQ(*text, "ret\nline1\\nline2\nback\\\\slash\n3\n");
+  DecodedCall moved = std::move(call);  // frees once, in `moved`
+  EXPECT_EQ(*static_cast<char**>(moved.args[0].ptr), *out);
+}
+
+TEST(DecodeCallTest, StringResultLeftNullNamesTheParameter) {
+  const gs_param_desc params[] = {{"name", GS_TYPE_STRING, GS_DIR_OUT}};
+  const gs_operation op = {"who", GS_TYPE_VOID, 1, params, 0, 0, 0};
+  DecodedCall call;
+  ASSERT_TRUE(DecodeCall(op, {""}, &call).ok());
+  StatusOr<std::string> text = EncodeResults(op, call);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().message(),
+            "operation 'who': out string 'name' is NULL; set it to a malloc'd "
+            "string (e.g. strdup(\"\"))");
 }
 
 TEST(DecodeCallTest, WrongArgumentCountNamesTheParameters) {

@@ -4,6 +4,8 @@
 // generated_worker_test.cc can check the whole path argv -> function ->
 // result file.
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -80,3 +82,15 @@ int mixed(const char* c, double x, int* n) {
 }
 
 void fails(const char* why) { throw std::runtime_error(why); }
+
+// io: the input freed and replaced; o and the return value: fresh strings.
+char* strings(const char* s, char** o, char** io) {
+  std::string before = *io != nullptr ? *io : "(null)";
+  std::free(*io);
+  *io = strdup((before + "+" + s).c_str());
+  *o = strdup(("out:" + std::string(s) + "\nline2\\").c_str());
+  return strdup("ret");
+}
+
+// Breaks the contract: the worker must fail the job, naming 'o'.
+void null_string(char** o) { *o = nullptr; }

@@ -44,8 +44,9 @@ typedef struct {
 } gs_operation;
 
 /* One argument of a call. `in` File/string: `str`; `in` scalars: the matching
- * value field; `out`/`inout` scalars: `ptr` to the caller's variable (read
- * for inout, written when the task finishes). */
+ * value field; `out`/`inout` scalars and strings: `ptr` to the caller's
+ * variable (read for inout, written when the task finishes; a string
+ * variable is a `char*` that then holds a malloc'd copy, the old one freed). */
 typedef struct {
   const char* str;
   void* ptr;
@@ -54,7 +55,7 @@ typedef struct {
 } gs_arg;
 
 /* Master side: submits one call of `op`. When the operation returns a value
- * or has out/inout scalars, waits for the task and stores the results
+ * or has out/inout scalars or strings, waits for the task and stores the results
  * (`return_slot` points to a variable of the return type, or is NULL). */
 void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot);
 
