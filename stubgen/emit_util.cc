@@ -31,6 +31,10 @@ std::string Banner(const EmitNames& names, std::string_view what) {
 }
 
 std::string CParam(const Param& param) {
+  if (param.IsArray()) {
+    return std::string(param.dir == GS_DIR_IN ? "const " : "") +
+           CTypeName(param.type) + "* " + param.name;
+  }
   if (IsByPointer(param)) {
     return std::string(CResultTypeName(param.type)) + "* " + param.name;
   }
@@ -130,8 +134,13 @@ std::string OperationTables(const Interface& iface) {
       params = "gs_params_" + op.name;
       text += "static const gs_param_desc " + params + "[] = {\n";
       for (const Param& p : op.params) {
+        int length_param = 0;  // 1 + its index
+        for (size_t k = 0; k < op.params.size(); ++k) {
+          if (op.params[k].name == p.length_param) length_param = k + 1;
+        }
         text += "    {\"" + p.name + "\", " + AbiTypeName(p.type) + ", " +
-                AbiDirName(p.dir) + "},\n";
+                AbiDirName(p.dir) + ", " + std::to_string(p.array_length) +
+                ", " + std::to_string(length_param) + "},\n";
       }
       text += "};\n";
     }

@@ -274,6 +274,38 @@ TEST_F(GeneratedStubsTest, StringResultsPassTheCallersCharPointers) {
   std::free(io);
 }
 
+// Arrays go as pointers to their first element; the table says how long
+// each is (fixed, or 1 + the index of its length parameter).
+TEST_F(GeneratedStubsTest, ArraysPassPointersAndTheirLengths) {
+  const int a[3] = {1, 2, 3};
+  const double v[2] = {0.5, 1.5};
+  double o[2] = {};
+  char io[2] = {'x', 'y'};
+  g_results = [](const gs_arg* args, void*) {
+    static_cast<double*>(args[3].ptr)[1] = 9;
+  };
+  arrays(a, v, 2, o, io);
+  const RecordedCall& rec = OnlyCall();
+  ExpectParam(*rec.op, 0, "a", GS_TYPE_INT, GS_DIR_IN);
+  EXPECT_EQ(rec.op->params[0].array_length, 3);
+  EXPECT_EQ(rec.op->params[0].length_param, 0);
+  ExpectParam(*rec.op, 1, "v", GS_TYPE_DOUBLE, GS_DIR_IN);
+  EXPECT_EQ(rec.op->params[1].array_length, 0);
+  EXPECT_EQ(rec.op->params[1].length_param, 3);  // n, the third
+  ExpectParam(*rec.op, 2, "n", GS_TYPE_LONG, GS_DIR_IN);
+  EXPECT_EQ(rec.op->params[2].array_length, 0);
+  EXPECT_EQ(rec.op->params[2].length_param, 0);
+  ExpectParam(*rec.op, 3, "o", GS_TYPE_DOUBLE, GS_DIR_OUT);
+  ExpectParam(*rec.op, 4, "io", GS_TYPE_CHAR, GS_DIR_INOUT);
+  EXPECT_EQ(rec.op->params[4].array_length, 2);
+  EXPECT_EQ(rec.args[0].ptr, a);
+  EXPECT_EQ(rec.args[1].ptr, v);
+  EXPECT_EQ(rec.args[2].i, 2);
+  EXPECT_EQ(rec.args[3].ptr, o);
+  EXPECT_EQ(rec.args[4].ptr, io);
+  EXPECT_EQ(o[1], 9);
+}
+
 TEST_F(GeneratedStubsTest, MixedFileInAndOut) {
   int n = 0;
   g_results = [](const gs_arg* a, void* slot) {

@@ -47,7 +47,10 @@ TEST_F(GeneratedWorkerTest, VersionAndList) {
                                "int n)\n"));
   EXPECT_THAT(r.out, HasSubstr("\nstring strings(in string s, out string o, "
                                "inout string io)\n"));
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 16);
+  EXPECT_THAT(r.out, HasSubstr("\nvoid arrays(in int[3] a, in double[n] v, "
+                               "in long n, out double[n] o, inout char[2] "
+                               "io)\n"));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 17);
   r = testing::RunProcess({kWorker}, dir_.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("usage:"));
@@ -119,6 +122,19 @@ TEST_F(GeneratedWorkerTest, StringResultsAreReportedOnOneLineEach) {
   testing::ProcessResult r = RunOp("strings", {"a b", "", "was\nhere"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(ResultText(), "ret\nout:a b\\nline2\\\\\nwas\\nhere+a b\n");
+}
+
+// o[i] = v[i] * a[i % 3] for n = 4; io's chars each up by one.
+TEST_F(GeneratedWorkerTest, ArraysReachTheFunctionAndComeBack) {
+  testing::ProcessResult r = RunOp(
+      "arrays", {"1,2,3", "0x1p+0,0x1p+0,0x1p+0,0x1p-1", "4", "", "97,98"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ResultText(), "0x1p+0,0x1p+1,0x1.8p+1,0x1p-1\n98,99\n");
+  // A malformed array is a bad call, named.
+  r = RunOp("arrays", {"1,2", "", "0", "", "97,98"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("operation 'arrays', parameter 'a' (in "
+                               "int[3]): expected 3 values, got 2"));
 }
 
 TEST_F(GeneratedWorkerTest, StringResultLeftNullFailsTheJobNamingIt) {

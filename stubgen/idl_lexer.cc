@@ -61,6 +61,11 @@ class Lexer {
         while (i_ < src_.size() && IsIdentChar(src_[i_])) Advance();
         token.kind = TokenKind::kIdentifier;
         token.text = src_.substr(start, i_ - start);
+      } else if (c >= '0' && c <= '9') {
+        size_t start = i_;
+        while (i_ < src_.size() && IsIdentChar(src_[i_])) Advance();
+        token.kind = TokenKind::kNumber;
+        token.text = src_.substr(start, i_ - start);
       } else if (!LexPunct(c, &token)) {
         Fail(token.pos, "unexpected character " + Quote(c));
         break;
@@ -118,6 +123,12 @@ class Lexer {
         break;
       case ';':
         token->kind = TokenKind::kSemicolon;
+        break;
+      case '[':
+        token->kind = TokenKind::kLBracket;
+        break;
+      case ']':
+        token->kind = TokenKind::kRBracket;
         break;
       default:
         return false;

@@ -31,6 +31,9 @@ enum class TokenKind {
   kRParen,
   kComma,
   kSemicolon,
+  kLBracket,  // '[' and ']' of an array type: `int[8]`
+  kRBracket,
+  kNumber,      // a decimal number (an array length)
   kAnnotation,  // `text` is "Constraints", "Timeout" or "Implements",
                 // `value` the raw text between the parentheses, trimmed
   kEnd,

@@ -15,8 +15,14 @@ namespace gs {
 
 struct Param {
   gs_dir dir = GS_DIR_IN;
-  gs_type type = GS_TYPE_FILE;
+  gs_type type = GS_TYPE_FILE;  // an array's element type
   std::string name;
+  // Arrays of scalars: `int[8]` has array_length 8, `int[n]` has
+  // length_param "n" (an `in` integer parameter of the same operation).
+  int array_length = 0;
+  std::string length_param;
+
+  bool IsArray() const { return array_length > 0 || !length_param.empty(); }
 };
 
 struct Operation {
@@ -67,9 +73,12 @@ const char* CResultTypeName(gs_type type);
 const char* AbiTypeName(gs_type type);
 const char* AbiDirName(gs_dir dir);
 
-// True for out/inout scalars and strings, which the generated code passes
-// by pointer and the worker reports back.
+// True for out/inout scalars and strings and for arrays, which the
+// generated code passes by pointer.
 bool IsByPointer(const Param& param);
+
+// "int[8]", "double[n]", or the type's own name.
+std::string IdlParamTypeName(const Param& param);
 
 // "void add(in File a, inout double acc)".
 std::string Signature(const Operation& op);

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "runtime/base/array_codec.h"
 #include "stubgen/idl_annotations.h"
 #include "stubgen/idl_names.h"
 #include "stubgen/library_names.h"
@@ -172,6 +173,12 @@ class Parser {
     }
     op->return_type = *type;
     Next();
+    if (At(TokenKind::kLBracket)) {
+      return Fail(Cur().pos,
+                  "an array cannot be a return value in gsrt; return it "
+                  "through an out parameter, e.g. 'out " +
+                      std::string(IdlTypeName(*type)) + "[8] result'");
+    }
     *name_pos = Cur().pos;
     if (!ExpectName("operation name", &op->name)) return false;
     if (IsLibraryFunction(op->name)) {
@@ -188,6 +195,7 @@ class Parser {
                                  "', got " + Describe(Cur()));
     }
     Next();
+    length_pos_.clear();
     if (AtWord("void") && tokens_[i_ + 1].kind == TokenKind::kRParen) Next();
     if (At(TokenKind::kRParen)) {
       Next();
@@ -206,6 +214,7 @@ class Parser {
         }
       }
     }
+    if (!CheckArrayLengths(*op)) return false;
     return ExpectSemicolon("operation '" + op->name + "'");
   }
 
@@ -251,6 +260,10 @@ class Parser {
     }
     param.type = *type;
     Next();
+    SourcePos length_pos;
+    if (At(TokenKind::kLBracket) && !ParseArrayLength(&param, &length_pos)) {
+      return false;
+    }
     SourcePos name_pos = Cur().pos;
     if (!ExpectName("parameter name", &param.name)) return false;
     for (const Param& other : op->params) {
@@ -260,11 +273,87 @@ class Parser {
       }
     }
     op->params.push_back(std::move(param));
+    length_pos_.push_back(length_pos);
+    return true;
+  }
+
+  // `[8]` or `[n]` after a scalar type (COMPSs's `int[<size>]`).
+  bool ParseArrayLength(Param* param, SourcePos* length_pos) {
+    if (!IsScalar(param->type)) {
+      return Fail(Cur().pos,
+                  std::string("arrays of ") + IdlTypeName(param->type) +
+                      " are not supported; arrays hold char, boolean, short, "
+                      "int, long, float or double (pass the values in a File)");
+    }
+    Next();
+    *length_pos = Cur().pos;
+    if (At(TokenKind::kNumber)) {
+      const std::string& text = Cur().text;
+      size_t digits = text.find_first_not_of("0123456789");
+      long long n = digits == std::string::npos && text.size() <= 9
+                        ? std::stoll(text)
+                        : -1;
+      if (n < 1 || n > static_cast<long long>(kMaxArrayElements)) {
+        return Fail(Cur().pos, "array length must be a number from 1 to " +
+                                   std::to_string(kMaxArrayElements) +
+                                   ", got '" + text +
+                                   "'; pass bigger data in a File");
+      }
+      param->array_length = static_cast<int>(n);
+    } else if (At(TokenKind::kIdentifier)) {
+      param->length_param = Cur().text;
+    } else {
+      return Fail(Cur().pos,
+                  "expected an array length (a number or the name of an 'in "
+                  "int' parameter) after '[', got " +
+                      Describe(Cur()));
+    }
+    Next();
+    if (!At(TokenKind::kRBracket)) {
+      return Fail(Cur().pos, "expected ']' after the array length, got " +
+                                 Describe(Cur()));
+    }
+    Next();
+    return true;
+  }
+
+  // `int[n] v` needs `in int n` (or short/long) in the same operation,
+  // before or after it.
+  bool CheckArrayLengths(const Operation& op) {
+    for (size_t k = 0; k < op.params.size(); ++k) {
+      const Param& p = op.params[k];
+      if (p.length_param.empty()) continue;
+      const Param* length = nullptr;
+      for (const Param& other : op.params) {
+        if (other.name == p.length_param) length = &other;
+      }
+      if (length == nullptr) {
+        return Fail(length_pos_[k],
+                    "array length '" + p.length_param + "' of parameter '" +
+                        p.name + "' is not a parameter of '" + op.name +
+                        "'; write a number (int[8]) or the name of an 'in "
+                        "int' or 'in long' parameter");
+      }
+      bool integer = length->type == GS_TYPE_SHORT ||
+                     length->type == GS_TYPE_INT ||
+                     length->type == GS_TYPE_LONG;
+      if (length->dir != GS_DIR_IN || !integer || length->IsArray()) {
+        return Fail(length_pos_[k], "array length '" + p.length_param +
+                                        "' of parameter '" + p.name +
+                                        "' must be an 'in' short, int or long "
+                                        "parameter; '" +
+                                        length->name + "' is '" +
+                                        IdlDirName(length->dir) + " " +
+                                        IdlParamTypeName(*length) + "'");
+      }
+    }
     return true;
   }
 
   const std::vector<Token>& tokens_;
   size_t i_ = 0;
+  // Where each parameter of the current operation wrote its array length.
+  std::vector<SourcePos> length_pos_;
   SourceError error_;
 };
 

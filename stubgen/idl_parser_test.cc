@@ -226,6 +226,40 @@ const ErrorCase kErrors[] = {
     {"timeout not a number", "interface a {\n@Timeout(soon)\nvoid f();};",
      "t.idl:2:1: error: @Timeout takes a positive number of seconds, got "
      "'soon'"},
+    {"array return value", "interface a { int[4] f(); };",
+     "t.idl:1:18: error: an array cannot be a return value in gsrt; return "
+     "it through an out parameter, e.g. 'out int[8] result'"},
+    {"array of strings", "interface a { void f(in string[2] s); };",
+     "t.idl:1:31: error: arrays of string are not supported; arrays hold "
+     "char, boolean, short, int, long, float or double (pass the values in a "
+     "File)"},
+    {"array length zero", "interface a { void f(in int[0] v); };",
+     "t.idl:1:29: error: array length must be a number from 1 to 16384, got "
+     "'0'; pass bigger data in a File"},
+    {"array length too big", "interface a { void f(in int[100000] v); };",
+     "t.idl:1:29: error: array length must be a number from 1 to 16384, got "
+     "'100000'; pass bigger data in a File"},
+    {"array length not a number", "interface a { void f(in int[8x] v); };",
+     "t.idl:1:29: error: array length must be a number from 1 to 16384, got "
+     "'8x'; pass bigger data in a File"},
+    {"array length missing", "interface a { void f(in int[] v); };",
+     "t.idl:1:29: error: expected an array length (a number or the name of an "
+     "'in int' parameter) after '[', got ']'"},
+    {"array bracket not closed", "interface a { void f(in int[8 v); };",
+     "t.idl:1:31: error: expected ']' after the array length, got 'v'"},
+    {"array length names no parameter",
+     "interface a {\n  void g(in double x, in int[n] v);\n};",
+     "t.idl:2:30: error: array length 'n' of parameter 'v' is not a "
+     "parameter of 'g'; write a number (int[8]) or the name of an 'in int' "
+     "or 'in long' parameter"},
+    {"array length from an out parameter",
+     "interface a { void g(out double[n] v, out int n); };",
+     "t.idl:1:33: error: array length 'n' of parameter 'v' must be an 'in' "
+     "short, int or long parameter; 'n' is 'out int'"},
+    {"array length from a double",
+     "interface a { void g(in double n, in int[n] v); };",
+     "t.idl:1:42: error: array length 'n' of parameter 'v' must be an 'in' "
+     "short, int or long parameter; 'n' is 'in double'"},
     {"non-ASCII character", "interface a { void f(in int \xc3\xa9); };",
      "t.idl:1:29: error: unexpected character '\\xc3'"},
 };
@@ -264,6 +298,29 @@ TEST(IdlParserTest, ReadsCompssConstraintsAndTimeout) {
   EXPECT_EQ(ops[1].timeout_seconds, 0);
   EXPECT_EQ(ops[2].computing_units, 0);  // not given: one core
   EXPECT_EQ(ops[2].timeout_seconds, 5);
+}
+
+// COMPSs's C binding: `TYPE[<size>]` with a number or a parameter's name.
+TEST(IdlParserTest, ReadsArraysOfScalars) {
+  StatusOr<Interface> parsed = ParseIdl(
+      "interface arr {\n"
+      "  void f(in int[8] a, inout double[n] r, in long n, out char[2] c);\n"
+      "};\n",
+      "arr.idl");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const std::vector<Param>& p = parsed->operations[0].params;
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_EQ(p[0].type, GS_TYPE_INT);
+  EXPECT_EQ(p[0].array_length, 8);
+  EXPECT_TRUE(p[0].IsArray());
+  EXPECT_EQ(p[1].length_param, "n");
+  EXPECT_EQ(p[1].array_length, 0);
+  EXPECT_TRUE(p[1].IsArray());
+  EXPECT_FALSE(p[2].IsArray());
+  EXPECT_EQ(p[3].dir, GS_DIR_OUT);
+  EXPECT_EQ(Signature(parsed->operations[0]),
+            "void f(in int[8] a, inout double[n] r, in long n, out char[2] "
+            "c)");
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, IdlParserErrorTest,

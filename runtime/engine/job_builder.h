@@ -15,8 +15,14 @@
 
 namespace gs {
 
+// Whether the values of a call can be sent: every array's length within
+// bounds and its encoding within one argv string (array_codec.h). The
+// message names the operation and the parameter and says what to do.
+Status CheckCallValues(const gs_operation& op, const gs_arg* args);
+
 // Appends the encoded scalar arguments of a call to `blob`: one
-// NUL-terminated entry per non-File parameter (empty for `out`).
+// NUL-terminated entry per non-File parameter (empty for `out`; arrays as
+// "e0,e1,...").
 void EncodeScalars(const gs_operation& op, const gs_arg* args,
                    std::string* blob);
 

@@ -12,6 +12,7 @@
 #include "gs/gs_abi.h"
 #include "runtime/base/result_values.h"
 #include "runtime/engine/engine.h"
+#include "runtime/engine/job_builder.h"
 #include "runtime/master/master_setup.h"
 
 namespace {
@@ -134,6 +135,14 @@ int GS_FClose(FILE* file) {
 
 void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
   gs::Engine* engine = RequireEngine(op->name);
+  gs::Status values = gs::CheckCallValues(*op, args);
+  if (!values.ok()) {
+    // Like a wrong argument to a function: the program is wrong here.
+    std::fprintf(stderr, "gsrt: %s; stopping the program\n",
+                 values.message().c_str());
+    GS_Off(1);
+    std::exit(1);
+  }
   gs::TaskId task = engine->Submit(op, args);
   if (task == gs::kRefusedTask) {
     // No host can ever run it: running on would only fail later.

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "runtime/base/array_codec.h"
 #include "runtime/base/result_values.h"
 #include "runtime/base/scalar_codec.h"
 
@@ -69,6 +70,8 @@ DecodedCall& DecodedCall::operator=(DecodedCall&& other) noexcept {
   FreeStrings();
   args = std::move(other.args);
   slots = std::move(other.slots);
+  arrays = std::move(other.arrays);
+  array_lengths = std::move(other.array_lengths);
   result = other.result;
   owned_strings = std::move(other.owned_strings);
   owns_result_string = std::exchange(other.owns_result_string, false);
@@ -106,6 +109,8 @@ Status DecodeCall(const gs_operation& op,
   call->FreeStrings();
   call->args.assign(n, gs_arg{});
   call->slots.assign(n, ScalarSlot{});
+  call->arrays.assign(n, {});
+  call->array_lengths.assign(n, 0);
   call->result = ScalarSlot{};
   call->owned_strings.clear();
   call->owns_result_string = op.return_type == GS_TYPE_STRING;
@@ -113,7 +118,9 @@ Status DecodeCall(const gs_operation& op,
     const gs_param_desc& p = op.params[k];
     gs_arg& arg = call->args[k];
     bool ok = true;
-    if (p.type == GS_TYPE_STRING && p.dir != GS_DIR_IN) {
+    if (IsArrayParam(p)) {
+      continue;  // below, once the length parameters are decoded
+    } else if (p.type == GS_TYPE_STRING && p.dir != GS_DIR_IN) {
       arg.ptr = call->slots[k].bytes;
       call->owned_strings.push_back(k);
       if (p.dir == GS_DIR_INOUT) StoreString(values[k], arg.ptr);
@@ -130,6 +137,29 @@ Status DecodeCall(const gs_operation& op,
                                      "', parameter '" + p.name + "' (" +
                                      DirName(p.dir) + " " + TypeName(p.type) +
                                      "): cannot decode '" + values[k] + "'");
+    }
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const gs_param_desc& p = op.params[k];
+    if (!IsArrayParam(p)) continue;
+    StatusOr<size_t> length =
+        ArrayLength(op, static_cast<int>(k), call->args.data());
+    if (!length.ok()) return length.status();
+    // One spare element: a 0-length array still gets a valid pointer.
+    std::vector<double>& elements = call->arrays[k];
+    elements.assign(
+        (*length * ScalarSize(p.type) + sizeof(double) - 1) / sizeof(double) +
+            1,
+        0.0);
+    call->array_lengths[k] = *length;
+    call->args[k].ptr = elements.data();
+    if (p.dir == GS_DIR_OUT) continue;
+    Status decoded = DecodeArray(p.type, values[k], *length, elements.data());
+    if (!decoded.ok()) {
+      return Status::InvalidArgument(
+          "operation '" + std::string(op.name) + "', parameter '" + p.name +
+          "' (" + DirName(p.dir) + " " + ArrayTypeName(op, p) +
+          "): " + decoded.message());
     }
   }
   return Status::Ok();
@@ -178,6 +208,12 @@ StatusOr<std::string> EncodeResults(const gs_operation& op,
           call.slots[k]);
       if (!s.ok()) return s;
     }
+    if (IsArrayParam(p)) {
+      text +=
+          EncodeArray(p.type, call.arrays[k].data(), call.array_lengths[k]) +
+          "\n";
+      continue;
+    }
     text += EncodeResultLine(p.type, call.slots[k].bytes) + "\n";
   }
   return text;
@@ -193,7 +229,7 @@ std::string OperationSignature(const gs_operation& op) {
     if (k > 0) text += ", ";
     text += DirName(p.dir);
     text += ' ';
-    text += TypeName(p.type);
+    text += IsArrayParam(p) ? ArrayTypeName(op, p) : TypeName(p.type);
     text += ' ';
     text += p.name;
   }

@@ -35,6 +35,10 @@ struct DecodedCall {
 
   std::vector<gs_arg> args;
   std::vector<ScalarSlot> slots;  // one per parameter
+  // The elements of each array parameter (empty for the others), in
+  // doubles so that every scalar type is aligned, and their counts.
+  std::vector<std::vector<double>> arrays;
+  std::vector<size_t> array_lengths;
   ScalarSlot result;
   // Parameters whose slot holds a `char*` this call owns, and whether
   // `result` holds one (indexes, not pointers: the object may move).
@@ -48,7 +52,9 @@ bool IsReported(const gs_param_desc& param);
 
 // Decodes one value per parameter of `op` (see scalar_codec.h): File ->
 // path, in string -> raw bytes, in/inout scalar -> encoded value, out
-// scalar -> ignored placeholder. File/in string arguments point into
+// scalar -> ignored placeholder, in/inout array -> "e0,e1,..." with as many
+// elements as its length says (array_codec.h), out array -> placeholder
+// (zero-filled elements). File/in string arguments point into
 // `values`, which must outlive the call; an inout string gets a malloc'd
 // copy the function may free or keep, an out string starts NULL. Fails
 // naming the operation and parameter.

@@ -108,6 +108,45 @@ TEST(DecodeCallTest, StringResultsComeBackEscapedAndOwned) {
   EXPECT_EQ(*static_cast<char**>(moved.args[0].ptr), *out);
 }
 
+// Arrays: in/inout decoded into storage the call owns, the length read
+// from its parameter (declared after the array here), out arrays zeroed,
+// and out/inout arrays reported on one line each.
+TEST(DecodeCallTest, ArraysAreDecodedSizedAndReported) {
+  const gs_param_desc params[] = {{"v", GS_TYPE_DOUBLE, GS_DIR_IN, 0, 2},
+                                  {"n", GS_TYPE_INT, GS_DIR_IN, 0, 0},
+                                  {"o", GS_TYPE_LONG, GS_DIR_OUT, 0, 2},
+                                  {"io", GS_TYPE_SHORT, GS_DIR_INOUT, 2, 0}};
+  const gs_operation op = {"arr", GS_TYPE_VOID, 4, params, 0, 0, 0};
+  DecodedCall call;
+  Status s = DecodeCall(op, {"0x1p+0,0x1p+1,0x1.8p+1", "3", "", "-1,2"}, &call);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const double* v = static_cast<const double*>(call.args[0].ptr);
+  EXPECT_EQ(v[0], 1.0);
+  EXPECT_EQ(v[2], 3.0);
+  long* o = static_cast<long*>(call.args[2].ptr);
+  EXPECT_EQ(o[0], 0);
+  EXPECT_EQ(o[2], 0);
+  short* io = static_cast<short*>(call.args[3].ptr);
+  EXPECT_EQ(io[0], -1);
+  o[0] = 10;
+  o[1] = 20;
+  o[2] = 1L << 40;
+  io[1] = 7;
+  EXPECT_EQ(*EncodeResults(op, call), "10,20,1099511627776\n-1,7\n");
+  EXPECT_EQ(OperationSignature(op),
+            "void arr(in double[n] v, in int n, out long[n] o, inout "
+            "short[2] io)");
+
+  Status bad = DecodeCall(op, {"0x1p+0", "3", "", "-1,2"}, &call);
+  EXPECT_EQ(bad.message(),
+            "operation 'arr', parameter 'v' (in double[n]): expected 3 values, "
+            "got 1");
+  bad = DecodeCall(op, {"", "-4", "", "-1,2"}, &call);
+  EXPECT_EQ(bad.message(),
+            "operation 'arr': array 'v' would have -4 elements (parameter "
+            "'n'); it may have 0 to 16384. Pass bigger data in a File");
+}
+
 TEST(DecodeCallTest, StringResultLeftNullNamesTheParameter) {
   const gs_param_desc params[] = {{"name", GS_TYPE_STRING, GS_DIR_OUT}};
   const gs_operation op = {"who", GS_TYPE_VOID, 1, params, 0, 0, 0};

@@ -94,3 +94,10 @@ char* strings(const char* s, char** o, char** io) {
 
 // Breaks the contract: the worker must fail the job, naming 'o'.
 void null_string(char** o) { *o = nullptr; }
+
+// o[i] = v[i] * a[i % 3]; io's two chars each go up by one.
+void arrays(const int* a, const double* v, long n, double* o, char* io) {
+  for (long i = 0; i < n; ++i) o[i] = v[i] * a[i % 3];
+  io[0] = static_cast<char>(io[0] + 1);
+  io[1] = static_cast<char>(io[1] + 1);
+}

@@ -25,10 +25,15 @@ typedef enum {
 
 typedef enum { GS_DIR_IN = 0, GS_DIR_OUT, GS_DIR_INOUT } gs_dir;
 
+/* One parameter. An array of scalars (`in int[8] a`, `out double[n] r`)
+ * has its element type in `type` and its length in `array_length` (fixed)
+ * or in the `in` integer parameter number `length_param` - 1. */
 typedef struct {
   const char* name;
   gs_type type;
   gs_dir dir;
+  int array_length; /* int[8]: 8; otherwise 0 */
+  int length_param; /* int[n]: 1 + the index of parameter n; otherwise 0 */
 } gs_param_desc;
 
 /* One operation of the IDL, as a static table in the generated code. The
@@ -44,7 +49,9 @@ typedef struct {
 } gs_operation;
 
 /* One argument of a call. `in` File/string: `str`; `in` scalars: the matching
- * value field; `out`/`inout` scalars and strings: `ptr` to the caller's
+ * value field; arrays: `ptr` to the first element (read for in/inout,
+ * written for out/inout when the task finishes); `out`/`inout` scalars and
+ * strings: `ptr` to the caller's
  * variable (read for inout, written when the task finishes; a string
  * variable is a `char*` that then holds a malloc'd copy, the old one freed). */
 typedef struct {
