@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Values that come back from the worker (issue 15): tests/values run through
+# the local adapter with its real generated worker.
+#   values_test.sh VALUES VALUES_SEQUENTIAL MODE
+# MODE:
+#   local       out/inout strings, a string return, in/out/inout arrays:
+#               every value the master sees is what it computed itself, and
+#               the output is the same as the sequential build's.
+#   bad-length  an array length below zero stops the program at the call,
+#               naming the operation, the array and its length parameter.
+set -euo pipefail
+values=$1 sequential=$2 mode=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
+
+printf 'hosts:\n  - name: values-%s\n    adapter: local\n    slots: 2\n' "$$" \
+  > "$work/gsrt.yaml"
+mkdir "$work/run"
+cd "$work/run"
+args=()
+[ "$mode" = bad-length ] && args=(bad-length)
+status=0
+GSRT_CONFIG="$work/gsrt.yaml" timeout 120 "$values" "${args[@]}" \
+  > "$work/out" 2> "$work/err" || status=$?
+
+if [ "$mode" = bad-length ]; then
+  [ "$status" = 1 ] || fail "a negative array length did not stop the program (exit $status)"
+  want="gsrt: operation 'stats': array 'samples' would have -1 elements (parameter 'n'); it may have 0 to 16384. Pass bigger data in a File; stopping the program"
+  grep -qF "$want" "$work/err" || fail "message does not name the operation, array and length: $(cat "$work/err")"
+  grep -qF "the call with a negative length ran" "$work/err" && fail "the program went on after the call"
+  echo "OK: values bad-length"
+  exit 0
+fi
+
+[ "$status" = 0 ] || fail "master exited $status"
+grep -qE '^values: all [0-9]+ checks passed$' "$work/out" || fail "no success line: $(cat "$work/out")"
+"$sequential" > "$work/seq_out" 2> "$work/seq_err" || fail "the sequential build failed: $(cat "$work/seq_err")"
+cmp -s "$work/out" "$work/seq_out" || fail "output differs from the sequential build's: $(diff "$work/out" "$work/seq_out")"
+echo "OK: values local ($(cat "$work/out"))"
