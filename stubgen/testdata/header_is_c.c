@@ -1,5 +1,6 @@
 /* Compiled as C by the stubgen_testdata_code target: the generated header
  * must be valid C, since C masters include it too. */
+#include "compss.h"
 #include "everything.h"
 
 int everything_header_is_c(void) {
@@ -14,5 +15,6 @@ int everything_header_is_c(void) {
   mixed("c.txt", 1.5, &n);
   arrays(a, v, 2, o, io);
   ret = strings("s", &out, &inout);
+  if (is_sorted(2, (const float[]){1, 2})) n += count("f.txt");
   return ret_boolean(true) && ret != 0 ? n : 0;
 }
