@@ -227,6 +227,25 @@ TEST_F(GeneratedStubsTest, AnnotationsAreInTheOperationTable) {
   EXPECT_EQ(g_calls[2].op->memory_gb, 0);
 }
 
+// @Implements(ret_int) lines: ret_int's table lists its alternatives in
+// IDL order, each with its own constraints; they list none.
+TEST_F(GeneratedStubsTest, AlternativesAreInTheCalledOperationsTable) {
+  g_results = [](const gs_arg*, void* slot) { *static_cast<int*>(slot) = 0; };
+  ret_int(1);
+  const RecordedCall& rec = OnlyCall();
+  ASSERT_EQ(rec.op->num_alternatives, 2);
+  const gs_operation* wide = rec.op->alternatives[0];
+  const gs_operation* other = rec.op->alternatives[1];
+  EXPECT_STREQ(wide->name, "ret_int_wide");
+  EXPECT_EQ(wide->computing_units, 2);
+  EXPECT_EQ(wide->num_alternatives, 0);
+  EXPECT_EQ(wide->num_params, 1);
+  EXPECT_EQ(wide->params[0].type, GS_TYPE_INT);
+  EXPECT_STREQ(other->name, "ret_int_other");
+  EXPECT_EQ(other->computing_units, 0);
+  EXPECT_EQ(rec.op->computing_units, 0);
+}
+
 TEST_F(GeneratedStubsTest, ZeroParameterOperations) {
   nothing();
   g_results = [](const gs_arg*, void* slot) { *static_cast<int*>(slot) = 9; };

@@ -50,7 +50,8 @@ TEST_F(GeneratedWorkerTest, VersionAndList) {
   EXPECT_THAT(r.out, HasSubstr("\nvoid arrays(in int[3] a, in double[n] v, "
                                "in long n, out double[n] o, inout char[2] "
                                "io)\n"));
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 17);
+  EXPECT_THAT(r.out, HasSubstr("\nint ret_int_wide(in int y)\n"));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 19);
   r = testing::RunProcess({kWorker}, dir_.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("usage:"));
@@ -103,6 +104,16 @@ TEST_F(GeneratedWorkerTest, ReturnValueOfEveryType) {
     ASSERT_EQ(r.exit_code, 0) << c.op << ": " << r.err;
     EXPECT_EQ(ResultText(), c.result) << c.op;
   }
+}
+
+// The engine names the alternative it chose; the worker runs that function.
+TEST_F(GeneratedWorkerTest, AlternativeImplementationsRunByTheirName) {
+  ASSERT_EQ(RunOp("ret_int", {"1"}).exit_code, 0);
+  EXPECT_EQ(ResultText(), "2\n");
+  ASSERT_EQ(RunOp("ret_int_wide", {"1"}).exit_code, 0);
+  EXPECT_EQ(ResultText(), "101\n");
+  ASSERT_EQ(RunOp("ret_int_other", {"1"}).exit_code, 0);
+  EXPECT_EQ(ResultText(), "201\n");
 }
 
 TEST_F(GeneratedWorkerTest, ZeroParametersAndMixed) {

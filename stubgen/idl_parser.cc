@@ -16,16 +16,28 @@ constexpr const char kParamTypes[] =
 constexpr const char kReturnTypes[] =
     "void, string, char, boolean, short, int, long, float or double";
 
-// Alternative implementations are parsed but not scheduled yet: running
-// the alternative as an operation of its own would look like it works while
-// the scheduler never chooses between the two.
-std::string ImplementsRefusal(const Operation& op) {
-  return "@Implements(" + op.implements + ") on '" + op.name +
-         "': alternative implementations are not supported yet; remove the "
-         "@Implements line to make '" +
-         op.name +
-         "' an operation of its own and call the one you want, or keep only '" +
-         op.implements + "' with the @Constraints that fit your hosts";
+// Same return type and parameters (types, directions, array lengths);
+// names may differ.
+bool SameSignature(const Operation& a, const Operation& b) {
+  if (a.return_type != b.return_type || a.params.size() != b.params.size()) {
+    return false;
+  }
+  auto index_of = [](const Operation& op, const std::string& name) {
+    for (size_t k = 0; k < op.params.size(); ++k) {
+      if (op.params[k].name == name) return static_cast<int>(k);
+    }
+    return -1;
+  };
+  for (size_t k = 0; k < a.params.size(); ++k) {
+    const Param& p = a.params[k];
+    const Param& q = b.params[k];
+    if (p.dir != q.dir || p.type != q.type ||
+        p.array_length != q.array_length ||
+        index_of(a, p.length_param) != index_of(b, q.length_param)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 class Parser {
@@ -99,7 +111,7 @@ class Parser {
     while (true) {
       Operation op;
       const Token* first_annotation = nullptr;
-      SourcePos implements_pos;
+      SourcePos implements_pos = Cur().pos;
       while (At(TokenKind::kAnnotation)) {
         if (!first_annotation) first_annotation = &Cur();
         if (Cur().text == "Implements") implements_pos = Cur().pos;
@@ -129,9 +141,7 @@ class Parser {
       }
       SourcePos name_pos_op;
       if (!ParseOperation(&op, &name_pos_op)) return false;
-      if (!op.implements.empty()) {
-        return Fail(implements_pos, ImplementsRefusal(op));
-      }
+      implements_pos_.push_back(implements_pos);
       auto [it, inserted] = first_line.emplace(op.name, op.line);
       if (!inserted) {
         return Fail(name_pos_op, "duplicate operation '" + op.name +
@@ -145,6 +155,7 @@ class Parser {
       return Fail(name_pos,
                   "interface '" + iface->name + "' declares no operations");
     }
+    if (!CheckImplements(*iface)) return false;
     if (!ExpectSemicolon("'}' of interface '" + iface->name + "'")) {
       return false;
     }
@@ -317,6 +328,44 @@ class Parser {
     return true;
   }
 
+  // `@Implements(f)` names another operation of the interface, one that is
+  // not itself an alternative, with the same parameters and return type.
+  bool CheckImplements(const Interface& iface) {
+    for (size_t i = 0; i < iface.operations.size(); ++i) {
+      const Operation& op = iface.operations[i];
+      if (op.implements.empty()) continue;
+      const std::string at =
+          "@Implements(" + op.implements + ") on '" + op.name + "': ";
+      const Operation* target = nullptr;
+      for (const Operation& other : iface.operations) {
+        if (other.name == op.implements) target = &other;
+      }
+      if (target == &op) {
+        return Fail(implements_pos_[i],
+                    at + "an operation cannot implement itself");
+      }
+      if (target == nullptr) {
+        return Fail(
+            implements_pos_[i],
+            at + "the interface has no operation '" + op.implements + "'");
+      }
+      if (!target->implements.empty()) {
+        return Fail(implements_pos_[i],
+                    at + "'" + target->name +
+                        "' is itself an alternative of '" + target->implements +
+                        "'; write @Implements(" + target->implements + ")");
+      }
+      if (!SameSignature(op, *target)) {
+        return Fail(implements_pos_[i],
+                    at +
+                        "an alternative takes the parameters and returns the "
+                        "type of the operation it implements (" +
+                        Signature(*target) + "), got " + Signature(op));
+      }
+    }
+    return true;
+  }
+
   // `int[n] v` needs `in int n` (or short/long) in the same operation,
   // before or after it.
   bool CheckArrayLengths(const Operation& op) {
@@ -352,6 +401,8 @@ class Parser {
 
   const std::vector<Token>& tokens_;
   size_t i_ = 0;
+  // Where each operation's annotations start (for @Implements errors).
+  std::vector<SourcePos> implements_pos_;
   // Where each parameter of the current operation wrote its array length.
   std::vector<SourcePos> length_pos_;
   SourceError error_;

@@ -159,13 +159,31 @@ const ErrorCase kErrors[] = {
      "COMPSs object parameter): gsrt passes objects only as files; declare it "
      "'inout File st' and serialize the object to that file yourself (write "
      "it before the call, read it in the function)"},
-    {"alternative implementation (COMPSs)",
+    {"implements an unknown operation",
      "interface a {\n  void f(inout File x);\n  @Constraints(ComputingUnits=2);"
-     "\n  @Implements(f);\n  void f8(inout File x);\n};",
-     "t.idl:4:3: error: @Implements(f) on 'f8': alternative implementations "
-     "are not supported yet; remove the @Implements line to make 'f8' an "
-     "operation of its own and call the one you want, or keep only 'f' with "
-     "the @Constraints that fit your hosts"},
+     "\n  @Implements(g);\n  void f8(inout File x);\n};",
+     "t.idl:4:3: error: @Implements(g) on 'f8': the interface has no "
+     "operation 'g'"},
+    {"implements itself",
+     "interface a {\n  @Implements(f);\n  void f(inout File x);\n};",
+     "t.idl:2:3: error: @Implements(f) on 'f': an operation cannot implement "
+     "itself"},
+    {"implements an alternative",
+     "interface a {\n  void f();\n  @Implements(f)\n  void g();\n"
+     "  @Implements(g)\n  void h();\n};",
+     "t.idl:5:3: error: @Implements(g) on 'h': 'g' is itself an alternative "
+     "of 'f'; write @Implements(f)"},
+    {"implements with other parameters",
+     "interface a {\n  void f(inout File x, in int[4] v);\n"
+     "  @Implements(f);\n  void g(inout File y, in int[5] w);\n};",
+     "t.idl:3:3: error: @Implements(f) on 'g': an alternative takes the "
+     "parameters and returns the type of the operation it implements (void "
+     "f(inout File x, in int[4] v)), got void g(inout File y, in int[5] w)"},
+    {"implements with another return type",
+     "interface a {\n  int f();\n  @Implements(f);\n  long g();\n};",
+     "t.idl:3:3: error: @Implements(f) on 'g': an alternative takes the "
+     "parameters and returns the type of the operation it implements (int "
+     "f()), got long g()"},
     {"implements without a name",
      "interface a {\n  void f();\n  @Implements(2f);\n  void g();\n};",
      "t.idl:3:3: error: @Implements takes the name of the operation this one "
@@ -321,6 +339,23 @@ TEST(IdlParserTest, ReadsArraysOfScalars) {
   EXPECT_EQ(Signature(parsed->operations[0]),
             "void f(in int[8] a, inout double[n] r, in long n, out char[2] "
             "c)");
+}
+
+// COMPSs's alternative implementations: the annotation may come before or
+// after @Constraints, and the target before or after the alternative.
+TEST(IdlParserTest, ReadsAlternativeImplementations) {
+  StatusOr<Interface> parsed = ParseIdl(
+      "interface alt {\n"
+      "  @Implements(solve);\n"
+      "  @Constraints(ComputingUnits=8);\n"
+      "  void solve8(inout File f, in int[n] v, in int n);\n"
+      "  void solve(inout File g, in int[m] w, in int m);\n"
+      "};\n",
+      "alt.idl");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->operations[0].implements, "solve");
+  EXPECT_EQ(parsed->operations[0].computing_units, 8);
+  EXPECT_EQ(parsed->operations[1].implements, "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, IdlParserErrorTest,

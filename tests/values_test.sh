@@ -6,6 +6,9 @@
 #   local       out/inout strings, a string return, in/out/inout arrays:
 #               every value the master sees is what it computed itself, and
 #               the output is the same as the sequential build's.
+#               where() ran its 2-core alternative where_wide() (the
+#               2-slot host had the cores free).
+#   one-slot    the same on a 1-slot host: where() ran itself.
 #   bad-length  an array length below zero stops the program at the call,
 #               naming the operation, the array and its length parameter.
 set -euo pipefail
@@ -14,8 +17,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
 
-printf 'hosts:\n  - name: values-%s\n    adapter: local\n    slots: 2\n' "$$" \
-  > "$work/gsrt.yaml"
+slots=2
+[ "$mode" = one-slot ] && slots=1
+printf 'hosts:\n  - name: values-%s\n    adapter: local\n    slots: %s\n' "$$" \
+  "$slots" > "$work/gsrt.yaml"
 mkdir "$work/run"
 cd "$work/run"
 args=()
@@ -37,4 +42,7 @@ fi
 grep -qE '^values: all [0-9]+ checks passed$' "$work/out" || fail "no success line: $(cat "$work/out")"
 "$sequential" > "$work/seq_out" 2> "$work/seq_err" || fail "the sequential build failed: $(cat "$work/seq_err")"
 cmp -s "$work/out" "$work/seq_out" || fail "output differs from the sequential build's: $(diff "$work/out" "$work/seq_out")"
-echo "OK: values local ($(cat "$work/out"))"
+want=wide
+[ "$mode" = one-slot ] && want=narrow
+grep -qF "values: where ran '$want 1'" "$work/err" || fail "where() did not run its $want implementation: $(grep 'where ran' "$work/err")"
+echo "OK: values $mode ($(cat "$work/out"), where ran $want)"

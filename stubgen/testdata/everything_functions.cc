@@ -101,3 +101,7 @@ void arrays(const int* a, const double* v, long n, double* o, char* io) {
   io[0] = static_cast<char>(io[0] + 1);
   io[1] = static_cast<char>(io[1] + 1);
 }
+
+// Alternatives of ret_int: different results, so a test sees which ran.
+int ret_int_wide(int y) { return y + 100; }
+int ret_int_other(int z) { return z + 200; }

@@ -28,3 +28,10 @@ void stats(int n, const double* samples, double* summary, int* ranks) {
 double total(const double* summary) {
   return summary[0] + summary[1] + summary[2];
 }
+
+char* where(int call) {
+  return strdup(("narrow " + std::to_string(call)).c_str());
+}
+char* where_wide(int call) {
+  return strdup(("wide " + std::to_string(call)).c_str());
+}

@@ -37,8 +37,8 @@ typedef struct {
 } gs_param_desc;
 
 /* One operation of the IDL, as a static table in the generated code. The
- * last three fields come from the IDL's annotations; 0 means not given. */
-typedef struct {
+ * last fields come from the IDL's annotations; 0 means not given. */
+typedef struct gs_operation {
   const char* name;
   gs_type return_type;
   int num_params;
@@ -46,6 +46,10 @@ typedef struct {
   int computing_units; /* @Constraints(ComputingUnits=k): cores a job holds */
   double memory_gb;    /* @Constraints(MemorySize=g): memory a job holds */
   double timeout;      /* @Timeout(s): seconds before the job is stopped */
+  /* The operations declared `@Implements(this one)`, in IDL order: a call
+   * of this operation may run one of them instead (same parameters). */
+  const struct gs_operation* const* alternatives;
+  int num_alternatives;
 } gs_operation;
 
 /* One argument of a call. `in` File/string: `str`; `in` scalars: the matching
