@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Values that come back from the worker (issue 15): tests/values run through
 # the local adapter with its real generated worker.
-#   values_test.sh VALUES VALUES_SEQUENTIAL MODE
+#   values_test.sh VALUES VALUES_SEQUENTIAL MODE [SRC]
 # MODE:
 #   local       out/inout strings, a string return, in/out/inout arrays:
 #               every value the master sees is what it computed itself, and
@@ -9,18 +9,31 @@
 #               where() ran its 2-core alternative where_wide() (the
 #               2-slot host had the cores free).
 #   one-slot    the same on a 1-slot host: where() ran itself.
+#   ssh         as local, on one real sshd host (slots: 2) through its
+#               agent (SRC: the source tree, for tests/testbed/sshd.sh).
 #   bad-length  an array length below zero stops the program at the call,
 #               naming the operation, the array and its length parameter.
 set -euo pipefail
-values=$1 sequential=$2 mode=$3
+values=$1 sequential=$2 mode=$3 src=${4:-}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+cleanup() {
+  if [ "$mode" = ssh ]; then
+    bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" > /dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
 fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
 
-slots=2
-[ "$mode" = one-slot ] && slots=1
-printf 'hosts:\n  - name: values-%s\n    adapter: local\n    slots: %s\n' "$$" \
-  "$slots" > "$work/gsrt.yaml"
+if [ "$mode" = ssh ]; then
+  GSRT_SSHD_PORT=auto bash "$src/tests/testbed/sshd.sh" start 1 "$work/sshd" > /dev/null
+  grep -v '^#' "$work/sshd/gsrt.yaml" > "$work/gsrt.yaml"
+else
+  slots=2
+  [ "$mode" = one-slot ] && slots=1
+  printf 'hosts:\n  - name: values-%s\n    adapter: local\n    slots: %s\n' \
+    "$$" "$slots" > "$work/gsrt.yaml"
+fi
 mkdir "$work/run"
 cd "$work/run"
 args=()
