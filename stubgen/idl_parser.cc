@@ -173,6 +173,13 @@ class Parser {
                                  Describe(Cur()));
     }
     op->line = Cur().pos.line;
+    if (AtWord("static")) {  // COMPSs's grammar allows it for class methods
+      return Fail(Cur().pos,
+                  "'static' (a COMPSs task that is a static class method) is "
+                  "not supported: gsrt operations are plain functions; remove "
+                  "'static' and implement the operation as a free function "
+                  "that calls the method");
+    }
     std::optional<gs_type> type = TypeFromIdlName(Cur().text);
     if (!type) {
       return Fail(Cur().pos, "unknown return type '" + Cur().text +

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <map>
 #include <optional>
 
 #include "runtime/engine/engine.h"
@@ -20,6 +21,22 @@ namespace {
 // What a job of `op` holds, as AdmitLocked reads it for the called one.
 Need NeedOfOperation(const gs_operation& op) {
   return Need{std::max(1, op.computing_units), std::max(0.0, op.memory_gb)};
+}
+
+// The function the job runs and what it holds. An alternative has the
+// called operation's parameters: only the function and its needs differ.
+// runtime.timeout in the configuration wins over the IDL's @Timeout.
+void SetWhatRuns(const gs_operation& runs, const Need& need,
+                 const std::map<std::string, Seconds>& timeouts,
+                 JobSpec* spec) {
+  spec->operation = runs.name;
+  spec->cores = need.cores;
+  spec->memory_gb = need.memory_gb;
+  if (auto it = timeouts.find(spec->operation); it != timeouts.end()) {
+    spec->timeout = it->second;
+  } else if (runs.timeout > 0) {
+    spec->timeout = runs.timeout;
+  }
 }
 
 }  // namespace
@@ -133,22 +150,10 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       graph_, t, ops_[task.op], [this, h](VersionId v) { return PathOn(v, h); },
       host.worker);
   spec.id = NextJobNumberLocked();
-  const gs_operation& runs =
-      implementation != nullptr ? *implementation : *ops_[task.op].desc;
   const Need need = implementation != nullptr ? NeedOfOperation(*implementation)
                                               : scheduler_.NeedOf(task.op);
-  // An alternative has the called operation's parameters: only the
-  // function the worker runs differs.
-  spec.operation = runs.name;
-  spec.cores = need.cores;
-  spec.memory_gb = need.memory_gb;
-  // runtime.timeout in the configuration wins over the IDL's @Timeout.
-  if (auto it = options_.timeouts.find(spec.operation);
-      it != options_.timeouts.end()) {
-    spec.timeout = it->second;
-  } else if (runs.timeout > 0) {
-    spec.timeout = runs.timeout;
-  }
+  SetWhatRuns(implementation != nullptr ? *implementation : *ops_[task.op].desc,
+              need, options_.timeouts, &spec);
   JobEntry entry{t,       h,  predicted_end, clock_->Now(), task.attempts,
                  replica, {}, need};
   if (replica && host.shared) {
