@@ -253,7 +253,8 @@ class Engine {
                           bool replica,
                           const gs_operation* implementation = nullptr);
   // For each placement of a round, the alternative it runs, or null for the
-  // called operation (runtime/sched/implementation_choice.h).
+  // called operation (runtime/sched/implementation_choice.h); empty when no
+  // placed operation has alternatives.
   std::vector<const gs_operation*> ChooseImplementationsLocked(
       const std::vector<HostState>& states,
       const std::vector<Placement>& placed) const;

@@ -96,8 +96,9 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
       ChooseImplementationsLocked(states, placed);
   for (size_t i = 0; i < placed.size(); ++i) {
     const Placement& p = placed[i];
-    out->push_back(DispatchLocked(p.task, p.host, p.predicted_end, false,
-                                  implementations[i]));
+    out->push_back(
+        DispatchLocked(p.task, p.host, p.predicted_end, false,
+                       implementations.empty() ? nullptr : implementations[i]));
   }
   if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {
     ReplicateLocked(states, placed, out);
@@ -107,12 +108,13 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
 std::vector<const gs_operation*> Engine::ChooseImplementationsLocked(
     const std::vector<HostState>& states,
     const std::vector<Placement>& placed) const {
-  std::vector<const gs_operation*> chosen(placed.size(), nullptr);
+  std::vector<const gs_operation*> chosen;
   bool any = false;
   for (const Placement& p : placed) {
     any |= ops_[graph_.task(p.task).op].desc->num_alternatives > 0;
   }
-  if (!any) return chosen;  // the common case: one pass, nothing else
+  if (!any) return chosen;  // the common case: one pass, no allocation
+  chosen.assign(placed.size(), nullptr);
   std::vector<std::vector<Need>> placed_needs(states.size());
   for (const Placement& p : placed) {
     placed_needs[p.host].push_back(scheduler_.NeedOf(graph_.task(p.task).op));
