@@ -1,6 +1,8 @@
 // An IDL operation made from fuzzer input: return type, up to six
-// parameters of any type and direction the IDL parser accepts (no File or
-// string returns, strings only `in`).
+// parameters of any type and direction the IDL parser accepts, except
+// string results (string returns, out/inout strings): those are malloc'd
+// `char*` variables the harnesses do not own; result_values_test and
+// worker_args_test cover them.
 #ifndef GSRT_FUZZ_FUZZ_OPERATION_H_
 #define GSRT_FUZZ_FUZZ_OPERATION_H_
 
@@ -15,8 +17,8 @@ namespace gs::fuzz {
 class FuzzOperation {
  public:
   explicit FuzzOperation(FuzzInput* input) {
-    // Any type may be returned, File/string aside (the parser refuses
-    // those), and parameters are never void.
+    // Any type may be returned, File (the parser refuses it) and string
+    // aside, and parameters are never void.
     static constexpr gs_type kReturns[] = {
         GS_TYPE_VOID, GS_TYPE_CHAR, GS_TYPE_BOOLEAN, GS_TYPE_SHORT,
         GS_TYPE_INT,  GS_TYPE_LONG, GS_TYPE_FLOAT,   GS_TYPE_DOUBLE};
@@ -29,7 +31,7 @@ class FuzzOperation {
       names_.push_back("p" + std::to_string(k));
       auto type = static_cast<gs_type>(GS_TYPE_FILE + b % 9);
       auto dir = static_cast<gs_dir>((b / 9) % 3);
-      // The parser takes strings as `in` only.
+      // Strings `in` only (see the top of this file).
       if (type == GS_TYPE_STRING) dir = GS_DIR_IN;
       params_.push_back(gs_param_desc{names_.back().c_str(), type, dir});
     }

@@ -31,9 +31,14 @@ std::string Banner(const EmitNames& names, std::string_view what) {
 }
 
 std::string CParam(const Param& param) {
-  std::string text = CTypeName(param.type);
-  if (IsByPointer(param)) text += '*';
-  return text + " " + param.name;
+  if (param.IsArray()) {
+    return std::string(param.dir == GS_DIR_IN ? "const " : "") +
+           CTypeName(param.type) + "* " + param.name;
+  }
+  if (IsByPointer(param)) {
+    return std::string(CResultTypeName(param.type)) + "* " + param.name;
+  }
+  return std::string(CTypeName(param.type)) + " " + param.name;
 }
 
 std::string WrapList(std::string_view indent, std::string_view head,
@@ -77,7 +82,8 @@ std::string CDeclaration(const Operation& op, std::string_view tail) {
   std::vector<std::string> params;
   for (const Param& p : op.params) params.push_back(CParam(p));
   if (params.empty()) params.push_back("void");
-  return WrapCall("", std::string(CTypeName(op.return_type)) + " " + op.name,
+  return WrapCall("",
+                  std::string(CResultTypeName(op.return_type)) + " " + op.name,
                   params, tail);
 }
 
@@ -120,30 +126,73 @@ std::string CNumber(double v) {
 
 }  // namespace
 
-std::string OperationTables(const Interface& iface) {
+namespace {
+
+std::string OperationTable(const Operation& op,
+                           const std::vector<const Operation*>& alternatives) {
   std::string text;
-  for (const Operation& op : iface.operations) {
-    std::string params = "nullptr";
-    if (!op.params.empty()) {
-      params = "gs_params_" + op.name;
-      text += "static const gs_param_desc " + params + "[] = {\n";
-      for (const Param& p : op.params) {
-        text += "    {\"" + p.name + "\", " + AbiTypeName(p.type) + ", " +
-                AbiDirName(p.dir) + "},\n";
+  std::string params = "nullptr";
+  if (!op.params.empty()) {
+    params = "gs_params_" + op.name;
+    text += "static const gs_param_desc " + params + "[] = {\n";
+    for (const Param& p : op.params) {
+      int length_param = 0;  // 1 + its index
+      for (size_t k = 0; k < op.params.size(); ++k) {
+        if (op.params[k].name == p.length_param) {
+          length_param = static_cast<int>(k) + 1;
+        }
       }
-      text += "};\n";
+      text += "    {\"" + p.name + "\", " + AbiTypeName(p.type) + ", " +
+              AbiDirName(p.dir) + ", " + std::to_string(p.array_length) + ", " +
+              std::to_string(length_param) + "},\n";
     }
-    std::string head = "static const gs_operation gs_op_" + op.name + " =";
-    std::string init = "{\"" + op.name + "\", " + AbiTypeName(op.return_type) +
-                       ", " + std::to_string(op.params.size()) + ", " + params +
-                       ", " + std::to_string(op.computing_units) + ", " +
-                       CNumber(op.memory_gb) + ", " +
-                       CNumber(op.timeout_seconds) + "};";
-    if (head.size() + 1 + init.size() <= kMaxColumns) {
-      text += head + " " + init + "\n\n";
+    text += "};\n";
+  }
+  std::string alts = "nullptr";
+  if (!alternatives.empty()) {
+    alts = "gs_alternatives_" + op.name;
+    text += "static const gs_operation* const " + alts + "[] = {\n";
+    for (const Operation* alt : alternatives) {
+      text += "    &gs_op_" + alt->name + ",\n";
+    }
+    text += "};\n";
+  }
+  std::string head = "static const gs_operation gs_op_" + op.name + " =";
+  std::vector<std::string> fields = {"\"" + op.name + "\"",
+                                     AbiTypeName(op.return_type),
+                                     std::to_string(op.params.size()),
+                                     params,
+                                     std::to_string(op.computing_units),
+                                     CNumber(op.memory_gb),
+                                     CNumber(op.timeout_seconds),
+                                     alts,
+                                     std::to_string(alternatives.size())};
+  return text + WrapList("", head + " ", "{", "}", fields, ";") + "\n\n";
+}
+
+}  // namespace
+
+std::string OperationTables(const Interface& iface) {
+  // Alternatives first: an operation's table points at theirs.
+  std::string text;
+  std::vector<const Operation*> implemented;
+  for (const Operation& op : iface.operations) {
+    bool has_alternatives = false;
+    for (const Operation& other : iface.operations) {
+      has_alternatives |= other.implements == op.name;
+    }
+    if (has_alternatives) {
+      implemented.push_back(&op);
     } else {
-      text += head + "\n    " + init + "\n\n";
+      text += OperationTable(op, {});
     }
+  }
+  for (const Operation* op : implemented) {
+    std::vector<const Operation*> alternatives;
+    for (const Operation& other : iface.operations) {
+      if (other.implements == op->name) alternatives.push_back(&other);
+    }
+    text += OperationTable(*op, alternatives);
   }
   return text;
 }

@@ -32,7 +32,12 @@ std::string Stub(const Operation& op) {
   for (size_t k = 0; k < n; ++k) {
     const Param& p = op.params[k];
     std::string field;
-    if (IsByPointer(p)) {
+    if (p.IsArray() && p.dir == GS_DIR_IN) {
+      // The worker's copy is the one written; the caller's stays const.
+      text += "  gs_args[" + std::to_string(k) + "].ptr = const_cast<" +
+              CTypeName(p.type) + "*>(" + p.name + ");\n";
+      continue;
+    } else if (IsByPointer(p)) {
       field = "ptr";
     } else if (p.type == GS_TYPE_FILE || p.type == GS_TYPE_STRING) {
       field = "str";
@@ -47,7 +52,8 @@ std::string Stub(const Operation& op) {
   if (op.return_type == GS_TYPE_VOID) {
     text += "  gs_call(&gs_op_" + op.name + ", gs_args, nullptr);\n";
   } else {
-    text += "  " + std::string(CTypeName(op.return_type)) + " gs_result{};\n";
+    text +=
+        "  " + std::string(CResultTypeName(op.return_type)) + " gs_result{};\n";
     text += "  gs_call(&gs_op_" + op.name + ", gs_args, &gs_result);\n";
     text += "  return gs_result;\n";
   }
@@ -57,8 +63,12 @@ std::string Stub(const Operation& op) {
 // How the trampoline turns a[k] back into the user's argument.
 std::string DecodedArg(const Param& p, size_t k) {
   std::string a = "a[" + std::to_string(k) + "]";
-  if (IsByPointer(p)) {
+  if (p.IsArray()) {
     return "static_cast<" + std::string(CTypeName(p.type)) + "*>(" + a +
+           ".ptr)";
+  }
+  if (IsByPointer(p)) {
+    return "static_cast<" + std::string(CResultTypeName(p.type)) + "*>(" + a +
            ".ptr)";
   }
   switch (p.type) {
@@ -85,7 +95,7 @@ std::string Trampoline(const Operation& op) {
   }
   std::string head = op.name;
   if (has_ret) {
-    head = "*static_cast<" + std::string(CTypeName(op.return_type)) +
+    head = "*static_cast<" + std::string(CResultTypeName(op.return_type)) +
            "*>(ret) = " + op.name;
   }
   return text + WrapCall("  ", head, args, ";") + "\n}\n";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -226,6 +227,25 @@ TEST_F(GeneratedStubsTest, AnnotationsAreInTheOperationTable) {
   EXPECT_EQ(g_calls[2].op->memory_gb, 0);
 }
 
+// @Implements(ret_int) lines: ret_int's table lists its alternatives in
+// IDL order, each with its own constraints; they list none.
+TEST_F(GeneratedStubsTest, AlternativesAreInTheCalledOperationsTable) {
+  g_results = [](const gs_arg*, void* slot) { *static_cast<int*>(slot) = 0; };
+  ret_int(1);
+  const RecordedCall& rec = OnlyCall();
+  ASSERT_EQ(rec.op->num_alternatives, 2);
+  const gs_operation* wide = rec.op->alternatives[0];
+  const gs_operation* other = rec.op->alternatives[1];
+  EXPECT_STREQ(wide->name, "ret_int_wide");
+  EXPECT_EQ(wide->computing_units, 2);
+  EXPECT_EQ(wide->num_alternatives, 0);
+  EXPECT_EQ(wide->num_params, 1);
+  EXPECT_EQ(wide->params[0].type, GS_TYPE_INT);
+  EXPECT_STREQ(other->name, "ret_int_other");
+  EXPECT_EQ(other->computing_units, 0);
+  EXPECT_EQ(rec.op->computing_units, 0);
+}
+
 TEST_F(GeneratedStubsTest, ZeroParameterOperations) {
   nothing();
   g_results = [](const gs_arg*, void* slot) { *static_cast<int*>(slot) = 9; };
@@ -237,6 +257,72 @@ TEST_F(GeneratedStubsTest, ZeroParameterOperations) {
   EXPECT_EQ(g_calls[0].return_slot, nullptr);
   EXPECT_STREQ(g_calls[1].op->name, "no_params");
   EXPECT_NE(g_calls[1].return_slot, nullptr);
+}
+
+// out/inout strings go as pointers to the caller's char*, which the
+// runtime replaces with malloc'd copies; a string return value likewise.
+TEST_F(GeneratedStubsTest, StringResultsPassTheCallersCharPointers) {
+  char* o = nullptr;
+  char* io = strdup("before");
+  g_results = [](const gs_arg* a, void* slot) {
+    char** out = static_cast<char**>(a[1].ptr);
+    char** inout = static_cast<char**>(a[2].ptr);
+    EXPECT_EQ(*out, nullptr);
+    EXPECT_STREQ(*inout, "before");
+    *out = strdup("o");
+    std::free(*inout);
+    *inout = strdup("io");
+    ASSERT_NE(slot, nullptr);
+    EXPECT_EQ(*static_cast<char**>(slot), nullptr);
+    *static_cast<char**>(slot) = strdup("r");
+  };
+  char* r = strings("in", &o, &io);
+  const RecordedCall& rec = OnlyCall();
+  EXPECT_EQ(rec.op->return_type, GS_TYPE_STRING);
+  ExpectParam(*rec.op, 0, "s", GS_TYPE_STRING, GS_DIR_IN);
+  ExpectParam(*rec.op, 1, "o", GS_TYPE_STRING, GS_DIR_OUT);
+  ExpectParam(*rec.op, 2, "io", GS_TYPE_STRING, GS_DIR_INOUT);
+  EXPECT_EQ(rec.strs[0], "in");
+  EXPECT_EQ(rec.args[1].ptr, &o);
+  EXPECT_EQ(rec.args[2].ptr, &io);
+  EXPECT_STREQ(r, "r");
+  EXPECT_STREQ(o, "o");
+  EXPECT_STREQ(io, "io");
+  std::free(r);
+  std::free(o);
+  std::free(io);
+}
+
+// Arrays go as pointers to their first element; the table says how long
+// each is (fixed, or 1 + the index of its length parameter).
+TEST_F(GeneratedStubsTest, ArraysPassPointersAndTheirLengths) {
+  const int a[3] = {1, 2, 3};
+  const double v[2] = {0.5, 1.5};
+  double o[2] = {};
+  char io[2] = {'x', 'y'};
+  g_results = [](const gs_arg* args, void*) {
+    static_cast<double*>(args[3].ptr)[1] = 9;
+  };
+  arrays(a, v, 2, o, io);
+  const RecordedCall& rec = OnlyCall();
+  ExpectParam(*rec.op, 0, "a", GS_TYPE_INT, GS_DIR_IN);
+  EXPECT_EQ(rec.op->params[0].array_length, 3);
+  EXPECT_EQ(rec.op->params[0].length_param, 0);
+  ExpectParam(*rec.op, 1, "v", GS_TYPE_DOUBLE, GS_DIR_IN);
+  EXPECT_EQ(rec.op->params[1].array_length, 0);
+  EXPECT_EQ(rec.op->params[1].length_param, 3);  // n, the third
+  ExpectParam(*rec.op, 2, "n", GS_TYPE_LONG, GS_DIR_IN);
+  EXPECT_EQ(rec.op->params[2].array_length, 0);
+  EXPECT_EQ(rec.op->params[2].length_param, 0);
+  ExpectParam(*rec.op, 3, "o", GS_TYPE_DOUBLE, GS_DIR_OUT);
+  ExpectParam(*rec.op, 4, "io", GS_TYPE_CHAR, GS_DIR_INOUT);
+  EXPECT_EQ(rec.op->params[4].array_length, 2);
+  EXPECT_EQ(rec.args[0].ptr, a);
+  EXPECT_EQ(rec.args[1].ptr, v);
+  EXPECT_EQ(rec.args[2].i, 2);
+  EXPECT_EQ(rec.args[3].ptr, o);
+  EXPECT_EQ(rec.args[4].ptr, io);
+  EXPECT_EQ(o[1], 9);
 }
 
 TEST_F(GeneratedStubsTest, MixedFileInAndOut) {

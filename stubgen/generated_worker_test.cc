@@ -45,7 +45,13 @@ TEST_F(GeneratedWorkerTest, VersionAndList) {
                         "float fl, in double d, out File dump)\n"));
   EXPECT_THAT(r.out, HasSubstr("\nint mixed(inout File c, in double x, out "
                                "int n)\n"));
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 14);
+  EXPECT_THAT(r.out, HasSubstr("\nstring strings(in string s, out string o, "
+                               "inout string io)\n"));
+  EXPECT_THAT(r.out, HasSubstr("\nvoid arrays(in int[3] a, in double[n] v, "
+                               "in long n, out double[n] o, inout char[2] "
+                               "io)\n"));
+  EXPECT_THAT(r.out, HasSubstr("\nint ret_int_wide(in int y)\n"));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 19);
   r = testing::RunProcess({kWorker}, dir_.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("usage:"));
@@ -100,6 +106,16 @@ TEST_F(GeneratedWorkerTest, ReturnValueOfEveryType) {
   }
 }
 
+// The engine names the alternative it chose; the worker runs that function.
+TEST_F(GeneratedWorkerTest, AlternativeImplementationsRunByTheirName) {
+  ASSERT_EQ(RunOp("ret_int", {"1"}).exit_code, 0);
+  EXPECT_EQ(ResultText(), "2\n");
+  ASSERT_EQ(RunOp("ret_int_wide", {"1"}).exit_code, 0);
+  EXPECT_EQ(ResultText(), "101\n");
+  ASSERT_EQ(RunOp("ret_int_other", {"1"}).exit_code, 0);
+  EXPECT_EQ(ResultText(), "201\n");
+}
+
 TEST_F(GeneratedWorkerTest, ZeroParametersAndMixed) {
   ASSERT_EQ(RunOp("nothing", {}).exit_code, 0);
   EXPECT_TRUE(HasResult());
@@ -110,6 +126,34 @@ TEST_F(GeneratedWorkerTest, ZeroParametersAndMixed) {
   ASSERT_EQ(RunOp("mixed", {dir_ / "c.txt", "0x1p-1", ""}).exit_code, 0);
   EXPECT_EQ(testing::ReadFileOrEmpty(dir_ / "c.txt"), "x\n0.500000\n");
   EXPECT_EQ(ResultText(), "-1\n11\n");  // return value first, then n
+}
+
+// The return value, then o, then io, each escaped onto one line.
+TEST_F(GeneratedWorkerTest, StringResultsAreReportedOnOneLineEach) {
+  testing::ProcessResult r = RunOp("strings", {"a b", "", "was\nhere"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ResultText(), "ret\nout:a b\\nline2\\\\\nwas\\nhere+a b\n");
+}
+
+// o[i] = v[i] * a[i % 3] for n = 4; io's chars each up by one.
+TEST_F(GeneratedWorkerTest, ArraysReachTheFunctionAndComeBack) {
+  testing::ProcessResult r = RunOp(
+      "arrays", {"1,2,3", "0x1p+0,0x1p+0,0x1p+0,0x1p-1", "4", "", "97,98"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ResultText(), "0x1p+0,0x1p+1,0x1.8p+1,0x1p-1\n98,99\n");
+  // A malformed array is a bad call, named.
+  r = RunOp("arrays", {"1,2", "", "0", "", "97,98"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("operation 'arrays', parameter 'a' (in "
+                               "int[3]): expected 3 values, got 2"));
+}
+
+TEST_F(GeneratedWorkerTest, StringResultLeftNullFailsTheJobNamingIt) {
+  testing::ProcessResult r = RunOp("null_string", {""});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("operation 'null_string': out string 'o' is "
+                               "NULL; set it to a malloc'd string"));
+  EXPECT_THAT(ResultText(), HasSubstr("out string 'o' is NULL"));
 }
 
 // No results, but the message, where the adapter reads it (issue 13).

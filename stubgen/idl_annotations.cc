@@ -138,6 +138,22 @@ bool ApplyAnnotation(const Token& annotation, Operation* op,
   if (annotation.text == "Constraints") {
     return ApplyConstraints(annotation.value, op, error);
   }
+  if (annotation.text == "Implements") {
+    const std::string& name = annotation.value;
+    bool ident =
+        !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+    for (char c : name) {
+      ident &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    }
+    if (!ident) {
+      *error =
+          "@Implements takes the name of the operation this one "
+          "implements, got '" +
+          name + "'";
+      return false;
+    }
+    return true;
+  }
   double v = 0;
   if (!ParsePositive(annotation.value, &v)) {
     *error = "@Timeout takes a positive number of seconds, got '" +

@@ -61,6 +61,11 @@ class Lexer {
         while (i_ < src_.size() && IsIdentChar(src_[i_])) Advance();
         token.kind = TokenKind::kIdentifier;
         token.text = src_.substr(start, i_ - start);
+      } else if (c >= '0' && c <= '9') {
+        size_t start = i_;
+        while (i_ < src_.size() && IsIdentChar(src_[i_])) Advance();
+        token.kind = TokenKind::kNumber;
+        token.text = src_.substr(start, i_ - start);
       } else if (!LexPunct(c, &token)) {
         Fail(token.pos, "unexpected character " + Quote(c));
         break;
@@ -119,6 +124,12 @@ class Lexer {
       case ';':
         token->kind = TokenKind::kSemicolon;
         break;
+      case '[':
+        token->kind = TokenKind::kLBracket;
+        break;
+      case ']':
+        token->kind = TokenKind::kRBracket;
+        break;
       default:
         return false;
     }
@@ -165,8 +176,9 @@ class Lexer {
     return i_ + ahead < src_.size() ? src_[i_ + ahead] : '\0';
   }
 
-  // `@Name(raw text)` on one line. Only Constraints and Timeout are kept;
-  // other annotation lines are skipped like '#' lines.
+  // `@Name(raw text)` on one line, with or without COMPSs's trailing ';'.
+  // Only Constraints, Timeout and Implements are kept; other annotation
+  // lines are skipped like '#' lines.
   void LexAnnotationLine(std::vector<Token>* tokens) {
     Token token;
     token.kind = TokenKind::kAnnotation;
@@ -175,7 +187,7 @@ class Lexer {
     size_t name_start = i_;
     while (i_ < src_.size() && IsIdentChar(src_[i_])) Advance();
     std::string name(src_.substr(name_start, i_ - name_start));
-    if (name != "Constraints" && name != "Timeout") {
+    if (name != "Constraints" && name != "Timeout" && name != "Implements") {
       SkipLine();
       return;
     }

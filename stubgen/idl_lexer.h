@@ -1,6 +1,7 @@
 // Splits IDL text into tokens with their line and column. Comments, blank
 // space and lines starting with '#' or '@' disappear, except that
-// `@Constraints(...)` and `@Timeout(...)` lines become annotation tokens.
+// `@Constraints(...)`, `@Timeout(...)` and `@Implements(...)` lines become
+// annotation tokens.
 #ifndef GSRT_STUBGEN_IDL_LEXER_H_
 #define GSRT_STUBGEN_IDL_LEXER_H_
 
@@ -30,8 +31,11 @@ enum class TokenKind {
   kRParen,
   kComma,
   kSemicolon,
-  kAnnotation,  // `text` is "Constraints" or "Timeout", `value` the raw
-                // text between the parentheses, trimmed
+  kLBracket,  // '[' and ']' of an array type: `int[8]`
+  kRBracket,
+  kNumber,      // a decimal number (an array length)
+  kAnnotation,  // `text` is "Constraints", "Timeout" or "Implements",
+                // `value` the raw text between the parentheses, trimmed
   kEnd,
 };
 

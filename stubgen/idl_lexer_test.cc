@@ -72,6 +72,25 @@ TEST(IdlLexerTest, ConstraintsAndTimeoutKeepTheirRawText) {
   EXPECT_EQ(Describe(t[2]), "end of file");
 }
 
+// COMPSs's C binding ends every annotation line with ';'.
+TEST(IdlLexerTest, EveryKeptAnnotationTakesTheTrailingSemicolon) {
+  std::vector<Token> t =
+      Lex("@Constraints(ComputingUnits=2);\n"
+          "@Timeout(30) ;  // note\n"
+          "@Implements(f);\n"
+          "@Author(x);\n"
+          "g\n");
+  ASSERT_EQ(t.size(), 5u);
+  EXPECT_EQ(t[0].text, "Constraints");
+  EXPECT_EQ(t[1].text, "Timeout");
+  EXPECT_EQ(t[1].value, "30");
+  EXPECT_EQ(t[2].kind, TokenKind::kAnnotation);
+  EXPECT_EQ(t[2].text, "Implements");
+  EXPECT_EQ(t[2].value, "f");
+  EXPECT_EQ(t[3].kind, TokenKind::kIdentifier);
+  EXPECT_EQ(t[3].text, "g");
+}
+
 TEST(IdlLexerTest, CrLfLineEndingsCountAsOneLine) {
   std::vector<Token> t = Lex("a\r\nb\r\n");
   ASSERT_EQ(t.size(), 3u);

@@ -76,8 +76,23 @@ std::optional<gs_dir> DirFromIdlName(std::string_view name) {
   return std::nullopt;
 }
 
+const char* CResultTypeName(gs_type type) {
+  return type == GS_TYPE_STRING ? "char*" : CTypeName(type);
+}
+
 bool IsByPointer(const Param& param) {
-  return param.dir != GS_DIR_IN && IsScalar(param.type);
+  return param.IsArray() ||
+         (param.dir != GS_DIR_IN &&
+          (IsScalar(param.type) || param.type == GS_TYPE_STRING));
+}
+
+std::string IdlParamTypeName(const Param& param) {
+  std::string text = IdlTypeName(param.type);
+  if (param.array_length > 0) {
+    return text + "[" + std::to_string(param.array_length) + "]";
+  }
+  if (!param.length_param.empty()) return text + "[" + param.length_param + "]";
+  return text;
 }
 
 std::string Signature(const Operation& op) {
@@ -90,7 +105,7 @@ std::string Signature(const Operation& op) {
     if (i > 0) text += ", ";
     text += IdlDirName(p.dir);
     text += ' ';
-    text += IdlTypeName(p.type);
+    text += IdlParamTypeName(p);
     text += ' ';
     text += p.name;
   }

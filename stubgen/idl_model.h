@@ -15,8 +15,14 @@ namespace gs {
 
 struct Param {
   gs_dir dir = GS_DIR_IN;
-  gs_type type = GS_TYPE_FILE;
+  gs_type type = GS_TYPE_FILE;  // an array's element type
   std::string name;
+  // Arrays of scalars: `int[8]` has array_length 8, `int[n]` has
+  // length_param "n" (an `in` integer parameter of the same operation).
+  int array_length = 0;
+  std::string length_param;
+
+  bool IsArray() const { return array_length > 0 || !length_param.empty(); }
 };
 
 struct Operation {
@@ -27,6 +33,8 @@ struct Operation {
   // just before the operation; empty when there were none.
   std::string constraints;
   std::string timeout;
+  // The operation named by `@Implements(name)`, if any.
+  std::string implements;
   // What those annotations ask for (stubgen/idl_annotations.h); 0 when not
   // given: one core, no memory reserved, no timeout of the IDL's own.
   int computing_units = 0;
@@ -56,13 +64,21 @@ std::optional<gs_dir> DirFromIdlName(std::string_view name);
 // for boolean, "void" for void.
 const char* CTypeName(gs_type type);
 
+// C type of a variable that receives a result of `type`: a return value
+// or what an out/inout parameter points to. "char*" for string (a malloc'd
+// string its receiver frees), CTypeName otherwise.
+const char* CResultTypeName(gs_type type);
+
 // The enumerator names of api/include/gs/gs_abi.h ("GS_TYPE_FILE").
 const char* AbiTypeName(gs_type type);
 const char* AbiDirName(gs_dir dir);
 
-// True for out/inout scalars, which the generated code passes by pointer
-// and the worker reports back.
+// True for out/inout scalars and strings and for arrays, which the
+// generated code passes by pointer.
 bool IsByPointer(const Param& param);
+
+// "int[8]", "double[n]", or the type's own name.
+std::string IdlParamTypeName(const Param& param);
 
 // "void add(in File a, inout double acc)".
 std::string Signature(const Operation& op);

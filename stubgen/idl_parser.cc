@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "runtime/base/array_codec.h"
 #include "stubgen/idl_annotations.h"
 #include "stubgen/idl_names.h"
 #include "stubgen/library_names.h"
@@ -13,7 +14,31 @@ namespace {
 constexpr const char kParamTypes[] =
     "File, string, char, boolean, short, int, long, float or double";
 constexpr const char kReturnTypes[] =
-    "void, char, boolean, short, int, long, float or double";
+    "void, string, char, boolean, short, int, long, float or double";
+
+// Same return type and parameters (types, directions, array lengths);
+// names may differ.
+bool SameSignature(const Operation& a, const Operation& b) {
+  if (a.return_type != b.return_type || a.params.size() != b.params.size()) {
+    return false;
+  }
+  auto index_of = [](const Operation& op, const std::string& name) {
+    for (size_t k = 0; k < op.params.size(); ++k) {
+      if (op.params[k].name == name) return static_cast<int>(k);
+    }
+    return -1;
+  };
+  for (size_t k = 0; k < a.params.size(); ++k) {
+    const Param& p = a.params[k];
+    const Param& q = b.params[k];
+    if (p.dir != q.dir || p.type != q.type ||
+        p.array_length != q.array_length ||
+        index_of(a, p.length_param) != index_of(b, q.length_param)) {
+      return false;
+    }
+  }
+  return true;
+}
 
 class Parser {
  public:
@@ -86,10 +111,13 @@ class Parser {
     while (true) {
       Operation op;
       const Token* first_annotation = nullptr;
+      SourcePos implements_pos = Cur().pos;
       while (At(TokenKind::kAnnotation)) {
         if (!first_annotation) first_annotation = &Cur();
-        std::string& slot =
-            Cur().text == "Constraints" ? op.constraints : op.timeout;
+        if (Cur().text == "Implements") implements_pos = Cur().pos;
+        std::string& slot = Cur().text == "Constraints" ? op.constraints
+                            : Cur().text == "Timeout"   ? op.timeout
+                                                        : op.implements;
         if (!slot.empty()) {
           return Fail(Cur().pos, "more than one @" + Cur().text +
                                      " for the same operation");
@@ -113,6 +141,7 @@ class Parser {
       }
       SourcePos name_pos_op;
       if (!ParseOperation(&op, &name_pos_op)) return false;
+      implements_pos_.push_back(implements_pos);
       auto [it, inserted] = first_line.emplace(op.name, op.line);
       if (!inserted) {
         return Fail(name_pos_op, "duplicate operation '" + op.name +
@@ -126,6 +155,7 @@ class Parser {
       return Fail(name_pos,
                   "interface '" + iface->name + "' declares no operations");
     }
+    if (!CheckImplements(*iface)) return false;
     if (!ExpectSemicolon("'}' of interface '" + iface->name + "'")) {
       return false;
     }
@@ -143,6 +173,13 @@ class Parser {
                                  Describe(Cur()));
     }
     op->line = Cur().pos.line;
+    if (AtWord("static")) {  // COMPSs's grammar allows it for class methods
+      return Fail(Cur().pos,
+                  "'static' (a COMPSs task that is a static class method) is "
+                  "not supported: gsrt operations are plain functions; remove "
+                  "'static' and implement the operation as a free function "
+                  "that calls the method");
+    }
     std::optional<gs_type> type = TypeFromIdlName(Cur().text);
     if (!type) {
       return Fail(Cur().pos, "unknown return type '" + Cur().text +
@@ -152,13 +189,14 @@ class Parser {
       return Fail(Cur().pos,
                   "File cannot be a return type; use an out File parameter");
     }
-    if (*type == GS_TYPE_STRING) {
-      return Fail(Cur().pos,
-                  "string cannot be a return type; use a File for string "
-                  "results");
-    }
     op->return_type = *type;
     Next();
+    if (At(TokenKind::kLBracket)) {
+      return Fail(Cur().pos,
+                  "an array cannot be a return value in gsrt; return it "
+                  "through an out parameter, e.g. 'out " +
+                      std::string(IdlTypeName(*type)) + "[8] result'");
+    }
     *name_pos = Cur().pos;
     if (!ExpectName("operation name", &op->name)) return false;
     if (IsLibraryFunction(op->name)) {
@@ -175,6 +213,7 @@ class Parser {
                                  "', got " + Describe(Cur()));
     }
     Next();
+    length_pos_.clear();
     if (AtWord("void") && tokens_[i_ + 1].kind == TokenKind::kRParen) Next();
     if (At(TokenKind::kRParen)) {
       Next();
@@ -193,6 +232,7 @@ class Parser {
         }
       }
     }
+    if (!CheckArrayLengths(*op)) return false;
     return ExpectSemicolon("operation '" + op->name + "'");
   }
 
@@ -211,13 +251,23 @@ class Parser {
     }
     param.dir = *dir;
     Next();
-    const Token& type_token = Cur();
     if (!At(TokenKind::kIdentifier)) {
       return Fail(Cur().pos, "expected parameter type after '" +
                                  std::string(IdlDirName(param.dir)) +
                                  "', got " + Describe(Cur()));
     }
     std::optional<gs_type> type = TypeFromIdlName(Cur().text);
+    if (!type && tokens_[i_ + 1].kind == TokenKind::kIdentifier) {
+      // `inout student st`: a typo, or COMPSs's object parameter (a class).
+      return Fail(Cur().pos,
+                  "unknown type '" + Cur().text + "'; expected " + kParamTypes +
+                      ". If '" + Cur().text +
+                      "' is a class (a COMPSs object parameter): gsrt passes "
+                      "objects only as files; declare it '" +
+                      IdlDirName(param.dir) + " File " + tokens_[i_ + 1].text +
+                      "' and serialize the object to that file yourself "
+                      "(write it before the call, read it in the function)");
+    }
     if (!type) {
       return Fail(Cur().pos,
                   "unknown type '" + Cur().text + "'; expected " + kParamTypes);
@@ -228,14 +278,12 @@ class Parser {
     }
     param.type = *type;
     Next();
+    SourcePos length_pos;
+    if (At(TokenKind::kLBracket) && !ParseArrayLength(&param, &length_pos)) {
+      return false;
+    }
     SourcePos name_pos = Cur().pos;
     if (!ExpectName("parameter name", &param.name)) return false;
-    if (param.type == GS_TYPE_STRING && param.dir != GS_DIR_IN) {
-      return Fail(type_token.pos, std::string(IdlDirName(param.dir)) +
-                                      " string parameter '" + param.name +
-                                      "' is not supported; use a File for "
-                                      "string results");
-    }
     for (const Param& other : op->params) {
       if (other.name == param.name) {
         return Fail(name_pos, "duplicate parameter '" + param.name +
@@ -243,11 +291,127 @@ class Parser {
       }
     }
     op->params.push_back(std::move(param));
+    length_pos_.push_back(length_pos);
+    return true;
+  }
+
+  // `[8]` or `[n]` after a scalar type (COMPSs's `int[<size>]`).
+  bool ParseArrayLength(Param* param, SourcePos* length_pos) {
+    if (!IsScalar(param->type)) {
+      return Fail(Cur().pos,
+                  std::string("arrays of ") + IdlTypeName(param->type) +
+                      " are not supported; arrays hold char, boolean, short, "
+                      "int, long, float or double (pass the values in a File)");
+    }
+    Next();
+    *length_pos = Cur().pos;
+    if (At(TokenKind::kNumber)) {
+      const std::string& text = Cur().text;
+      size_t digits = text.find_first_not_of("0123456789");
+      long long n = digits == std::string::npos && text.size() <= 9
+                        ? std::stoll(text)
+                        : -1;
+      if (n < 1 || n > static_cast<long long>(kMaxArrayElements)) {
+        return Fail(Cur().pos, "array length must be a number from 1 to " +
+                                   std::to_string(kMaxArrayElements) +
+                                   ", got '" + text +
+                                   "'; pass bigger data in a File");
+      }
+      param->array_length = static_cast<int>(n);
+    } else if (At(TokenKind::kIdentifier)) {
+      param->length_param = Cur().text;
+    } else {
+      return Fail(Cur().pos,
+                  "expected an array length (a number or the name of an 'in "
+                  "int' parameter) after '[', got " +
+                      Describe(Cur()));
+    }
+    Next();
+    if (!At(TokenKind::kRBracket)) {
+      return Fail(Cur().pos, "expected ']' after the array length, got " +
+                                 Describe(Cur()));
+    }
+    Next();
+    return true;
+  }
+
+  // `@Implements(f)` names another operation of the interface, one that is
+  // not itself an alternative, with the same parameters and return type.
+  bool CheckImplements(const Interface& iface) {
+    for (size_t i = 0; i < iface.operations.size(); ++i) {
+      const Operation& op = iface.operations[i];
+      if (op.implements.empty()) continue;
+      const std::string at =
+          "@Implements(" + op.implements + ") on '" + op.name + "': ";
+      const Operation* target = nullptr;
+      for (const Operation& other : iface.operations) {
+        if (other.name == op.implements) target = &other;
+      }
+      if (target == &op) {
+        return Fail(implements_pos_[i],
+                    at + "an operation cannot implement itself");
+      }
+      if (target == nullptr) {
+        return Fail(
+            implements_pos_[i],
+            at + "the interface has no operation '" + op.implements + "'");
+      }
+      if (!target->implements.empty()) {
+        return Fail(implements_pos_[i],
+                    at + "'" + target->name +
+                        "' is itself an alternative of '" + target->implements +
+                        "'; write @Implements(" + target->implements + ")");
+      }
+      if (!SameSignature(op, *target)) {
+        return Fail(implements_pos_[i],
+                    at +
+                        "an alternative takes the parameters and returns the "
+                        "type of the operation it implements (" +
+                        Signature(*target) + "), got " + Signature(op));
+      }
+    }
+    return true;
+  }
+
+  // `int[n] v` needs `in int n` (or short/long) in the same operation,
+  // before or after it.
+  bool CheckArrayLengths(const Operation& op) {
+    for (size_t k = 0; k < op.params.size(); ++k) {
+      const Param& p = op.params[k];
+      if (p.length_param.empty()) continue;
+      const Param* length = nullptr;
+      for (const Param& other : op.params) {
+        if (other.name == p.length_param) length = &other;
+      }
+      if (length == nullptr) {
+        return Fail(length_pos_[k],
+                    "array length '" + p.length_param + "' of parameter '" +
+                        p.name + "' is not a parameter of '" + op.name +
+                        "'; write a number (int[8]) or the name of an 'in "
+                        "int' or 'in long' parameter");
+      }
+      bool integer = length->type == GS_TYPE_SHORT ||
+                     length->type == GS_TYPE_INT ||
+                     length->type == GS_TYPE_LONG;
+      if (length->dir != GS_DIR_IN || !integer || length->IsArray()) {
+        return Fail(length_pos_[k], "array length '" + p.length_param +
+                                        "' of parameter '" + p.name +
+                                        "' must be an 'in' short, int or long "
+                                        "parameter; '" +
+                                        length->name + "' is '" +
+                                        IdlDirName(length->dir) + " " +
+                                        IdlParamTypeName(*length) + "'");
+      }
+    }
     return true;
   }
 
   const std::vector<Token>& tokens_;
   size_t i_ = 0;
+  // Where each operation's annotations start (for @Implements errors).
+  std::vector<SourcePos> implements_pos_;
+  // Where each parameter of the current operation wrote its array length.
+  std::vector<SourcePos> length_pos_;
   SourceError error_;
 };
 

@@ -1,8 +1,8 @@
 // Parses GRID superscalar IDL text into the model (stubgen/idl_model.h):
 //
 //   interface NAME {
-//     @Constraints(raw text)          // optional, kept with the next op
-//     TYPE name(DIR TYPE param, ...);
+//     @Constraints(raw text);         // optional, kept with the next op
+//     TYPE name(DIR TYPE param, DIR TYPE[8] a, DIR TYPE[n] b, ...);
 //   };
 //
 // Everything is checked here (types, directions, duplicates, names), so the

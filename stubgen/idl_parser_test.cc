@@ -101,14 +101,11 @@ const ErrorCase kErrors[] = {
     {"empty interface", "interface a {\n};\n",
      "t.idl:1:11: error: interface 'a' declares no operations"},
     {"unknown return type", "interface a { integer f(); };",
-     "t.idl:1:15: error: unknown return type 'integer'; expected void, char, "
-     "boolean, short, int, long, float or double"},
+     "t.idl:1:15: error: unknown return type 'integer'; expected void, "
+     "string, char, boolean, short, int, long, float or double"},
     {"File return type", "interface a { File f(); };",
      "t.idl:1:15: error: File cannot be a return type; use an out File "
      "parameter"},
-    {"string return type", "interface a { string f(); };",
-     "t.idl:1:15: error: string cannot be a return type; use a File for "
-     "string results"},
     {"stray token in body", "interface a { ; };",
      "t.idl:1:15: error: expected an operation (return type), got ';'"},
     {"missing operation name", "interface a { void (); };",
@@ -151,7 +148,52 @@ const ErrorCase kErrors[] = {
      "t.idl:1:25: error: expected parameter type after 'in', got ','"},
     {"unknown parameter type", "interface a { void f(in integer x); };",
      "t.idl:1:25: error: unknown type 'integer'; expected File, string, char, "
-     "boolean, short, int, long, float or double"},
+     "boolean, short, int, long, float or double. If 'integer' is a class (a "
+     "COMPSs object parameter): gsrt passes objects only as files; declare it "
+     "'in File x' and serialize the object to that file yourself (write it "
+     "before the call, read it in the function)"},
+    {"object parameter (COMPSs)",
+     "interface a {\n  void f(inout student st);\n};",
+     "t.idl:2:16: error: unknown type 'student'; expected File, string, char, "
+     "boolean, short, int, long, float or double. If 'student' is a class (a "
+     "COMPSs object parameter): gsrt passes objects only as files; declare it "
+     "'inout File st' and serialize the object to that file yourself (write "
+     "it before the call, read it in the function)"},
+    {"static task (COMPSs)",
+     "interface a {\n  static void f(in File x);\n};",
+     "t.idl:2:3: error: 'static' (a COMPSs task that is a static class "
+     "method) is not supported: gsrt operations are plain functions; remove "
+     "'static' and implement the operation as a free function that calls the "
+     "method"},
+    {"implements an unknown operation",
+     "interface a {\n  void f(inout File x);\n  @Constraints(ComputingUnits=2);"
+     "\n  @Implements(g);\n  void f8(inout File x);\n};",
+     "t.idl:4:3: error: @Implements(g) on 'f8': the interface has no "
+     "operation 'g'"},
+    {"implements itself",
+     "interface a {\n  @Implements(f);\n  void f(inout File x);\n};",
+     "t.idl:2:3: error: @Implements(f) on 'f': an operation cannot implement "
+     "itself"},
+    {"implements an alternative",
+     "interface a {\n  void f();\n  @Implements(f)\n  void g();\n"
+     "  @Implements(g)\n  void h();\n};",
+     "t.idl:5:3: error: @Implements(g) on 'h': 'g' is itself an alternative "
+     "of 'f'; write @Implements(f)"},
+    {"implements with other parameters",
+     "interface a {\n  void f(inout File x, in int[4] v);\n"
+     "  @Implements(f);\n  void g(inout File y, in int[5] w);\n};",
+     "t.idl:3:3: error: @Implements(f) on 'g': an alternative takes the "
+     "parameters and returns the type of the operation it implements (void "
+     "f(inout File x, in int[4] v)), got void g(inout File y, in int[5] w)"},
+    {"implements with another return type",
+     "interface a {\n  int f();\n  @Implements(f);\n  long g();\n};",
+     "t.idl:3:3: error: @Implements(f) on 'g': an alternative takes the "
+     "parameters and returns the type of the operation it implements (int "
+     "f()), got long g()"},
+    {"implements without a name",
+     "interface a {\n  void f();\n  @Implements(2f);\n  void g();\n};",
+     "t.idl:3:3: error: @Implements takes the name of the operation this one "
+     "implements, got '2f'"},
     {"void parameter", "interface a { void f(in void x); };",
      "t.idl:1:25: error: void is not a parameter type; expected File, string, "
      "char, boolean, short, int, long, float or double"},
@@ -160,12 +202,6 @@ const ErrorCase kErrors[] = {
     {"IDL keyword as parameter name", "interface a { void f(in int in); };",
      "t.idl:1:29: error: 'in' is an IDL keyword and cannot be used as a "
      "parameter name"},
-    {"out string", "interface a { void f(out string s); };",
-     "t.idl:1:26: error: out string parameter 's' is not supported; use a "
-     "File for string results"},
-    {"inout string", "interface a { void f(inout string s); };",
-     "t.idl:1:28: error: inout string parameter 's' is not supported; use a "
-     "File for string results"},
     {"missing comma", "interface a { void f(in int x in int y); };",
      "t.idl:1:31: error: expected ',' or ')' after parameter 'x', got 'in'"},
     {"default value", "interface a { void f(in int x = 3); };",
@@ -214,6 +250,40 @@ const ErrorCase kErrors[] = {
     {"timeout not a number", "interface a {\n@Timeout(soon)\nvoid f();};",
      "t.idl:2:1: error: @Timeout takes a positive number of seconds, got "
      "'soon'"},
+    {"array return value", "interface a { int[4] f(); };",
+     "t.idl:1:18: error: an array cannot be a return value in gsrt; return "
+     "it through an out parameter, e.g. 'out int[8] result'"},
+    {"array of strings", "interface a { void f(in string[2] s); };",
+     "t.idl:1:31: error: arrays of string are not supported; arrays hold "
+     "char, boolean, short, int, long, float or double (pass the values in a "
+     "File)"},
+    {"array length zero", "interface a { void f(in int[0] v); };",
+     "t.idl:1:29: error: array length must be a number from 1 to 16384, got "
+     "'0'; pass bigger data in a File"},
+    {"array length too big", "interface a { void f(in int[100000] v); };",
+     "t.idl:1:29: error: array length must be a number from 1 to 16384, got "
+     "'100000'; pass bigger data in a File"},
+    {"array length not a number", "interface a { void f(in int[8x] v); };",
+     "t.idl:1:29: error: array length must be a number from 1 to 16384, got "
+     "'8x'; pass bigger data in a File"},
+    {"array length missing", "interface a { void f(in int[] v); };",
+     "t.idl:1:29: error: expected an array length (a number or the name of an "
+     "'in int' parameter) after '[', got ']'"},
+    {"array bracket not closed", "interface a { void f(in int[8 v); };",
+     "t.idl:1:31: error: expected ']' after the array length, got 'v'"},
+    {"array length names no parameter",
+     "interface a {\n  void g(in double x, in int[n] v);\n};",
+     "t.idl:2:30: error: array length 'n' of parameter 'v' is not a "
+     "parameter of 'g'; write a number (int[8]) or the name of an 'in int' "
+     "or 'in long' parameter"},
+    {"array length from an out parameter",
+     "interface a { void g(out double[n] v, out int n); };",
+     "t.idl:1:33: error: array length 'n' of parameter 'v' must be an 'in' "
+     "short, int or long parameter; 'n' is 'out int'"},
+    {"array length from a double",
+     "interface a { void g(in double n, in int[n] v); };",
+     "t.idl:1:42: error: array length 'n' of parameter 'v' must be an 'in' "
+     "short, int or long parameter; 'n' is 'in double'"},
     {"non-ASCII character", "interface a { void f(in int \xc3\xa9); };",
      "t.idl:1:29: error: unexpected character '\\xc3'"},
 };
@@ -237,7 +307,7 @@ TEST(IdlParserTest, ReadsCompssConstraintsAndTimeout) {
       "  void big(inout File f);\n"
       "  @Constraints(computing_units=2, memorySize=0.5)\n"
       "  void mid(inout File f);\n"
-      "  @Implements(mid);\n"
+      "  @Timeout(5);  // every kept annotation takes the ';'\n"
       "  void small(inout File f);\n"
       "};\n",
       "sim.idl");
@@ -251,6 +321,47 @@ TEST(IdlParserTest, ReadsCompssConstraintsAndTimeout) {
   EXPECT_EQ(ops[1].memory_gb, 0.5);
   EXPECT_EQ(ops[1].timeout_seconds, 0);
   EXPECT_EQ(ops[2].computing_units, 0);  // not given: one core
+  EXPECT_EQ(ops[2].timeout_seconds, 5);
+}
+
+// COMPSs's C binding: `TYPE[<size>]` with a number or a parameter's name.
+TEST(IdlParserTest, ReadsArraysOfScalars) {
+  StatusOr<Interface> parsed = ParseIdl(
+      "interface arr {\n"
+      "  void f(in int[8] a, inout double[n] r, in long n, out char[2] c);\n"
+      "};\n",
+      "arr.idl");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const std::vector<Param>& p = parsed->operations[0].params;
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_EQ(p[0].type, GS_TYPE_INT);
+  EXPECT_EQ(p[0].array_length, 8);
+  EXPECT_TRUE(p[0].IsArray());
+  EXPECT_EQ(p[1].length_param, "n");
+  EXPECT_EQ(p[1].array_length, 0);
+  EXPECT_TRUE(p[1].IsArray());
+  EXPECT_FALSE(p[2].IsArray());
+  EXPECT_EQ(p[3].dir, GS_DIR_OUT);
+  EXPECT_EQ(Signature(parsed->operations[0]),
+            "void f(in int[8] a, inout double[n] r, in long n, out char[2] "
+            "c)");
+}
+
+// COMPSs's alternative implementations: the annotation may come before or
+// after @Constraints, and the target before or after the alternative.
+TEST(IdlParserTest, ReadsAlternativeImplementations) {
+  StatusOr<Interface> parsed = ParseIdl(
+      "interface alt {\n"
+      "  @Implements(solve);\n"
+      "  @Constraints(ComputingUnits=8);\n"
+      "  void solve8(inout File f, in int[n] v, in int n);\n"
+      "  void solve(inout File g, in int[m] w, in int m);\n"
+      "};\n",
+      "alt.idl");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->operations[0].implements, "solve");
+  EXPECT_EQ(parsed->operations[0].computing_units, 8);
+  EXPECT_EQ(parsed->operations[1].implements, "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, IdlParserErrorTest,

@@ -108,8 +108,11 @@ std::string EncodeValue(gs_type type, const void* ptr) {
     case GS_TYPE_DOUBLE:
       return FormatDouble(*static_cast<const double*>(ptr));
     case GS_TYPE_FILE:
-    case GS_TYPE_STRING:
-      return *static_cast<const char* const*>(ptr);
+    case GS_TYPE_STRING: {
+      // An inout string the caller left NULL goes as the empty string.
+      const char* s = *static_cast<const char* const*>(ptr);
+      return s != nullptr ? s : "";
+    }
     case GS_TYPE_VOID:
       break;
   }

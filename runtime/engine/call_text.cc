@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/base/array_codec.h"
 #include "runtime/base/scalar_codec.h"
 
 namespace gs {
@@ -83,6 +84,8 @@ std::string FormatCall(const gs_operation& op, std::string_view scalars,
     pos = end == std::string_view::npos ? scalars.size() : end + 1;
     if (p.dir == GS_DIR_OUT) {
       out += std::string("out ") + p.name;
+    } else if (IsArrayParam(p)) {
+      out += "[" + std::string(value) + "]";
     } else {
       out += Readable(p.type, value);
     }

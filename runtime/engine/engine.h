@@ -246,9 +246,18 @@ class Engine {
   void ScheduleLocked(std::vector<Dispatch>* out);
   // What the policies know of each host now: slots, jobs and their ends.
   void HostStatesLocked(std::vector<HostState>* states) const;
-  // Builds the job of one instance of `task` on `host` and books it.
+  // Builds the job of one instance of `task` on `host` and books it; it
+  // runs `implementation` (one of the operation's @Implements
+  // alternatives) when given, else the operation the program called.
   Dispatch DispatchLocked(TaskId task, HostId host, Seconds predicted_end,
-                          bool replica);
+                          bool replica,
+                          const gs_operation* implementation = nullptr);
+  // For each placement of a round, the alternative it runs, or null for the
+  // called operation (runtime/sched/implementation_choice.h); empty when no
+  // placed operation has alternatives.
+  std::vector<const gs_operation*> ChooseImplementationsLocked(
+      const std::vector<HostState>& states,
+      const std::vector<Placement>& placed) const;
   void Send(std::vector<Dispatch> dispatches);
   // Puts `task` back: ready if its inputs exist, else waiting for them.
   void RequeueLocked(TaskId task);

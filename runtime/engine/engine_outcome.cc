@@ -24,7 +24,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     HostEntry& host = *hosts_[host_id];
     --host.running;
     const Task& task = graph_.task(job.task);
-    host.running_cores -= scheduler_.NeedOf(task.op).cores;
+    host.running_cores -= job.need.cores;  // an alternative's, if it ran one
     std::vector<JobId> others = EndInstanceLocked(job.task, report.id);
     NameUserFilesLocked(job, host_id, &report);
     RecordJobLocked(job, host_id, report);

@@ -25,8 +25,7 @@ void Engine::ScheduleReconsider() {
         std::sort(jobs.begin(), jobs.end());
         std::vector<Placement> running;
         for (auto& [id, job] : jobs) {
-          states[job->host].AddBusy(
-              job->predicted_end, scheduler_.NeedOf(graph_.task(job->task).op));
+          states[job->host].AddBusy(job->predicted_end, job->need);
           running.push_back({job->task, job->host, job->predicted_end});
         }
         SchedulingInput in{clock_->Now(), &states, predictor_.get()};

@@ -3,14 +3,43 @@
 // after staging its inputs when the host lacks them (engine_data.cc). A
 // round follows every submission burst, every job's end and every host
 // that comes back.
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <map>
+#include <optional>
 
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/job_builder.h"
+#include "runtime/sched/implementation_choice.h"
 
 namespace gs {
+
+namespace {
+
+// What a job of `op` holds, as AdmitLocked reads it for the called one.
+Need NeedOfOperation(const gs_operation& op) {
+  return Need{std::max(1, op.computing_units), std::max(0.0, op.memory_gb)};
+}
+
+// The function the job runs and what it holds. An alternative has the
+// called operation's parameters: only the function and its needs differ.
+// runtime.timeout in the configuration wins over the IDL's @Timeout.
+void SetWhatRuns(const gs_operation& runs, const Need& need,
+                 const std::map<std::string, Seconds>& timeouts,
+                 JobSpec* spec) {
+  spec->operation = runs.name;
+  spec->cores = need.cores;
+  spec->memory_gb = need.memory_gb;
+  if (auto it = timeouts.find(spec->operation); it != timeouts.end()) {
+    spec->timeout = it->second;
+  } else if (runs.timeout > 0) {
+    spec->timeout = runs.timeout;
+  }
+}
+
+}  // namespace
 
 void Engine::WakeLocked() {
   if (wake_posted_ || !io_) return;
@@ -63,16 +92,55 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
     scheduler_.mutable_policy()->SetHostOrder(HostOrderLocked());
   }
   std::vector<Placement> placed = scheduler_.Schedule(in);
-  for (const Placement& p : placed) {
-    out->push_back(DispatchLocked(p.task, p.host, p.predicted_end, false));
+  std::vector<const gs_operation*> implementations =
+      ChooseImplementationsLocked(states, placed);
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const Placement& p = placed[i];
+    out->push_back(
+        DispatchLocked(p.task, p.host, p.predicted_end, false,
+                       implementations.empty() ? nullptr : implementations[i]));
   }
   if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {
     ReplicateLocked(states, placed, out);
   }
 }
 
+std::vector<const gs_operation*> Engine::ChooseImplementationsLocked(
+    const std::vector<HostState>& states,
+    const std::vector<Placement>& placed) const {
+  std::vector<const gs_operation*> chosen;
+  bool any = false;
+  for (const Placement& p : placed) {
+    any |= ops_[graph_.task(p.task).op].desc->num_alternatives > 0;
+  }
+  if (!any) return chosen;  // the common case: one pass, no allocation
+  chosen.assign(placed.size(), nullptr);
+  std::vector<std::vector<Need>> placed_needs(states.size());
+  for (const Placement& p : placed) {
+    placed_needs[p.host].push_back(scheduler_.NeedOf(graph_.task(p.task).op));
+  }
+  std::vector<std::optional<SpareRoom>> spare(states.size());
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const Placement& p = placed[i];
+    const OpId op = graph_.task(p.task).op;
+    const gs_operation& desc = *ops_[op].desc;
+    if (desc.num_alternatives == 0) continue;
+    if (!spare[p.host]) {
+      spare[p.host] = SpareAfterRound(states[p.host], placed_needs[p.host]);
+    }
+    std::vector<Need> needs;
+    for (int k = 0; k < desc.num_alternatives; ++k) {
+      needs.push_back(NeedOfOperation(*desc.alternatives[k]));
+    }
+    int k = ChooseImplementation(scheduler_.NeedOf(op), needs, &*spare[p.host]);
+    if (k >= 0) chosen[i] = desc.alternatives[k];
+  }
+  return chosen;
+}
+
 Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
-                                        Seconds predicted_end, bool replica) {
+                                        Seconds predicted_end, bool replica,
+                                        const gs_operation* implementation) {
   Task& task = graph_.task(t);
   task.state = TaskState::kRunning;
   // Replicas are not retries: they do not spend the task's budget.
@@ -84,16 +152,10 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       graph_, t, ops_[task.op], [this, h](VersionId v) { return PathOn(v, h); },
       host.worker);
   spec.id = NextJobNumberLocked();
-  const Need need = scheduler_.NeedOf(task.op);
-  spec.cores = need.cores;
-  spec.memory_gb = need.memory_gb;
-  // runtime.timeout in the configuration wins over the IDL's @Timeout.
-  if (auto it = options_.timeouts.find(spec.operation);
-      it != options_.timeouts.end()) {
-    spec.timeout = it->second;
-  } else if (ops_[task.op].desc->timeout > 0) {
-    spec.timeout = ops_[task.op].desc->timeout;
-  }
+  const Need need = implementation != nullptr ? NeedOfOperation(*implementation)
+                                              : scheduler_.NeedOf(task.op);
+  SetWhatRuns(implementation != nullptr ? *implementation : *ops_[task.op].desc,
+              need, options_.timeouts, &spec);
   JobEntry entry{t,       h,  predicted_end, clock_->Now(), task.attempts,
                  replica, {}, need};
   if (replica && host.shared) {

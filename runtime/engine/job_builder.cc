@@ -1,15 +1,46 @@
 #include "runtime/engine/job_builder.h"
 
+#include "runtime/base/array_codec.h"
+#include "runtime/base/result_values.h"
 #include "runtime/base/scalar_codec.h"
 
 namespace gs {
+
+Status CheckCallValues(const gs_operation& op, const gs_arg* args) {
+  for (int i = 0; i < op.num_params; ++i) {
+    const gs_param_desc& p = op.params[i];
+    if (!IsArrayParam(p)) continue;
+    StatusOr<size_t> n = ArrayLength(op, i, args);
+    if (!n.ok()) return n.status();
+    if (*n > 0 && args[i].ptr == nullptr) {
+      return Status::InvalidArgument(
+          "operation '" + std::string(op.name) + "': array '" + p.name +
+          "' is NULL; pass an array of " + std::to_string(*n) + " elements");
+    }
+    if (p.dir == GS_DIR_OUT) continue;
+    size_t bytes = EncodeArray(p.type, args[i].ptr, *n).size();
+    if (bytes > kMaxEncodedArrayBytes) {
+      return Status::InvalidArgument(
+          "operation '" + std::string(op.name) + "': array '" + p.name +
+          "' takes " + std::to_string(bytes) + " bytes as text, more than " +
+          std::to_string(kMaxEncodedArrayBytes) +
+          " a job argument may hold; pass big data in a File");
+    }
+  }
+  return Status::Ok();
+}
 
 void EncodeScalars(const gs_operation& op, const gs_arg* args,
                    std::string* blob) {
   for (int i = 0; i < op.num_params; ++i) {
     const gs_param_desc& p = op.params[i];
     if (p.type == GS_TYPE_FILE) continue;
-    if (p.dir == GS_DIR_IN) {
+    if (IsArrayParam(p)) {
+      StatusOr<size_t> n = ArrayLength(op, i, args);  // CheckCallValues'd
+      if (p.dir != GS_DIR_OUT && n.ok()) {
+        blob->append(EncodeArray(p.type, args[i].ptr, *n));
+      }
+    } else if (p.dir == GS_DIR_IN) {
       if (p.type == GS_TYPE_STRING) {
         blob->append(args[i].str ? args[i].str : "");
       } else {
@@ -74,19 +105,30 @@ Status DecodeResults(const gs_operation& op, std::string_view results,
       return Status::Internal(
           std::string("worker reported no return value for ") + op.name);
     }
-    if (return_slot && !DecodeValue(op.return_type, line, return_slot)) {
+    if (return_slot && !DecodeResultLine(op.return_type, line, return_slot)) {
       return Status::Internal(std::string("bad return value '") +
                               std::string(line) + "' from " + op.name);
     }
   }
   for (int i = 0; i < op.num_params; ++i) {
     const gs_param_desc& p = op.params[i];
-    if (p.type == GS_TYPE_FILE || p.dir == GS_DIR_IN) continue;
+    if (!IsResultParam(p)) continue;
     if (!next_line(&line)) {
       return Status::Internal(std::string("worker reported no value for '") +
                               p.name + "' of " + op.name);
     }
-    if (args[i].ptr && !DecodeValue(p.type, line, args[i].ptr)) {
+    if (IsArrayParam(p)) {
+      StatusOr<size_t> n = ArrayLength(op, i, args);
+      if (!n.ok()) return n.status();
+      if (args[i].ptr == nullptr) continue;
+      Status s = DecodeArray(p.type, line, *n, args[i].ptr);
+      if (!s.ok()) {
+        return Status::Internal(std::string("bad array '") + p.name + "' of " +
+                                op.name + ": " + s.message());
+      }
+      continue;
+    }
+    if (args[i].ptr && !DecodeResultLine(p.type, line, args[i].ptr)) {
       return Status::Internal(std::string("bad value '") + std::string(line) +
                               "' for '" + p.name + "' of " + op.name);
     }

@@ -15,8 +15,14 @@
 
 namespace gs {
 
+// Whether the values of a call can be sent: every array's length within
+// bounds and its encoding within one argv string (array_codec.h). The
+// message names the operation and the parameter and says what to do.
+Status CheckCallValues(const gs_operation& op, const gs_arg* args);
+
 // Appends the encoded scalar arguments of a call to `blob`: one
-// NUL-terminated entry per non-File parameter (empty for `out`).
+// NUL-terminated entry per non-File parameter (empty for `out`; arrays as
+// "e0,e1,...").
 void EncodeScalars(const gs_operation& op, const gs_arg* args,
                    std::string* blob);
 
@@ -26,9 +32,10 @@ JobSpec BuildJobSpec(const TaskGraph& graph, TaskId task,
                      const std::function<std::string(VersionId)>& version_path,
                      std::string worker);
 
-// Stores the worker's `results` (return value first, then out/inout scalars
-// in order, one per line) into `return_slot` and the out/inout pointers of
-// `args`.
+// Stores the worker's `results` (return value first, then every out/inout
+// non-File parameter in order, one per line: result_values.h) into
+// `return_slot` and the out/inout pointers of `args`. A string result
+// replaces the caller's `char*` with a malloc'd copy (the old one freed).
 Status DecodeResults(const gs_operation& op, std::string_view results,
                      const gs_arg* args, void* return_slot);
 

@@ -10,7 +10,9 @@
 
 #include "gs/gs.h"
 #include "gs/gs_abi.h"
+#include "runtime/base/result_values.h"
 #include "runtime/engine/engine.h"
+#include "runtime/engine/job_builder.h"
 #include "runtime/master/master_setup.h"
 
 namespace {
@@ -133,6 +135,14 @@ int GS_FClose(FILE* file) {
 
 void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
   gs::Engine* engine = RequireEngine(op->name);
+  gs::Status values = gs::CheckCallValues(*op, args);
+  if (!values.ok()) {
+    // Like a wrong argument to a function: the program is wrong here.
+    std::fprintf(stderr, "gsrt: %s; stopping the program\n",
+                 values.message().c_str());
+    GS_Off(1);
+    std::exit(1);
+  }
   gs::TaskId task = engine->Submit(op, args);
   if (task == gs::kRefusedTask) {
     // No host can ever run it: running on would only fail later.
@@ -143,8 +153,7 @@ void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
   }
   bool synchronous = op->return_type != GS_TYPE_VOID;
   for (int i = 0; i < op->num_params && !synchronous; ++i) {
-    synchronous =
-        op->params[i].type != GS_TYPE_FILE && op->params[i].dir != GS_DIR_IN;
+    synchronous = gs::IsResultParam(op->params[i]);
   }
   if (!synchronous) return;
   gs::Status s = engine->WaitForResults(task, args, return_slot);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <cstring>
+
 namespace gs {
 namespace {
 
@@ -54,7 +57,7 @@ TEST(DecodeCallTest, EncodeResultsGivesReturnThenOutAndInoutScalars) {
   *static_cast<int*>(call.args[9].ptr) = 42;
   *static_cast<double*>(call.args[10].ptr) *= 2;
   *static_cast<bool*>(call.args[11].ptr) = true;
-  EXPECT_EQ(EncodeResults(kOp, call), "-7\n42\n0x1p+3\n1\n");
+  EXPECT_EQ(*EncodeResults(kOp, call), "-7\n42\n0x1p+3\n1\n");
 
   // Pointers survive a move of the DecodedCall (the slots do not move).
   DecodedCall moved = std::move(call);
@@ -68,12 +71,92 @@ TEST(DecodeCallTest, VoidOperationWithoutScalarResultsEncodesNothing) {
   std::vector<const char*> values = {"x", "y"};
   DecodedCall call;
   ASSERT_TRUE(DecodeCall(op, values, &call).ok());
-  EXPECT_EQ(EncodeResults(op, call), "");
+  EXPECT_EQ(*EncodeResults(op, call), "");
 
   const gs_operation none = {"tick", GS_TYPE_INT, 0, nullptr, 0, 0, 0};
   DecodedCall empty;
   ASSERT_TRUE(DecodeCall(none, {}, &empty).ok());
-  EXPECT_EQ(EncodeResults(none, empty), "0\n");
+  EXPECT_EQ(*EncodeResults(none, empty), "0\n");
+}
+
+// out/inout strings and string returns: the worker owns a malloc'd `char*`
+// per slot, the function may replace it, and the result file carries it
+// escaped on one line.
+TEST(DecodeCallTest, StringResultsComeBackEscapedAndOwned) {
+  const gs_param_desc params[] = {{"o", GS_TYPE_STRING, GS_DIR_OUT},
+                                  {"io", GS_TYPE_STRING, GS_DIR_INOUT},
+                                  {"n", GS_TYPE_INT, GS_DIR_OUT}};
+  const gs_operation op = {"greet", GS_TYPE_STRING, 3, params, 0, 0, 0};
+  std::vector<const char*> values = {"", "in\nput", ""};
+  DecodedCall call;
+  ASSERT_TRUE(DecodeCall(op, values, &call).ok());
+  char** out = static_cast<char**>(call.args[0].ptr);
+  char** inout = static_cast<char**>(call.args[1].ptr);
+  EXPECT_EQ(*out, nullptr);
+  ASSERT_NE(*inout, nullptr);
+  EXPECT_STREQ(*inout, "in\nput");
+  EXPECT_NE(*inout, values[1]);  // a copy the function may free
+  *out = strdup("line1\nline2");
+  std::free(*inout);
+  *inout = strdup("back\\slash");
+  *reinterpret_cast<char**>(call.result.bytes) = strdup("ret");
+  *static_cast<int*>(call.args[2].ptr) = 3;
+  StatusOr<std::string> text = EncodeResults(op, call);
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  EXPECT_EQ(*text, "ret\nline1\\nline2\nback\\\\slash\n3\n");
+  DecodedCall moved = std::move(call);  // frees once, in `moved`
+  EXPECT_EQ(*static_cast<char**>(moved.args[0].ptr), *out);
+}
+
+// Arrays: in/inout decoded into storage the call owns, the length read
+// from its parameter (declared after the array here), out arrays zeroed,
+// and out/inout arrays reported on one line each.
+TEST(DecodeCallTest, ArraysAreDecodedSizedAndReported) {
+  const gs_param_desc params[] = {{"v", GS_TYPE_DOUBLE, GS_DIR_IN, 0, 2},
+                                  {"n", GS_TYPE_INT, GS_DIR_IN, 0, 0},
+                                  {"o", GS_TYPE_LONG, GS_DIR_OUT, 0, 2},
+                                  {"io", GS_TYPE_SHORT, GS_DIR_INOUT, 2, 0}};
+  const gs_operation op = {"arr", GS_TYPE_VOID, 4, params, 0, 0, 0};
+  DecodedCall call;
+  Status s = DecodeCall(op, {"0x1p+0,0x1p+1,0x1.8p+1", "3", "", "-1,2"}, &call);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const double* v = static_cast<const double*>(call.args[0].ptr);
+  EXPECT_EQ(v[0], 1.0);
+  EXPECT_EQ(v[2], 3.0);
+  long* o = static_cast<long*>(call.args[2].ptr);
+  EXPECT_EQ(o[0], 0);
+  EXPECT_EQ(o[2], 0);
+  short* io = static_cast<short*>(call.args[3].ptr);
+  EXPECT_EQ(io[0], -1);
+  o[0] = 10;
+  o[1] = 20;
+  o[2] = 1L << 40;
+  io[1] = 7;
+  EXPECT_EQ(*EncodeResults(op, call), "10,20,1099511627776\n-1,7\n");
+  EXPECT_EQ(OperationSignature(op),
+            "void arr(in double[n] v, in int n, out long[n] o, inout "
+            "short[2] io)");
+
+  Status bad = DecodeCall(op, {"0x1p+0", "3", "", "-1,2"}, &call);
+  EXPECT_EQ(bad.message(),
+            "operation 'arr', parameter 'v' (in double[n]): expected 3 values, "
+            "got 1");
+  bad = DecodeCall(op, {"", "-4", "", "-1,2"}, &call);
+  EXPECT_EQ(bad.message(),
+            "operation 'arr': array 'v' would have -4 elements (parameter "
+            "'n'); it may have 0 to 16384. Pass bigger data in a File");
+}
+
+TEST(DecodeCallTest, StringResultLeftNullNamesTheParameter) {
+  const gs_param_desc params[] = {{"name", GS_TYPE_STRING, GS_DIR_OUT}};
+  const gs_operation op = {"who", GS_TYPE_VOID, 1, params, 0, 0, 0};
+  DecodedCall call;
+  ASSERT_TRUE(DecodeCall(op, {""}, &call).ok());
+  StatusOr<std::string> text = EncodeResults(op, call);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().message(),
+            "operation 'who': out string 'name' is NULL; set it to a malloc'd "
+            "string (e.g. strdup(\"\"))");
 }
 
 TEST(DecodeCallTest, WrongArgumentCountNamesTheParameters) {

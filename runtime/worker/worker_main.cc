@@ -118,7 +118,13 @@ class Worker {
     // No fsync: the agent reads it on this machine once the worker exits,
     // and a crash of the machine loses the job anyway; a flush (~7 ms on
     // the project's ext4) would cost more than the rest of the job.
-    Status written = WriteFileAtomically(result_path, EncodeResults(op, call),
+    // A string result left NULL or too long fails the job like a throw:
+    // the function broke its contract, the call itself was fine.
+    StatusOr<std::string> results = EncodeResults(op, call);
+    if (!results.ok()) {
+      return Threw(op, result_path, results.status().message().c_str());
+    }
+    Status written = WriteFileAtomically(result_path, *results,
                                          {.mode = 0666, .sync = false});
     if (!written.ok()) {
       return Fail(kWorkerResultFailed,

@@ -4,6 +4,8 @@
 // generated_worker_test.cc can check the whole path argv -> function ->
 // result file.
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -80,3 +82,26 @@ int mixed(const char* c, double x, int* n) {
 }
 
 void fails(const char* why) { throw std::runtime_error(why); }
+
+// io: the input freed and replaced; o and the return value: fresh strings.
+char* strings(const char* s, char** o, char** io) {
+  std::string before = *io != nullptr ? *io : "(null)";
+  std::free(*io);
+  *io = strdup((before + "+" + s).c_str());
+  *o = strdup(("out:" + std::string(s) + "\nline2\\").c_str());
+  return strdup("ret");
+}
+
+// Breaks the contract: the worker must fail the job, naming 'o'.
+void null_string(char** o) { *o = nullptr; }
+
+// o[i] = v[i] * a[i % 3]; io's two chars each go up by one.
+void arrays(const int* a, const double* v, long n, double* o, char* io) {
+  for (long i = 0; i < n; ++i) o[i] = v[i] * a[i % 3];
+  io[0] = static_cast<char>(io[0] + 1);
+  io[1] = static_cast<char>(io[1] + 1);
+}
+
+// Alternatives of ret_int: different results, so a test sees which ran.
+int ret_int_wide(int y) { return y + 100; }
+int ret_int_other(int z) { return z + 200; }

@@ -25,15 +25,20 @@ typedef enum {
 
 typedef enum { GS_DIR_IN = 0, GS_DIR_OUT, GS_DIR_INOUT } gs_dir;
 
+/* One parameter. An array of scalars (`in int[8] a`, `out double[n] r`)
+ * has its element type in `type` and its length in `array_length` (fixed)
+ * or in the `in` integer parameter number `length_param` - 1. */
 typedef struct {
   const char* name;
   gs_type type;
   gs_dir dir;
+  int array_length; /* int[8]: 8; otherwise 0 */
+  int length_param; /* int[n]: 1 + the index of parameter n; otherwise 0 */
 } gs_param_desc;
 
 /* One operation of the IDL, as a static table in the generated code. The
- * last three fields come from the IDL's annotations; 0 means not given. */
-typedef struct {
+ * last fields come from the IDL's annotations; 0 means not given. */
+typedef struct gs_operation {
   const char* name;
   gs_type return_type;
   int num_params;
@@ -41,11 +46,18 @@ typedef struct {
   int computing_units; /* @Constraints(ComputingUnits=k): cores a job holds */
   double memory_gb;    /* @Constraints(MemorySize=g): memory a job holds */
   double timeout;      /* @Timeout(s): seconds before the job is stopped */
+  /* The operations declared `@Implements(this one)`, in IDL order: a call
+   * of this operation may run one of them instead (same parameters). */
+  const struct gs_operation* const* alternatives;
+  int num_alternatives;
 } gs_operation;
 
 /* One argument of a call. `in` File/string: `str`; `in` scalars: the matching
- * value field; `out`/`inout` scalars: `ptr` to the caller's variable (read
- * for inout, written when the task finishes). */
+ * value field; arrays: `ptr` to the first element (read for in/inout,
+ * written for out/inout when the task finishes); `out`/`inout` scalars and
+ * strings: `ptr` to the caller's
+ * variable (read for inout, written when the task finishes; a string
+ * variable is a `char*` that then holds a malloc'd copy, the old one freed). */
 typedef struct {
   const char* str;
   void* ptr;
@@ -54,7 +66,7 @@ typedef struct {
 } gs_arg;
 
 /* Master side: submits one call of `op`. When the operation returns a value
- * or has out/inout scalars, waits for the task and stores the results
+ * or has out/inout scalars or strings, waits for the task and stores the results
  * (`return_slot` points to a variable of the return type, or is NULL). */
 void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot);
 
