@@ -5,31 +5,125 @@
 
 namespace gs {
 
+namespace {
+
+// RankHosts' last tie-break compares host names, which here are the
+// decimal indices ("10" < "9").
+bool NameLess(HostId a, HostId b) {
+  return std::to_string(a) < std::to_string(b);
+}
+
+}  // namespace
+
+const HostFacts& GrankPolicy::FactsOf(HostId h) const {
+  static const HostFacts kUnknown;  // fully available, trusted
+  return h < reliability_.size() ? reliability_[h] : kUnknown;
+}
+
+void GrankPolicy::FillEligible(const SlotBoard& board, Eligible* e) const {
+  e->hosts.clear();
+  e->rrank.clear();
+  for (HostId h = 0; h < board.num_hosts(); ++h) {
+    if (!board.Fits(h, e->need)) continue;
+    if (!IneligibleReason(FactsOf(h), options_).empty()) continue;
+    e->hosts.push_back(h);
+  }
+  // rrank = 1 + hosts strictly less reliable: sorted least reliable first,
+  // a host's rank is one more than the position of the first host it ties
+  // with.
+  const size_t n = e->hosts.size();
+  std::vector<uint32_t> order(n);
+  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  auto less_reliable = [&](uint32_t a, uint32_t b) {
+    return MoreReliable(FactsOf(e->hosts[b]), FactsOf(e->hosts[a]),
+                        options_.order);
+  };
+  std::sort(order.begin(), order.end(), less_reliable);
+  e->rrank.resize(n);
+  for (size_t p = 0, first = 0; p < n; ++p) {
+    if (p > 0 && less_reliable(order[p - 1], order[p])) first = p;
+    e->rrank[order[p]] = static_cast<int>(first) + 1;
+  }
+}
+
+const GrankPolicy::Eligible& GrankPolicy::EligibleFor(const SlotBoard& board,
+                                                      const Need& need) {
+  if (!in_round_) {
+    scratch_.need = need;
+    FillEligible(board, &scratch_);
+    return scratch_;
+  }
+  for (const Eligible& e : round_) {
+    if (e.need.cores == need.cores && e.need.memory_gb == need.memory_gb)
+      return e;
+  }
+  round_.push_back({need, {}, {}});
+  FillEligible(board, &round_.back());
+  return round_.back();
+}
+
+void GrankPolicy::Place(std::span<const ReadyTask> ready,
+                        const SchedulingInput& in,
+                        std::vector<Placement>* out) {
+  // The board is made inside Policy::Place; the ranks only live as long.
+  in_round_ = true;
+  round_.clear();
+  Policy::Place(ready, in, out);
+  in_round_ = false;
+  round_.clear();
+}
+
 Policy::Choice GrankPolicy::Choose(const ReadyTask& task,
                                    const SlotBoard& board,
                                    const Predictor& predictor) {
-  std::vector<HostFacts> facts;
-  std::vector<HostId> ids;
-  for (HostId h = 0; h < board.num_hosts(); ++h) {
-    if (!board.Fits(h, task.need)) continue;
-    HostFacts f;
-    if (h < reliability_.size()) f = reliability_[h];
-    f.name = std::to_string(h);  // maps the ranking back to the host
-    f.et = predictor.ExecTime(task.op, h);
-    f.latency = predictor.TransferTime(task.id, h);
-    f.bandwidth = 0;  // the transfer time above already counts the volume
-    f.queue_wait = std::max(0.0, board.EarliestFor(h, task.need) - board.now());
-    facts.push_back(std::move(f));
-    ids.push_back(h);
+  const Eligible& e = EligibleFor(board, task.need);
+  const size_t n = e.hosts.size();
+  if (n == 0) return {};
+  // Eq. 4 as PredictedTime computes it: FTT is the transfer time (no
+  // bandwidth term), delta the wait for the host's slots.
+  times_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const HostId h = e.hosts[i];
+    const Seconds et = predictor.ExecTime(task.op, h);
+    const Seconds ftt = predictor.TransferTime(task.id, h);
+    const Seconds wait =
+        std::max(0.0, board.EarliestFor(h, task.need) - board.now());
+    times_[i] = options_.mu * et + options_.gamma * ftt + wait;
   }
-  if (facts.empty()) return {};
-  Ranking ranking = RankHosts(facts, options_);
-  if (ranking.ranked.empty()) return {};
-  HostId best = static_cast<HostId>(std::stoul(ranking.ranked.front().name));
-  Seconds end = board.EarliestFor(best, task.need) +
-                predictor.ExecTime(task.op, best) +
-                predictor.TransferTime(task.id, best);
-  return {best, end};
+  // prank = 1 + hosts with a strictly larger Time: sorted slowest first.
+  order_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) order_[i] = i;
+  std::sort(order_.begin(), order_.end(),
+            [&](uint32_t a, uint32_t b) { return times_[a] > times_[b]; });
+  // RankHosts' order: grank descending, rrank descending, Time ascending,
+  // name ascending; only its first is needed.
+  size_t best = n;
+  double best_grank = 0;
+  for (size_t p = 0, first = 0; p < n; ++p) {
+    const uint32_t i = order_[p];
+    if (p > 0 && times_[order_[p - 1]] > times_[i]) first = p;
+    const double grank = options_.alpha * e.rrank[i] +
+                         options_.beta * static_cast<int>(first + 1);
+    bool better = best == n;
+    if (!better && grank != best_grank) {
+      better = grank > best_grank;
+    } else if (!better && e.rrank[i] != e.rrank[best]) {
+      better = e.rrank[i] > e.rrank[best];
+    } else if (!better && times_[i] != times_[best]) {
+      better = times_[i] < times_[best];
+    } else if (!better) {
+      better = NameLess(e.hosts[i], e.hosts[best]);
+    }
+    if (better) {
+      best = i;
+      best_grank = grank;
+    }
+  }
+  const HostId host = e.hosts[best];
+  Seconds end = board.EarliestFor(host, task.need) +
+                predictor.ExecTime(task.op, host) +
+                predictor.TransferTime(task.id, host);
+  return {host, end};
 }
 
 std::unique_ptr<Policy> MakeGrankPolicy(RankOptions options) {

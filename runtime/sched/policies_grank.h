@@ -3,10 +3,15 @@
 // (runtime/sched/host_ranking.h): reliability (availability, distrust, from the
 // history) and predicted time Time = mu*ET + gamma*FTT + delta, combined as
 // grank = alpha*rrank + beta*prank; the task goes to the best-ranked host.
+// The ranking is RankHosts' (same ranks, same order of the best), computed
+// in O(H log H) per task: the reliability ranks do not change within a
+// round (Take moves no host's fit or counts), so they are sorted once per
+// round and need; only the times are sorted per task.
 #ifndef GSRT_RUNTIME_SCHED_POLICIES_GRANK_H_
 #define GSRT_RUNTIME_SCHED_POLICIES_GRANK_H_
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "runtime/sched/host_ranking.h"
@@ -32,10 +37,30 @@ class GrankPolicy : public Policy {
   // until it has a free slot.
   Choice Choose(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) override;
+  // The default Place, with the reliability ranks kept for the round.
+  void Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
+             std::vector<Placement>* out) override;
 
  private:
+  // The hosts a task with `need` may be ranked on (fitting, eligible for
+  // RankHosts), with their rrank, in host order.
+  struct Eligible {
+    Need need;
+    std::vector<HostId> hosts;
+    std::vector<int> rrank;
+  };
+  void FillEligible(const SlotBoard& board, Eligible* e) const;
+  const Eligible& EligibleFor(const SlotBoard& board, const Need& need);
+  const HostFacts& FactsOf(HostId h) const;
+
   RankOptions options_;
   std::vector<HostFacts> reliability_;
+  bool in_round_ = false;
+  std::vector<Eligible> round_;  // by need, while in a round
+  Eligible scratch_;             // outside a round
+  // Per task, reused: times of the eligible hosts and their order.
+  std::vector<Seconds> times_;
+  std::vector<uint32_t> order_;
 };
 
 std::unique_ptr<Policy> MakeGrankPolicy(RankOptions options = {});

@@ -2,26 +2,12 @@
 
 #include <limits>
 
+#include "runtime/sched/finish_index.h"
+
 namespace gs {
 namespace {
 
-struct Best {
-  HostId host = kNoHost;
-  Seconds end = std::numeric_limits<Seconds>::infinity();
-};
-
-Best MinCompletion(const ReadyTask& task, const SlotBoard& board,
-                   const Predictor& predictor) {
-  Best best;
-  for (HostId h = 0; h < board.num_hosts(); ++h) {
-    if (!board.Fits(h, task.need)) continue;
-    Seconds end = board.EarliestFor(h, task.need) +
-                  predictor.ExecTime(task.op, h) +
-                  predictor.TransferTime(task.id, h);
-    if (end < best.end) best = {h, end};
-  }
-  return best;
-}
+using Best = FinishIndex::Best;
 
 class MinMinPolicy : public Policy {
  public:
@@ -29,7 +15,7 @@ class MinMinPolicy : public Policy {
 
   Choice Choose(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) override {
-    Best b = MinCompletion(task, board, predictor);
+    Best b = FinishIndex(board, predictor).Find(task, /*prefer_free=*/false);
     return {b.host, b.end};
   }
 
@@ -52,10 +38,13 @@ std::vector<MinMinStep> MinMinMap(std::span<const ReadyTask> tasks,
   // delays h (no start there moves earlier), so only the tasks whose best
   // was h need a new look: O(tasks * hosts) per step at worst, usually far
   // less, instead of always rescanning every pair.
+  // The best host of each task comes from a FinishIndex (no scan of every
+  // host when times are work / speed).
+  FinishIndex index(board, predictor);
   std::vector<Best> best(tasks.size());
   std::vector<bool> mapped(tasks.size(), false);
   for (size_t i = 0; i < tasks.size(); ++i) {
-    best[i] = MinCompletion(tasks[i], board, predictor);
+    best[i] = index.Find(tasks[i], /*prefer_free=*/false);
   }
   std::vector<MinMinStep> steps;
   steps.reserve(tasks.size());
@@ -71,10 +60,11 @@ std::vector<MinMinStep> MinMinMap(std::span<const ReadyTask> tasks,
     steps.push_back(
         {pick, h, best[pick].end, board.FreeNowFor(h, tasks[pick].need)});
     board.Take(h, tasks[pick].need, best[pick].end);
+    index.Moved(h);
     mapped[pick] = true;
     for (size_t i = 0; i < tasks.size(); ++i) {
       if (!mapped[i] && best[i].host == h) {
-        best[i] = MinCompletion(tasks[i], board, predictor);
+        best[i] = index.Find(tasks[i], /*prefer_free=*/false);
       }
     }
   }

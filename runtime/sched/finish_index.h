@@ -1,0 +1,69 @@
+// The host where a task would finish first on a SlotBoard (MCT's and
+// Min-Min's inner question), found without looking at every host when the
+// predictor knows its execution times are work / speed (Predictor::speeds).
+//
+// The end on host h is EarliestFor(h) + Work/speed(h) + TransferTime: no
+// simple minimum over the hosts' free times. Hosts are grouped by speed
+// (fastest first, ~sqrt(H) per group), and each group keeps its hosts in
+// order of their earliest free slot. For a task of work w, the end on any
+// host of a group is at least (its earliest) + w / (the group's fastest
+// speed), since EarliestFor is never before the earliest slot, a transfer
+// is never negative and rounding is monotonic. Groups are visited by that
+// bound, hosts within a group by their own, and the search stops when the
+// bound exceeds the best end found: with a few free hosts among busy ones,
+// a task looks at tens of hosts instead of all of them. Without a speed
+// model every host is looked at, as before. Either way the answer is the
+// full scan's: the same host on equal ends (tie rules below).
+#ifndef GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
+#define GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
+
+#include <limits>
+#include <vector>
+
+#include "runtime/sched/scheduler.h"
+
+namespace gs {
+
+class FinishIndex {
+ public:
+  // `board` and `predictor` must outlive the index.
+  FinishIndex(const SlotBoard& board, const Predictor& predictor);
+
+  struct Best {
+    HostId host = kNoHost;
+    Seconds end = std::numeric_limits<Seconds>::infinity();
+    bool free = false;  // the task could start there now
+  };
+  // The host that fits `task` where it ends first (end = EarliestFor +
+  // ExecTime + TransferTime, computed as the policies always did). Among
+  // equal ends: a host free now first when `prefer_free` (MCT), then the
+  // lowest index. kNoHost when no usable host fits.
+  Best Find(const ReadyTask& task, bool prefer_free);
+
+  // To call after board.Take(h, ...): h's earliest slot moved.
+  void Moved(HostId h);
+
+ private:
+  struct Group {
+    uint32_t begin, end;  // its hosts in members_, ordered by earliest
+    double fastest;       // the greatest speed in the group
+  };
+  Best Scan(const ReadyTask& task, bool prefer_free) const;
+  // The earliest slot of h; +inf when h is not usable.
+  Seconds EarliestOf(HostId h) const;
+  bool Before(HostId a, HostId b) const;  // by earliest, then index
+
+  const SlotBoard& board_;
+  const Predictor& predictor_;
+  bool model_ = false;
+  std::vector<Group> groups_;
+  std::vector<HostId> members_;     // group by group
+  std::vector<uint32_t> position_;  // of each host in members_
+  std::vector<uint32_t> group_of_;  // of each host
+  // Reused per Find: each group's bound and the visiting order.
+  std::vector<std::pair<Seconds, uint32_t>> bounds_;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
