@@ -14,6 +14,12 @@ Seconds EstimatorPredictor::ExecTime(OpId op, HostId host) const {
   return estimator_.Predict(EstimatorOp(op), hosts_[host]);
 }
 
+Seconds EstimatorPredictor::Work(OpId op) const {
+  if (!oracle_) return -1;
+  int64_t k = OracleOp(op);
+  return k >= 0 ? oracle_->Work(k) : -1;
+}
+
 uint32_t EstimatorPredictor::EstimatorOp(OpId op) const {
   while (op_ids_.size() <= op) {
     op_ids_.push_back(estimator_.InternOp((*ops_)[op_ids_.size()].name));
