@@ -2,17 +2,41 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace gs {
 
-FinishIndex::FinishIndex(const SlotBoard& board, const Predictor& predictor)
-    : board_(board), predictor_(predictor) {
+void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
+  board_ = &board;
+  predictor_ = &predictor;
   const size_t n = board.num_hosts();
   const std::span<const double> speeds = predictor.speeds();
   model_ = n > 0 && speeds.size() >= n;
   for (size_t h = 0; model_ && h < n; ++h)
     model_ = speeds[h] > 0 && std::isfinite(speeds[h]);
   if (!model_) return;
+  if (speeds_.size() != n ||
+      !std::equal(speeds_.begin(), speeds_.end(), speeds.begin())) {
+    GroupBySpeed(speeds.first(n));
+  }
+  // Each group back in order of earliest slot: an insertion sort from the
+  // previous round's order, where only the hosts whose jobs started or
+  // ended since are out of place.
+  for (const Group& g : groups_) {
+    for (uint32_t i = g.begin + 1; i < g.end; ++i) {
+      const HostId h = members_[i];
+      uint32_t p = i;
+      for (; p > g.begin && Before(h, members_[p - 1]); --p)
+        members_[p] = members_[p - 1];
+      members_[p] = h;
+    }
+    for (uint32_t i = g.begin; i < g.end; ++i) position_[members_[i]] = i;
+  }
+}
+
+void FinishIndex::GroupBySpeed(std::span<const double> speeds) {
+  const size_t n = speeds.size();
+  speeds_.assign(speeds.begin(), speeds.end());
   members_.resize(n);
   for (HostId h = 0; h < n; ++h) members_[h] = h;
   std::sort(members_.begin(), members_.end(), [&](HostId a, HostId b) {
@@ -22,28 +46,15 @@ FinishIndex::FinishIndex(const SlotBoard& board, const Predictor& predictor)
       8, static_cast<size_t>(std::sqrt(static_cast<double>(n))));
   position_.resize(n);
   group_of_.resize(n);
+  groups_.clear();
   for (size_t begin = 0; begin < n; begin += size) {
     const size_t end = std::min(n, begin + size);
     groups_.push_back({static_cast<uint32_t>(begin), static_cast<uint32_t>(end),
                        speeds[members_[begin]]});
-    std::sort(members_.begin() + begin, members_.begin() + end,
-              [&](HostId a, HostId b) { return Before(a, b); });
-    for (size_t i = begin; i < end; ++i) {
-      position_[members_[i]] = static_cast<uint32_t>(i);
+    for (size_t i = begin; i < end; ++i)
       group_of_[members_[i]] = static_cast<uint32_t>(groups_.size() - 1);
-    }
   }
   bounds_.reserve(groups_.size());
-}
-
-Seconds FinishIndex::EarliestOf(HostId h) const {
-  return board_.usable(h) ? board_.earliest(h)
-                          : std::numeric_limits<Seconds>::infinity();
-}
-
-bool FinishIndex::Before(HostId a, HostId b) const {
-  const Seconds ea = EarliestOf(a), eb = EarliestOf(b);
-  return ea != eb ? ea < eb : a < b;
 }
 
 void FinishIndex::Moved(HostId h) {
@@ -68,15 +79,15 @@ FinishIndex::Best FinishIndex::Scan(const ReadyTask& task,
                                     bool prefer_free) const {
   // The policies' original loops, kept literally (their tie rules).
   Best best;
-  for (HostId h = 0; h < board_.num_hosts(); ++h) {
-    if (!board_.Fits(h, task.need)) continue;
-    Seconds end = board_.EarliestFor(h, task.need) +
-                  predictor_.ExecTime(task.op, h) +
-                  predictor_.TransferTime(task.id, h);
+  for (HostId h = 0; h < board_->num_hosts(); ++h) {
+    if (!board_->Fits(h, task.need)) continue;
+    Seconds end = board_->EarliestFor(h, task.need) +
+                  predictor_->ExecTime(task.op, h) +
+                  predictor_->TransferTime(task.id, h);
     if (end < best.end) {
-      best = {h, end, board_.FreeNowFor(h, task.need)};
+      best = {h, end, board_->FreeNowFor(h, task.need)};
     } else if (prefer_free && end == best.end && !best.free &&
-               board_.FreeNowFor(h, task.need)) {
+               board_->FreeNowFor(h, task.need)) {
       best = {h, end, true};
     }
   }
@@ -84,7 +95,7 @@ FinishIndex::Best FinishIndex::Scan(const ReadyTask& task,
 }
 
 FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
-  const Seconds work = model_ ? predictor_.Work(task.op) : -1;
+  const Seconds work = model_ ? predictor_->Work(task.op) : -1;
   if (!(work >= 0) || !std::isfinite(work)) return Scan(task, prefer_free);
   bounds_.clear();
   for (uint32_t g = 0; g < groups_.size(); ++g) {
@@ -92,21 +103,25 @@ FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
     if (first == std::numeric_limits<Seconds>::infinity()) continue;
     bounds_.push_back({first + work / groups_[g].fastest, g});
   }
-  std::sort(bounds_.begin(), bounds_.end());
+  // Visited by bound, least first (a heap: few groups are visited).
+  std::make_heap(bounds_.begin(), bounds_.end(), std::greater<>());
   Best best;
-  for (const auto& [bound, g] : bounds_) {
+  while (!bounds_.empty()) {
+    std::pop_heap(bounds_.begin(), bounds_.end(), std::greater<>());
+    const auto [bound, g] = bounds_.back();
+    bounds_.pop_back();
     if (bound > best.end) break;
     const Seconds least_exec = work / groups_[g].fastest;
     for (uint32_t i = groups_[g].begin; i < groups_[g].end; ++i) {
       const HostId h = members_[i];
       // Ordered by earliest: the rest of the group ends no sooner.
       if (EarliestOf(h) + least_exec > best.end) break;
-      if (!board_.Fits(h, task.need)) continue;
-      const Seconds end = board_.EarliestFor(h, task.need) +
-                          predictor_.ExecTime(task.op, h) +
-                          predictor_.TransferTime(task.id, h);
+      if (!board_->Fits(h, task.need)) continue;
+      const Seconds end = board_->EarliestFor(h, task.need) +
+                          predictor_->ExecTime(task.op, h) +
+                          predictor_->TransferTime(task.id, h);
       if (end > best.end) continue;
-      const bool free = board_.FreeNowFor(h, task.need);
+      const bool free = board_->FreeNowFor(h, task.need);
       bool better = end < best.end;
       if (!better && prefer_free && free != best.free)
         better = free;

@@ -18,6 +18,7 @@
 #define GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
 
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "runtime/sched/scheduler.h"
@@ -26,8 +27,16 @@ namespace gs {
 
 class FinishIndex {
  public:
-  // `board` and `predictor` must outlive the index.
-  FinishIndex(const SlotBoard& board, const Predictor& predictor);
+  FinishIndex() = default;
+  // `board` and `predictor` must outlive the index (or the next Build).
+  FinishIndex(const SlotBoard& board, const Predictor& predictor) {
+    Build(board, predictor);
+  }
+  // Indexes `board`. An index built before on the same hosts and speeds
+  // (the previous round: a policy keeps one) keeps its groups and re-sorts
+  // them from their last order, which few hosts have left since: a round
+  // costs O(H), not O(H log H), and allocates nothing.
+  void Build(const SlotBoard& board, const Predictor& predictor);
 
   struct Best {
     HostId host = kNoHost;
@@ -49,18 +58,26 @@ class FinishIndex {
     double fastest;       // the greatest speed in the group
   };
   Best Scan(const ReadyTask& task, bool prefer_free) const;
+  void GroupBySpeed(std::span<const double> speeds);
   // The earliest slot of h; +inf when h is not usable.
-  Seconds EarliestOf(HostId h) const;
-  bool Before(HostId a, HostId b) const;  // by earliest, then index
+  Seconds EarliestOf(HostId h) const {
+    return board_->usable(h) ? board_->earliest(h)
+                             : std::numeric_limits<Seconds>::infinity();
+  }
+  bool Before(HostId a, HostId b) const {  // by earliest, then index
+    const Seconds ea = EarliestOf(a), eb = EarliestOf(b);
+    return ea != eb ? ea < eb : a < b;
+  }
 
-  const SlotBoard& board_;
-  const Predictor& predictor_;
+  const SlotBoard* board_ = nullptr;
+  const Predictor* predictor_ = nullptr;
   bool model_ = false;
+  std::vector<double> speeds_;  // what the groups were made from
   std::vector<Group> groups_;
   std::vector<HostId> members_;     // group by group
   std::vector<uint32_t> position_;  // of each host in members_
   std::vector<uint32_t> group_of_;  // of each host
-  // Reused per Find: each group's bound and the visiting order.
+  // Reused per Find: each group's bound, as a heap.
   std::vector<std::pair<Seconds, uint32_t>> bounds_;
 };
 

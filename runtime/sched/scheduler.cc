@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <optional>
 
 #include "runtime/sched/finish_index.h"
 #include "runtime/sched/policies_batch_plan.h"
@@ -207,8 +206,8 @@ class MctPolicy : public Policy {
     // Among equal completion times a host that is free now wins (before
     // anything is measured every prediction is 0, and waiting for a busy
     // host would serialise the run).
-    if (index_) {
-      FinishIndex::Best b = index_->Find(task, /*prefer_free=*/true);
+    if (in_round_) {
+      FinishIndex::Best b = index_.Find(task, /*prefer_free=*/true);
       return {b.host, b.end};
     }
     FinishIndex::Best b = FinishIndex(board, predictor).Find(task, true);
@@ -216,15 +215,18 @@ class MctPolicy : public Policy {
   }
 
  protected:
-  // In a round, the index follows the board's reservations.
+  // In a round, the index follows the board's reservations; it is kept
+  // between rounds to be rebuilt cheaply.
   void BeginRound(const SlotBoard& board, const Predictor& predictor) override {
-    index_.emplace(board, predictor);
+    index_.Build(board, predictor);
+    in_round_ = true;
   }
-  void Took(HostId host) override { index_->Moved(host); }
-  void EndRound() override { index_.reset(); }
+  void Took(HostId host) override { index_.Moved(host); }
+  void EndRound() override { in_round_ = false; }
 
  private:
-  std::optional<FinishIndex> index_;
+  FinishIndex index_;
+  bool in_round_ = false;
 };
 
 class MetPolicy : public Policy {
