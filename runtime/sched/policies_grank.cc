@@ -5,22 +5,26 @@
 
 namespace gs {
 
-namespace {
-
-// RankHosts' last tie-break compares host names, which here are the
-// decimal indices ("10" < "9").
-bool NameLess(HostId a, HostId b) {
-  return std::to_string(a) < std::to_string(b);
-}
-
-}  // namespace
-
 const HostFacts& GrankPolicy::FactsOf(HostId h) const {
   static const HostFacts kUnknown;  // fully available, trusted
   return h < reliability_.size() ? reliability_[h] : kUnknown;
 }
 
-void GrankPolicy::FillEligible(const SlotBoard& board, Eligible* e) const {
+void GrankPolicy::FillEligible(const SlotBoard& board, Eligible* e) {
+  if (name_rank_.size() != board.num_hosts()) {
+    // RankHosts' last tie-break compares host names, which here are the
+    // decimal indices ("10" < "9"): their places in that order.
+    std::vector<std::string> names(board.num_hosts());
+    std::vector<HostId> by_name(board.num_hosts());
+    for (HostId h = 0; h < board.num_hosts(); ++h) {
+      names[h] = std::to_string(h);
+      by_name[h] = h;
+    }
+    std::sort(by_name.begin(), by_name.end(),
+              [&](HostId a, HostId b) { return names[a] < names[b]; });
+    name_rank_.resize(board.num_hosts());
+    for (uint32_t p = 0; p < by_name.size(); ++p) name_rank_[by_name[p]] = p;
+  }
   e->hosts.clear();
   e->rrank.clear();
   for (HostId h = 0; h < board.num_hosts(); ++h) {
@@ -90,20 +94,50 @@ Policy::Choice GrankPolicy::Choose(const ReadyTask& task,
         std::max(0.0, board.EarliestFor(h, task.need) - board.now());
     times_[i] = options_.mu * et + options_.gamma * ftt + wait;
   }
-  // prank = 1 + hosts with a strictly larger Time: sorted slowest first.
-  order_.resize(n);
-  for (uint32_t i = 0; i < n; ++i) order_[i] = i;
-  std::sort(order_.begin(), order_.end(),
-            [&](uint32_t a, uint32_t b) { return times_[a] > times_[b]; });
+  // The best of each reliability class (same rrank) has the least Time
+  // (then the least name) when beta >= 0: its prank, so its grank, is the
+  // class's greatest. Only those candidates get a prank; with beta < 0
+  // every host is one.
+  auto name_less = [&](uint32_t a, uint32_t b) {
+    return name_rank_[e.hosts[a]] < name_rank_[e.hosts[b]];
+  };
+  candidates_.clear();
+  if (options_.beta >= 0) {
+    constexpr uint32_t kNone = static_cast<uint32_t>(-1);
+    class_best_.assign(n + 1, kNone);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t& c = class_best_[e.rrank[i]];
+      if (c == kNone || times_[i] < times_[c] ||
+          (times_[i] == times_[c] && name_less(i, c)))
+        c = i;
+    }
+    for (uint32_t c : class_best_)
+      if (c != kNone) candidates_.push_back(c);
+  } else {
+    for (uint32_t i = 0; i < n; ++i) candidates_.push_back(i);
+  }
+  // prank = 1 + hosts with a strictly larger Time: with the candidates by
+  // Time, each host adds one to the candidates faster than it.
+  std::sort(candidates_.begin(), candidates_.end(),
+            [&](uint32_t a, uint32_t b) { return times_[a] < times_[b]; });
+  candidate_times_.clear();
+  for (uint32_t c : candidates_) candidate_times_.push_back(times_[c]);
+  slower_.assign(candidates_.size() + 1, 0);
+  for (size_t j = 0; j < n; ++j) {
+    ++slower_[std::lower_bound(candidate_times_.begin(), candidate_times_.end(),
+                               times_[j]) -
+              candidate_times_.begin()];
+  }
   // RankHosts' order: grank descending, rrank descending, Time ascending,
   // name ascending; only its first is needed.
   size_t best = n;
   double best_grank = 0;
-  for (size_t p = 0, first = 0; p < n; ++p) {
-    const uint32_t i = order_[p];
-    if (p > 0 && times_[order_[p - 1]] > times_[i]) first = p;
-    const double grank = options_.alpha * e.rrank[i] +
-                         options_.beta * static_cast<int>(first + 1);
+  int above = 0;  // hosts slower than the candidate at q
+  for (size_t q = candidates_.size(); q-- > 0;) {
+    above += slower_[q + 1];
+    const uint32_t i = candidates_[q];
+    const double grank =
+        options_.alpha * e.rrank[i] + options_.beta * (above + 1);
     bool better = best == n;
     if (!better && grank != best_grank) {
       better = grank > best_grank;
@@ -112,7 +146,7 @@ Policy::Choice GrankPolicy::Choose(const ReadyTask& task,
     } else if (!better && times_[i] != times_[best]) {
       better = times_[i] < times_[best];
     } else if (!better) {
-      better = NameLess(e.hosts[i], e.hosts[best]);
+      better = name_less(i, static_cast<uint32_t>(best));
     }
     if (better) {
       best = i;

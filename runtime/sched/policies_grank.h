@@ -1,12 +1,13 @@
 // grank (paper 004 section 2) as a scheduling policy: for each task the
-// usable hosts are ranked with the same code gsdeploy uses
-// (runtime/sched/host_ranking.h): reliability (availability, distrust, from the
-// history) and predicted time Time = mu*ET + gamma*FTT + delta, combined as
-// grank = alpha*rrank + beta*prank; the task goes to the best-ranked host.
-// The ranking is RankHosts' (same ranks, same order of the best), computed
-// in O(H log H) per task: the reliability ranks do not change within a
-// round (Take moves no host's fit or counts), so they are sorted once per
-// round and need; only the times are sorted per task.
+// usable hosts are ranked as gsdeploy ranks them
+// (runtime/sched/host_ranking.h's RankHosts): reliability (availability,
+// distrust, from the history) and predicted time Time = mu*ET + gamma*FTT +
+// delta, combined as grank = alpha*rrank + beta*prank; the task goes to the
+// best-ranked host. The choice is RankHosts' first host (same ranks, same
+// tie-breaks), found in O(H log C) per task for C reliability classes instead
+// of RankHosts' O(H^2): the reliability ranks do not change within a round
+// (Take moves no host's fit or counts), so they are sorted once per round and
+// need; per task, only the best host of each class is ranked against all times.
 #ifndef GSRT_RUNTIME_SCHED_POLICIES_GRANK_H_
 #define GSRT_RUNTIME_SCHED_POLICIES_GRANK_H_
 
@@ -49,7 +50,7 @@ class GrankPolicy : public Policy {
     std::vector<HostId> hosts;
     std::vector<int> rrank;
   };
-  void FillEligible(const SlotBoard& board, Eligible* e) const;
+  void FillEligible(const SlotBoard& board, Eligible* e);
   const Eligible& EligibleFor(const SlotBoard& board, const Need& need);
   const HostFacts& FactsOf(HostId h) const;
 
@@ -58,9 +59,16 @@ class GrankPolicy : public Policy {
   bool in_round_ = false;
   std::vector<Eligible> round_;  // by need, while in a round
   Eligible scratch_;             // outside a round
-  // Per task, reused: times of the eligible hosts and their order.
+  // Each host's place when hosts are ordered by name.
+  std::vector<uint32_t> name_rank_;
+  // Per task, reused: times of the eligible hosts (by their index in
+  // Eligible::hosts), the best of each reliability class, the candidates
+  // by Time, and how many hosts are slower than each.
   std::vector<Seconds> times_;
-  std::vector<uint32_t> order_;
+  std::vector<uint32_t> class_best_;
+  std::vector<uint32_t> candidates_;
+  std::vector<Seconds> candidate_times_;
+  std::vector<int> slower_;
 };
 
 std::unique_ptr<Policy> MakeGrankPolicy(RankOptions options = {});
