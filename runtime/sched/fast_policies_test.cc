@@ -120,6 +120,8 @@ Case RandomCase(uint64_t seed) {
   c.rank.required_memory = rng() % 2 ? 1500 : 0;
   c.rank.order = rng() % 2 ? ReliabilityOrder::kAvailabilityFirst
                            : ReliabilityOrder::kDistrustFirst;
+  // Nothing known of any host: one reliability class (grank's fast path).
+  if (rng() % 3 == 0) c.reliability.clear();
   return c;
 }
 

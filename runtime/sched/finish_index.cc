@@ -94,14 +94,18 @@ FinishIndex::Best FinishIndex::Scan(const ReadyTask& task,
   return best;
 }
 
-FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
-  const Seconds work = model_ ? predictor_->Work(task.op) : -1;
-  if (!(work >= 0) || !std::isfinite(work)) return Scan(task, prefer_free);
+// The bounded search shared by Find and FindLeastTime. `cost` gives a
+// host's value (`Value(h, &free)`), a lower bound of it for any host of a
+// group from the host's earliest slot and the group's least execution time
+// (`Bound`), and the order among equal values (`Before`); the least value
+// wins.
+template <typename Cost>
+FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost) {
   bounds_.clear();
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     const Seconds first = EarliestOf(members_[groups_[g].begin]);
     if (first == std::numeric_limits<Seconds>::infinity()) continue;
-    bounds_.push_back({first + work / groups_[g].fastest, g});
+    bounds_.push_back({cost.Bound(first, work / groups_[g].fastest), g});
   }
   // Visited by bound, least first (a heap: few groups are visited).
   std::make_heap(bounds_.begin(), bounds_.end(), std::greater<>());
@@ -114,23 +118,79 @@ FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
     const Seconds least_exec = work / groups_[g].fastest;
     for (uint32_t i = groups_[g].begin; i < groups_[g].end; ++i) {
       const HostId h = members_[i];
-      // Ordered by earliest: the rest of the group ends no sooner.
-      if (EarliestOf(h) + least_exec > best.end) break;
-      if (!board_->Fits(h, task.need)) continue;
-      const Seconds end = board_->EarliestFor(h, task.need) +
-                          predictor_->ExecTime(task.op, h) +
-                          predictor_->TransferTime(task.id, h);
-      if (end > best.end) continue;
-      const bool free = board_->FreeNowFor(h, task.need);
-      bool better = end < best.end;
-      if (!better && prefer_free && free != best.free)
-        better = free;
-      else if (!better)
-        better = h < best.host;
-      if (better) best = {h, end, free};
+      // Ordered by earliest: the rest of the group costs no less.
+      const Seconds earliest = EarliestOf(h);
+      if (earliest == std::numeric_limits<Seconds>::infinity() ||
+          cost.Bound(earliest, least_exec) > best.end)
+        break;
+      bool free = false;
+      Seconds value;
+      if (!cost.Value(h, &value, &free) || value > best.end) continue;
+      if (value < best.end || best.host == kNoHost ||
+          cost.Before(h, free, best.host, best.free))
+        best = {h, value, free};
     }
   }
   return best;
+}
+
+FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
+  const Seconds work = model_ ? predictor_->Work(task.op) : -1;
+  if (!(work >= 0) || !std::isfinite(work)) return Scan(task, prefer_free);
+  struct End {
+    const FinishIndex& index;
+    const ReadyTask& task;
+    bool prefer_free;
+    Seconds Bound(Seconds earliest, Seconds least_exec) const {
+      return earliest + least_exec;
+    }
+    bool Value(HostId h, Seconds* end, bool* free) const {
+      if (!index.board_->Fits(h, task.need)) return false;
+      *end = index.board_->EarliestFor(h, task.need) +
+             index.predictor_->ExecTime(task.op, h) +
+             index.predictor_->TransferTime(task.id, h);
+      *free = index.board_->FreeNowFor(h, task.need);
+      return true;
+    }
+    bool Before(HostId a, bool a_free, HostId b, bool b_free) const {
+      if (prefer_free && a_free != b_free) return a_free;
+      return a < b;
+    }
+  };
+  return Search(work, End{*this, task, prefer_free});
+}
+
+FinishIndex::Best FinishIndex::FindLeastTime(
+    const ReadyTask& task, double mu, double gamma,
+    const std::vector<bool>& allowed, const std::vector<uint32_t>& tie_order) {
+  const Seconds work = model_ ? predictor_->Work(task.op) : -1;
+  if (!(work >= 0) || !std::isfinite(work) || !(mu >= 0) || !(gamma >= 0))
+    return {};
+  struct Time {
+    const FinishIndex& index;
+    const ReadyTask& task;
+    double mu, gamma;
+    const std::vector<bool>& allowed;
+    const std::vector<uint32_t>& tie_order;
+    // mu * ET >= mu * (least ET), gamma * FTT >= 0 and the wait is at
+    // least the one for the earliest slot; rounding keeps the order.
+    Seconds Bound(Seconds earliest, Seconds least_exec) const {
+      return mu * least_exec + std::max(0.0, earliest - index.board_->now());
+    }
+    bool Value(HostId h, Seconds* time, bool* free) const {
+      if (!allowed[h] || !index.board_->Fits(h, task.need)) return false;
+      const Seconds et = index.predictor_->ExecTime(task.op, h);
+      const Seconds ftt = index.predictor_->TransferTime(task.id, h);
+      const Seconds wait = std::max(
+          0.0, index.board_->EarliestFor(h, task.need) - index.board_->now());
+      *time = mu * et + gamma * ftt + wait;
+      return true;
+    }
+    bool Before(HostId a, bool, HostId b, bool) const {
+      return tie_order[a] < tie_order[b];
+    }
+  };
+  return Search(work, Time{*this, task, mu, gamma, allowed, tie_order});
 }
 
 }  // namespace gs

@@ -49,6 +49,17 @@ class FinishIndex {
   // lowest index. kNoHost when no usable host fits.
   Best Find(const ReadyTask& task, bool prefer_free);
 
+  // grank's question when all hosts are equally reliable: the host that
+  // fits `task`, with allowed[h], where Time = mu * ET + gamma * FTT +
+  // max(0, EarliestFor - now) is least (`end` holds that Time), computed
+  // as GrankPolicy computes it; among equal Times the least tie_order[h].
+  // Empty (kNoHost) when there is no speed model for the task or a weight
+  // is negative: the caller ranks every host then.
+  Best FindLeastTime(const ReadyTask& task, double mu, double gamma,
+                     const std::vector<bool>& allowed,
+                     const std::vector<uint32_t>& tie_order);
+  bool has_model() const { return model_; }
+
   // To call after board.Take(h, ...): h's earliest slot moved.
   void Moved(HostId h);
 
@@ -58,6 +69,8 @@ class FinishIndex {
     double fastest;       // the greatest speed in the group
   };
   Best Scan(const ReadyTask& task, bool prefer_free) const;
+  template <typename Cost>
+  Best Search(Seconds work, const Cost& cost);
   void GroupBySpeed(std::span<const double> speeds);
   // The earliest slot of h; +inf when h is not usable.
   Seconds EarliestOf(HostId h) const {

@@ -44,10 +44,14 @@ void GrankPolicy::FillEligible(const SlotBoard& board, Eligible* e) {
   };
   std::sort(order.begin(), order.end(), less_reliable);
   e->rrank.resize(n);
+  e->one_class = true;
   for (size_t p = 0, first = 0; p < n; ++p) {
     if (p > 0 && less_reliable(order[p - 1], order[p])) first = p;
     e->rrank[order[p]] = static_cast<int>(first) + 1;
+    e->one_class = e->one_class && first == 0;
   }
+  e->allowed.assign(board.num_hosts(), false);
+  for (HostId h : e->hosts) e->allowed[h] = true;
 }
 
 const GrankPolicy::Eligible& GrankPolicy::EligibleFor(const SlotBoard& board,
@@ -61,18 +65,20 @@ const GrankPolicy::Eligible& GrankPolicy::EligibleFor(const SlotBoard& board,
     if (e.need.cores == need.cores && e.need.memory_gb == need.memory_gb)
       return e;
   }
-  round_.push_back({need, {}, {}});
+  round_.push_back({need, {}, {}, {}, false});
   FillEligible(board, &round_.back());
   return round_.back();
 }
 
-void GrankPolicy::Place(std::span<const ReadyTask> ready,
-                        const SchedulingInput& in,
-                        std::vector<Placement>* out) {
-  // The board is made inside Policy::Place; the ranks only live as long.
+void GrankPolicy::BeginRound(const SlotBoard& board,
+                             const Predictor& predictor) {
   in_round_ = true;
   round_.clear();
-  Policy::Place(ready, in, out);
+  index_.Build(board, predictor);
+}
+
+void GrankPolicy::EndRound() {
+  // The board the ranks were made on goes away.
   in_round_ = false;
   round_.clear();
 }
@@ -83,6 +89,17 @@ Policy::Choice GrankPolicy::Choose(const ReadyTask& task,
   const Eligible& e = EligibleFor(board, task.need);
   const size_t n = e.hosts.size();
   if (n == 0) return {};
+  if (in_round_ && e.one_class && options_.beta >= 0 && index_.has_model()) {
+    // Every grank differs by beta * prank only, which grows as Time falls:
+    // the least Time wins (ties by name, as RankHosts breaks them).
+    FinishIndex::Best b = index_.FindLeastTime(
+        task, options_.mu, options_.gamma, e.allowed, name_rank_);
+    if (b.host != kNoHost) {
+      return {b.host, board.EarliestFor(b.host, task.need) +
+                          predictor.ExecTime(task.op, b.host) +
+                          predictor.TransferTime(task.id, b.host)};
+    }
+  }
   // Eq. 4 as PredictedTime computes it: FTT is the transfer time (no
   // bandwidth term), delta the wait for the host's slots.
   times_.resize(n);

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "runtime/sched/finish_index.h"
 #include "runtime/sched/host_ranking.h"
 #include "runtime/sched/scheduler.h"
 
@@ -38,9 +39,12 @@ class GrankPolicy : public Policy {
   // until it has a free slot.
   Choice Choose(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) override;
-  // The default Place, with the reliability ranks kept for the round.
-  void Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
-             std::vector<Placement>* out) override;
+
+ protected:
+  // The reliability ranks and a FinishIndex are kept for the round.
+  void BeginRound(const SlotBoard& board, const Predictor& predictor) override;
+  void Took(HostId host) override { index_.Moved(host); }
+  void EndRound() override;
 
  private:
   // The hosts a task with `need` may be ranked on (fitting, eligible for
@@ -49,6 +53,8 @@ class GrankPolicy : public Policy {
     Need need;
     std::vector<HostId> hosts;
     std::vector<int> rrank;
+    std::vector<bool> allowed;  // by host: in `hosts`
+    bool one_class = false;     // every host in `hosts` equally reliable
   };
   void FillEligible(const SlotBoard& board, Eligible* e);
   const Eligible& EligibleFor(const SlotBoard& board, const Need& need);
@@ -57,6 +63,9 @@ class GrankPolicy : public Policy {
   RankOptions options_;
   std::vector<HostFacts> reliability_;
   bool in_round_ = false;
+  // With one reliability class and times of work / speed, the best host is
+  // the one with the least Time: found without ranking every host.
+  FinishIndex index_;
   std::vector<Eligible> round_;  // by need, while in a round
   Eligible scratch_;             // outside a round
   // Each host's place when hosts are ordered by name.
