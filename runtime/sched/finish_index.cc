@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 namespace gs {
 
@@ -49,8 +48,11 @@ void FinishIndex::GroupBySpeed(std::span<const double> speeds) {
   groups_.clear();
   for (size_t begin = 0; begin < n; begin += size) {
     const size_t end = std::min(n, begin + size);
+    // 1 / fastest made a little smaller: w * it is below w / speed for
+    // every host of the group, whatever the rounding (a multiplication
+    // per group and task instead of a division).
     groups_.push_back({static_cast<uint32_t>(begin), static_cast<uint32_t>(end),
-                       speeds[members_[begin]]});
+                       (1 / speeds[members_[begin]]) * (1 - 1e-12)});
     for (size_t i = begin; i < end; ++i)
       group_of_[members_[i]] = static_cast<uint32_t>(groups_.size() - 1);
   }
@@ -101,27 +103,27 @@ FinishIndex::Best FinishIndex::Scan(const ReadyTask& task,
 // wins.
 template <typename Cost>
 FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost) {
-  bounds_.clear();
+  // Each group's bound; the least-bound group is searched first (it
+  // usually holds the answer or near it), then the others in speed order,
+  // skipping those whose bound exceeds the best so far.
+  const Seconds kInf = std::numeric_limits<Seconds>::infinity();
+  bounds_.resize(groups_.size());
+  uint32_t first_group = 0;
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     const Seconds first = EarliestOf(members_[groups_[g].begin]);
-    if (first == std::numeric_limits<Seconds>::infinity()) continue;
-    bounds_.push_back({cost.Bound(first, work / groups_[g].fastest), g});
+    const Seconds least_exec = work * groups_[g].inverse_lower;
+    bounds_[g] = {first == kInf ? kInf : cost.Bound(first, least_exec),
+                  least_exec};
+    if (bounds_[g].first < bounds_[first_group].first) first_group = g;
   }
-  // Visited by bound, least first (a heap: few groups are visited).
-  std::make_heap(bounds_.begin(), bounds_.end(), std::greater<>());
   Best best;
-  while (!bounds_.empty()) {
-    std::pop_heap(bounds_.begin(), bounds_.end(), std::greater<>());
-    const auto [bound, g] = bounds_.back();
-    bounds_.pop_back();
-    if (bound > best.end) break;
-    const Seconds least_exec = work / groups_[g].fastest;
+  auto search_group = [&](uint32_t g) {
+    const Seconds least_exec = bounds_[g].second;
     for (uint32_t i = groups_[g].begin; i < groups_[g].end; ++i) {
       const HostId h = members_[i];
       // Ordered by earliest: the rest of the group costs no less.
       const Seconds earliest = EarliestOf(h);
-      if (earliest == std::numeric_limits<Seconds>::infinity() ||
-          cost.Bound(earliest, least_exec) > best.end)
+      if (earliest == kInf || cost.Bound(earliest, least_exec) > best.end)
         break;
       bool free = false;
       Seconds value;
@@ -130,6 +132,11 @@ FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost) {
           cost.Before(h, free, best.host, best.free))
         best = {h, value, free};
     }
+  };
+  if (groups_.empty() || bounds_[first_group].first == kInf) return best;
+  search_group(first_group);
+  for (uint32_t g = 0; g < groups_.size(); ++g) {
+    if (g != first_group && bounds_[g].first <= best.end) search_group(g);
   }
   return best;
 }

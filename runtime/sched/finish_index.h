@@ -7,13 +7,13 @@
 // (fastest first, ~sqrt(H) per group), and each group keeps its hosts in
 // order of their earliest free slot. For a task of work w, the end on any
 // host of a group is at least (its earliest) + w / (the group's fastest
-// speed), since EarliestFor is never before the earliest slot, a transfer
-// is never negative and rounding is monotonic. Groups are visited by that
-// bound, hosts within a group by their own, and the search stops when the
-// bound exceeds the best end found: with a few free hosts among busy ones,
-// a task looks at tens of hosts instead of all of them. Without a speed
-// model every host is looked at, as before. Either way the answer is the
-// full scan's: the same host on equal ends (tie rules below).
+// speed) (computed a little low, as a product), since EarliestFor is never
+// before the earliest slot, a transfer is never negative and rounding is
+// monotonic. Groups are visited by that bound, hosts within a group by their
+// own, and the search stops when the bound exceeds the best end found: with a
+// few free hosts among busy ones, a task looks at tens of hosts instead of all
+// of them. Without a speed model every host is looked at, as before. Either way
+// the answer is the full scan's: the same host on equal ends (tie rules below).
 #ifndef GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
 #define GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
 
@@ -65,8 +65,8 @@ class FinishIndex {
 
  private:
   struct Group {
-    uint32_t begin, end;  // its hosts in members_, ordered by earliest
-    double fastest;       // the greatest speed in the group
+    uint32_t begin, end;   // its hosts in members_, ordered by earliest
+    double inverse_lower;  // just under 1 / (the group's greatest speed)
   };
   Best Scan(const ReadyTask& task, bool prefer_free) const;
   template <typename Cost>
@@ -90,8 +90,8 @@ class FinishIndex {
   std::vector<HostId> members_;     // group by group
   std::vector<uint32_t> position_;  // of each host in members_
   std::vector<uint32_t> group_of_;  // of each host
-  // Reused per Find: each group's bound, as a heap.
-  std::vector<std::pair<Seconds, uint32_t>> bounds_;
+  // Reused per Find: each group's bound and least execution time.
+  std::vector<std::pair<Seconds, Seconds>> bounds_;
 };
 
 }  // namespace gs
