@@ -31,6 +31,17 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
     }
     for (uint32_t i = g.begin; i < g.end; ++i) position_[members_[i]] = i;
   }
+  least_earliest_ = std::numeric_limits<Seconds>::infinity();
+  for (const Group& g : groups_)
+    least_earliest_ = std::min(least_earliest_, EarliestOf(members_[g.begin]));
+  inverse_lower_ = groups_.empty() ? 0 : groups_.front().inverse_lower;
+}
+
+Seconds FinishIndex::QuickBound(const ReadyTask& task) const {
+  const Seconds work = model_ ? predictor_->Work(task.op) : -1;
+  if (!(work >= 0) || !std::isfinite(work))
+    return -std::numeric_limits<Seconds>::infinity();
+  return least_earliest_ + work * inverse_lower_;
 }
 
 void FinishIndex::GroupBySpeed(std::span<const double> speeds) {

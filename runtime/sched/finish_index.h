@@ -59,6 +59,10 @@ class FinishIndex {
                      const std::vector<bool>& allowed,
                      const std::vector<uint32_t>& tie_order);
   bool has_model() const { return model_; }
+  // In O(1), a lower bound of Find(task).end: the earliest slot of any host
+  // at Build plus the task's work at the greatest speed (slots only get
+  // later); -inf without a speed model for the task.
+  Seconds QuickBound(const ReadyTask& task) const;
 
   // To call after board.Take(h, ...): h's earliest slot moved.
   void Moved(HostId h);
@@ -85,6 +89,8 @@ class FinishIndex {
   const SlotBoard* board_ = nullptr;
   const Predictor* predictor_ = nullptr;
   bool model_ = false;
+  Seconds least_earliest_ = 0;  // over all hosts, at Build
+  double inverse_lower_ = 0;    // just under 1 / (the greatest speed)
   std::vector<double> speeds_;  // what the groups were made from
   std::vector<Group> groups_;
   std::vector<HostId> members_;     // group by group
