@@ -119,7 +119,8 @@ void ReplicationTimes(size_t hosts) {
     in.mode = mode;
     in.threshold = 2;
     in.jobs_ok = 90;
-    in.jobs_finished = 100;  // SR 0.9: RLTH 2.11, capped at 2
+    in.jobs_submitted = 100;  // SR 0.9: RLTH 2.11
+    in.cap = 2;               // (the option; the paper has no cap)
     // N running tasks on hosts 0..N-1, one free slot on hosts N..2N-1.
     in.free_slots.assign(2 * hosts, 0);
     for (size_t h = 0; h < 2 * hosts; ++h) {

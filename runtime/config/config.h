@@ -55,12 +55,15 @@ struct RetryBudgets {
 
 struct ReplicationConfig {
   // off: one job per task; fixed: up to `threshold` replicas of a running
-  // task on free hosts (WQR-FT); dynamic: the threshold is computed per task
-  // from host success rates (WQDR-FT, 1 + 1/SR) and `threshold` caps it.
-  // Default: off.
+  // task on free hosts (WQR-FT); dynamic: the threshold is 1 + 1/SR with SR
+  // the run's successful over submitted jobs (WQDR-FT). Default: off.
   ReplicationMode mode = ReplicationMode::kOff;
-  // Maximum replicas of one task, counting the first job. Default: 2.
+  // Fixed mode: most instances of one task, counting the first job.
+  // Default: 2.
   int threshold = 2;
+  // Dynamic mode: an optional bound on 1 + 1/SR (the paper has none).
+  // Default: 0, none.
+  int cap = 0;
 
   bool operator==(const ReplicationConfig&) const = default;
 };

@@ -94,6 +94,7 @@ TEST(ConfigTest, FullFixture) {
             (std::map<std::string, Seconds>{{"add", 2.5}, {"multiply", 600}}));
   EXPECT_EQ(rt.replication.mode, ReplicationMode::kDynamic);
   EXPECT_EQ(rt.replication.threshold, 3);
+  EXPECT_EQ(rt.replication.cap, 5);
   EXPECT_EQ(rt.rank, (RankWeights{0.7, 0.3, 2, 0.25}));
   EXPECT_EQ(rt.heartbeat, 2.5);
   EXPECT_EQ(rt.stall_timeout, 0);

@@ -434,7 +434,8 @@ void Parser::ReadRuntime(const YAML::Node& node, const std::string& path) {
         [&](const YAML::Node& n, const std::string& p) {
           ReadMap(n, p,
                   {{"mode", Enum(&rt.replication.mode, kReplicationNames)},
-                   {"threshold", PositiveInt(&rt.replication.threshold)}});
+                   {"threshold", PositiveInt(&rt.replication.threshold)},
+                   {"cap", PositiveInt(&rt.replication.cap)}});
         }},
        {"rank",
         [&](const YAML::Node& n, const std::string& p) {

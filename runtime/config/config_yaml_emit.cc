@@ -61,6 +61,8 @@ void EmitRuntime(YAML::Emitter& out, const RuntimeConfig& rt) {
   out << YAML::Key << "mode" << YAML::Value
       << std::string(ReplicationModeName(rt.replication.mode));
   out << YAML::Key << "threshold" << YAML::Value << rt.replication.threshold;
+  if (rt.replication.cap > 0)
+    out << YAML::Key << "cap" << YAML::Value << rt.replication.cap;
   out << YAML::EndMap;
   out << YAML::Key << "rank" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "alpha" << YAML::Value << Num(rt.rank.alpha);

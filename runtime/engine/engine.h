@@ -495,7 +495,8 @@ class Engine {
   // Jobs running for each task: more than one when replicated.
   std::unordered_map<TaskId, std::vector<JobId>> instances_;
   ReplicationMode replication_ = ReplicationMode::kOff;
-  uint64_t jobs_ok_ = 0, jobs_finished_ = 0;  // success rate SR = ok/finished
+  // WQDR-FT's success rate SR = ok / submitted (history included).
+  uint64_t jobs_ok_ = 0, jobs_submitted_ = 0;
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
   // work_dir/lock, held while the master runs: one master per work dir.
   std::unique_ptr<FileLock> work_dir_lock_;

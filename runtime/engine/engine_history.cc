@@ -51,7 +51,7 @@ void Engine::LearnFromHistory(History& history) {
       h->jobs_ok = r->first;
       h->jobs_finished = r->second;
       jobs_ok_ += r->first;
-      jobs_finished_ += r->second;
+      jobs_submitted_ += r->second;  // earlier runs' jobs have all ended
     }
   }
   // Volatile policies start from the availability checks of earlier runs.

@@ -113,10 +113,7 @@ void Engine::ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
                                 const std::vector<JobId>& others,
                                 Aftermath* after) {
   HostEntry& host = *hosts_[host_id];
-  if (plan.finished_job) {
-    ++host.jobs_finished;
-    ++jobs_finished_;
-  }
+  if (plan.finished_job) ++host.jobs_finished;
   if (plan.successful_job) {
     ++host.jobs_ok;
     ++jobs_ok_;

@@ -32,8 +32,9 @@ void Engine::ReplicateLocked(const std::vector<HostState>& states,
   ReplicationInput in;
   in.mode = replication_;
   in.threshold = options_.replication.threshold;
+  in.cap = options_.replication.cap;
   in.jobs_ok = jobs_ok_;
-  in.jobs_finished = jobs_finished_;
+  in.jobs_submitted = jobs_submitted_;
   in.free_slots.resize(hosts_.size());
   in.free_memory.resize(hosts_.size());
   for (HostId h = 0; h < hosts_.size(); ++h) {

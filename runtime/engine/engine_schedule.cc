@@ -109,6 +109,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   }
   if (WatchedLocked()) ReportJobStartLocked(spec.id, t, h, replica);
   jobs_.emplace(spec.id, std::move(entry));
+  ++jobs_submitted_;
   instances_[t].push_back(spec.id);
   ++host.running;
   host.running_cores += need.cores;

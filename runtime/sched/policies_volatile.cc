@@ -17,17 +17,24 @@ VolatilePolicy::Measure VolatilePolicy::Evaluate(
 VolatilePolicy::Measure VolatilePolicy::EvaluateLoad(
     const std::vector<uint32_t>& x, const std::vector<Seconds>& load) const {
   std::vector<HostStep> steps;
+  std::vector<CommunicationNeed> comm;
   Seconds work = 0;
   for (HostId h = 0; h < x.size(); ++h) {
     if (x[h] == 0) continue;
     work = std::max(work, load[h]);
     steps.push_back(hosts_ ? StepOf(hosts_->chain(h)) : HostStep{});
+    if (hosts_) {
+      comm.push_back({hosts_->chain(h),
+                      hosts_->program_slots(h) + x[h] * hosts_->data_slots()});
+    }
   }
   Seconds slot = hosts_ ? hosts_->slot() : 1;
   double w = std::ceil(work / slot - 1e-9);
+  // Section IV-B: the communication phase, then the computation.
+  CommunicationMeasure c = Communication(comm, hosts_ ? hosts_->n_com() : 0);
   Measure m;
-  m.p = SuccessProbability(steps, w);
-  m.e = ExpectedSlots(steps, w) * slot;
+  m.p = c.p * SuccessProbability(steps, w);
+  m.e = (c.e + ExpectedSlots(steps, w)) * slot;
   return m;
 }
 

@@ -34,6 +34,38 @@ TEST(VolatileModelTest, ReclaimsStretchTheExpectedTime) {
   EXPECT_NEAR(ExpectedSlots({s}, 11), 1 + 10 * 1.2, 1e-9);
 }
 
+TEST(VolatileModelTest, NotDownIsExactOverTheHostsOwnChain) {
+  EXPECT_NEAR(NotDownProbability(Chain(0.01, 0, 0), 10), std::pow(0.99, 10),
+              1e-12);
+  // UP -> RECLAIMED 0.5, RECLAIMED never goes DOWN, UP -> DOWN 0.1:
+  // after 1 slot 0.9; after 2: UP 0.4 * 0.9 + RECLAIMED 0.5 * 1 = 0.86.
+  AvailabilityChain c = Chain(0.1, 0.5, 0.5);
+  EXPECT_NEAR(NotDownProbability(c, 1), 0.9, 1e-12);
+  EXPECT_NEAR(NotDownProbability(c, 2), 0.4 * 0.9 + 0.5, 1e-12);
+  EXPECT_NEAR(NotDownProbability(c, 1.2), NotDownProbability(c, 2), 1e-12);
+  EXPECT_DOUBLE_EQ(NotDownProbability(c, 0), 1);
+}
+
+TEST(VolatileModelTest, CommunicationIsBoundByTheSlowestHostOrTheMaster) {
+  const AvailabilityChain solid = Chain(0, 0, 0);
+  // Three hosts needing 4, 2 and 6 slots; no bound: the longest, 6.
+  std::vector<CommunicationNeed> s = {{solid, 4}, {solid, 2}, {solid, 6}};
+  EXPECT_DOUBLE_EQ(Communication(s, 0).e, 6);
+  EXPECT_DOUBLE_EQ(Communication(s, 3).e, 6);  // |S| <= n_com
+  // The master talks to 2 at once: 12 slots of transfers take >= 6.
+  EXPECT_DOUBLE_EQ(Communication(s, 2).e, 6);
+  // ... to 1 at once: 12.
+  EXPECT_DOUBLE_EQ(Communication(s, 1).e, 12);
+  EXPECT_DOUBLE_EQ(Communication(s, 1).p, 1);
+  // P_comm: every host survives E_comm, not only its own transfers.
+  const AvailabilityChain fragile = Chain(0.01, 0, 0);
+  std::vector<CommunicationNeed> f = {{fragile, 2}, {fragile, 8}};
+  EXPECT_NEAR(Communication(f, 0).p, std::pow(0.99, 8) * std::pow(0.99, 8),
+              1e-12);
+  EXPECT_DOUBLE_EQ(Communication({}, 1).e, 0);
+  EXPECT_DOUBLE_EQ(Communication({{fragile, 0}}, 0).p, 1);  // nothing to send
+}
+
 class FixedPredictor : public Predictor {
  public:
   explicit FixedPredictor(std::vector<Seconds> t) : t_(std::move(t)) {}
@@ -53,6 +85,14 @@ class FakeHosts : public VolatileHosts {
   const AvailabilityChain& chain(HostId h) const override { return chains[h]; }
   HostAvail state(HostId h) const override { return states[h]; }
   uint32_t tasks_per_configuration() const override { return m; }
+  std::vector<double> program;  // T_prog per host (empty: 0)
+  double data = 0;
+  uint32_t ncom = 0;
+  double program_slots(HostId h) const override {
+    return h < program.size() ? program[h] : 0;
+  }
+  double data_slots() const override { return data; }
+  uint32_t n_com() const override { return ncom; }
 };
 
 std::vector<Placement> PlaceWith(const char* name, FakeHosts& model,
@@ -98,6 +138,53 @@ TEST(VolatilePolicyTest, AConfigurationStartsWholeOrNotAtAll) {
   auto out = PlaceWith("iy", model, pred, hosts, 3);
   ASSERT_EQ(out.size(), 3u);
   for (const Placement& p : out) EXPECT_NE(p.host, 1u);
+}
+
+// Two identical solid hosts, but host 0 already holds the program (T_prog
+// 30 slots on host 1): IE takes host 0, even when host 1 computes faster.
+TEST(VolatilePolicyTest, IeCountsTheCommunicationPhase) {
+  FakeHosts model;
+  model.chains = {Chain(0, 0, 0), Chain(0, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  model.program = {0, 30};
+  FixedPredictor pred({10, 10});
+  std::vector<HostState> hosts(2);
+  auto one = PlaceWith("ie", model, pred, hosts, 1);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].host, 0u);
+  EXPECT_DOUBLE_EQ(one[0].predicted_end, 10);  // no communication on host 0
+  // Without the program cost the tie goes to the first host either way;
+  // make host 1 faster so only the program keeps IE off it.
+  FixedPredictor faster({10, 5});
+  EXPECT_EQ(PlaceWith("ie", model, faster, hosts, 1)[0].host, 0u);
+  model.program = {0, 0};
+  EXPECT_EQ(PlaceWith("ie", model, faster, hosts, 1)[0].host, 1u);
+}
+
+// n_com = 1: the master sends one host's data at a time, so spreading m
+// tasks over more hosts costs the sum of their transfers.
+TEST(VolatilePolicyTest, TheMastersBoundMakesIeGroupTasks) {
+  FakeHosts model;
+  model.chains = {Chain(0, 0, 0), Chain(0, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  model.program = {20, 20};
+  model.data = 1;
+  model.m = 2;
+  FixedPredictor pred({10, 10});
+  std::vector<HostState> hosts(2);
+  hosts[0].slots = 2;
+  hosts[1].slots = 2;
+  // Unbounded master: one task per host (E = 21 + 10) beats both on one
+  // host (22 + 20).
+  auto spread = PlaceWith("ie", model, pred, hosts, 2);
+  ASSERT_EQ(spread.size(), 2u);
+  EXPECT_NE(spread[0].host, spread[1].host);
+  // n_com = 1: one host per configuration costs 22 + 20 = 42 against two
+  // hosts' 42 slots of transfers + 10 = 52.
+  model.ncom = 1;
+  auto grouped = PlaceWith("ie", model, pred, hosts, 2);
+  ASSERT_EQ(grouped.size(), 2u);
+  EXPECT_EQ(grouped[0].host, grouped[1].host);
 }
 
 // Host 0 never fails but is slow (E = 20 slots, P = 1); host 1 is fast and

@@ -38,8 +38,8 @@ std::vector<PolicyInfo> Build() {
        "WQR restarting a task whose every replica failed "
        "(paper 001)"},
       {"wqdr-ft",
-       "WQR-FT replicating on the hosts with the best success rate "
-       "first (paper 001)"},
+       "WQR-FT with RLTH = 1 + 1/SR instances per task (SR: successful "
+       "over submitted jobs), best success rate first (paper 001)"},
   };
   struct Passive {
     const char* name;

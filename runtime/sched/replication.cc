@@ -1,8 +1,13 @@
 #include "runtime/sched/replication.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace gs {
+
+namespace {
+constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+}  // namespace
 
 double ReplicationThreshold(const ReplicationInput& in) {
   switch (in.mode) {
@@ -11,11 +16,12 @@ double ReplicationThreshold(const ReplicationInput& in) {
     case ReplicationMode::kFixed:
       return in.threshold;
     case ReplicationMode::kDynamic: {
-      if (in.jobs_finished == 0) return std::min(2.0, 1.0 * in.threshold);
+      const double cap = in.cap > 0 ? in.cap : kUnbounded;
+      // Nothing succeeded (or nothing submitted): SR = 0, RLTH = 1 + 1/0.
+      if (in.jobs_ok == 0 || in.jobs_submitted == 0) return cap;
       const double sr = static_cast<double>(in.jobs_ok) /
-                        static_cast<double>(in.jobs_finished);
-      if (sr <= 0) return in.threshold;
-      return std::min(1.0 + 1.0 / sr, 1.0 * in.threshold);
+                        static_cast<double>(in.jobs_submitted);
+      return std::min(1.0 + 1.0 / sr, cap);
     }
   }
   return 1;

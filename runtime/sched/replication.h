@@ -5,9 +5,11 @@
 //
 // - fixed (WQR-FT): a running task gets replicas until it has `threshold`
 //   instances running;
-// - dynamic (WQDR-FT): the threshold is RLTH = 1 + 1/SR, with SR = T/N the
-//   success rate of the jobs so far (successful jobs over finished jobs),
-//   capped by `threshold`; a task gets a replica while its running
+// - dynamic (WQDR-FT): the threshold is RLTH = 1 + 1/SR, with SR = T/N, T
+//   the successful jobs and N the jobs submitted so far (the paper's lines
+//   4-5 and 25-26: running and cancelled jobs count in N). Until a job has
+//   succeeded SR is 0 and RLTH unbounded. `cap`, when set, bounds it (an
+//   option; the paper has none). A task gets a replica while its running
 //   instances are fewer than RLTH. Hosts are tried in order of their own
 //   success rate, best first.
 // Tasks are served in turns (the paper's pop-front / push-back over the
@@ -32,11 +34,11 @@ struct RunningTask {
 
 struct ReplicationInput {
   ReplicationMode mode = ReplicationMode::kOff;
-  int threshold = 2;  // fixed: the threshold; dynamic: its cap
-  // Successful and finished jobs so far (dynamic mode); SR = ok / finished,
-  // taken as 1 before anything finished.
+  int threshold = 2;  // fixed mode: instances per task
+  int cap = 0;        // dynamic mode: most instances per task; 0 = none
+  // Successful and submitted jobs so far (dynamic mode): SR = ok / submitted.
   uint64_t jobs_ok = 0;
-  uint64_t jobs_finished = 0;
+  uint64_t jobs_submitted = 0;
   std::vector<RunningTask> running;  // oldest first
   std::vector<HostId> host_order;    // hosts to try, best first
   std::vector<int> free_slots;       // per host id: free cores
@@ -50,7 +52,8 @@ struct Replica {
   HostId host;
 };
 
-// The replication threshold RLTH (instances per task, counting the first).
+// The replication threshold RLTH (instances per task, counting the first);
+// infinity when nothing bounds it.
 double ReplicationThreshold(const ReplicationInput& in);
 
 std::vector<Replica> PlanReplicas(const ReplicationInput& in);

@@ -2,7 +2,7 @@
 // work on volatile hosts: each host a 3-state Markov chain UP / RECLAIMED /
 // DOWN per time slot. Pure functions, no engine.
 //
-// The approximation used (the paper computes these exactly over the joint
+// The computation phase (the paper computes these exactly over the joint
 // chain of the set, in polynomial time; we use a first-order closed form):
 // for one host q, starting UP, the next slot in which it is UP again
 // without having been DOWN is reached with probability
@@ -50,6 +50,32 @@ HostStep StepOf(const AvailabilityChain& chain);
 double SuccessProbability(const std::vector<HostStep>& hosts, double w);
 double ExpectedSlots(const std::vector<HostStep>& hosts, double w);
 
+// P_ND(t) of section IV-B: the probability that a host UP now does not
+// become DOWN within `slots` slots (RECLAIMED spells allowed), exact over
+// its own chain: (1, 0) . Q^ceil(slots) . (1, 1)^T with Q the UP/RECLAIMED
+// block of the chain.
+double NotDownProbability(const AvailabilityChain& chain, double slots);
+
+// The communication phase of section IV-B. Host q of the configuration
+// needs n_q slots of transfers (the program unless it has it, and one data
+// message per task); the master talks to at most n_com hosts at once.
+//   E_q     = E^(q)(n_q), ExpectedSlots of q alone (0 when n_q = 0)
+//   E_comm  = max_q E_q                        when |S| <= n_com
+//           = max(max_q E_q, sum_q n_q / n_com) otherwise
+//   P_comm  = prod_q P_ND^(q)(E_comm)
+// n_com = 0 means no bound. The iteration's P is P_comm times the
+// computation's, its E the sum (the paper's IP, IE, IY and IAY).
+struct CommunicationNeed {
+  AvailabilityChain chain;
+  double slots = 0;  // n_q
+};
+struct CommunicationMeasure {
+  double p = 1;
+  double e = 0;  // slots
+};
+CommunicationMeasure Communication(const std::vector<CommunicationNeed>& hosts,
+                                   uint32_t n_com);
+
 // What the volatile policies know of the hosts: their chains, the slot
 // length, what each task of a configuration costs per host, and the
 // current states. The runtime gives it from its own observations; the
@@ -63,6 +89,12 @@ class VolatileHosts {
   // Tasks in one configuration (paper 002's m): the policy places m ready
   // tasks together or none.
   virtual uint32_t tasks_per_configuration() const = 0;
+  // Communication (section IV-B), in slots: T_prog for a host that does
+  // not hold the program, T_data per task, and the master's bound n_com
+  // (0: none). All 0 by default: no communication phase.
+  virtual double program_slots(HostId h) const { return 0; }
+  virtual double data_slots() const { return 0; }
+  virtual uint32_t n_com() const { return 0; }
 };
 
 }  // namespace gs

@@ -1,6 +1,9 @@
 #include "runtime/sim/sim_cli.h"
 
+#include <stdlib.h>
+
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
@@ -109,11 +112,13 @@ void AddBot(CLI::App& app, SimBotArgs* a, bool* json) {
       std::string("scheduling policies, one row each (mct): ") + kPolicyNames +
           ". wqr, wqr-ft and "
           "wqdr-ft (paper 001) take an optional /N: their replication "
-          "threshold (wqdr-ft: the cap of RLTH = 1 + 1/SR), e.g. "
+          "threshold (wqdr-ft: a cap on RLTH = 1 + 1/SR, which has "
+          "none without it, as in the paper), e.g. "
           "wqr-ft/3. wqr runs without automatic restart, as the paper "
           "defines it");
   bot->add_option("--threshold", o.threshold,
-                  "replication threshold of policies without /N (2)")
+                  "replication threshold of policies without /N (wqr, wqr-ft: "
+                  "2; wqdr-ft: no cap)")
       ->check(CLI::PositiveNumber);
   bot->add_option("--fail", a->fails, "HOST@TIME[-UNTIL]; repeatable");
   bot->add_option("--trace", o.trace,
@@ -146,6 +151,37 @@ void AddVolatile(CLI::App& app, SimVolatileArgs* a, bool* json) {
   vol->add_option("--w-max", o.w_max, "longest task time on a host (30)");
   vol->add_option("--max-slots", o.max_slots, "slots per host, 1..N (2)");
   vol->add_flag("--json", *json, "one JSON object instead of a table");
+}
+
+void AddReliability(CLI::App& app, SimReliabilityArgs* a, bool* json) {
+  CLI::App* rel = app.add_subcommand(
+      "reliability",
+      "Paper 004: the four DAS-2 clusters of its tables 1 and 2 (their "
+      "availability as UP/DOWN chains, file transfer time, queue wait; the "
+      "less reliable ones faster). --learn rank-blind runs (mct) fill a "
+      "history; table 1 is recomputed from it (availability eq. 1-2, "
+      "distrust eq. 3, Time eq. 4, rrank, prank, grank eq. 5); then one row "
+      "per policy, each run starting from its own copy of the history.");
+  ReliabilityOptions& o = a->options;
+  rel->add_option("--policy,-p", a->policies,
+                  "policies, one row each (grank mct met)");
+  rel->add_option("--tasks", o.tasks, "tasks per run (16)");
+  rel->add_option("--mean", o.mean,
+                  "mean task work, seconds at speed 1 (2000)");
+  rel->add_option("--slots", o.slots, "slots per host (4)");
+  rel->add_option("--mttr", o.mttr,
+                  "mean seconds a host stays down (3000); its mean up time "
+                  "follows from its availability");
+  rel->add_option("--learn", o.learn_runs,
+                  "rank-blind runs recorded in the history first (10)")
+      ->check(CLI::NonNegativeNumber);
+  rel->add_option("--alpha", o.rank.alpha, "grank's weight of rrank (0.5)");
+  rel->add_option("--beta", o.rank.beta, "grank's weight of prank (0.5)");
+  rel->add_option("--history", a->history,
+                  "keep the history in this SQLite file (appended to; "
+                  "gsdeploy rank and gsrt runs read it); default: a "
+                  "temporary file");
+  rel->add_flag("--json", *json, "one JSON object instead of a table");
 }
 
 StatusOr<std::vector<SimFailure>> ParseFailures(
@@ -189,7 +225,10 @@ StatusOr<SimTable> RunEtcArgs(const SimEtcArgs& a, const SimCommand& c) {
   }
   StatusOr<SimResult> r = RunEtc(*m, a.policy, *fails, c.seed);
   if (!r.ok()) return r.status();
-  return SimTable{{RowFromResult(a.policy, *r)}, r->tasks_done == r->tasks};
+  SimTable table;
+  table.rows = {RowFromResult(a.policy, *r)};
+  table.complete = r->tasks_done == r->tasks;
+  return table;
 }
 
 StatusOr<SimTable> RunDagArgs(const SimDagArgs& a, const SimCommand& c) {
@@ -284,6 +323,50 @@ StatusOr<SimTable> RunVolatileArgs(const SimVolatileArgs& a,
   return table;  // iterations by a deadline: complete by definition
 }
 
+StatusOr<SimTable> RunReliabilityArgs(const SimReliabilityArgs& a,
+                                      const SimCommand& c) {
+  if (a.options.tasks == 0 || a.options.slots < 1 || !(a.options.mean > 0))
+    return Status::InvalidArgument(
+        "--tasks, --slots and --mean must be positive");
+  const std::vector<ReliabilityHost> hosts = Paper004Hosts();
+  std::string history = a.history;
+  std::string temp_dir;
+  if (history.empty()) {
+    temp_dir =
+        (std::filesystem::temp_directory_path() / "gsrt-sim-XXXXXX").string();
+    if (!::mkdtemp(temp_dir.data()))
+      return Status::IoError("cannot make a temporary directory; set TMPDIR");
+    history = temp_dir + "/history.db";
+  }
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ec;
+      if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+    }
+  } cleanup{temp_dir};
+  ReliabilityOptions o = a.options;
+  o.seed = c.seed;
+  if (Status s = FillHistory(hosts, o, history); !s.ok()) return s;
+  SimTable table;
+  auto table1 = Table1FromHistory(hosts, o.mean, o.rank, history);
+  if (!table1.ok()) return table1.status();
+  table.preface_title = "table1";
+  table.preface = std::move(*table1);
+  for (const std::string& policy : a.policies) {
+    std::vector<SimRow> runs;
+    for (int i = 0; i < c.reps; ++i) {
+      o.seed = c.seed + i;
+      StatusOr<SimResult> r = RunWithHistory(hosts, o, policy, history);
+      if (!r.ok()) return r.status();
+      table.complete &= r->tasks_done == r->tasks;
+      runs.push_back(BotRow(policy, *r));
+    }
+    table.rows.push_back(MeanRow(policy, runs));
+  }
+  return table;
+}
+
 }  // namespace
 
 std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
@@ -297,10 +380,12 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
   SimDagArgs dag;
   SimBotArgs bot;
   SimVolatileArgs vol;
+  SimReliabilityArgs rel;
   AddEtc(app, &etc, &command->json);
   AddDag(app, &dag, &command->json);
   AddBot(app, &bot, &command->json);
   AddVolatile(app, &vol, &command->json);
+  AddReliability(app, &rel, &command->json);
   app.add_subcommand("policies",
                      "Every policy name gsrt-sim and gsrt.yaml's `policy:` "
                      "accept, one per line with what it does.")
@@ -319,7 +404,7 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
   gen->add_option("--machines", gen_machines, "machines (16)");
   gen->add_option("--seed", gen_seed, "random seed (1)");
   gen->footer(kFooter);
-  for (const char* name : {"etc", "dag", "bot", "volatile"}) {
+  for (const char* name : {"etc", "dag", "bot", "volatile", "reliability"}) {
     CLI::App* sub = app.get_subcommand(name);
     sub->add_option("--seed", command->seed,
                     "random seed (1); runs are deterministic");
@@ -358,6 +443,7 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
   if (app.got_subcommand("dag")) command->experiment = std::move(dag);
   if (app.got_subcommand("bot")) command->experiment = std::move(bot);
   if (app.got_subcommand("volatile")) command->experiment = std::move(vol);
+  if (app.got_subcommand("reliability")) command->experiment = std::move(rel);
   return std::nullopt;
 }
 
@@ -376,6 +462,9 @@ StatusOr<SimTable> RunSimExperiment(const SimCommand& command) {
     StatusOr<SimTable> operator()(const SimVolatileArgs& a) {
       return RunVolatileArgs(a, c);
     }
+    StatusOr<SimTable> operator()(const SimReliabilityArgs& a) {
+      return RunReliabilityArgs(a, c);
+    }
   };
   return std::visit(Runner{command}, command.experiment);
 }
@@ -387,8 +476,24 @@ int RunSimCommand(const SimCommand& command, std::ostream& out,
     err << "gsrt-sim: " << table.status().message() << "\n";
     return kSimBadInput;
   }
-  out << (command.json ? FormatSimJson(table->rows)
-                       : FormatSimTable(table->rows));
+  if (command.json) {
+    if (table->preface.empty()) {
+      out << FormatSimJson(table->rows);
+    } else {  // {"table1": {...}, "runs": {...}}
+      std::string rows = FormatSimJson(table->rows);
+      std::string preface = FormatSimJson(table->preface);
+      while (!rows.empty() && rows.back() == '\n') rows.pop_back();
+      while (!preface.empty() && preface.back() == '\n') preface.pop_back();
+      out << "{\"" << table->preface_title << "\":" << preface
+          << ",\"runs\":" << rows << "}\n";
+    }
+  } else {
+    if (!table->preface.empty()) {
+      out << table->preface_title << "\n"
+          << FormatSimTable(table->preface) << "\n";
+    }
+    out << FormatSimTable(table->rows);
+  }
   return table->complete ? kSimDone : kSimIncomplete;
 }
 

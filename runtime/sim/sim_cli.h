@@ -16,6 +16,7 @@
 
 #include "runtime/base/status.h"
 #include "runtime/sim/sim_experiments.h"
+#include "runtime/sim/sim_reliability.h"
 #include "runtime/sim/sim_report.h"
 
 namespace gs {
@@ -59,8 +60,19 @@ struct SimVolatileArgs {
   std::vector<std::string> policies{"ip", "ie", "iy", "iay"};
 };
 
+// `gsrt-sim reliability`: paper 004. Table 1 recomputed from a history
+// that rank-blind runs filled, then one row per policy, each run starting
+// from its own copy of that history.
+struct SimReliabilityArgs {
+  ReliabilityOptions options;  // all but seed
+  std::vector<std::string> policies{"grank", "mct", "met"};
+  std::string history;  // keep the history in this file; "" = a temporary one
+};
+
 struct SimCommand {
-  std::variant<SimEtcArgs, SimDagArgs, SimBotArgs, SimVolatileArgs> experiment;
+  std::variant<SimEtcArgs, SimDagArgs, SimBotArgs, SimVolatileArgs,
+               SimReliabilityArgs>
+      experiment;
   uint64_t seed = 1;
   int reps = 1;  // runs with seeds seed..seed+reps-1, rows are their means
   bool json = false;
@@ -76,6 +88,9 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
 struct SimTable {
   std::vector<SimRow> rows;
   bool complete = true;  // every task of every run finished
+  // Printed before the rows (paper 004's table 1), under its title.
+  std::string preface_title;
+  std::vector<SimRow> preface;
 };
 
 // Runs the experiment; InvalidArgument (or the loader's error) for bad

@@ -81,8 +81,8 @@ struct BotOptions {
   // Host speeds are drawn in [1 - spread, 1 + spread].
   double speed_spread = 0.5;
   std::string policy = "mct";
-  // Replication threshold of wqr / wqr-ft, cap of wqdr-ft's RLTH; 0 = the
-  // engine's default (2).
+  // Replication threshold of wqr / wqr-ft (0 = the engine's default, 2);
+  // cap of wqdr-ft's RLTH (0 = none, as in the paper).
   int threshold = 0;
   std::vector<SimFailure> failures;
   std::string trace;

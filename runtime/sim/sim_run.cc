@@ -52,9 +52,15 @@ StatusOr<SimResult> RunSimulation(SimWorld& world,
     eo.virtual_time = true;
     eo.quiet = true;
     if (options.oracle) eo.exec_oracle = workload;
-    if (options.replication_threshold > 0)
+    if (options.replication_threshold > 0) {
+      // wqr-ft's threshold, or wqdr-ft's optional cap (each mode reads its
+      // own).
       eo.replication.threshold = options.replication_threshold;
+      eo.replication.cap = options.replication_threshold;
+    }
     eo.configure_policy = options.configure_policy;
+    eo.history_path = options.history_path;
+    eo.rank = options.rank;
     Engine engine(eo);
     std::vector<HostSetup> hosts;
     for (uint32_t h = 0; h < world.num_hosts(); ++h) {

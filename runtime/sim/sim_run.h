@@ -9,6 +9,7 @@
 
 #include "adapters/sim/sim_world.h"
 #include "runtime/base/status.h"
+#include "runtime/config/config.h"
 #include "runtime/sched/scheduler.h"
 #include "runtime/sim/sim_workload.h"
 
@@ -25,10 +26,15 @@ struct SimRunOptions {
   Seconds reconnect_backoff_max = 60;
   // Predict with the workload's true times (as the papers do).
   bool oracle = true;
-  // EngineOptions::replication.threshold when > 0 (wqr, wqr-ft: the
-  // threshold; wqdr-ft: the cap of RLTH).
+  // When > 0: wqr and wqr-ft's threshold, wqdr-ft's cap of RLTH (without
+  // it wqdr-ft has none, as in the paper).
   int replication_threshold = 0;
   std::function<void(Policy&)> configure_policy;
+  // A history to learn from and record into (paper 004's experiment);
+  // "" = none.
+  std::string history_path;
+  // grank's weights (eq. 4-5).
+  RankWeights rank;
 };
 
 struct SimResult {
