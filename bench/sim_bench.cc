@@ -1,7 +1,9 @@
 // Simulation figures for docs/benchmarks.md:
 //  1. simulated events per second of the engine in virtual time, on a bag
 //     of tasks over many sim hosts (default 1,000 hosts x 100,000 tasks,
-//     identical hosts; --spread for drawn speeds);
+//     identical hosts); with a speed spread, each policy named runs the bag
+//     on identical hosts (the baseline) and then on drawn speeds, in the
+//     same run, and the ratio is printed;
 //  2. scheduling time per task of each policy: one round placing N ready
 //     tasks on N free one-slot hosts (pure Scheduler, no engine),
 //     execution times drawn per (task, host); the volatile policies run
@@ -139,29 +141,87 @@ void ReplicationTimes(size_t hosts) {
   }
 }
 
+// The bag with identical hosts (the baseline) and then with drawn speeds,
+// for one policy; prints both and their ratio. False on an error.
+bool BagPair(size_t hosts, size_t tasks, double spread,
+             const std::string& policy) {
+  double wall[2] = {0, 0};
+  for (int drawn = 0; drawn < 2; ++drawn) {
+    gs::BotOptions o;
+    o.hosts = hosts;
+    o.tasks = tasks;
+    o.speed_spread = drawn ? spread : 0;
+    o.policy = policy;
+    auto r = gs::RunBot(o);
+    if (!r.ok()) {
+      std::fprintf(stderr, "sim_bench: %s\n", r.status().message().c_str());
+      return false;
+    }
+    wall[drawn] = r->wall_seconds;
+    std::printf(
+        "%-8s speeds %s: %llu events in %.2f s: %.0f events/s; %.1f us per "
+        "task; virtual makespan %.0f s, utilization %.3f\n",
+        policy.c_str(), drawn ? "drawn    " : "identical",
+        static_cast<unsigned long long>(r->events), r->wall_seconds,
+        r->events / r->wall_seconds, r->wall_seconds / tasks * 1e6, r->makespan,
+        r->utilization);
+  }
+  std::printf("%-8s drawn / identical: %.2f\n", policy.c_str(),
+              wall[1] / std::max(wall[0], 1e-9));
+  return true;
+}
+
 }  // namespace
 
+// sim_bench [hosts] [tasks] [spread] [policies] [--bag-only]
+//   policies: comma-separated, default "mct"; each runs the bag with
+//   identical hosts, then with speeds drawn in [1 - spread, 1 + spread].
 int main(int argc, char** argv) {
-  size_t hosts = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 1000;
-  size_t tasks = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 100000;
-  double spread = argc > 3 ? std::strtod(argv[3], nullptr) : 0;
-  gs::BotOptions o;
-  o.hosts = hosts;
-  o.tasks = tasks;
-  o.speed_spread = spread;
-  auto r = gs::RunBot(o);
-  if (!r.ok()) {
-    std::fprintf(stderr, "sim_bench: %s\n", r.status().message().c_str());
-    return 1;
+  std::vector<std::string> args;
+  bool bag_only = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--bag-only") {
+      bag_only = true;
+    } else {
+      args.push_back(argv[i]);
+    }
   }
-  std::printf("bag of %zu tasks on %zu sim hosts (speed spread %.2f), mct\n",
-              tasks, hosts, spread);
-  std::printf(
-      "  %llu events in %.2f s: %.0f events/s; %.1f us per task; "
-      "virtual makespan %.0f s, utilization %.3f\n",
-      static_cast<unsigned long long>(r->events), r->wall_seconds,
-      r->events / r->wall_seconds, r->wall_seconds / tasks * 1e6, r->makespan,
-      r->utilization);
+  size_t hosts =
+      args.size() > 0 ? std::strtoul(args[0].c_str(), nullptr, 10) : 1000;
+  size_t tasks =
+      args.size() > 1 ? std::strtoul(args[1].c_str(), nullptr, 10) : 100000;
+  double spread = args.size() > 2 ? std::strtod(args[2].c_str(), nullptr) : 0;
+  std::string policies = args.size() > 3 ? args[3] : "mct";
+  std::printf("bag of %zu tasks on %zu sim hosts, speed spread %.2f\n", tasks,
+              hosts, spread);
+  for (size_t at = 0; at <= policies.size();) {
+    size_t comma = std::min(policies.find(',', at), policies.size());
+    std::string policy = policies.substr(at, comma - at);
+    at = comma + 1;
+    if (policy.empty()) continue;
+    if (spread == 0) {
+      // One run, as before: the identical-host figure alone.
+      gs::BotOptions o;
+      o.hosts = hosts;
+      o.tasks = tasks;
+      o.speed_spread = 0;
+      o.policy = policy;
+      auto r = gs::RunBot(o);
+      if (!r.ok()) {
+        std::fprintf(stderr, "sim_bench: %s\n", r.status().message().c_str());
+        return 1;
+      }
+      std::printf(
+          "%-8s %llu events in %.2f s: %.0f events/s; %.1f us per task; "
+          "virtual makespan %.0f s, utilization %.3f\n",
+          policy.c_str(), static_cast<unsigned long long>(r->events),
+          r->wall_seconds, r->events / r->wall_seconds,
+          r->wall_seconds / tasks * 1e6, r->makespan, r->utilization);
+    } else if (!BagPair(hosts, tasks, spread, policy)) {
+      return 1;
+    }
+  }
+  if (bag_only) return 0;
   PolicyTimes(16, 16);
   PolicyTimes(100, 100);
   PolicyTimes(1000, 1000);

@@ -3,6 +3,10 @@
 namespace gs {
 
 void EstimatorPredictor::Observe(OpId op, HostId host, Seconds s) {
+  // An op the oracle times is never predicted from what was learnt; its
+  // samples would only cost memory (a simulated bag of 100,000 ops, each
+  // with a window per host index, took gigabytes).
+  if (oracle_ && OracleOp(op) >= 0) return;
   estimator_.Observe(EstimatorOp(op), hosts_[host], s);
 }
 
@@ -12,6 +16,12 @@ Seconds EstimatorPredictor::ExecTime(OpId op, HostId host) const {
     if (k >= 0) return oracle_->Time(k, host);
   }
   return estimator_.Predict(EstimatorOp(op), hosts_[host]);
+}
+
+Seconds EstimatorPredictor::Work(OpId op) const {
+  if (!oracle_) return -1;
+  int64_t k = OracleOp(op);
+  return k >= 0 ? oracle_->Work(k) : -1;
 }
 
 uint32_t EstimatorPredictor::EstimatorOp(OpId op) const {

@@ -51,6 +51,11 @@ class EstimatorPredictor : public Predictor {
   Seconds TransferTime(TaskId task, HostId host) const override {
     return transfer_ ? transfer_(task, host) : 0;
   }
+  // The oracle's speeds, for the operations it times by work / speed.
+  std::span<const double> speeds() const override {
+    return oracle_ ? oracle_->speeds() : std::span<const double>();
+  }
+  Seconds Work(OpId op) const override;
 
  private:
   uint32_t EstimatorOp(OpId op) const;

@@ -5,6 +5,7 @@
 #define GSRT_RUNTIME_SCHED_EXEC_ORACLE_H_
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "runtime/base/clock.h"
@@ -20,6 +21,11 @@ class ExecOracle {
   // Execution time of operation `op` (an OpIndex) on host `host` (the
   // engine's host order).
   virtual Seconds Time(int64_t op, uint32_t host) const = 0;
+  // When Time(op, h) is exactly Work(op) / speeds()[h] (hosts of given
+  // speeds): Predictor::speeds and Work, which let policies skip hosts.
+  // Empty / negative: not of that form.
+  virtual std::span<const double> speeds() const { return {}; }
+  virtual Seconds Work(int64_t op) const { return -1; }
 };
 
 }  // namespace gs

@@ -26,7 +26,8 @@ std::string Megabytes(uint64_t bytes) {
   return text;
 }
 
-// Why `host` cannot be ranked, or "" if it can.
+}  // namespace
+
 std::string IneligibleReason(const HostFacts& host,
                              const RankOptions& options) {
   if (host.attempts < 0 || host.not_answered < 0 || host.distrust < 0 ||
@@ -44,8 +45,6 @@ std::string IneligibleReason(const HostFacts& host,
   }
   return "";
 }
-
-}  // namespace
 
 double Availability(int64_t not_answered, int64_t attempts) {
   if (attempts <= 0) return 1.0;

@@ -98,6 +98,9 @@ Seconds PredictedTime(const HostFacts& host, const RankOptions& options);
 bool MoreReliable(const HostFacts& a, const HostFacts& b,
                   ReliabilityOrder order);
 
+// Why `host` cannot be ranked (see RankHosts), or "" if it can.
+std::string IneligibleReason(const HostFacts& host, const RankOptions& options);
+
 // Ranks `hosts`. Ineligible: not enough free memory for the job, or
 // inconsistent counts (na > ta, negative) which a damaged history could
 // hold.

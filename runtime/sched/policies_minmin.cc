@@ -1,27 +1,14 @@
 #include "runtime/sched/policies_minmin.h"
 
+#include <algorithm>
 #include <limits>
+
+#include "runtime/sched/finish_index.h"
 
 namespace gs {
 namespace {
 
-struct Best {
-  HostId host = kNoHost;
-  Seconds end = std::numeric_limits<Seconds>::infinity();
-};
-
-Best MinCompletion(const ReadyTask& task, const SlotBoard& board,
-                   const Predictor& predictor) {
-  Best best;
-  for (HostId h = 0; h < board.num_hosts(); ++h) {
-    if (!board.Fits(h, task.need)) continue;
-    Seconds end = board.EarliestFor(h, task.need) +
-                  predictor.ExecTime(task.op, h) +
-                  predictor.TransferTime(task.id, h);
-    if (end < best.end) best = {h, end};
-  }
-  return best;
-}
+using Best = FinishIndex::Best;
 
 class MinMinPolicy : public Policy {
  public:
@@ -29,7 +16,7 @@ class MinMinPolicy : public Policy {
 
   Choice Choose(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) override {
-    Best b = MinCompletion(task, board, predictor);
+    Best b = FinishIndex(board, predictor).Find(task, /*prefer_free=*/false);
     return {b.host, b.end};
   }
 
@@ -48,35 +35,55 @@ class MinMinPolicy : public Policy {
 std::vector<MinMinStep> MinMinMap(std::span<const ReadyTask> tasks,
                                   SlotBoard& board, const Predictor& predictor,
                                   bool only_while_free) {
-  // Each task's best host is cached. Taking slots or memory of host h only
-  // delays h (no start there moves earlier), so only the tasks whose best
-  // was h need a new look: O(tasks * hosts) per step at worst, usually far
-  // less, instead of always rescanning every pair.
+  // Lazily: a heap of the tasks keyed by a lower bound of their least
+  // completion (FinishIndex::QuickBound: the earliest slot anywhere plus
+  // the work at the greatest speed; -inf without a speed model) or by the
+  // completion found. A popped bound is replaced by the task's completion;
+  // a popped completion is the step's pick if its host was not taken since
+  // it was found (taking slots of h only delays h, so a completion on
+  // another host still holds). Bounds pop before completions of the same
+  // key, and equal completions by task order: the pick is the least
+  // completion, ties to the earlier task, as the full rescan chose.
+  // Only the tasks near the front of the order are ever looked at.
+  FinishIndex index(board, predictor);
+  struct Entry {
+    Seconds key;
+    bool found;  // key is the completion in best[task]
+    uint32_t task;
+  };
+  auto after = [](const Entry& a, const Entry& b) {
+    if (a.key != b.key) return a.key > b.key;
+    if (a.found != b.found) return a.found;
+    return a.task > b.task;
+  };
+  std::vector<Entry> heap;
+  heap.reserve(tasks.size());
+  for (uint32_t i = 0; i < tasks.size(); ++i)
+    heap.push_back({index.QuickBound(tasks[i]), false, i});
+  std::make_heap(heap.begin(), heap.end(), after);
   std::vector<Best> best(tasks.size());
-  std::vector<bool> mapped(tasks.size(), false);
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    best[i] = MinCompletion(tasks[i], board, predictor);
-  }
+  std::vector<uint32_t> stamp(tasks.size());       // taken_[host] when found
+  std::vector<uint32_t> taken(board.num_hosts());  // Take calls per host
   std::vector<MinMinStep> steps;
-  steps.reserve(tasks.size());
-  while (steps.size() < tasks.size()) {
+  while (!heap.empty()) {
     if (only_while_free && board.total_free() == 0) break;
-    size_t pick = tasks.size();
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      if (mapped[i] || best[i].host == kNoHost) continue;
-      if (pick == tasks.size() || best[i].end < best[pick].end) pick = i;
+    std::pop_heap(heap.begin(), heap.end(), after);
+    const Entry e = heap.back();
+    heap.pop_back();
+    const uint32_t i = e.task;
+    if (!e.found || taken[best[i].host] != stamp[i]) {
+      best[i] = index.Find(tasks[i], /*prefer_free=*/false);
+      if (best[i].host == kNoHost) continue;  // fits no usable host
+      stamp[i] = taken[best[i].host];
+      heap.push_back({best[i].end, true, i});
+      std::push_heap(heap.begin(), heap.end(), after);
+      continue;
     }
-    if (pick == tasks.size()) break;  // no usable host fits what is left
-    HostId h = best[pick].host;
-    steps.push_back(
-        {pick, h, best[pick].end, board.FreeNowFor(h, tasks[pick].need)});
-    board.Take(h, tasks[pick].need, best[pick].end);
-    mapped[pick] = true;
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      if (!mapped[i] && best[i].host == h) {
-        best[i] = MinCompletion(tasks[i], board, predictor);
-      }
-    }
+    const HostId h = best[i].host;
+    steps.push_back({i, h, best[i].end, board.FreeNowFor(h, tasks[i].need)});
+    board.Take(h, tasks[i].need, best[i].end);
+    index.Moved(h);
+    ++taken[h];
   }
   return steps;
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "runtime/sched/finish_index.h"
 #include "runtime/sched/policies_batch_plan.h"
 #include "runtime/sched/policies_ft.h"
 #include "runtime/sched/policies_grank.h"
@@ -157,19 +158,25 @@ void SlotBoard::Take(HostId h, const Need& need, Seconds end) {
 void Policy::Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
                    std::vector<Placement>* out) {
   SlotBoard board(in);
+  BeginRound(board, *in.predictor);
   for (const ReadyTask& task : ready) {
     if (board.total_free() == 0) break;
     Choice c = Choose(task, board, *in.predictor);
     if (c.host == kNoHost) {
       if (task.need.simple()) break;  // no host has a free slot
       c = ReserveEarliest(task, board, *in.predictor);
-      if (c.host != kNoHost) board.Take(c.host, task.need, c.end);
+      if (c.host != kNoHost) {
+        board.Take(c.host, task.need, c.end);
+        Took(c.host);
+      }
       continue;
     }
     bool start_now = board.FreeNowFor(c.host, task.need);
     board.Take(c.host, task.need, c.end);  // reserve even when waiting
+    Took(c.host);
     if (start_now) out->push_back({task.id, c.host, c.end});
   }
+  EndRound();
 }
 
 Policy::Choice Policy::ReserveEarliest(const ReadyTask& task,
@@ -196,24 +203,30 @@ class MctPolicy : public Policy {
   std::string_view name() const override { return "mct"; }
   Choice Choose(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) override {
-    Choice best{kNoHost, std::numeric_limits<Seconds>::infinity()};
-    bool best_free = false;
-    for (HostId h = 0; h < board.num_hosts(); ++h) {
-      if (!board.Fits(h, task.need)) continue;
-      Seconds end = board.EarliestFor(h, task.need) +
-                    predictor.ExecTime(task.op, h) +
-                    predictor.TransferTime(task.id, h);
-      // Among equal completion times a host that is free now wins (before
-      // anything is measured every prediction is 0, and waiting for a busy
-      // host would serialise the run).
-      bool free = board.FreeNowFor(h, task.need);
-      if (end < best.end || (end == best.end && free && !best_free)) {
-        best = {h, end};
-        best_free = free;
-      }
+    // Among equal completion times a host that is free now wins (before
+    // anything is measured every prediction is 0, and waiting for a busy
+    // host would serialise the run).
+    if (in_round_) {
+      FinishIndex::Best b = index_.Find(task, /*prefer_free=*/true);
+      return {b.host, b.end};
     }
-    return best;
+    FinishIndex::Best b = FinishIndex(board, predictor).Find(task, true);
+    return {b.host, b.end};
   }
+
+ protected:
+  // In a round, the index follows the board's reservations; it is kept
+  // between rounds to be rebuilt cheaply.
+  void BeginRound(const SlotBoard& board, const Predictor& predictor) override {
+    index_.Build(board, predictor);
+    in_round_ = true;
+  }
+  void Took(HostId host) override { index_.Moved(host); }
+  void EndRound() override { in_round_ = false; }
+
+ private:
+  FinishIndex index_;
+  bool in_round_ = false;
 };
 
 class MetPolicy : public Policy {

@@ -77,8 +77,16 @@ class Predictor {
   virtual ~Predictor() = default;
   // Execution time of `op` on `host`.
   virtual Seconds ExecTime(OpId op, HostId host) const = 0;
-  // Time to bring the inputs of `task` that are not on `host` there.
+  // Time to bring the inputs of `task` that are not on `host` there
+  // (never negative).
   virtual Seconds TransferTime(TaskId task, HostId host) const = 0;
+  // When the predictor knows its times are work / speed (a simulation's
+  // host speeds): for every op with Work(op) >= 0, ExecTime(op, h) is
+  // exactly Work(op) / speeds()[h]. Policies use it to bound execution
+  // times and skip hosts at scale (FinishIndex); empty or negative: not
+  // known, every host is looked at.
+  virtual std::span<const double> speeds() const { return {}; }
+  virtual Seconds Work(OpId op) const { return -1; }
 };
 
 struct ReadyTask {
@@ -193,6 +201,15 @@ class Policy {
   static Choice ReserveEarliest(const ReadyTask& task, const SlotBoard& board,
                                 const Predictor& predictor);
 
+ protected:
+  // Around the default Place's round: the board it made (a policy may keep
+  // structures on it for the round's Choose calls), each host whose slots
+  // it gave (board.Take), and the round's end (the board goes away).
+  virtual void BeginRound(const SlotBoard& board, const Predictor& predictor) {}
+  virtual void Took(HostId host) {}
+  virtual void EndRound() {}
+
+ public:
   // Proactive policies (paper 002's C-H) look again at what runs every
   // reconsider_period() seconds (0, the default: never) and return the
   // tasks whose jobs the engine should stop so they are placed anew.

@@ -115,6 +115,12 @@ Seconds SimWorkload::Time(int64_t k, uint32_t host) const {
   return ops_[k]->work / speeds_[host];
 }
 
+Seconds SimWorkload::Work(int64_t k) const {
+  if (k < 0 || k >= static_cast<int64_t>(ops_.size()) || table_row_[k] >= 0)
+    return -1;  // the iteration, or an op with a table of times
+  return ops_[k]->work;
+}
+
 Seconds SimWorkload::ExecTime(const JobSpec& spec, uint32_t host) const {
   int64_t k = OpIndex(spec.operation);
   return k < 0 ? 0 : Time(k, host);

@@ -64,6 +64,8 @@ class SimWorkload : public SimWorkModel, public ExecOracle {
   // --- ExecOracle ---
   int64_t OpIndex(std::string_view name) const override;
   Seconds Time(int64_t op, uint32_t host) const override;
+  std::span<const double> speeds() const override { return speeds_; }
+  Seconds Work(int64_t op) const override;
 
  private:
   struct Op {

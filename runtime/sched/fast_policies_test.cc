@@ -1,0 +1,244 @@
+// MCT, Min-Min and grank were made fast at scale (issue 16); they must
+// still decide as before. On many small random cases (heterogeneous hosts
+// of 1-4 cores, some with memory, some unusable, busy jobs with needs,
+// tasks needing several cores or memory, speed-model and arbitrary
+// per-(op, host) times, transfers), every round of a run to the end is
+// placed by the policy and by its copy of the old code
+// (reference_policies_test_util.h), and the placements must be equal: the
+// same tasks on the same hosts with the same predicted ends, in the same
+// order.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runtime/sched/policies_grank.h"
+#include "runtime/sched/policies_minmin.h"
+#include "runtime/sched/reference_policies_test_util.h"
+#include "runtime/sched/scheduler.h"
+
+namespace gs {
+namespace {
+
+// Times are work[op] / speed[h] (told to the policies as a speed model when
+// `model` is set) or drawn per (op, host); transfers per (task, host) when
+// `transfers` is set.
+class RandomPredictor : public Predictor {
+ public:
+  RandomPredictor(std::mt19937_64& rng, size_t ops, size_t hosts, size_t tasks,
+                  bool model, bool integer, bool transfers)
+      : model_(model), hosts_(hosts) {
+    auto draw = [&](double lo, double hi) {
+      if (integer) return static_cast<double>(lo + rng() % int(hi - lo + 1));
+      return lo + (hi - lo) * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+    };
+    for (size_t h = 0; h < hosts; ++h)
+      speeds_.push_back(integer ? 1 + rng() % 3 : draw(0.5, 1.5));
+    for (size_t o = 0; o < ops; ++o) work_.push_back(draw(1, 20));
+    if (!model) {
+      for (size_t i = 0; i < ops * hosts; ++i) table_.push_back(draw(1, 20));
+    }
+    if (transfers) {
+      for (size_t i = 0; i < tasks * hosts; ++i)
+        transfer_.push_back(rng() % 3 == 0 ? draw(0, 5) : 0);
+    }
+  }
+  Seconds ExecTime(OpId op, HostId h) const override {
+    return model_ ? work_[op] / speeds_[h] : table_[op * hosts_ + h];
+  }
+  Seconds TransferTime(TaskId t, HostId h) const override {
+    return transfer_.empty() ? 0 : transfer_[t * hosts_ + h];
+  }
+  std::span<const double> speeds() const override {
+    return model_ ? std::span<const double>(speeds_)
+                  : std::span<const double>();
+  }
+  Seconds Work(OpId op) const override { return model_ ? work_[op] : -1; }
+
+ private:
+  bool model_;
+  size_t hosts_;
+  std::vector<double> speeds_, work_, table_, transfer_;
+};
+
+struct Case {
+  std::vector<HostState> hosts;  // without the run's jobs
+  std::vector<Need> needs;       // by op
+  std::vector<OpId> ops;         // by task
+  std::unique_ptr<RandomPredictor> predictor;
+  std::vector<HostFacts> reliability;
+  RankOptions rank;
+};
+
+Case RandomCase(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Case c;
+  const size_t hosts = 1 + rng() % 20;
+  const size_t tasks = 1 + rng() % 60;
+  const size_t ops = 1 + rng() % std::min<size_t>(tasks, 8);
+  const bool memory = rng() % 2 == 0;
+  for (size_t h = 0; h < hosts; ++h) {
+    HostState s;
+    s.slots = 1 + static_cast<int>(rng() % 4);
+    s.usable = rng() % 10 != 0;
+    if (memory && rng() % 3 != 0) s.memory_gb = 1 + static_cast<int>(rng() % 4);
+    // Jobs of earlier work still running.
+    for (int j = static_cast<int>(rng() % 3); j > 0; --j) {
+      if (s.busy_cores() >= s.slots) break;
+      s.AddBusy(static_cast<double>(rng() % 15), Need{});
+    }
+    c.hosts.push_back(s);
+  }
+  for (size_t o = 0; o < ops; ++o) {
+    Need n;
+    if (rng() % 3 == 0) n.cores = 1 + static_cast<int>(rng() % 3);
+    if (memory && rng() % 3 == 0) n.memory_gb = 0.5 * (1 + rng() % 4);
+    c.needs.push_back(n);
+  }
+  for (size_t t = 0; t < tasks; ++t) c.ops.push_back(rng() % ops);
+  const bool model = rng() % 3 != 0;
+  const bool integer = rng() % 2 == 0;  // ties
+  const bool transfers = rng() % 3 == 0;
+  c.predictor = std::make_unique<RandomPredictor>(rng, ops, hosts, tasks, model,
+                                                  integer, transfers);
+  for (size_t h = 0; h < hosts; ++h) {
+    if (rng() % 4 == 0) continue;  // unknown host
+    HostFacts f;
+    f.attempts = static_cast<int64_t>(rng() % 5);
+    f.not_answered = static_cast<int64_t>(rng() % 3);  // may exceed attempts
+    f.distrust = static_cast<int64_t>(rng() % 3);
+    if (rng() % 4 == 0) f.free_memory = rng() % 3 * 1000;
+    c.reliability.resize(h + 1);
+    c.reliability[h] = f;
+  }
+  const double weights[] = {0.5, 1, 2};
+  c.rank.alpha = weights[rng() % 3];
+  c.rank.beta = weights[rng() % 3];
+  c.rank.required_memory = rng() % 2 ? 1500 : 0;
+  c.rank.order = rng() % 2 ? ReliabilityOrder::kAvailabilityFirst
+                           : ReliabilityOrder::kDistrustFirst;
+  // Nothing known of any host: one reliability class (grank's fast path).
+  if (rng() % 3 == 0) c.reliability.clear();
+  return c;
+}
+
+std::string Describe(const std::vector<Placement>& placed) {
+  std::string s;
+  for (const Placement& p : placed) {
+    s += std::to_string(p.task) + "->" + std::to_string(p.host) + "@" +
+         std::to_string(p.predicted_end) + " ";
+  }
+  return s;
+}
+
+// Runs the case to the end with `fast` and `slow` side by side: a round at
+// every job's end (jobs end at their predicted time), each round placed by
+// both on the same state. Returns the number of rounds compared.
+int CompareRuns(const Case& c, std::unique_ptr<Policy> fast,
+                std::unique_ptr<Policy> slow, uint64_t seed) {
+  fast->SetReliability(c.reliability);
+  slow->SetReliability(c.reliability);
+  Scheduler a(std::move(fast)), b(std::move(slow));
+  for (OpId op = 0; op < c.needs.size(); ++op) {
+    a.SetNeed(op, c.needs[op]);
+    b.SetNeed(op, c.needs[op]);
+  }
+  for (TaskId t = 0; t < c.ops.size(); ++t) {
+    a.AddReady(t, c.ops[t]);
+    b.AddReady(t, c.ops[t]);
+  }
+  struct Job {
+    HostId host;
+    Seconds end;
+    Need need;
+  };
+  std::vector<Job> running;
+  Seconds now = 0;
+  int rounds = 0;
+  for (; a.num_ready() > 0 && rounds < 1000; ++rounds) {
+    std::vector<HostState> states = c.hosts;
+    for (HostState& h : states)
+      std::erase_if(h.busy_until, [&](Seconds t) { return t <= now; });
+    for (const Job& j : running) states[j.host].AddBusy(j.end, j.need);
+    SchedulingInput in{now, &states, c.predictor.get()};
+    std::vector<Placement> pa = a.Schedule(in);
+    std::vector<Placement> pb = b.Schedule(in);
+    EXPECT_EQ(Describe(pa), Describe(pb))
+        << "seed " << seed << ", round " << rounds << ", now " << now;
+    if (Describe(pa) != Describe(pb)) return rounds;
+    for (const Placement& p : pa) {
+      running.push_back({p.host, p.predicted_end, a.NeedOf(c.ops[p.task])});
+    }
+    // The next job's end; the hosts' own earlier jobs end too.
+    Seconds next = std::numeric_limits<Seconds>::infinity();
+    for (const Job& j : running) next = std::min(next, j.end);
+    for (const HostState& h : c.hosts)
+      for (Seconds t : h.busy_until)
+        if (t > now) next = std::min(next, t);
+    if (next == std::numeric_limits<Seconds>::infinity()) break;  // stuck
+    now = std::max(now, next);
+    std::erase_if(running, [&](const Job& j) { return j.end <= now; });
+  }
+  return rounds;
+}
+
+constexpr uint64_t kSeeds = 300;
+
+TEST(FastPoliciesTest, MctDecidesAsBefore) {
+  int rounds = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    Case c = RandomCase(seed);
+    rounds += CompareRuns(c, MakeMctPolicy(),
+                          std::make_unique<reference::Mct>(), seed);
+  }
+  EXPECT_GT(rounds, static_cast<int>(kSeeds));  // runs had several rounds
+}
+
+TEST(FastPoliciesTest, MinMinDecidesAsBefore) {
+  int rounds = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    Case c = RandomCase(seed);
+    rounds += CompareRuns(c, MakeMinMinPolicy(),
+                          std::make_unique<reference::MinMin>(), seed);
+  }
+  EXPECT_GT(rounds, static_cast<int>(kSeeds));
+}
+
+TEST(FastPoliciesTest, GrankDecidesAsBefore) {
+  int rounds = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    Case c = RandomCase(seed);
+    rounds += CompareRuns(c, MakeGrankPolicy(c.rank),
+                          std::make_unique<reference::Grank>(c.rank), seed);
+  }
+  EXPECT_GT(rounds, static_cast<int>(kSeeds));
+}
+
+// Whole-bag Min-Min (the ETC driver's and the batch plans' use): every
+// step, reservations included, on a board of busy hosts.
+TEST(FastPoliciesTest, MinMinMapMapsAsBefore) {
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    Case c = RandomCase(seed);
+    std::vector<HostState> states = c.hosts;
+    SchedulingInput in{0, &states, c.predictor.get()};
+    std::vector<ReadyTask> tasks;
+    for (TaskId t = 0; t < c.ops.size(); ++t)
+      tasks.push_back({t, c.ops[t], c.needs[c.ops[t]]});
+    SlotBoard fast_board(in), slow_board(in);
+    auto fast = MinMinMap(tasks, fast_board, *c.predictor, false);
+    auto slow = reference::MinMinMap(tasks, slow_board, *c.predictor, false);
+    ASSERT_EQ(fast.size(), slow.size()) << "seed " << seed;
+    for (size_t i = 0; i < fast.size(); ++i) {
+      EXPECT_EQ(fast[i].task_index, slow[i].task_index) << "seed " << seed;
+      EXPECT_EQ(fast[i].host, slow[i].host) << "seed " << seed;
+      EXPECT_EQ(fast[i].end, slow[i].end) << "seed " << seed;
+      EXPECT_EQ(fast[i].starts_now, slow[i].starts_now) << "seed " << seed;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gs
