@@ -31,12 +31,21 @@ TEST(SimReliabilityTest, ChainsGiveEachHostItsAvailability) {
   EXPECT_EQ(specs[1].slots, 4);
 }
 
-TEST(SimReliabilityTest, TableOneFromTheHistoryRanksTheReliableHostFirst) {
+// Table 1's hosts and a history filled by `learn` rank-blind runs.
+class LearnedHistoryTest : public ::testing::Test {
+ protected:
+  void Learn(int learn) {
+    o.learn_runs = learn;
+    ASSERT_TRUE(FillHistory(hosts, o, history).ok());
+  }
   TempDir dir;
   const std::string history = dir.path() + "/history.db";
-  auto hosts = Paper004Hosts();
+  const std::vector<ReliabilityHost> hosts = Paper004Hosts();
   ReliabilityOptions o;
-  ASSERT_TRUE(FillHistory(hosts, o, history).ok());
+};
+
+TEST_F(LearnedHistoryTest, TableOneRanksTheReliableHostFirst) {
+  Learn(10);
   auto rows = Table1FromHistory(hosts, o.mean, o.rank, history);
   ASSERT_TRUE(rows.ok()) << rows.status().message();
   ASSERT_EQ(rows->size(), 4u);
@@ -56,13 +65,8 @@ TEST(SimReliabilityTest, TableOneFromTheHistoryRanksTheReliableHostFirst) {
   EXPECT_EQ(Value(fs1, "prank"), 1);
 }
 
-TEST(SimReliabilityTest, EveryPolicyStartsFromAnUntouchedCopy) {
-  TempDir dir;
-  const std::string history = dir.path() + "/history.db";
-  auto hosts = Paper004Hosts();
-  ReliabilityOptions o;
-  o.learn_runs = 2;
-  ASSERT_TRUE(FillHistory(hosts, o, history).ok());
+TEST_F(LearnedHistoryTest, EveryPolicyStartsFromAnUntouchedCopy) {
+  Learn(2);
   auto before = Table1FromHistory(hosts, o.mean, o.rank, history);
   ASSERT_TRUE(before.ok());
   auto r = RunWithHistory(hosts, o, "grank", history);
@@ -74,15 +78,10 @@ TEST(SimReliabilityTest, EveryPolicyStartsFromAnUntouchedCopy) {
     EXPECT_EQ((*before)[i].values, (*after)[i].values) << (*before)[i].label;
 }
 
-TEST(SimReliabilityTest, GrankWithTheHistoryLosesFewerJobsThanMct) {
+TEST_F(LearnedHistoryTest, GrankLosesFewerJobsThanMct) {
   // Paper 004's claim: the ranking keeps jobs off hosts that fail. The
   // unreliable hosts are the fast ones, so MCT prefers them.
-  TempDir dir;
-  const std::string history = dir.path() + "/history.db";
-  auto hosts = Paper004Hosts();
-  ReliabilityOptions o;
-  o.learn_runs = 4;
-  ASSERT_TRUE(FillHistory(hosts, o, history).ok());
+  Learn(4);
   uint64_t lost[2] = {0, 0};
   for (uint64_t seed = 1; seed <= 3; ++seed) {
     o.seed = seed;
