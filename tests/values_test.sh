@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Values that come back from the worker (issue 15): tests/values run through
 # the local adapter with its real generated worker.
-#   values_test.sh VALUES VALUES_SEQUENTIAL MODE [SRC]
+#   values_test.sh VALUES VALUES_SEQUENTIAL MODE [SRC [TESTBED_DIR]]
 # MODE:
 #   local       out/inout strings, a string return, in/out/inout arrays:
 #               every value the master sees is what it computed itself, and
@@ -11,12 +11,19 @@
 #   one-slot    the same on a 1-slot host: where() ran itself.
 #   ssh         as local, on one real sshd host (slots: 2) through its
 #               agent (SRC: the source tree, for tests/testbed/sshd.sh).
+#   slurm-job   as local, on a 2-slot Slurm host in job mode (strings and
+#               arrays through the batch script's quoting; SRC and the
+#               testbed directory for tests/testbed/slurm.sh).
 #   bad-length  an array length below zero stops the program at the call,
 #               naming the operation, the array and its length parameter.
 set -euo pipefail
-values=$1 sequential=$2 mode=$3 src=${4:-}
+values=$1 sequential=$2 mode=$3 src=${4:-} testbed=${5:-}
 work=$(mktemp -d)
+host="values-$mode-$$"
 cleanup() {
+  if [ "$mode" = slurm-job ] && [ -n "${SLURM_CONF:-}" ]; then
+    scancel --quiet --name="$(squeue -h -o '%j' 2>/dev/null | grep "^gsrt-$host-" | tr '\n' ',')" 2>/dev/null || true
+  fi
   if [ "$mode" = ssh ]; then
     bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" > /dev/null 2>&1 || true
   fi
@@ -28,6 +35,10 @@ fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
 if [ "$mode" = ssh ]; then
   GSRT_SSHD_PORT=auto bash "$src/tests/testbed/sshd.sh" start 1 "$work/sshd" > /dev/null
   grep -v '^#' "$work/sshd/gsrt.yaml" > "$work/gsrt.yaml"
+elif [ "$mode" = slurm-job ]; then
+  bash "$src/tests/testbed/slurm.sh" start "$testbed" > /dev/null
+  source "$testbed/slurm.env"
+  printf 'hosts:\n  - name: %s\n    adapter: slurm\n    mode: job\n    slots: 2\n    shared_fs: true\n' "$host" > "$work/gsrt.yaml"
 else
   slots=2
   [ "$mode" = one-slot ] && slots=1
@@ -39,7 +50,7 @@ cd "$work/run"
 args=()
 [ "$mode" = bad-length ] && args=(bad-length)
 status=0
-GSRT_CONFIG="$work/gsrt.yaml" timeout 120 "$values" "${args[@]}" \
+GSRT_CONFIG="$work/gsrt.yaml" timeout 240 "$values" "${args[@]}" \
   > "$work/out" 2> "$work/err" || status=$?
 
 if [ "$mode" = bad-length ]; then
