@@ -159,8 +159,7 @@ const ErrorCase kErrors[] = {
      "COMPSs object parameter): gsrt passes objects only as files; declare it "
      "'inout File st' and serialize the object to that file yourself (write "
      "it before the call, read it in the function)"},
-    {"static task (COMPSs)",
-     "interface a {\n  static void f(in File x);\n};",
+    {"static task (COMPSs)", "interface a {\n  static void f(in File x);\n};",
      "t.idl:2:3: error: 'static' (a COMPSs task that is a static class "
      "method) is not supported: gsrt operations are plain functions; remove "
      "'static' and implement the operation as a free function that calls the "

@@ -66,8 +66,9 @@ typedef struct {
 } gs_arg;
 
 /* Master side: submits one call of `op`. When the operation returns a value
- * or has out/inout scalars or strings, waits for the task and stores the results
- * (`return_slot` points to a variable of the return type, or is NULL). */
+ * or has out/inout scalars or strings, waits for the task and stores the
+ * results (`return_slot` points to a variable of the return type, or is
+ * NULL). */
 void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot);
 
 /* Master side: the generated stubs name the operations the program may
