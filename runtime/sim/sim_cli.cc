@@ -1,7 +1,5 @@
 #include "runtime/sim/sim_cli.h"
 
-#include <stdlib.h>
-
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <stdexcept>
@@ -12,6 +10,7 @@
 #include "runtime/sched/scheduler.h"
 #include "runtime/sim/etc_generate.h"
 #include "runtime/sim/etc_matrix.h"
+#include "runtime/sim/scratch_dir.h"
 #include "runtime/sim/stg_generate.h"
 #include "runtime/sim/stg_graph.h"
 
@@ -331,21 +330,14 @@ StatusOr<SimTable> RunReliabilityArgs(const SimReliabilityArgs& a,
         "--tasks, --slots and --mean must be positive");
   const std::vector<ReliabilityHost> hosts = Paper004Hosts();
   std::string history = a.history;
-  std::string temp_dir;
+  std::unique_ptr<ScratchDir> scratch;  // holds the history unless --history
   if (history.empty()) {
-    temp_dir =
-        (std::filesystem::temp_directory_path() / "gsrt-sim-XXXXXX").string();
-    if (!::mkdtemp(temp_dir.data()))
-      return Status::IoError("cannot make a temporary directory; set TMPDIR");
-    history = temp_dir + "/history.db";
+    auto made =
+        ScratchDir::Make(std::filesystem::temp_directory_path(), "gsrt-sim");
+    if (!made.ok()) return made.status();
+    scratch = std::move(made).value();
+    history = scratch->path() + "/history.db";
   }
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      std::error_code ec;
-      if (!dir.empty()) std::filesystem::remove_all(dir, ec);
-    }
-  } cleanup{temp_dir};
   ReliabilityOptions o = a.options;
   o.seed = c.seed;
   if (Status s = FillHistory(hosts, o, history); !s.ok()) return s;

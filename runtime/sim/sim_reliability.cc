@@ -1,14 +1,12 @@
 #include "runtime/sim/sim_reliability.h"
 
-#include <stdlib.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <map>
 
 #include "runtime/engine/engine.h"
 #include "runtime/history/history.h"
 #include "runtime/sched/host_ranking.h"
+#include "runtime/sim/scratch_dir.h"
 #include "runtime/sim/sim_workload.h"
 
 namespace gs {
@@ -131,20 +129,9 @@ StatusOr<SimResult> RunWithHistory(const std::vector<ReliabilityHost>& hosts,
                                    const ReliabilityOptions& options,
                                    const std::string& policy,
                                    const std::string& history_path) {
-  std::string dir = (fs::temp_directory_path() / "gsrt-rel-XXXXXX").string();
-  if (!::mkdtemp(dir.data())) {
-    return Status::IoError("cannot make a temporary directory in " +
-                           fs::temp_directory_path().string() +
-                           "; set TMPDIR to a writable one");
-  }
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } cleanup{dir};
-  const std::string copy = dir + "/history.db";
+  auto scratch = ScratchDir::Make(fs::temp_directory_path(), "gsrt-rel");
+  if (!scratch.ok()) return scratch.status();
+  const std::string copy = (*scratch)->path() + "/history.db";
   std::error_code ec;
   fs::copy_file(history_path, copy, ec);
   if (ec) {

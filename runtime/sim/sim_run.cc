@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "runtime/engine/engine.h"
+#include "runtime/sim/scratch_dir.h"
 
 namespace gs {
 
@@ -22,18 +23,9 @@ StatusOr<SimResult> RunSimulation(SimWorld& world,
   fs::path base = fs::temp_directory_path();
   if (!std::getenv("TMPDIR") && ::access("/dev/shm", W_OK) == 0)
     base = "/dev/shm";
-  std::string tmpl = (base / "gsrt-sim-XXXXXX").string();
-  if (!::mkdtemp(tmpl.data())) {
-    return Status::IoError("cannot make a temporary directory in " +
-                           base.string() + "; set TMPDIR to a writable one");
-  }
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } cleanup{tmpl};
+  auto scratch = ScratchDir::Make(base, "gsrt-sim");
+  if (!scratch.ok()) return scratch.status();
+  const std::string& tmpl = (*scratch)->path();
   auto wall0 = std::chrono::steady_clock::now();
   SimResult r;
   {
