@@ -298,9 +298,7 @@ Status Engine::Refusal(const gs_operation* op) {
 
 Status Engine::AdmitLocked(OpId op) {
   const gs_operation& desc = *ops_[op].desc;
-  Need need;
-  need.cores = std::max(1, desc.computing_units);
-  need.memory_gb = std::max(0.0, desc.memory_gb);
+  const Need need = NeedOfOperation(desc);
   scheduler_.SetNeed(op, need);
   if (need.simple()) return Status::Ok();
   std::string capacities;

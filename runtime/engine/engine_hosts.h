@@ -12,6 +12,9 @@
 
 namespace gs {
 
+// What a job of `op` holds: its @Constraints (at least one core).
+Need NeedOfOperation(const gs_operation& op);
+
 struct Engine::HostEntry {
   std::string name;
   std::string worker;

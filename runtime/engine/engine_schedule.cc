@@ -16,12 +16,11 @@
 
 namespace gs {
 
-namespace {
-
-// What a job of `op` holds, as AdmitLocked reads it for the called one.
 Need NeedOfOperation(const gs_operation& op) {
   return Need{std::max(1, op.computing_units), std::max(0.0, op.memory_gb)};
 }
+
+namespace {
 
 // The function the job runs and what it holds. An alternative has the
 // called operation's parameters: only the function and its needs differ.
