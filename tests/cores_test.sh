@@ -13,14 +13,13 @@
 #              busy, and each 2-core job was submitted asking for 2 CPUs
 #              (SLURM_CPUS_PER_TASK seen by the worker), a 1-core one for 1.
 set -euo pipefail
+source "$(dirname "$0")/lib/host_jobs.sh"
 src=$1 cores=$2 mode=$3 testbed=${4:-}
 work=$(mktemp -d)
 pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
-  if [ "$mode" = slurm-job ] && [ -n "${SLURM_CONF:-}" ]; then
-    scancel --quiet --name="$(squeue -h -o '%j' 2>/dev/null | grep "^gsrt-$host-" | tr '\n' ',')" 2>/dev/null || true
-  fi
+  if [ "$mode" = slurm-job ]; then cancel_host_jobs "$host"; fi
   if [ "$mode" = ssh ]; then
     bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" > /dev/null 2>&1 || true
   fi

@@ -17,13 +17,12 @@
 #   bad-length  an array length below zero stops the program at the call,
 #               naming the operation, the array and its length parameter.
 set -euo pipefail
+source "$(dirname "$0")/lib/host_jobs.sh"
 values=$1 sequential=$2 mode=$3 src=${4:-} testbed=${5:-}
 work=$(mktemp -d)
 host="values-$mode-$$"
 cleanup() {
-  if [ "$mode" = slurm-job ] && [ -n "${SLURM_CONF:-}" ]; then
-    scancel --quiet --name="$(squeue -h -o '%j' 2>/dev/null | grep "^gsrt-$host-" | tr '\n' ',')" 2>/dev/null || true
-  fi
+  if [ "$mode" = slurm-job ]; then cancel_host_jobs "$host"; fi
   if [ "$mode" = ssh ]; then
     bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" > /dev/null 2>&1 || true
   fi
