@@ -26,7 +26,6 @@ StgGraph GenerateStg(uint32_t tasks, double p, uint64_t seed) {
   }
   for (uint32_t i = 1; i <= tasks; ++i)
     if (!has_succ[i]) g.tasks[tasks + 1].preds.push_back(i);
-  std::ostringstream c;
   g.comments = {
       " Random Task Graph (gsrt-sim stg-generate)",
       " Precedence constraints generator : sameprob",
