@@ -1,6 +1,7 @@
 #include "runtime/sched/volatile_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace gs {
@@ -30,17 +31,24 @@ double ExpectedSlots(const std::vector<HostStep>& hosts, double w) {
 }
 
 double NotDownProbability(const AvailabilityChain& c, double slots) {
-  const int t = static_cast<int>(std::ceil(std::max(0.0, slots) - 1e-9));
-  // Row vector over (UP, RECLAIMED), starting UP; DOWN is absorbing here.
-  double up = 1, reclaimed = 0;
-  for (int i = 0; i < t; ++i) {
-    const double u = up * c.p[0][0] + reclaimed * c.p[1][0];
-    const double r = up * c.p[0][1] + reclaimed * c.p[1][1];
-    up = u;
-    reclaimed = r;
-    if (up + reclaimed < 1e-300) return 0;
+  // (1, 0) . Q^t . (1, 1)^T, Q the UP/RECLAIMED block (DOWN absorbing),
+  // by repeated squaring: policies evaluate it per candidate host.
+  using M = std::array<std::array<double, 2>, 2>;
+  auto mul = [](const M& a, const M& b) {
+    M r{};
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j)
+        r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j];
+    return r;
+  };
+  long t = static_cast<long>(std::ceil(std::max(0.0, slots) - 1e-9));
+  M power = {{{c.p[0][0], c.p[0][1]}, {c.p[1][0], c.p[1][1]}}};
+  M result = {{{1, 0}, {0, 1}}};
+  for (; t > 0; t >>= 1) {
+    if (t & 1) result = mul(result, power);
+    power = mul(power, power);
   }
-  return up + reclaimed;
+  return result[0][0] + result[0][1];
 }
 
 CommunicationMeasure Communication(const std::vector<CommunicationNeed>& hosts,
