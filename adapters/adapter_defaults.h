@@ -48,6 +48,7 @@ class AdapterDefaults : public Adapter {
   std::vector<QueueWaitSample> TakeQueueWaits() override { return {}; }
   Seconds expected_start_delay() const override { return 0; }
   uint64_t memory_capacity() const override { return 0; }
+  int core_capacity() const override { return 0; }
 };
 
 }  // namespace gs

@@ -73,6 +73,7 @@ class AdapterWrapper : public Adapter {
   uint64_t memory_capacity() const override {
     return target_.memory_capacity();
   }
+  int core_capacity() const override { return target_.core_capacity(); }
 
  private:
   Adapter& target_;

@@ -41,4 +41,12 @@ bool HostConfig::Uses(AdapterKind kind) const {
   return std::find(adapters.begin(), adapters.end(), kind) != adapters.end();
 }
 
+bool HostConfig::SlotsFromPilots() const {
+  // Only when every adapter is a batch queue: a fallback needs slots.
+  return slots == 0 && batch.mode == BatchMode::kPilot && !adapters.empty() &&
+         std::all_of(adapters.begin(), adapters.end(), [](AdapterKind k) {
+           return k == AdapterKind::kSlurm || k == AdapterKind::kPbs;
+         });
+}
+
 }  // namespace gs

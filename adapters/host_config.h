@@ -82,7 +82,8 @@ struct HostConfig {
   // key (a changed key is always refused). Default: strict.
   HostKeyCheck host_key_check = HostKeyCheck::kStrict;
   // Jobs run at once on the host. Default: the number of cores for local
-  // hosts, 1 for the others (0 before loading fills it in).
+  // hosts; for batch hosts in pilot mode 0 = what the pilots' allocations
+  // give (SlotsFromPilots); 1 for the others (0 before loading fills it in).
   int slots = 0;
   // Memory the host's jobs may hold at once, in GB: a job holds its
   // operation's @Constraints(MemorySize=...) while it runs. Default: 0 (not
@@ -102,6 +103,9 @@ struct HostConfig {
   std::map<std::string, std::string> sim;
 
   bool Uses(AdapterKind kind) const;
+  // A pilot-mode batch host without `slots` (and no other adapter to fall
+  // back to): each pilot runs as many jobs as its allocation has CPUs.
+  bool SlotsFromPilots() const;
   bool operator==(const HostConfig&) const = default;
 };
 

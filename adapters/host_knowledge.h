@@ -38,6 +38,12 @@ class HostKnowledge {
   // engine takes it as the host's memory capacity when gsrt.yaml gives
   // none.
   virtual uint64_t memory_capacity() const = 0;
+
+  // Cores the host offers now, when it learned them itself (the pilots of
+  // a batch host, sized by their allocations); 0 when its configured slots
+  // say it. The engine takes it, and follows its changes, for a host whose
+  // gsrt.yaml gives no `slots`.
+  virtual int core_capacity() const = 0;
 };
 
 }  // namespace gs

@@ -247,6 +247,31 @@ TEST_F(SlurmAdapterTest, TheTokenIsNeverShown) {
   EXPECT_FALSE(Exists(token_file)) << "the token file outlived the run";
 }
 
+// Without `slots`, each pilot runs as many jobs as its allocation has CPUs
+// and offers the memory it was given, whatever the node has.
+TEST_F(SlurmAdapterTest, PilotsOfferWhatTheirAllocationGives) {
+  BatchAdapterOptions o = Options("sized", BatchMode::kPilot);
+  o.host.slots = 0;
+  o.host.batch.pilots = 2;
+  o.host.batch.cpus_per_task = 1;
+  o.host.batch.mem_mb = 200;
+  ASSERT_TRUE(o.host.SlotsFromPilots());
+  PilotAdapter adapter(io_, clock_, o, MakeSlurmSystem());
+  ASSERT_TRUE(adapter.Connect().ok());
+  ASSERT_TRUE(RunUntil(
+      io_, [&] { return adapter.core_capacity() == 2; },
+      std::chrono::seconds(30)))
+      << "two pilots of one CPU each; offered " << adapter.core_capacity();
+  EXPECT_EQ(adapter.FreeSlots(), 2);
+  EXPECT_EQ(adapter.memory_capacity(), uint64_t{200} << 20);
+  // The pilot scripts leave the count to the allocation.
+  std::optional<std::string> script =
+      ReadText(dir_ / "work/pilots/sized-p0.sh");
+  ASSERT_TRUE(script.has_value());
+  EXPECT_THAT(*script, Not(HasSubstr("--slots")));
+  adapter.Shutdown();
+}
+
 TEST_F(SlurmAdapterTest, ALostPilotIsReplaced) {
   BatchAdapterOptions o = Options("replace", BatchMode::kPilot);
   PilotAdapter adapter(io_, clock_, o, MakeSlurmSystem());

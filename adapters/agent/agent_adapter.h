@@ -104,6 +104,8 @@ class AgentAdapter : public AdapterDefaults {
   // The agent's work dir (from its HELLO); "" before the first connection.
   std::string work_dir() const override { return hello_.work_dir; }
   uint64_t memory_capacity() const override { return hello_.memory_total; }
+  // The slots the agent offers (its HELLO); 0 before it greeted.
+  int core_capacity() const override { return static_cast<int>(hello_.slots); }
 
   // `host_path` is absolute under work_dir() or relative to it; the agent
   // refuses anything else. Put streams the file in chunks as the stream

@@ -63,10 +63,12 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
       ->type_name("DIR")
       ->required()
       ->check(kNotEmpty);
-  app.add_option("--slots", agent->slots,
-                 "jobs run at once (default: the hardware threads)")
-      ->type_name("N")
-      ->check(CLI::Range(1, 100000));
+  CLI::Option* slots =
+      app.add_option("--slots", agent->slots,
+                     "jobs run at once (default: the hardware threads; a "
+                     "pilot: the CPUs of its batch allocation)")
+          ->type_name("N")
+          ->check(CLI::Range(1, 100000));
   app.add_option("--heartbeat", agent->heartbeat,
                  "the master's promised silence bound; 3 times it without a "
                  "message ends the agent (default 0: never)")
@@ -100,7 +102,9 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
                  "run the job of batch directory DIR and exit")
       ->type_name("DIR")
       ->check(kNotEmpty);
-  return ParseCommandLine(app, args, out, err);
+  std::optional<int> exit = ParseCommandLine(app, args, out, err);
+  agent->slots_given = slots->count() > 0;
+  return exit;
 }
 
 }  // namespace gs

@@ -10,6 +10,7 @@
 #ifndef GSRT_ADAPTERS_AGENT_AGENT_ARGS_H_
 #define GSRT_ADAPTERS_AGENT_AGENT_ARGS_H_
 
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -28,6 +29,11 @@ enum AgentExit {
 struct AgentArgs {
   std::string work_dir;
   int slots = 0;  // ParseAgentArgs: the hardware threads unless given
+  bool slots_given = false;  // --slots was on the command line
+  // What the host offers when that is less than the machine (a pilot's
+  // batch allocation), told in HELLO; 0: the machine's cores and memory.
+  uint32_t cores_offered = 0;
+  uint64_t memory_offered = 0;  // bytes
   double heartbeat = 0;
   // How its local adapter runs jobs (adapters/local/worker_pool.h).
   WorkerMode workers = WorkerMode::kProcess;

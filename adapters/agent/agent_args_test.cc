@@ -33,6 +33,7 @@ TEST(AgentArgsTest, SshModeWithDefaults) {
   ASSERT_EQ(p.stop, std::nullopt) << p.err;
   EXPECT_EQ(p.args.work_dir, "/w");
   EXPECT_EQ(p.args.slots, LocalAdapterOptions::DefaultSlots());
+  EXPECT_FALSE(p.args.slots_given);
   EXPECT_EQ(p.args.heartbeat, 0);
   EXPECT_EQ(p.args.connect, "");
   EXPECT_EQ(p.args.batch_job, "");
@@ -45,6 +46,7 @@ TEST(AgentArgsTest, EveryOptionInBothSpellings) {
                     "--workers", "persistent"});
   ASSERT_EQ(p.stop, std::nullopt) << p.err;
   EXPECT_EQ(p.args.slots, 3);
+  EXPECT_TRUE(p.args.slots_given);
   EXPECT_EQ(p.args.heartbeat, 2.5);
   EXPECT_EQ(p.args.connect, "m:4000");
   EXPECT_EQ(p.args.token_file, "-");

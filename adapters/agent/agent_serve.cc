@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <cerrno>
@@ -57,6 +58,12 @@ int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
   options.slots = args.slots;
   options.heartbeat = args.heartbeat;
   options.facts = ReadMachineFacts();
+  if (args.cores_offered > 0) options.facts.cores = args.cores_offered;
+  if (args.memory_offered > 0) {
+    options.facts.memory_total = args.memory_offered;
+    options.facts.memory_available =
+        std::min(options.facts.memory_available, args.memory_offered);
+  }
 
   LocalAdapterOptions local_options;
   local_options.slots = args.slots;

@@ -23,7 +23,11 @@ class PbsSystem : public BatchSystem {
   }
   bool SupportsArrays() const override { return false; }
 
-  std::vector<std::string> CheckArgv() const override { return {"qstat"}; }
+  // The queues, not the jobs: a jobs listing may fail on an empty queue
+  // (Slurm's qstat wrapper exits 153 when it lists nothing).
+  std::vector<std::string> CheckArgv() const override {
+    return {"qstat", "-Q"};
+  }
   std::optional<int> ParseMaxArraySize(std::string_view) const override {
     return std::nullopt;
   }

@@ -99,7 +99,7 @@ Status PilotAdapter::Prepare() {
 Status PilotAdapter::SubmitPilot(int slots) {
   auto pilot = std::make_unique<Pilot>();
   pilot->name = options().host.name + "-p" + std::to_string(next_pilot_++);
-  pilot->slots = std::max(1, slots);
+  pilot->slots = std::max(0, slots);
   const std::string script = script_dir_ + "/" + pilot->name + ".sh";
   std::vector<std::string> argv = {
       options().agent_program,
@@ -111,12 +111,14 @@ Status PilotAdapter::SubmitPilot(int slots) {
       pilot->name,
       "--workdir",
       options().host.workdir,
-      "--slots",
-      std::to_string(pilot->slots),
       "--heartbeat",
       std::to_string(options().heartbeat),
       "--workers",
       std::string(WorkerModeName(options().workers))};
+  // Without --slots the agent runs as many jobs as its allocation has CPUs.
+  if (pilot->slots > 0) {
+    argv.insert(argv.end(), {"--slots", std::to_string(pilot->slots)});
+  }
   auto line = ShellCommandLine(argv);
   if (!line.ok()) return line.status().WithContext(Host());
   const std::string text = "#!/bin/sh\n# gsrt pilot " + pilot->name +
@@ -143,8 +145,9 @@ Status PilotAdapter::Connect() {
   failed_starts_ = 0;
   const int want = std::max(1, options().host.batch.pilots);
   const int slots = std::max(1, options().host.slots);
+  const bool sized = options().host.SlotsFromPilots();
   for (int i = AlivePilots(); i < want; ++i) {
-    const int share = slots / want + (i < slots % want ? 1 : 0);
+    const int share = sized ? 0 : slots / want + (i < slots % want ? 1 : 0);
     if (Status s = SubmitPilot(share); !s.ok()) return s;
   }
   if (!tick_) ArmTick();
@@ -288,7 +291,9 @@ void PilotAdapter::Maintain(bool list) {
   }
   for (int i = AlivePilots(); i < want; ++i) {
     const int missing = want - i;
-    const int share = std::max(1, slots_left / missing);
+    const int share = options().host.SlotsFromPilots()
+                          ? 0
+                          : std::max(1, slots_left / missing);
     slots_left -= share;
     Status s = SubmitPilot(share);
     if (!s.ok()) {
@@ -366,6 +371,24 @@ int PilotAdapter::FreeSlots() const {
     if (p->state == PilotState::kReady) n += p->agent->FreeSlots();
   }
   return n;
+}
+
+int PilotAdapter::core_capacity() const {
+  int n = 0;
+  for (const auto& p : pilots_) {
+    if (p->state == PilotState::kReady) n += p->agent->core_capacity();
+  }
+  return n;
+}
+
+uint64_t PilotAdapter::memory_capacity() const {
+  uint64_t largest = 0;
+  for (const auto& p : pilots_) {
+    if (p->state == PilotState::kReady) {
+      largest = std::max(largest, p->agent->memory_capacity());
+    }
+  }
+  return largest;
 }
 
 bool PilotAdapter::connected() const {

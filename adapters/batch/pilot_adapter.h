@@ -49,6 +49,11 @@ class PilotAdapter : public BatchHostAdapter {
            StatusCallback done) override;
   void Remove(std::string host_path) override;
   void Probe(ProbeCallback done) override;
+  // The serving pilots' slots, summed (each sized by its allocation unless
+  // gsrt.yaml gives `slots`).
+  int core_capacity() const override;
+  // The largest serving pilot's memory: a job runs inside one pilot.
+  uint64_t memory_capacity() const override;
 
   // For tests: the batch ids of pilots currently queued or serving.
   std::vector<std::string> PilotJobIds() const;
@@ -60,7 +65,7 @@ class PilotAdapter : public BatchHostAdapter {
     std::string batch_id;
     PilotState state = PilotState::kQueued;
     Seconds submitted = 0;
-    int slots = 1;
+    int slots = 0;      // its share of `slots`; 0: what its allocation gives
     int missing = 0;    // queue listings in a row that did not show it
     bool lost = false;  // retired: its output is kept for the user
     std::unique_ptr<AgentAdapter> agent;

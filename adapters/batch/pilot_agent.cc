@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "adapters/agent/agent_serve.h"
+#include "adapters/batch/batch_allocation.h"
 #include "adapters/batch/pilot_auth.h"
 #include "adapters/batch/signal_grace.h"
 #include "adapters/transport/tcp_stream.h"
@@ -41,7 +42,22 @@ StatusOr<int> ConnectToMaster(const AgentArgs& args) {
   return last.WithContext("pilot " + args.pilot);
 }
 
-int RunPilotAgent(const AgentArgs& args, std::ostream& err) {
+AgentArgs SizedByAllocation(const AgentArgs& args,
+                            const BatchAllocation& allocation) {
+  AgentArgs sized = args;
+  if (allocation.cpus > 0) {
+    sized.cores_offered = allocation.cpus;
+    if (!args.slots_given) sized.slots = static_cast<int>(allocation.cpus);
+  }
+  sized.memory_offered = allocation.memory_bytes;
+  return sized;
+}
+
+int RunPilotAgent(const AgentArgs& given, std::ostream& err) {
+  const AgentArgs args =
+      SizedByAllocation(given, AllocationFromEnvironment([](const char* name) {
+                          return std::getenv(name);
+                        }));
   StatusOr<int> socket = ConnectToMaster(args);
   if (!socket.ok()) {
     err << "gsrt-agent: " << socket.status().ToString() << "\n";

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "adapters/agent/agent_args.h"
+#include "adapters/batch/batch_allocation.h"
 #include "runtime/base/status.h"
 
 namespace gs {
@@ -22,8 +23,15 @@ StatusOr<std::string> PilotToken(const AgentArgs& args);
 // the tries cover a passing network fault).
 StatusOr<int> ConnectToMaster(const AgentArgs& args);
 
-// ConnectToMaster, then ServeMaster with the signal grace. Returns the
-// exit code; why it failed goes to `err`.
+// `args` as a pilot inside `allocation` runs: it offers the allocation's
+// CPUs and memory, and takes as many jobs at once as it has CPUs unless
+// --slots said otherwise.
+AgentArgs SizedByAllocation(const AgentArgs& args,
+                            const BatchAllocation& allocation);
+
+// Sizes the pilot by its batch allocation (the environment), then
+// ConnectToMaster and ServeMaster with the signal grace. Returns the exit
+// code; why it failed goes to `err`.
 int RunPilotAgent(const AgentArgs& args, std::ostream& err);
 
 }  // namespace gs

@@ -37,6 +37,39 @@ TEST(PilotTokenTest, FromAPrivateFileOrTheEnvironment) {
   ::unsetenv("GSRT_PILOT_TOKEN");
 }
 
+TEST(SizedByAllocationTest, APilotOffersItsAllocationNotTheNode) {
+  AgentArgs args;
+  args.slots = 64;  // the node's hardware threads, --slots not given
+  BatchAllocation allocation;
+  allocation.cpus = 3;
+  allocation.memory_bytes = uint64_t{700} << 20;
+  AgentArgs sized = SizedByAllocation(args, allocation);
+  EXPECT_EQ(sized.slots, 3);
+  EXPECT_EQ(sized.cores_offered, 3u);
+  EXPECT_EQ(sized.memory_offered, uint64_t{700} << 20);
+}
+
+TEST(SizedByAllocationTest, GivenSlotsWinOverTheAllocation) {
+  AgentArgs args;
+  args.slots = 8;
+  args.slots_given = true;  // the user chose to run 8 jobs in 2 CPUs
+  BatchAllocation allocation;
+  allocation.cpus = 2;
+  AgentArgs sized = SizedByAllocation(args, allocation);
+  EXPECT_EQ(sized.slots, 8);
+  EXPECT_EQ(sized.cores_offered, 2u);
+  EXPECT_EQ(sized.memory_offered, 0u);  // not told: the node's
+}
+
+TEST(SizedByAllocationTest, OutsideAnAllocationNothingChanges) {
+  AgentArgs args;
+  args.slots = 5;
+  AgentArgs sized = SizedByAllocation(args, BatchAllocation{});
+  EXPECT_EQ(sized.slots, 5);
+  EXPECT_EQ(sized.cores_offered, 0u);
+  EXPECT_EQ(sized.memory_offered, 0u);
+}
+
 TEST(RunPilotAgentTest, NoTokenIsExitOneBeforeAnyConnection) {
   TempDir dir;
   AgentArgs args;

@@ -221,6 +221,30 @@ TEST(ConfigTest, FileWithoutHostsGetsTheLocalHost) {
 
 // A type error does not hide the mistakes after it, whether parsing or the
 // cross-key rules find them (issue 13).
+// A pilot host without `slots` is sized by its pilots' allocations; one with
+// a fallback adapter, or in job mode, gets the usual default.
+TEST(ConfigTest, PilotHostsWithoutSlotsAreSizedByTheirAllocations) {
+  StatusOr<Config> c = LoadConfigFromString(
+      "hosts:\n"
+      "  - {name: sized, adapter: slurm, mode: pilot, pilots: 3}\n"
+      "  - {name: jobs, adapter: slurm}\n"
+      "  - {name: fallback, adapter: [slurm, local], mode: pilot}\n"
+      "  - {name: given, adapter: pbs, mode: pilot, slots: 6}\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->hosts[0].slots, 0);
+  EXPECT_TRUE(c->hosts[0].SlotsFromPilots());
+  EXPECT_EQ(c->hosts[1].slots, 1);
+  EXPECT_EQ(c->hosts[2].slots, 1);
+  EXPECT_FALSE(c->hosts[2].SlotsFromPilots());
+  EXPECT_EQ(c->hosts[3].slots, 6);
+  EXPECT_FALSE(c->hosts[3].SlotsFromPilots());
+  StatusOr<Config> again =
+      LoadConfigFromString(ConfigToYaml(*c), "dump.yaml", TestEnv());
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(*again, *c);
+}
+
 TEST(ConfigTest, EveryMistakeIsReportedInOnePass) {
   StatusOr<Config> c = LoadConfigFromString(
       "runtime:\n"

@@ -255,7 +255,7 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
                  "host name or IP address, e.g. 'address: 10.0.0.5'");
   }
   ValidateHostKeys(h, path, config, problems);
-  if (h.slots < 1) {
+  if (h.slots < 1 && !h.SlotsFromPilots()) {
     problems.Add(path + ".slots", "expected a positive integer (1 or more)");
   }
   if (h.port < 1 || h.port > 65535) {

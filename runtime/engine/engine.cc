@@ -163,12 +163,12 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     entry->adapter = std::move(next);
     s = entry->adapter->Connect();
   }
-  entry->cores =
-      setup.cores > 0 ? setup.cores : std::max(1, entry->adapter->FreeSlots());
-  // gsrt.yaml's `memory:` wins; else what the host told (0: not limited).
-  entry->memory_gb = setup.memory_gb > 0
-                         ? setup.memory_gb
-                         : entry->adapter->memory_capacity() / double(1 << 30);
+  // gsrt.yaml's `slots` and `memory:` win; else what the host told.
+  entry->learns_cores = setup.cores <= 0;
+  entry->learns_memory = setup.memory_gb <= 0;
+  entry->cores = setup.cores;
+  entry->memory_gb = setup.memory_gb;
+  LearnCapacity(*entry);
   entry->shared = entry->adapter->shares_master_files();
   entry->data_dir = entry->adapter->work_dir() + "/data";
   if (!s.ok()) {
@@ -180,6 +180,17 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   links_.AddHost(entry->shared);
   hosts_.push_back(std::move(entry));
   return Status::Ok();
+}
+
+void Engine::LearnCapacity(HostEntry& host) {
+  if (host.learns_cores) {
+    const int offered = host.adapter->core_capacity();
+    host.cores = std::max(1, offered > 0 ? offered : host.adapter->FreeSlots());
+  }
+  // 0: not known, so not limited.
+  if (host.learns_memory) {
+    host.memory_gb = host.adapter->memory_capacity() / double(1 << 30);
+  }
 }
 
 void Engine::HandleSignals() {

@@ -208,6 +208,8 @@ class Engine {
   // only when no adapter could be made; a host that does not connect is
   // added unusable (and named in `refused`).
   Status AddHost(HostSetup& setup, std::string* refused);
+  // A host's cores and memory from its adapter, where gsrt.yaml gives none.
+  void LearnCapacity(HostEntry& host);
   void HandleSignals();
   void OnSignal(int signal);
   void StartTimers();

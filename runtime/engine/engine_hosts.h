@@ -30,6 +30,10 @@ struct Engine::HostEntry {
   // Capacity: cores and memory (GB, 0: not limited).
   int cores = 1;
   double memory_gb = 0;
+  // Taken from the adapter rather than gsrt.yaml, so followed as the host
+  // changes (pilots sized by their allocations come and go).
+  bool learns_cores = false;
+  bool learns_memory = false;
   // After a loss: the next reconnect attempt and its delay (doubling).
   std::unique_ptr<Timer> reconnect_timer;
   Seconds reconnect_delay = 0;

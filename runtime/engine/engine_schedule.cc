@@ -79,6 +79,10 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   if (scheduler_.num_ready() == 0 &&
       (replication_ == ReplicationMode::kOff || instances_.empty()))
     return;
+  // Hosts sized by what they offer (pilots) may have grown or shrunk.
+  for (auto& host : hosts_) {
+    if (host->learns_cores) LearnCapacity(*host);
+  }
   // Reused between rounds: a round follows every job's end.
   std::vector<HostState>& states = states_scratch_;
   HostStatesLocked(&states);

@@ -31,6 +31,7 @@ class RecordingAdapter : public Adapter {
     bool shares_master_files = false;
     Seconds expected_start_delay = 42;
     uint64_t memory_capacity = 1234567;
+    int core_capacity = 7;
   };
   Answers answers;
   // "Name arg..." for each call, in order (const methods record too).
@@ -111,6 +112,10 @@ class RecordingAdapter : public Adapter {
   uint64_t memory_capacity() const override {
     Record("memory_capacity");
     return answers.memory_capacity;
+  }
+  int core_capacity() const override {
+    Record("core_capacity");
+    return answers.core_capacity;
   }
 
   bool Called(const std::string& call) const {
@@ -224,6 +229,10 @@ inline std::vector<SeamCall> SeamCalls() {
       {"memory_capacity",
        [](Adapter& a, R t) {
          EXPECT_EQ(a.memory_capacity(), t.answers.memory_capacity);
+       }},
+      {"core_capacity",
+       [](Adapter& a, R t) {
+         EXPECT_EQ(a.core_capacity(), t.answers.core_capacity);
        }},
       {"Shutdown", [](Adapter& a, R) { a.Shutdown(); }},
   };
