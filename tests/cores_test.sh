@@ -12,6 +12,10 @@
 #   slurm-job  a 2-slot Slurm host in job mode: never more than 2 cores
 #              busy, and each 2-core job was submitted asking for 2 CPUs
 #              (SLURM_CPUS_PER_TASK seen by the worker), a 1-core one for 1.
+#   slurm-pilot  a Slurm host in pilot mode without `slots`: two pilots of
+#              one CPU each (cpus_per_task: 1) size themselves by their
+#              allocations, so never more than 2 cores busy (sized by the
+#              node, each would take 2), 1-core tasks still two at a time.
 set -euo pipefail
 source "$(dirname "$0")/lib/host_jobs.sh"
 src=$1 cores=$2 mode=$3 testbed=${4:-}
@@ -19,7 +23,7 @@ work=$(mktemp -d)
 pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
-  if [ "$mode" = slurm-job ]; then cancel_host_jobs "$host"; fi
+  case $mode in slurm-*) cancel_host_jobs "$host" ;; esac
   if [ "$mode" = ssh ]; then
     bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" > /dev/null 2>&1 || true
   fi
@@ -40,12 +44,17 @@ case $mode in
     bash "$src/tests/testbed/slurm.sh" start "$testbed" > /dev/null
     source "$testbed/slurm.env"
     printf 'hosts:\n  - name: %s\n    adapter: slurm\n    mode: job\n    slots: 2\n    shared_fs: true\n' "$host" > "$work/gsrt.yaml" ;;
+  slurm-pilot)
+    bash "$src/tests/testbed/slurm.sh" start "$testbed" > /dev/null
+    source "$testbed/slurm.env"
+    printf 'hosts:\n  - name: %s\n    adapter: slurm\n    mode: pilot\n    pilots: 2\n    cpus_per_task: 1\n    shared_fs: true\n' "$host" > "$work/gsrt.yaml" ;;
   *) fail "unknown mode $mode" ;;
 esac
 mkdir "$work/run"
 cd "$work/run"
 tasks=9 work_ms=400
 [ "$mode" = slurm-job ] && work_ms=1500  # batch jobs start slower
+[ "$mode" = slurm-pilot ] && work_ms=800
 args=("$tasks" "$work_ms")
 [ "$mode" = refused ] && args=(3 10 huge)
 # OMP_NUM_THREADS must come from gsrt, not from the caller's environment.
