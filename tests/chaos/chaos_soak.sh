@@ -33,7 +33,7 @@ usage() { echo "usage: chaos_soak.sh BIN_DIR [--rounds N] [--seed S] [--round R]
 (($# >= 1)) || usage
 bin=$(cd "$1" && pwd) || usage
 shift
-rounds=50 seed=1 only= keep=0 small=0
+rounds=50 seed=1 only='' keep=0 small=0
 while (($#)); do
   case $1 in
     --rounds) rounds=${2:?}; shift 2 ;;
@@ -56,7 +56,7 @@ kinds=(host_kill host_stop agent_kill worker_kill master_kill)
 root=$(mktemp -d "${TMPDIR:-/tmp}/gsrt-chaos.XXXXXX")
 hosts_dir=$root/sshd
 mkdir "$root/tmp" "$root/seq" "$root/rounds"
-mpid= master_pids=
+mpid='' master_pids=''
 failures=()
 finish() {
   [ -n "$mpid" ] && kill -KILL "$mpid" 2>/dev/null || true
@@ -118,7 +118,7 @@ plan_round() {  # plan_round R
   fi
   local count=$((1 + RANDOM % 3)) f at=()
   plan=()
-  for ((f = 0; f < count; f++)); do at+=($((RANDOM % (total * 3 / 4)))); done
+  for ((f = 0; f < count; f++)); do at+=($((RANDOM % (total / 2)))); done
   mapfile -t at < <(printf '%s\n' "${at[@]}" | sort -n)
   for ((f = 0; f < count; f++)); do
     plan+=("${at[$f]} ${kinds[$((RANDOM % ${#kinds[@]}))]} $((1 + RANDOM % 3)) $RANDOM")

@@ -63,6 +63,9 @@ run_workers() {
 # (modulo their count) of those running now.
 inject_worker_kill() {
   local pick=$1 workers=()
+  # Workers come and go (a host reconnecting, jobs between two stages):
+  # up to 3 s for one to be there.
+  wait_for 3 '[ -n "$(run_workers)" ]' || true
   mapfile -t workers < <(run_workers | sort -n)
   ((${#workers[@]})) || return 1
   local w=${workers[$((pick % ${#workers[@]}))]} where
