@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The chaos soak (tests/chaos/chaos_soak.sh) on this checkout's build/:
-#   scripts/chaos_soak.sh [--rounds N] [--seed S] [--round R] [--small] [--keep]
+#   scripts/chaos_soak.sh [--rounds N] [--from F] [--seed S] [--round R] [--small] [--keep]
 # It starts sshd on 127.0.0.2-4: when other checkouts test on this machine,
 # run it under their lock: flock /work/.suite.lock scripts/chaos_soak.sh ...
 set -euo pipefail

@@ -8,10 +8,10 @@
 # After every round: the files are byte for byte the sequential build's,
 # and no process, host session or stray file of the run is left.
 #
-#   chaos_soak.sh BIN_DIR [--rounds N] [--seed S] [--round R] [--small] [--keep]
+#   chaos_soak.sh BIN_DIR [--rounds N] [--from F] [--seed S] [--round R] [--small] [--keep]
 #
 # BIN_DIR holds matmul, matmul-sequential, scratch and scratch-sequential
-# (the build's examples/). Rounds 1..N run (default 50); round R's plan
+# (the build's examples/). Rounds F..N run (default 1..50); round R's plan
 # comes from its own seed, f(S, R), printed with it, so `--seed S --round R`
 # replays that round's plan (the faults' kinds, targets and moments; the
 # moments are "once the run reports K tasks done", so the exact instant still
@@ -29,22 +29,23 @@ source "$here/faults.sh"
 # shellcheck source=leftovers.sh
 source "$here/leftovers.sh"
 
-usage() { echo "usage: chaos_soak.sh BIN_DIR [--rounds N] [--seed S] [--round R] [--small] [--keep]" >&2; exit 2; }
+usage() { echo "usage: chaos_soak.sh BIN_DIR [--rounds N] [--from F] [--seed S] [--round R] [--small] [--keep]" >&2; exit 2; }
 (($# >= 1)) || usage
 bin=$(cd "$1" && pwd) || usage
 shift
-rounds=50 seed=1 only='' keep=0 small=0
+rounds=50 seed=1 only='' from=1 keep=0 small=0
 while (($#)); do
   case $1 in
     --rounds) rounds=${2:?}; shift 2 ;;
     --seed) seed=${2:?}; shift 2 ;;
     --round) only=${2:?}; shift 2 ;;
+    --from) from=${2:?}; shift 2 ;;
     --keep) keep=1; shift ;;
     --small) small=1; shift ;;
     *) usage ;;
   esac
 done
-for v in "$rounds" "$seed" ${only:+"$only"}; do
+for v in "$rounds" "$seed" "$from" ${only:+"$only"}; do
   [[ $v =~ ^[0-9]+$ ]] || { echo "chaos_soak.sh: '$v' is not a number" >&2; exit 2; }
 done
 for p in matmul matmul-sequential scratch scratch-sequential; do
@@ -235,13 +236,15 @@ clean_up_round() {
 }
 
 soak_start=$SECONDS
-if [ -n "$only" ]; then list=("$only"); else mapfile -t list < <(seq 1 "$rounds"); fi
+if [ -n "$only" ]; then list=("$only"); else mapfile -t list < <(seq "$from" "$rounds"); fi
 for r in "${list[@]}"; do
   round_failure=
   if ! run_round "$r"; then
     echo "  FAILED: $round_failure"
+    replay="scripts/chaos_soak.sh --seed $seed --round $r"
+    ((small)) && replay+=" --small"
     failures+=("round $r (seed $round_seed, $app $args): $round_failure
-    replay: scripts/chaos_soak.sh --seed $seed --round $r$( ((small)) && echo " --small")")
+    replay: $replay")
     clean_up_round
   fi
 done
