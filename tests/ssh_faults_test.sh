@@ -104,5 +104,11 @@ esac
 # No task completed twice: one successful job per task (no replication here).
 dup=$(q "select count(*) from (select task_id from jobs where outcome = 'ok' group by run_id, task_id having count(*) > 1)")
 [ "$mode" = stop ] || [ "$dup" = 0 ] || fail "$dup tasks completed twice"
+# GS_Off removes the run's copies on the hosts (a host given up keeps
+# what it held: stop mode).
+if [ "$mode" != stop ]; then
+  left=$(find "$work"/sshd/host*/work/data -type f 2>/dev/null | head -3)
+  [ -z "$left" ] || fail "copies left on the hosts after GS_Off: $left"
+fi
 grep "suspect\|was lost\|is back\|failed after\|tasks in\|jobs on" "$work/err" || true
 echo "OK: $mode: the run finished with the sequential run's files"

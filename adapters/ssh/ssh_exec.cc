@@ -34,6 +34,10 @@ ExecChannel::~ExecChannel() {
   if (channel_ == nullptr) return;
   ssh_remove_channel_callbacks(channel_, &callbacks_);
   if (!session_.lost() && ssh_channel_is_open(channel_)) {
+    // What was written before the close goes first (a last message, such
+    // as an agent's REMOVEs and SHUTDOWN), as far as the peer's window
+    // takes it without waiting.
+    if (state_ == State::kRunning) SendInput();
     ssh_channel_close(channel_);  // queues EOF + CLOSE; no waiting
   }
   ssh_channel_free(channel_);

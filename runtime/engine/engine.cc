@@ -260,6 +260,9 @@ void Engine::ShutdownOnEngineThread() {
   if (reconsider_timer_) reconsider_timer_->Cancel();
   if (stall_timer_) stall_timer_->Cancel();
   if (availability_timer_) availability_timer_->Cancel();
+  // The run has ended (this is GS_Off; a signal ends it elsewhere, keeping
+  // what a resumed run may adopt): no later run reads these copies.
+  RemoveRemoteCopies();
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
   io_->stop();

@@ -234,6 +234,9 @@ class Engine {
   void FetchedLocked(VersionId v, HostId from, Seconds started,
                      const Status& s);
   void RemoveVersionData(VersionId v);
+  // At the run's end: every copy still on another host (final versions,
+  // inputs sent there, versions not collected yet), on the engine thread.
+  void RemoveRemoteCopies();
   // Versions nobody reads any more: their files on the master go to
   // `doomed` (removed outside the lock), remote copies through adapters.
   void CollectGarbageLocked(std::vector<std::string>* doomed);

@@ -275,6 +275,15 @@ void Engine::RemoveVersionData(VersionId v) {
   }
 }
 
+void Engine::RemoveRemoteCopies() {
+  std::vector<VersionId> versions;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [v, hosts] : remote_copies_) versions.push_back(v);
+  }
+  for (VersionId v : versions) RemoveVersionData(v);
+}
+
 Status Engine::BringToMasterLocked(std::unique_lock<std::mutex>& lock,
                                    VersionId v) {
   // A copy that turns out lost is recomputed (CopyLostLocked): wait for

@@ -262,7 +262,10 @@ int Engine::Stop() {
 
 void Engine::CleanUpAfterRun() {
   (void)fs_->RemoveAll(options_.work_dir + "/data");
-  (void)fs_->Remove(options_.work_dir + "/jobs");  // only if empty
+  // Every job of this run has ended and moved its sandbox away; what is
+  // left is an earlier, killed master's (its workers died with it), which
+  // the journal does not need: a resumed run ran those jobs again.
+  (void)fs_->RemoveAll(options_.work_dir + "/jobs");
   // No number is given out any more and none above this one was: the next
   // run continues right after it instead of after the reserved block.
   ReserveJobNumbers(next_job_ - 1);

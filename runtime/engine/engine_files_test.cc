@@ -327,6 +327,36 @@ TEST_F(EngineFilesTest, RemoteOutputsStayOnTheirHostUntilStopFetchesThem) {
   EXPECT_EQ(fs_.Contents(User("in")), "data");
 }
 
+// Found by the chaos soak (tests/chaos): every run left the final versions
+// and the inputs it had sent in each remote host's data dir, for ever.
+TEST_F(EngineFilesTest, NothingOfTheRunStaysOnARemoteHostAfterStop) {
+  fs_.Put(User("in"), "data");
+  Start({{.remote = "/far"}});
+  SubmitConsume(*engine_, "in", "a");
+  SubmitConsume(*engine_, "a", "b");
+  engine_->Barrier();
+  ASSERT_EQ(fs_.FilesUnder("/far/data").size(), 3u)
+      << "the input and both outputs are on the host while the run goes on";
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(fs_.FilesUnder("/far/data"), std::vector<std::string>{});
+  std::lock_guard<std::mutex> lock(log_.mu);
+  EXPECT_EQ(log_.removes.size(), 3u) << "each copy removed once";
+}
+
+// Found by the chaos soak: a master killed with a job running left that
+// job's sandbox, and the run that resumed it ended leaving it there.
+TEST_F(EngineFilesTest, AKilledMastersJobSandboxGoesWithTheNextRunsEnd) {
+  fs_.Put(User(".gsrt/jobs/1068/stdout"), "");
+  fs_.Put(User(".gsrt/jobs/1068/out.0"), "half written");
+  Start({{}});
+  SubmitProduce(*engine_, "a", 1);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(
+      fs_.FilesUnder(std::string(kCwd) + "/.gsrt"),
+      (std::vector<std::string>{User(".gsrt/last_job"), User(".gsrt/lock")}));
+  EXPECT_FALSE(fs_.IsDir(User(".gsrt/jobs")));
+}
+
 TEST_F(EngineFilesTest, AWinningReplicasOutputsAreMovedIntoPlace) {
   // Host 0 keeps its job; the replica on host 1 ends first and wins.
   Start({{.hold = true}, {}}, "wqr-ft");

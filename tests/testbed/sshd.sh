@@ -6,6 +6,11 @@
 #   tests/testbed/sshd.sh status DIR    exit 0 if all answer
 #   tests/testbed/sshd.sh freeze DIR I [PARENT CHILD]
 #                                       SIGSTOP host I: see freeze() below
+#   tests/testbed/sshd.sh crash DIR I   SIGKILL host I: its sshd and all under it
+#   tests/testbed/sshd.sh revive DIR I  start host I again on its port (after
+#                                       a test killed it)
+#   tests/testbed/sshd.sh below DIR I   the pids under host I's sshd (its
+#                                       sessions and what they run)
 #
 # Everything lives under DIR: a client key pair (never the user's ~/.ssh),
 # authorized_keys, and per host a host key, sshd_config, pid file and log.
@@ -26,7 +31,7 @@ readonly WAIT="${GSRT_SSHD_WAIT:-10}"
 readonly SSHD=/usr/sbin/sshd  # sshd must be started by absolute path
 
 die() { echo "sshd.sh: $*" >&2; exit 1; }
-usage() { die "usage: sshd.sh start N DIR | stop DIR | status DIR | freeze DIR I [PARENT CHILD]"; }
+usage() { die "usage: sshd.sh start N DIR | stop DIR | status DIR | freeze DIR I [PARENT CHILD] | crash DIR I | revive DIR I | below DIR I"; }
 
 install_if_missing() {
   if [[ -x $SSHD ]] && command -v ssh >/dev/null && command -v ssh-keygen >/dev/null; then
@@ -356,6 +361,35 @@ freeze() {  # freeze DIR I [PARENT CHILD]
   echo "${!stopped[@]}"
 }
 
+# Kills host I as a machine that loses power would die: everything under
+# its sshd is frozen first (so nothing forks or reaps while the tree is
+# walked), then all of it, the listener included, gets SIGKILL.
+crash() {  # crash DIR I
+  local pids
+  pids=$(freeze "$1" "$2")
+  # shellcheck disable=SC2086
+  kill -KILL $pids 2>/dev/null || true
+  rm -f "$1/host$2/sshd.pid"
+}
+
+# Starts host I's server again, on the port and with the keys it had, and
+# waits until it answers (a killed host coming back: the clients' config
+# and known_hosts stay valid). Fails if it still runs or its port was taken.
+revive() {  # revive DIR I
+  local dir=$1 i=$2 n hdir="$1/host$2"
+  [[ -f $dir/state ]] || die "nothing started under $dir"
+  read -r n PORT <"$dir/state"
+  [[ $i =~ ^[1-9][0-9]*$ ]] && ((i <= n)) || die "no host $i under $dir (it has $n)"
+  alive "$hdir/sshd.pid" && die "host $i under $dir is still running"
+  : >"$hdir/sshd.log"
+  "$SSHD" -f "$hdir/sshd_config" -E "$hdir/sshd.log" ||
+    die "sshd for $(addr_of "$i"):$PORT did not start: $(tail -n 3 "$hdir/sshd.log")"
+  local rc=0
+  wait_ready "$dir" "$(addr_of "$i")" "$i" || rc=$?
+  ((rc != 2)) || die "port $PORT of $(addr_of "$i") was taken while host $i was down"
+  ((rc == 0)) || exit 1
+}
+
 status() {  # status DIR
   local dir=$1 n i ok=0
   [[ -f $dir/state ]] || { echo "sshd.sh: nothing started under $dir"; return 1; }
@@ -378,5 +412,11 @@ case "${1:-}" in
     stop_all "$2"; rm -f "$2/state"; echo "sshd.sh: stopped" ;;
   status) (($# == 2)) || usage; status "$2" ;;
   freeze) (($# == 3 || $# == 5)) || usage; freeze "$2" "$3" "${4:-}" "${5:-}" ;;
+  crash) (($# == 3)) || usage; crash "$2" "$3" ;;
+  revive) (($# == 3)) || usage; revive "$2" "$3" ;;
+  below)
+    (($# == 3)) || usage
+    listener=$(cat "$2/host$3/sshd.pid" 2>/dev/null) || exit 0
+    tree_below "$listener" ;;
   *) usage ;;
 esac
