@@ -11,6 +11,7 @@
 
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/engine_journal.h"
 #include "runtime/engine/job_builder.h"
 #include "runtime/sched/implementation_choice.h"
 
@@ -189,7 +190,10 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
     ++host.staging;
     host.staging_cores += need.cores;
   }
-  return Dispatch{h, std::move(spec), std::move(inputs)};
+  std::optional<QueuedJob> adopt;
+  if (!replica && journal_ && !journal_->queued.empty())
+    adopt = TakeOverLocked(t, h);
+  return Dispatch{h, std::move(spec), std::move(inputs), std::move(adopt)};
 }
 
 void Engine::Send(std::vector<Dispatch> dispatches) {
@@ -198,9 +202,19 @@ void Engine::Send(std::vector<Dispatch> dispatches) {
       StageAndSubmit(std::move(d));
       continue;
     }
-    hosts_[d.host]->adapter->Submit(
-        std::move(d.spec),
-        [this, host = d.host](JobReport report) { OnJobDone(host, report); });
+    SubmitToHost(std::move(d));
+  }
+}
+
+void Engine::SubmitToHost(Dispatch d) {
+  auto done = [this, host = d.host](JobReport report) {
+    OnJobDone(host, report);
+  };
+  Adapter& adapter = *hosts_[d.host]->adapter;
+  if (d.adopt) {
+    adapter.Adopt(std::move(*d.adopt), std::move(d.spec), std::move(done));
+  } else {
+    adapter.Submit(std::move(d.spec), std::move(done));
   }
 }
 
