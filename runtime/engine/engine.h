@@ -416,8 +416,9 @@ class Engine {
   // recorded when queued, taken over by the task that would run them
   // again, the others (pilots, jobs no task takes) cancelled.
   void LoadQueuedJobs(RunId run);
-  // Engine thread, no lock: records what the adapters queued.
-  void RecordQueuedJobs();
+  // Engine thread, no lock: records what the adapters queued (and commits
+  // it at once with `commit`); true when there was something.
+  bool RecordQueuedJobs(bool commit = false);
   // DispatchLocked, resuming: the interrupted run's batch job of `task` if
   // it ran on `host`; one on another host is cancelled.
   std::optional<QueuedJob> TakeOverLocked(TaskId task, HostId host);

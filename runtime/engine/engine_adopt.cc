@@ -75,7 +75,7 @@ std::optional<QueuedJob> Engine::TakeOverLocked(TaskId t, HostId h) {
   return std::move(e.job);
 }
 
-void Engine::RecordQueuedJobs() {
+bool Engine::RecordQueuedJobs(bool commit) {
   std::vector<QueuedJobEntry> rows;
   for (auto& h : hosts_) {
     if (!h->adapter) continue;
@@ -87,7 +87,7 @@ void Engine::RecordQueuedJobs() {
       rows.push_back(std::move(e));
     }
   }
-  if (rows.empty()) return;
+  if (rows.empty()) return false;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (QueuedJobEntry& e : rows) {
@@ -99,9 +99,11 @@ void Engine::RecordQueuedJobs() {
   for (const QueuedJobEntry& e : rows) {
     if (Status s = history_->RecordQueuedJob(e); !s.ok()) {
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
-      break;
+      return true;
     }
   }
+  if (commit) (void)history_->Flush();
+  return true;
 }
 
 void Engine::ForgetQueuedJobs(bool all) {

@@ -216,6 +216,15 @@ void Engine::SubmitToHost(Dispatch d) {
   } else {
     adapter.Submit(std::move(d.spec), std::move(done));
   }
+  // Batch adapters queue jobs in a handler they posted just now: the ids
+  // are committed right after it, so a master killed a moment later has
+  // recorded every job it queued (engine_adopt.cc).
+  if (!journal_ || journal_->queued_commit_posted) return;
+  journal_->queued_commit_posted = true;
+  boost::asio::post(*io_, [this] {
+    journal_->queued_commit_posted = false;
+    RecordQueuedJobs(/*commit=*/true);
+  });
 }
 
 void Engine::RequeueLocked(TaskId t) {
