@@ -148,6 +148,11 @@ echo "tasks: $tasks, batch jobs completed over both runs: $completed, taken over
 if [ "$completed" != "$tasks" ]; then
   echo "FAIL: $completed completed batch jobs for $tasks tasks:"
   grep -o "JobId=[^ ]* .*JobState=[A-Z]*" <<< "$jobs" | sed 's/ .*JobState=/ /' | head -40
+  echo "the history's batch jobs (run, batch id, task, adopted, signature):"
+  history "select run_id, batch_id, task_id, adopted, signature from batch_jobs order by run_id, job_id"
+  echo "journal (run, task, signature, reused_from):"
+  history "select run_id, task_id, signature, json_extract(outputs, '\$.reused_from') from task_journal order by run_id, task_id"
+  tail -20 "$work/err2"
   exit 1
 fi
 if [ "$scenario" = job-lost ]; then
