@@ -3,13 +3,13 @@
 // a batch queue, a simulation). One Adapter object serves one host.
 //
 // Adapter is the union of the seam's roles, each in its own header:
-//   JobRunner      running jobs: Submit, Cancel, FreeSlots
+//   JobRunner      running jobs: Submit, Cancel, FreeSlots, Adopt, Forget
 //   HostLink       the link and its liveness: Connect, Reconnect,
 //                  connected, last_heard, heartbeat_interval, Shutdown
 //   FileStager     staging: shares_master_files, work_dir, Put, Get, Remove
 //   HostProber     probing: Probe
 //   HostKnowledge  what the adapter learned: TakeQueueWaits,
-//                  expected_start_delay
+//                  TakeQueuedJobs, expected_start_delay
 // The engine holds Adapters; code that needs one role can take just it.
 //
 // Every virtual of the seam is pure. Kinds derive from AdapterDefaults

@@ -9,6 +9,7 @@
 #define GSRT_ADAPTERS_ADAPTER_DEFAULTS_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adapters/adapter.h"
@@ -17,6 +18,12 @@ namespace gs {
 
 class AdapterDefaults : public Adapter {
  public:
+  // JobRunner: nothing to take over.
+  void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override {
+    Submit(std::move(spec), std::move(done));
+  }
+  void Forget(std::vector<QueuedJob> jobs) override {}
+
   // HostLink
   void Reconnect(std::function<void(Status)> done) override { done(Connect()); }
   bool connected() const override { return true; }
@@ -46,6 +53,7 @@ class AdapterDefaults : public Adapter {
 
   // HostKnowledge
   std::vector<QueueWaitSample> TakeQueueWaits() override { return {}; }
+  std::vector<QueuedJob> TakeQueuedJobs() override { return {}; }
   Seconds expected_start_delay() const override { return 0; }
   uint64_t memory_capacity() const override { return 0; }
   int core_capacity() const override { return 0; }

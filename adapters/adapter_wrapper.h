@@ -30,6 +30,12 @@ class AdapterWrapper : public Adapter {
   }
   void Cancel(JobId id) override { target_.Cancel(id); }
   int FreeSlots() const override { return target_.FreeSlots(); }
+  void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override {
+    target_.Adopt(std::move(job), std::move(spec), std::move(done));
+  }
+  void Forget(std::vector<QueuedJob> jobs) override {
+    target_.Forget(std::move(jobs));
+  }
 
   // HostLink
   Status Connect() override { return target_.Connect(); }
@@ -66,6 +72,9 @@ class AdapterWrapper : public Adapter {
   // HostKnowledge
   std::vector<QueueWaitSample> TakeQueueWaits() override {
     return target_.TakeQueueWaits();
+  }
+  std::vector<QueuedJob> TakeQueuedJobs() override {
+    return target_.TakeQueuedJobs();
   }
   Seconds expected_start_delay() const override {
     return target_.expected_start_delay();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/queued_job.h"
 #include "runtime/base/clock.h"
 
 namespace gs {
@@ -27,6 +28,10 @@ class HostKnowledge {
   // Queue waits seen since the last call (batch hosts), for the engine to
   // record.
   virtual std::vector<QueueWaitSample> TakeQueueWaits() = 0;
+
+  // Batch jobs queued (or taken over) since the last call, for the engine
+  // to record: a master started again after a crash finds them there.
+  virtual std::vector<QueuedJob> TakeQueuedJobs() = 0;
 
   // Seconds a job submitted now is expected to wait before it starts (a
   // batch queue's wait, learnt from earlier jobs); 0 for hosts that start

@@ -4,8 +4,10 @@
 #define GSRT_ADAPTERS_JOB_RUNNER_H_
 
 #include <functional>
+#include <vector>
 
 #include "adapters/job.h"
+#include "adapters/queued_job.h"
 
 namespace gs {
 
@@ -25,6 +27,19 @@ class JobRunner {
 
   // How many more jobs the host takes now.
   virtual int FreeSlots() const = 0;
+
+  // Resuming after a master crash: `job` is a batch job the interrupted
+  // master submitted for the same task, and `spec` what this run would
+  // submit. The adapter takes the job over if it can: its exit record is
+  // its result, or, while the queue lists it, it is watched like a job of
+  // this run; a job the queue lost is run again from `spec`. Hosts
+  // without batch jobs just Submit(spec). `done` as for Submit, with
+  // spec.id.
+  virtual void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) = 0;
+
+  // Batch jobs an interrupted master left (pilots, or jobs no task of this
+  // run takes over): removed from the queue. A no-op for other hosts.
+  virtual void Forget(std::vector<QueuedJob> jobs) = 0;
 };
 
 }  // namespace gs

@@ -32,4 +32,12 @@ StatusOr<int> BatchHostAdapter::CheckSystem(const std::string& dir) {
   return commands_.Check(check);
 }
 
+void BatchHostAdapter::Forget(std::vector<QueuedJob> jobs) {
+  std::vector<std::string> ids;
+  for (const QueuedJob& j : jobs) ids.push_back(j.batch_id);
+  if (ids.empty()) return;
+  // Errors only say that some had left the queue already.
+  (void)commands_.Cancel(ids);
+}
+
 }  // namespace gs

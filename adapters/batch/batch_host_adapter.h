@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adapters/adapter_defaults.h"
@@ -24,6 +25,12 @@ class BatchHostAdapter : public AdapterDefaults {
   std::vector<QueueWaitSample> TakeQueueWaits() override {
     return waits_.Take();
   }
+  std::vector<QueuedJob> TakeQueuedJobs() override {
+    return std::exchange(queued_, {});
+  }
+  // Cancels batch jobs an interrupted master left (errors ignored: most
+  // have ended by themselves).
+  void Forget(std::vector<QueuedJob> jobs) override;
 
   // For tests: the queue waits seen.
   const QueueWaitLog& queue_waits() const { return waits_; }
@@ -44,6 +51,9 @@ class BatchHostAdapter : public AdapterDefaults {
   // trivial script written in `dir`; the largest job array it takes.
   StatusOr<int> CheckSystem(const std::string& dir);
 
+  // A batch job just queued or taken over, for the engine to record.
+  void Queued(QueuedJob job) { queued_.push_back(std::move(job)); }
+
   // "host 'NAME'", for messages.
   std::string Host() const { return "host '" + options_.host.name + "'"; }
 
@@ -54,6 +64,7 @@ class BatchHostAdapter : public AdapterDefaults {
   std::string system_kind_;
   BatchCommands commands_;
   QueueWaitLog waits_;
+  std::vector<QueuedJob> queued_;
 };
 
 }  // namespace gs

@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -86,6 +87,10 @@ void BatchJobAdapter::Submit(JobSpec spec, DoneCallback done) {
            e.submitted);
     return;
   }
+  Enqueue(id);
+}
+
+void BatchJobAdapter::Enqueue(JobId id) {
   pending_.push_back(id);
   if (flush_posted_) return;
   flush_posted_ = true;
@@ -94,6 +99,30 @@ void BatchJobAdapter::Submit(JobSpec spec, DoneCallback done) {
   boost::asio::post(io(), [this, alive] {
     if (*alive) Flush();
   });
+}
+
+void BatchJobAdapter::Adopt(QueuedJob job, JobSpec spec, DoneCallback done) {
+  if (!connected_ || shut_down_ || job.batch_id.empty()) {
+    Submit(std::move(spec), std::move(done));
+    return;
+  }
+  const JobId id = spec.id;
+  Entry& e = jobs_[id];
+  e.cores = std::max(1, spec.cores);
+  job.job = id;
+  job.task = spec.task;
+  job.adopted = true;
+  e.spec = std::move(spec);
+  e.done = std::move(done);
+  e.submitted = clock().Now();
+  e.dir = job.dir;
+  e.index = job.index;
+  e.batch_id = job.batch_id;
+  e.adopted = true;
+  adopted_names_.insert(job.name);
+  Queued(std::move(job));
+  // Its record may be there already: the next tick reads it (never from
+  // inside this call, as Submit).
 }
 
 void BatchJobAdapter::Flush() {
@@ -163,18 +192,29 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
       Report(ids[i], HostFailed{id.status().message()}, now, now);
       continue;
     }
+    QueuedJob queued;
+    queued.job = ids[i];
+    queued.task = e.spec.task;
     e.spec = JobSpec();  // on disk now
     e.submitted = now;
     e.batch_id = ids.size() > 1
                      ? commands().system().ElementId(*id, static_cast<int>(i))
                      : *id;
+    queued.batch_id = e.batch_id;
+    queued.name = job_name_;
+    queued.dir = e.dir;
+    queued.index = e.index;
+    Queued(std::move(queued));
   }
 }
 
 void BatchJobAdapter::Poll(bool list) {
   std::optional<std::map<std::string, std::string>> listed;
   if (list) {
-    auto l = commands().List(job_name_);
+    // Jobs taken over from an earlier master carry its job name.
+    std::string names = job_name_;
+    for (const std::string& n : adopted_names_) names += "," + n;
+    auto l = commands().List(names);
     if (l.ok()) listed = std::move(l).value();
   }
   std::vector<std::pair<JobId, StatusOr<JobReport>>> finished;
@@ -216,6 +256,20 @@ void BatchJobAdapter::Poll(bool list) {
         Report(id, std::move(r).value());
         continue;
       }
+    }
+    if (e.adopted) {
+      // Lost while no master watched it: it runs again, as a job of this
+      // run (not a failure of the host: nobody saw it fail).
+      std::fprintf(stderr,
+                   "gsrt: %s: batch job %s of the interrupted run left the "
+                   "queue without an exit record; running its job again\n",
+                   Host().c_str(), e.batch_id.c_str());
+      e.adopted = false;
+      e.batch_id.clear();
+      e.dir.clear();
+      e.missing = 0;
+      Enqueue(id);
+      continue;
     }
     const std::string out = e.dir + "/out" +
                             (e.batch_id.find('_') != std::string::npos
@@ -259,14 +313,19 @@ void BatchJobAdapter::Report(JobId id, JobReport report) {
   if (it == jobs_.end()) return;
   Entry e = std::move(it->second);
   jobs_.erase(it);
+  // The record stays until the run's files go (Shutdown): a master killed
+  // before it journaled this job's end takes the result from it again
+  // (Adopt) instead of running the job twice.
   if (!e.dir.empty() && std::holds_alternative<Exited>(report.outcome)) {
     ::unlink(BatchSpecPath(e.dir, e.index).c_str());
-    ::unlink(BatchRecordPath(e.dir, e.index).c_str());
   }
   report.id = id;
   const bool ran = std::holds_alternative<Exited>(report.outcome) ||
                    std::holds_alternative<TimedOut>(report.outcome);
-  if (ran && !e.batch_id.empty()) waits().Add(e.submitted, report.started);
+  // A job taken over was submitted by the killed master: its wait is not
+  // known here.
+  if (ran && !e.batch_id.empty() && !e.adopted)
+    waits().Add(e.submitted, report.started);
   report.submitted = std::min(e.submitted, report.started);
   report.started = std::max(report.started, report.submitted);
   report.ended = std::max(report.ended, report.started);
@@ -296,9 +355,11 @@ void BatchJobAdapter::Shutdown() {
   tick_.reset();
   std::set<std::string> ids;
   for (const auto& [id, e] : jobs_) {
-    // One id cancels a whole array.
+    // One id cancels a whole array; of an interrupted master's arrays,
+    // only the elements taken over are this run's.
     if (!e.batch_id.empty())
-      ids.insert(e.batch_id.substr(0, e.batch_id.find('_')));
+      ids.insert(e.adopted ? e.batch_id
+                           : e.batch_id.substr(0, e.batch_id.find('_')));
   }
   if (!ids.empty()) {
     (void)commands().Cancel(std::vector<std::string>(ids.begin(), ids.end()));

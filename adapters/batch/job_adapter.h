@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ class BatchJobAdapter : public BatchHostAdapter {
   // the history before any started.
   Seconds expected_start_delay() const override;
   void Submit(JobSpec spec, DoneCallback done) override;
+  // Takes over a batch job an interrupted master of the same work dir
+  // submitted: its exit record when there, else it is watched (listed by
+  // its own job name) until it leaves one; gone without one, `spec` is
+  // submitted as a new batch job.
+  void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override;
   void Cancel(JobId id) override;
   // Cancels every batch job of the run; outstanding jobs report Cancelled
   // before this returns.
@@ -58,8 +64,13 @@ class BatchJobAdapter : public BatchHostAdapter {
     int index = 0;         // element in it
     std::string batch_id;  // "" until submitted
     int missing = 0;       // listings in a row without it
+    // Taken over from an interrupted master: `spec` is kept, to run it
+    // again if the queue lost the job.
+    bool adopted = false;
   };
 
+  // Queues job `id` for the next Flush.
+  void Enqueue(JobId id);
   void Flush();
   void SubmitChunk(std::vector<JobId> ids);
   void Poll(bool list);
@@ -70,6 +81,7 @@ class BatchJobAdapter : public BatchHostAdapter {
   Seconds history_wait_ = 0;  // read once at Connect
   std::string run_dir_;
   std::string job_name_;
+  std::set<std::string> adopted_names_;  // earlier masters' job names
   int max_array_ = 1;
   int slots_ = 1;
   std::map<JobId, Entry> jobs_;

@@ -135,6 +135,11 @@ Status PilotAdapter::SubmitPilot(int slots) {
   if (!id.ok()) return id.status();
   pilot->batch_id = *id;
   pilot->submitted = clock().Now();
+  QueuedJob queued;  // recorded: a master started after a crash cancels it
+  queued.batch_id = *id;
+  queued.name = job_name_;
+  queued.dir = script_dir_;
+  Queued(std::move(queued));
   pilots_.push_back(std::move(pilot));
   return Status::Ok();
 }

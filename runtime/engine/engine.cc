@@ -68,6 +68,10 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     io_->run();
   });
   if (journal_ && journal_->resuming) FetchResumeOutputs();
+  // The interrupted run's pilots leave the queue now (on the engine
+  // thread, which runs the batch commands).
+  if (journal_ && !journal_->forget.empty())
+    boost::asio::post(*io_, [this] { ForgetQueuedJobs(false); });
   if (options_.handle_signals) HandleSignals();
   StartTimers();
   return Status::Ok();
@@ -254,6 +258,7 @@ void Engine::ShutdownOnEngineThread() {
   }
   if (journal_) {
     RecordPending();
+    ForgetQueuedJobs(true);
     (void)history_->Flush();
     DeleteCollectedData();
   }

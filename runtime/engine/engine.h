@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -190,6 +191,9 @@ class Engine {
     HostId host;
     JobSpec spec;
     std::vector<VersionId> inputs;  // to stage on `host` first
+    // Resuming: the interrupted run's batch job of the same task on this
+    // host, to take over instead of submitting `spec` (engine_adopt.cc).
+    std::optional<QueuedJob> adopt;
   };
   // What a job's end leaves to do once the engine mutex is released.
   struct Aftermath {
@@ -264,6 +268,8 @@ class Engine {
       const std::vector<HostState>& states,
       const std::vector<Placement>& placed) const;
   void Send(std::vector<Dispatch> dispatches);
+  // Hands one job to its host's adapter: Submit, or Adopt (engine thread).
+  void SubmitToHost(Dispatch d);
   // Puts `task` back: ready if its inputs exist, else waiting for them.
   void RequeueLocked(TaskId task);
   // Replicas of running tasks on the slots left free (engine_replication.cc).
@@ -410,6 +416,22 @@ class Engine {
   JobId NextJobNumberLocked();
   // Records in WORK_DIR/last_job that numbers up to `last` may be in use.
   void ReserveJobNumbers(JobId last);
+
+  // Batch jobs an interrupted run left in the queue (engine_adopt.cc):
+  // recorded when queued, taken over by the task that would run them
+  // again, the others (pilots, jobs no task takes) cancelled.
+  void LoadQueuedJobs(RunId run);
+  // Engine thread, no lock: records what the adapters queued (and commits
+  // it at once with `commit`); true when there was something.
+  bool RecordQueuedJobs(bool commit = false);
+  // DispatchLocked, resuming: the interrupted run's batch job of `task` if
+  // it ran on `host`; one on another host is cancelled.
+  std::optional<QueuedJob> TakeOverLocked(TaskId task, HostId host);
+  // Engine thread, no lock: cancels what no task takes over; `all` at the
+  // end of the run (every job not taken over by then).
+  void ForgetQueuedJobs(bool all);
+  // The version file names of `task`'s outputs, in parameter order.
+  std::vector<std::string> OutputFileNamesLocked(TaskId task) const;
 
   // Task journal and resume (engine_resume.cc, engine_journal.h).
   struct Journal;

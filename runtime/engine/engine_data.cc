@@ -102,9 +102,7 @@ void Engine::StageAndSubmit(Dispatch d) {
         OnJobDone(d.host, std::move(report), /*host_at_fault=*/false);
         return;
       }
-      hosts_[d.host]->adapter->Submit(
-          std::move(d.spec),
-          [this, host = d.host](JobReport report) { OnJobDone(host, report); });
+      SubmitToHost(std::move(d));
     });
   }
 }

@@ -79,6 +79,9 @@ void Engine::LearnFromHistory(History& history) {
 
 void Engine::ScheduleHistoryFlush() {
   flush_timer_ = clock_->After(1.0, [this] {
+    // Batch jobs just queued are committed within a second, like the
+    // journal: a master killed later finds them (engine_adopt.cc).
+    if (journal_) RecordQueuedJobs();
     Status s = history_->Flush();
     if (!s.ok())
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
@@ -142,7 +145,11 @@ void Engine::RecordPending() {
   for (const TaskEnd& e : pending.task_ends) {
     (void)history_->RecordTaskEnd(run_id_, e);
   }
-  if (journal_) WriteJournal();
+  if (journal_) {
+    RecordQueuedJobs();
+    ForgetQueuedJobs(false);
+    WriteJournal();
+  }
 }
 
 }  // namespace gs

@@ -43,6 +43,13 @@ struct Engine::Journal {
   std::vector<RunId> interrupted;  // newest first
   ResumeIndex index;
   std::vector<bool> reused;  // by task
+  // Batch jobs the interrupted runs queued for tasks they did not finish,
+  // by QueuedJobKey (the newest run's when several), to take over; and
+  // those to cancel (pilots, jobs no task of this run takes over).
+  std::unordered_map<std::string, QueuedJobEntry> queued;
+  std::vector<QueuedJobEntry> forget;
+  // A commit of the batch jobs just submitted is posted (engine thread).
+  bool queued_commit_posted = false;
   // Outputs left on other hosts by the interrupted runs and now present in
   // the master's data dir: host + '\n' + file -> the host it came from
   // (kNoHost when the master already held a copy).

@@ -94,6 +94,8 @@ void Engine::LoadInterruptedRuns() {
                  journal_->index.size(), journal_->interrupted.size(),
                  static_cast<long long>(journal_->interrupted.front()));
   }
+  // After every journal: a job whose task finished is not taken over.
+  for (RunId run : journal_->interrupted) LoadQueuedJobs(run);
 }
 
 void Engine::FetchResumeOutputs() {
@@ -340,11 +342,7 @@ bool Engine::ResumeSubmittedLocked(TaskId t) {
   Task& task = graph_.task(t);
   if (task.state == TaskState::kFutile) return false;
   const FileAccess* acc = graph_.accesses(t);
-  std::vector<std::string> outputs;
-  for (uint32_t i = 0; i < task.num_files; ++i) {
-    if (acc[i].out != kNoVersion)
-      outputs.push_back(VersionFileName(acc[i].out));
-  }
+  std::vector<std::string> outputs = OutputFileNamesLocked(t);
   if (const JournalEntry* e =
           journal_->index.Find(SignatureLocked(t), outputs)) {
     if (e->worker == options_.worker_identity) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "runtime/engine/engine.h"
 #include "runtime/history/history.h"
@@ -103,6 +104,18 @@ class EngineResumeTest : public ::testing::Test {
     EXPECT_TRUE(entries.ok());
     return entries.ok() ? *entries : std::vector<JournalEntry>{};
   }
+  // Waits (bounded) until the history holds `n` batch jobs of `run`: they
+  // are committed with the engine's periodic flush.
+  bool WaitQueuedJobs(RunId run, size_t n) {
+    auto history = History::Open((dir_ / ".gsrt" / "history.db").string());
+    if (!history.ok()) return false;
+    for (int i = 0; i < 100; ++i) {
+      auto jobs = (*history)->LoadQueuedJobs(run);
+      if (jobs.ok() && jobs->size() >= n) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  }
   // The version files in the master's data dir whose name ends in `base`.
   std::vector<fs::path> DataFiles(const std::string& base) {
     std::vector<fs::path> found;
@@ -154,6 +167,65 @@ TEST_F(EngineResumeTest, FinishedTasksAreNotRunAgain) {
   EXPECT_EQ(second[2].reused_from, 0);
   EXPECT_EQ(second[0].signature, first[0].signature);
   EXPECT_EQ(second[1].signature, first[1].signature);
+}
+
+TEST_F(EngineResumeTest, ABatchJobRunningWhenTheMasterDiedIsTakenOver) {
+  log_.batch = true;
+  Start();
+  Produce("a", 1);
+  engine_->Barrier();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    log_.hold = true;  // in the queue when the master dies
+  }
+  Consume("a", "b");
+  ASSERT_TRUE(log_.WaitRunning(1));
+  ASSERT_TRUE(WaitQueuedJobs(1, 2));
+  Kill();
+
+  log_.hold = false;
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  EXPECT_EQ(engine_->Stop(), 0);
+  // Nothing ran again: the consume's job of run 1 ("b2": job numbers go
+  // on across runs, so it is the second) was taken over.
+  EXPECT_EQ(Ran(), std::vector<std::string>{});
+  EXPECT_EQ(log_.adopted, std::vector<std::string>{"b2"});
+  EXPECT_EQ(Read("b"), "consume([produce(1,)],)");
+  auto history = History::Open((dir_ / ".gsrt" / "history.db").string());
+  ASSERT_TRUE(history.ok());
+  auto first = (*history)->LoadQueuedJobs(1);
+  auto second = (*history)->LoadQueuedJobs(2);
+  ASSERT_TRUE(first.ok() && second.ok());
+  ASSERT_EQ(first->size(), 2u);
+  ASSERT_EQ(second->size(), 1u);
+  EXPECT_EQ((*second)[0].job.batch_id, "b2");
+  EXPECT_TRUE((*second)[0].job.adopted);
+  EXPECT_EQ((*second)[0].signature, (*first)[1].signature);
+  EXPECT_FALSE((*first)[1].job.adopted);
+}
+
+TEST_F(EngineResumeTest, BatchJobsNoTaskTakesOverAreCancelled) {
+  log_.batch = true;
+  Start();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    log_.hold = true;
+  }
+  Produce("a", 1);
+  ASSERT_TRUE(log_.WaitRunning(1));
+  ASSERT_TRUE(WaitQueuedJobs(1, 1));
+  Kill();
+
+  log_.hold = false;
+  Start();
+  Produce("a", 2);  // another call: the old job is not this task's
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Ran(), std::vector<std::string>{"produce"});
+  EXPECT_TRUE(log_.adopted.empty());
+  EXPECT_EQ(log_.forgotten, std::vector<std::string>{"b1"});
+  EXPECT_EQ(Read("a"), "produce(2,)");
 }
 
 TEST_F(EngineResumeTest, AFinishedRunIsNotResumed) {

@@ -11,6 +11,7 @@
 
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/engine_journal.h"
 #include "runtime/engine/job_builder.h"
 #include "runtime/sched/implementation_choice.h"
 
@@ -193,7 +194,10 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
     ++host.staging;
     host.staging_cores += need.cores;
   }
-  return Dispatch{h, std::move(spec), std::move(inputs)};
+  std::optional<QueuedJob> adopt;
+  if (!replica && journal_ && !journal_->queued.empty())
+    adopt = TakeOverLocked(t, h);
+  return Dispatch{h, std::move(spec), std::move(inputs), std::move(adopt)};
 }
 
 void Engine::Send(std::vector<Dispatch> dispatches) {
@@ -202,10 +206,29 @@ void Engine::Send(std::vector<Dispatch> dispatches) {
       StageAndSubmit(std::move(d));
       continue;
     }
-    hosts_[d.host]->adapter->Submit(
-        std::move(d.spec),
-        [this, host = d.host](JobReport report) { OnJobDone(host, report); });
+    SubmitToHost(std::move(d));
   }
+}
+
+void Engine::SubmitToHost(Dispatch d) {
+  auto done = [this, host = d.host](JobReport report) {
+    OnJobDone(host, report);
+  };
+  Adapter& adapter = *hosts_[d.host]->adapter;
+  if (d.adopt) {
+    adapter.Adopt(std::move(*d.adopt), std::move(d.spec), std::move(done));
+  } else {
+    adapter.Submit(std::move(d.spec), std::move(done));
+  }
+  // Batch adapters queue jobs in a handler they posted just now: the ids
+  // are committed right after it, so a master killed a moment later has
+  // recorded every job it queued (engine_adopt.cc).
+  if (!journal_ || journal_->queued_commit_posted) return;
+  journal_->queued_commit_posted = true;
+  boost::asio::post(*io_, [this] {
+    journal_->queued_commit_posted = false;
+    RecordQueuedJobs(/*commit=*/true);
+  });
 }
 
 void Engine::RequeueLocked(TaskId t) {

@@ -41,6 +41,12 @@ std::string FormatSummary(const RunStats& s, Seconds elapsed) {
                   static_cast<unsigned long long>(s.reused));
     out += buf;
   }
+  if (s.adopted > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "gsrt:   %llu batch jobs of the interrupted run taken over\n",
+                  static_cast<unsigned long long>(s.adopted));
+    out += buf;
+  }
   if (s.rerun_changed > 0) {
     std::snprintf(buf, sizeof buf,
                   "gsrt:   %llu tasks rerun because the functions changed "

@@ -36,6 +36,8 @@ struct RunStats {
   uint64_t replica_wins = 0;
   // Done without running: adopted from an interrupted run's journal.
   uint64_t reused = 0;
+  // Batch jobs of the interrupted run taken over (not run again).
+  uint64_t adopted = 0;
   // Journaled by the interrupted run but run again: its worker differs.
   uint64_t rerun_changed = 0;
   // Final versions that could not be put under the user's file name.

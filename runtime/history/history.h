@@ -105,6 +105,12 @@ class History {
   // The journal of `run`, in task order.
   StatusOr<std::vector<JournalEntry>> LoadJournal(RunId run);
 
+  // --- Batch jobs a run queued, for resume (history_queued_jobs.cc). ---
+  // Written in the batch transaction like jobs; `outputs` newline-joined.
+  Status RecordQueuedJob(const QueuedJobEntry& entry);
+  // The batch jobs `run` queued or took over, by gsrt job number.
+  StatusOr<std::vector<QueuedJobEntry>> LoadQueuedJobs(RunId run);
+
   // --- Probe facts and listings (history_probes.cc; gsdeploy, grank). ---
   Status RecordHostProbe(const HostProbeRecord& probe);
   // One record per host that has probes, by name: the newest probe that
@@ -178,6 +184,7 @@ class History {
   SqliteStatement all_reliability_;
   SqliteStatement jobs_for_run_;
   SqliteStatement insert_journal_;  // prepared on first use
+  SqliteStatement insert_queued_;   // likewise
   SqliteStatement insert_task_;     // these three too
   SqliteStatement end_task_;
   SqliteStatement insert_event_;

@@ -30,6 +30,61 @@ class HistoryJournalTest : public ::testing::Test {
   Seconds now_ = 1000;
 };
 
+TEST_F(HistoryJournalTest, QueuedBatchJobsRoundTrip) {
+  RunId first = Begin();
+  RunId second = Begin();
+  QueuedJobEntry job;
+  job.run = first;
+  job.host = "cluster";
+  job.job.job = 12;
+  job.job.task = 3;
+  job.job.batch_id = "345_2";
+  job.job.name = "gsrt-cluster-abcd";
+  job.job.dir = "/w/.gsrt/hosts/cluster/batch-9-abcd/b0";
+  job.job.index = 2;
+  job.signature = "0123456789abcdef0123456789abcdef";
+  job.outputs = {"7-c.txt", "8-d.txt"};
+  QueuedJobEntry pilot;
+  pilot.run = first;
+  pilot.host = "cluster";
+  pilot.job.batch_id = "340";
+  QueuedJobEntry taken = job;
+  taken.run = second;
+  taken.job.job = 1040;
+  taken.job.adopted = true;
+  ASSERT_TRUE(history_->RecordQueuedJob(job).ok());
+  ASSERT_TRUE(history_->RecordQueuedJob(pilot).ok());
+  ASSERT_TRUE(history_->RecordQueuedJob(taken).ok());
+  ASSERT_TRUE(history_->Flush().ok());
+  auto got = history_->LoadQueuedJobs(first);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_EQ(got->size(), 2u);
+  const QueuedJobEntry& p = (*got)[0];  // job number 0 sorts first
+  EXPECT_EQ(p.job.batch_id, "340");
+  EXPECT_TRUE(p.signature.empty());
+  EXPECT_TRUE(p.outputs.empty());
+  const QueuedJobEntry& j = (*got)[1];
+  EXPECT_EQ(j.run, first);
+  EXPECT_EQ(j.host, "cluster");
+  EXPECT_EQ(j.job.job, 12u);
+  EXPECT_EQ(j.job.task, 3u);
+  EXPECT_EQ(j.job.batch_id, "345_2");
+  EXPECT_EQ(j.job.name, "gsrt-cluster-abcd");
+  EXPECT_EQ(j.job.dir, job.job.dir);
+  EXPECT_EQ(j.job.index, 2);
+  EXPECT_EQ(j.signature, job.signature);
+  EXPECT_EQ(j.outputs, job.outputs);
+  EXPECT_FALSE(j.job.adopted);
+  auto later = history_->LoadQueuedJobs(second);
+  ASSERT_TRUE(later.ok());
+  ASSERT_EQ(later->size(), 1u);
+  EXPECT_TRUE((*later)[0].job.adopted);
+  EXPECT_EQ(QueuedJobKey((*later)[0].signature, (*later)[0].outputs),
+            QueuedJobKey(j.signature, j.outputs));
+  EXPECT_NE(QueuedJobKey(j.signature, {"7-c.txt"}),
+            QueuedJobKey(j.signature, j.outputs));
+}
+
 TEST_F(HistoryJournalTest, EntriesRoundTrip) {
   RunId run = Begin();
   JournalEntry e;

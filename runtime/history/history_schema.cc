@@ -153,10 +153,33 @@ CREATE TABLE run_events (
 CREATE INDEX run_events_by_run ON run_events(run_id, time);
 )sql";
 
+// Version 4: the batch jobs each run queued (job mode: one per gsrt job,
+// with its task's signature and output files; pilots with signature ''),
+// so that a master started again after a crash takes over the jobs its
+// interrupted run left in the queue instead of running their tasks again.
+// `adopted` 1: the run took the job over from an earlier run.
+constexpr char kSchemaV4[] = R"sql(
+CREATE TABLE batch_jobs (
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  host        TEXT NOT NULL,
+  batch_id    TEXT NOT NULL,
+  name        TEXT NOT NULL DEFAULT '',
+  dir         TEXT NOT NULL DEFAULT '',
+  array_index INTEGER NOT NULL DEFAULT 0,
+  job_id      INTEGER NOT NULL DEFAULT 0,
+  task_id     INTEGER NOT NULL DEFAULT 0,
+  signature   TEXT NOT NULL DEFAULT '',
+  outputs     TEXT NOT NULL DEFAULT '',
+  adopted     INTEGER NOT NULL DEFAULT 0 CHECK (adopted IN (0, 1)),
+  PRIMARY KEY (run_id, host, batch_id)
+) WITHOUT ROWID;
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
+    {4, kSchemaV4},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {

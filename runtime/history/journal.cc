@@ -47,6 +47,14 @@ std::string ProducedVersionId(std::string_view signature, uint32_t position) {
   return "t:" + std::string(signature) + ":" + std::to_string(position);
 }
 
+std::string QueuedJobKey(std::string_view signature,
+                         const std::vector<std::string>& outputs) {
+  // Newlines never occur in signatures (hex) or version file names.
+  std::string key(signature);
+  for (const std::string& o : outputs) key += '\n' + o;
+  return key;
+}
+
 std::string ContentVersionId(uint64_t content_hash, uint64_t size) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "c:%016" PRIx64 ":%" PRIu64, content_hash,

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "adapters/job.h"
+#include "adapters/queued_job.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/status.h"
 #include "runtime/history/history_records.h"
@@ -85,6 +86,21 @@ struct JournalEntry {
 std::string EncodeJournalOutputs(const JournalEntry& entry);
 // Fills outputs, results, reused_from and worker of `entry` from `json`.
 Status DecodeJournalOutputs(std::string_view json, JournalEntry* entry);
+
+// A batch job a run queued or took over (table batch_jobs): a run
+// resuming it takes the job over instead of running its task again.
+struct QueuedJobEntry {
+  RunId run = 0;
+  std::string host;
+  QueuedJob job;
+  std::string signature;             // of its task; "" for a pilot
+  std::vector<std::string> outputs;  // version file names, parameter order
+};
+
+// What a resumed run finds a task's batch job by: the task's signature and
+// output file names, as the journal matches finished tasks.
+std::string QueuedJobKey(std::string_view signature,
+                         const std::vector<std::string>& outputs);
 
 // What a stat of a version file found.
 struct FileFacts {

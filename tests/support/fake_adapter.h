@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adapters/adapter_defaults.h"
@@ -55,6 +56,10 @@ class FakeAdapter : public AdapterDefaults {
     // Hosts (by name) that fail every job and transfer from now on.
     std::set<std::string> down;
     int reconnects = 0;
+    // As a batch host: each submitted job is reported queued (batch id
+    // "b<job id>"); jobs taken over (Adopt) and cancelled (Forget) by id.
+    bool batch = false;
+    std::vector<std::string> adopted, forgotten;
 
     void ReleaseAll() {
       if (release) release();
@@ -94,6 +99,14 @@ class FakeAdapter : public AdapterDefaults {
     bool hold;
     {
       std::lock_guard<std::mutex> lock(log_->mu);
+      if (log_->batch) {
+        QueuedJob q;
+        q.job = spec.id;
+        q.task = spec.task;
+        q.batch_id = "b" + std::to_string(spec.id);
+        q.name = name_;
+        queued_.push_back(std::move(q));
+      }
       log_->submitted.push_back(spec);
       ++log_->running;
       log_->max_running = std::max(log_->max_running, log_->running);
@@ -113,6 +126,30 @@ class FakeAdapter : public AdapterDefaults {
     });
   }
 
+  // The interrupted master's job ends now (its outputs written as a job
+  // of that run would have), without being submitted again.
+  void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override {
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      log_->adopted.push_back(job.batch_id);
+    }
+    job.adopted = true;
+    queued_.push_back(std::move(job));
+    Seconds now = clock_.Now();
+    ++busy_;
+    boost::asio::post(io_, [this, spec = std::move(spec),
+                            done = std::move(done), now]() mutable {
+      --busy_;
+      Finish(spec, done, now);
+    });
+  }
+  void Forget(std::vector<QueuedJob> jobs) override {
+    std::lock_guard<std::mutex> lock(log_->mu);
+    for (const QueuedJob& j : jobs) log_->forgotten.push_back(j.batch_id);
+  }
+  std::vector<QueuedJob> TakeQueuedJobs() override {
+    return std::exchange(queued_, {});
+  }
   void Cancel(JobId) override {}
   void Shutdown() override { Release(); }
 
@@ -155,6 +192,7 @@ class FakeAdapter : public AdapterDefaults {
   }
 
  private:
+  std::vector<QueuedJob> queued_;
   struct Held {
     JobSpec spec;
     DoneCallback done;

@@ -51,6 +51,18 @@ class RecordingAdapter : public Adapter {
     done(std::move(report));  // at once: no io_context here
   }
   void Cancel(JobId id) override { Record("Cancel " + std::to_string(id)); }
+  void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override {
+    Record("Adopt " + job.batch_id + " " + std::to_string(spec.id));
+    JobReport report;
+    report.id = spec.id;
+    report.outcome = Cancelled{};
+    done(std::move(report));
+  }
+  void Forget(std::vector<QueuedJob> jobs) override {
+    std::string ids;
+    for (const QueuedJob& j : jobs) ids += " " + j.batch_id;
+    Record("Forget" + ids);
+  }
   int FreeSlots() const override {
     Record("FreeSlots");
     return answers.free_slots;
@@ -104,6 +116,12 @@ class RecordingAdapter : public Adapter {
   std::vector<QueueWaitSample> TakeQueueWaits() override {
     Record("TakeQueueWaits");
     return {QueueWaitSample{"recorded", 1, 4}};
+  }
+  std::vector<QueuedJob> TakeQueuedJobs() override {
+    Record("TakeQueuedJobs");
+    QueuedJob job;
+    job.batch_id = "77_3";
+    return {job};
   }
   Seconds expected_start_delay() const override {
     Record("expected_start_delay");
@@ -166,6 +184,27 @@ inline std::vector<SeamCall> SeamCalls() {
          EXPECT_TRUE(done);
        }},
       {"Cancel 9", [](Adapter& a, R) { a.Cancel(9); }},
+      {"Adopt 12_1 6",
+       [](Adapter& a, R) {
+         QueuedJob job;
+         job.batch_id = "12_1";
+         JobSpec spec;
+         spec.id = 6;
+         bool done = false;
+         a.Adopt(job, spec, [&](JobReport r) {
+           done = true;
+           EXPECT_EQ(r.id, 6u);
+           EXPECT_TRUE(std::holds_alternative<Cancelled>(r.outcome));
+         });
+         EXPECT_TRUE(done);
+       }},
+      {"Forget 8 9_2",
+       [](Adapter& a, R) {
+         QueuedJob one, two;
+         one.batch_id = "8";
+         two.batch_id = "9_2";
+         a.Forget({one, two});
+       }},
       {"FreeSlots",
        [](Adapter& a, R t) { EXPECT_EQ(a.FreeSlots(), t.answers.free_slots); }},
       {"Connect",
@@ -221,6 +260,12 @@ inline std::vector<SeamCall> SeamCalls() {
          std::vector<QueueWaitSample> waits = a.TakeQueueWaits();
          ASSERT_EQ(waits.size(), 1u);
          EXPECT_EQ(waits[0].partition, "recorded");
+       }},
+      {"TakeQueuedJobs",
+       [](Adapter& a, R) {
+         std::vector<QueuedJob> jobs = a.TakeQueuedJobs();
+         ASSERT_EQ(jobs.size(), 1u);
+         EXPECT_EQ(jobs[0].batch_id, "77_3");
        }},
       {"expected_start_delay",
        [](Adapter& a, R t) {

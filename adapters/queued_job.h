@@ -1,0 +1,29 @@
+// A batch job an adapter put in its queue, as the engine records it so
+// that a master started again after a crash can take the job over
+// (docs/design.md, "Resume"): the batch system's id, and where the job
+// leaves its exit record. Plain data, no I/O.
+#ifndef GSRT_ADAPTERS_QUEUED_JOB_H_
+#define GSRT_ADAPTERS_QUEUED_JOB_H_
+
+#include <string>
+
+#include "adapters/job.h"
+
+namespace gs {
+
+struct QueuedJob {
+  // The gsrt job it runs and its task; 0 and 0 for a pilot, which runs an
+  // agent rather than one job.
+  JobId job = 0;
+  TaskId task = 0;
+  std::string batch_id;  // as the queue listing shows it ("123_4")
+  std::string name;      // the batch job name (listings filter by it)
+  std::string dir;       // batch directory: DIR/record.<index> is its fate
+  int index = 0;         // element of its array (0 for a single job)
+  // Taken over from an earlier master rather than submitted by this one.
+  bool adopted = false;
+};
+
+}  // namespace gs
+
+#endif  // GSRT_ADAPTERS_QUEUED_JOB_H_

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# A master SIGKILLed while its batch jobs are queued and running, then
+# started again in the same directory, takes those jobs over instead of
+# running their tasks again (docs/design.md, "Resume"):
+#   batch_reattach_test.sh SRC TESTBED_DIR SCENARIO SCRATCH SCRATCH_SEQ
+# SCENARIO:
+#   job        Slurm job mode: killed while array elements run and others
+#       wait; the restarted run ends with the sequential run's files, and
+#       Slurm itself (scontrol, independent of gsrt) shows exactly one
+#       completed batch job per task across both runs; the history records
+#       the jobs taken over.
+#   job-lost   the same, and a waiting element is cancelled (scancel) while
+#       no master runs: the restarted run sees it gone without an exit
+#       record and runs its task again (still one completed job per task).
+#   pbs        job mode through the PBS commands (qsub/qstat/qdel): the
+#       same checks as `job`.
+#   pilot      pilot mode: killed while a pilot runs a task and another
+#       waits in the queue; the restarted run cancels the interrupted
+#       run's pilots (they are not taken over) and ends with the
+#       sequential run's files.
+set -euo pipefail
+src=$1 testbed=$2 scenario=$3 scratch=$4 sequential=$5
+work=$(mktemp -d)
+pid=
+host="t-reattach-$scenario-$$"
+cleanup() {
+  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
+  if [ -n "${SLURM_CONF:-}" ]; then
+    source "$src/tests/lib/host_jobs.sh"
+    cancel_host_jobs "$host"
+    cancel_host_jobs "pilot-$host"
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+bash "$src/tests/testbed/slurm.sh" start "$testbed" > /dev/null
+source "$testbed/slurm.env"
+
+adapter=slurm mode=job extra=""
+case $scenario in
+  job|job-lost) ;;
+  pbs) adapter=pbs ;;
+  pilot) mode=pilot extra="    pilots: 3" ;;
+  *) echo "unknown scenario $scenario"; exit 2 ;;
+esac
+cat > "$work/gsrt.yaml" <<YAML
+runtime:
+  heartbeat: 1
+hosts:
+  - name: $host
+    adapter: $adapter
+    mode: $mode
+    slots: 6
+    shared_fs: true
+$extra
+YAML
+steps=6 samples=300000
+tasks=$((3 * steps))  # simulate, reduce, collect per step
+mkdir "$work/parallel" "$work/sequential"
+(cd "$work/sequential" && "$sequential" $steps $samples) > /dev/null
+db="$work/parallel/.gsrt/history.db"
+history() { sqlite3 "$db" "$1" 2>/dev/null || echo 0; }
+start_master() {  # start_master RUN
+  (cd "$work/parallel" && GSRT_CONFIG="$work/gsrt.yaml" exec "$scratch" $steps $samples) \
+    > "$work/out$1" 2> "$work/err$1" &
+  pid=$!
+}
+wait_for() {  # wait_for SECONDS COMMAND...: until COMMAND succeeds, while the master runs
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.05
+  done
+}
+# This test's batch jobs in the queue, as "ID STATE" (array elements apart).
+queue() { squeue -h -r -o '%i %T %j' 2>/dev/null | awk -v h="$host" 'index($3, "gsrt-" h "-") == 1 || index($3, "gsrt-pilot-" h "-") == 1 { print $1, $2 }'; }
+count_state() { queue | awk -v s="$1" '$2 == s' | wc -l; }
+
+# --- Run 1, SIGKILLed once jobs run and others wait, all recorded. ---
+start_master 1
+if [ "$scenario" = pilot ]; then
+  # A pilot with a worker at work, and a pilot still waiting (3 pilots of
+  # one CPU each on 2 CPUs).
+  source "$src/tests/lib/own_workers.sh"
+  busy() { [ -n "$(own_workers "$scratch-worker" "$work")" ] && [ "$(count_state PENDING)" -ge 1 ] &&
+           [ "$(history "select count(*) from batch_jobs where run_id = 1")" -ge 3 ]; }
+else
+  busy() { [ "$(count_state RUNNING)" -ge 1 ] && [ "$(count_state PENDING)" -ge 2 ] &&
+           [ "$(history "select count(*) from batch_jobs where run_id = 1")" -ge "$steps" ]; }
+fi
+wait_for 90 busy || { echo "FAIL: never saw batch jobs running and waiting, all recorded"; queue; tail "$work/err1"; exit 1; }
+before=$(queue)
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+pid=
+echo "killed the master with these batch jobs in the queue:"; echo "$before"
+[ "$(history "select status from runs where id = 1")" = running ] ||
+  { echo "FAIL: the killed run does not look unfinished"; exit 1; }
+
+lost=
+if [ "$scenario" = job-lost ]; then
+  lost=$(queue | awk '$2 == "PENDING" { print $1; exit }')
+  [ -n "$lost" ] || { echo "FAIL: no waiting element left to cancel"; exit 1; }
+  scancel "$lost"
+  echo "cancelled waiting element $lost while no master runs"
+fi
+old_pilots=$(history "select batch_id from batch_jobs where run_id = 1 and signature = ''")
+
+# --- Run 2, same directory: takes the jobs over. ---
+start_master 2
+if [ "$scenario" = pilot ]; then
+  # The interrupted run's pilots leave the queue (bounded wait).
+  old_gone() {
+    local q; q=$(queue | cut -d' ' -f1)
+    for p in $old_pilots; do grep -qx "$p" <<< "$q" && return 1; done
+    return 0
+  }
+  wait_for 60 old_gone || { echo "FAIL: pilots of the killed run still queued: $old_pilots"; queue; exit 1; }
+fi
+timeout 120 tail --pid="$pid" -f /dev/null || { echo "FAIL: the resumed run did not finish"; tail -20 "$work/err2"; exit 1; }
+status=0
+wait "$pid" || status=$?
+pid=
+[ "$status" = 0 ] || { echo "FAIL: the resumed run exited $status"; tail -20 "$work/err2"; exit 1; }
+diff -r --exclude=.gsrt "$work/parallel" "$work/sequential" > /dev/null ||
+  { echo "FAIL: files differ from the sequential run"; tail -20 "$work/err2"; exit 1; }
+grep -q "report matches" "$work/out2" || { echo "FAIL: scratch says"; cat "$work/out2"; exit 1; }
+left=$(queue)
+[ -z "$left" ] || { echo "FAIL: batch jobs left in the queue: $left"; exit 1; }
+
+if [ "$scenario" = pilot ]; then
+  [ -n "$old_pilots" ] || { echo "FAIL: the killed run recorded no pilots"; exit 1; }
+  echo "OK: pilots of the killed run ($(echo $old_pilots)) cancelled at restart; files match the sequential run"
+  exit 0
+fi
+
+# Every batch job of both runs as Slurm remembers it (MinJobAge keeps
+# finished jobs for 5 minutes): one completed job per task means that no
+# task ran twice and none was lost.
+jobs=$(scontrol show job -o 2>/dev/null | grep -E "JobName=gsrt-$host-" || true)
+completed=$(grep -c "JobState=COMPLETED" <<< "$jobs" || true)
+adopted=$(history "select count(*) from batch_jobs where run_id = 2 and adopted = 1")
+taken=$(grep -o "[0-9]* batch jobs of the interrupted run taken over" "$work/err2" | cut -d' ' -f1 || true)
+echo "tasks: $tasks, batch jobs completed over both runs: $completed, taken over: $adopted"
+[ "$adopted" -ge 1 ] || { echo "FAIL: the history records no job taken over"; tail "$work/err2"; exit 1; }
+[ "${taken:-0}" = "$adopted" ] || { echo "FAIL: the summary says ${taken:-no} jobs taken over, the history $adopted"; exit 1; }
+if [ "$completed" != "$tasks" ]; then
+  echo "FAIL: $completed completed batch jobs for $tasks tasks:"
+  grep -o "JobId=[^ ]* .*JobState=[A-Z]*" <<< "$jobs" | sed 's/ .*JobState=/ /' | head -40
+  echo "the history's batch jobs (run, batch id, task, adopted, signature):"
+  history "select run_id, batch_id, task_id, adopted, signature from batch_jobs order by run_id, job_id"
+  echo "journal (run, task, signature, reused_from):"
+  history "select run_id, task_id, signature, json_extract(outputs, '\$.reused_from') from task_journal order by run_id, task_id"
+  tail -20 "$work/err2"
+  exit 1
+fi
+if [ "$scenario" = job-lost ]; then
+  grep -q "left the queue without an exit record; running its job again" "$work/err2" ||
+    { echo "FAIL: the cancelled element was not run again"; tail "$work/err2"; exit 1; }
+  echo "OK: killed master's jobs taken over ($adopted), the one the queue lost ($lost) run again; $completed batch jobs for $tasks tasks"
+else
+  echo "OK: killed master's jobs taken over ($adopted); $completed batch jobs for $tasks tasks"
+fi
