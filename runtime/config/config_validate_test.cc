@@ -109,13 +109,15 @@ TEST(ConfigValidateTest, PilotsNeedPilotMode) {
             "pilot'");
 }
 
+// Only with `slots` given: without it each pilot brings its allocation.
 TEST(ConfigValidateTest, PilotsMoreThanSlots) {
   EXPECT_EQ(LoadError("hosts:\n"
                       "  - name: c\n"
                       "    adapter: slurm\n"
                       "    mode: pilot\n"
+                      "    slots: 1\n"
                       "    pilots: 2\n"),
-            "gsrt.yaml:5:5: host 'c', key 'pilots': is 2 but slots is only 1; "
+            "gsrt.yaml:6:5: host 'c', key 'pilots': is 2 but slots is only 1; "
             "each pilot needs a slot, so raise slots or lower pilots");
 }
 

@@ -109,6 +109,19 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 
+# Runs "$@" without the caller's descriptors beyond stdin/out/err: a daemon
+# must not inherit (and hold for its whole life) a lock its caller took,
+# such as this script's start lock or `flock /work/.suite.lock`'s.
+as_daemon() {
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      ((fd > 2)) && eval "exec $fd>&-"
+    done 2>/dev/null
+    exec "$@"
+  )
+}
+
 start_munge() {  # start_munge DIR
   local dir=$1 deadline
   alive "$dir/munge/munged.pid" && return 0
@@ -117,9 +130,9 @@ start_munge() {  # start_munge DIR
   fi
   chmod 700 "$dir/munge"
   chmod 400 "$dir/munge/munge.key"
-  munged --force --socket="$dir/munge/munge.socket" \
+  as_daemon munged --force --socket="$dir/munge/munge.socket" \
     --key-file="$dir/munge/munge.key" --pid-file="$dir/munge/munged.pid" \
-    --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed" 9>&- ||
+    --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed" ||
     die "munged did not start; see $dir/log/munged.log"
   deadline=$((SECONDS + 10))
   until munge -n -S "$dir/munge/munge.socket" 2>/dev/null |
@@ -150,9 +163,8 @@ start() {  # start DIR
     write_conf "$dir"
     start_munge "$dir"
     # -c: forget earlier runs, so "idle" below means slurmd has registered.
-    # 9>&-: the daemons must not inherit (and hold) the start lock.
-    slurmctld -c -f "$SLURM_CONF" 9>&- || die "slurmctld did not start; see $dir/log/slurmctld.log"
-    slurmd -f "$SLURM_CONF" 9>&- || die "slurmd did not start; see $dir/log/slurmd.log"
+    as_daemon slurmctld -c -f "$SLURM_CONF" || die "slurmctld did not start; see $dir/log/slurmctld.log"
+    as_daemon slurmd -f "$SLURM_CONF" || die "slurmd did not start; see $dir/log/slurmd.log"
   fi
 
   deadline=$((SECONDS + WAIT))
