@@ -20,13 +20,13 @@
 #       sequential run's files.
 set -euo pipefail
 src=$1 testbed=$2 scenario=$3 scratch=$4 sequential=$5
+source "$src/tests/lib/host_jobs.sh"
 work=$(mktemp -d)
 pid=
 host="t-reattach-$scenario-$$"
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
   if [ -n "${SLURM_CONF:-}" ]; then
-    source "$src/tests/lib/host_jobs.sh"
     cancel_host_jobs "$host"
     cancel_host_jobs "pilot-$host"
   fi
@@ -43,17 +43,7 @@ case $scenario in
   pilot) mode=pilot extra="    pilots: 3" ;;
   *) echo "unknown scenario $scenario"; exit 2 ;;
 esac
-cat > "$work/gsrt.yaml" <<YAML
-runtime:
-  heartbeat: 1
-hosts:
-  - name: $host
-    adapter: $adapter
-    mode: $mode
-    slots: 6
-    shared_fs: true
-$extra
-YAML
+write_batch_config "$work/gsrt.yaml" "$host" "$adapter" "$mode" "$extra"
 steps=6 samples=300000
 # Pilots run these at once: longer tasks, so that the kill lands mid-run.
 [ "$scenario" = pilot ] && samples=3000000

@@ -15,6 +15,7 @@
 #       jobs run: it exits 130 and its jobs and pilots leave the queue.
 set -euo pipefail
 src=$1 testbed=$2 scenario=$3 matmul=$4 sequential=$5 scratch=$6
+source "$src/tests/lib/host_jobs.sh"
 work=$(mktemp -d)
 pid=
 cleanup() {
@@ -37,17 +38,7 @@ case $scenario in
   matmul-pilot) extra="    pilots: 2" ;;
   kill-pilot) extra="    pilots: 2" ;;
 esac
-cat > "$work/gsrt.yaml" <<YAML
-runtime:
-  heartbeat: 1
-hosts:
-  - name: $host
-    adapter: $adapter
-    mode: $mode
-    slots: 6
-    shared_fs: true
-$extra
-YAML
+write_batch_config "$work/gsrt.yaml" "$host" "$adapter" "$mode" "$extra"
 # This run's jobs in the queue (pilots are named gsrt-pilot-HOST-...).
 queue_names() { squeue -h -o '%j' 2>/dev/null | grep -e "^gsrt-$host-" -e "^gsrt-pilot-$host-" || true; }
 queue_count() { queue_names | wc -l; }
