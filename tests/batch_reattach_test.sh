@@ -88,8 +88,21 @@ if [ "$scenario" != pilot ]; then
   # queue before sbatch prints its id, such a job can run twice:
   # docs/reliability.md, not fixed). Running elements are suspended, so no
   # job ends and nothing new is submitted; then the test waits until every
-  # job in the queue is recorded, twice in a row 0.5 s apart (a submission
+  # job in the queue is recorded, twice in a row 2 s apart (a submission
   # in flight shows up in between).
+  # Until the running elements are caught suspended (none ended in
+  # between, which would make the master submit the next ones).
+  suspend_running() {
+    suspended=$(queue | awk '$2 == "RUNNING" { print $1 }')
+    [ -n "$suspended" ] || return 1
+    for j in $suspended; do scontrol suspend "$j" 2>/dev/null || true; done
+    local caught; caught=$(queue | awk '$2 == "SUSPENDED" { print $1 }')
+    [ "$(sort <<< "$suspended")" = "$(sort <<< "$caught")" ] && return 0
+    for j in $suspended; do scontrol resume "$j" 2>/dev/null || true; done
+    suspended=
+    return 1
+  }
+  wait_for 60 suspend_running || { echo "FAIL: could not suspend the running elements"; queue; exit 1; }
   unrecorded() {
     local ids; ids=$(history "select batch_id from batch_jobs where run_id = 1")
     queue | cut -d' ' -f1 | grep -vxF -f <(printf '%s\n' $ids) || true
@@ -98,7 +111,7 @@ if [ "$scenario" != pilot ]; then
     local a b
     a="$(queue | cut -d' ' -f1 | sort | tr '\n' ' ')"
     [ -z "$(unrecorded)" ] || return 1
-    sleep 0.5
+    sleep 2
     b="$(queue | cut -d' ' -f1 | sort | tr '\n' ' ')"
     [ "$a" = "$b" ] && [ -z "$(unrecorded)" ]
   }

@@ -100,6 +100,9 @@ SchedulerType=sched/backfill
 # many short jobs (a freed CPU still waits for slurmctld's 1 s tick).
 SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
 MailProg=/bin/true
+# A cancelled job's processes get SIGKILL 5 s after SIGTERM (default 30 s):
+# meanwhile the node is 'completing', and tests starting then would wait.
+KillWait=5
 ReturnToService=2
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
