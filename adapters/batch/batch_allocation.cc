@@ -7,24 +7,15 @@ namespace gs {
 
 namespace {
 
-// The leading decimal number of `text` ("4(x2),2" -> 4); 0 when it does not
-// start with a positive number.
-uint64_t LeadingCount(const char* text) {
+// The decimal number `text` starts with ("4(x2),2" -> 4); with `whole`,
+// only if nothing follows it. 0 when there is none.
+uint64_t Count(const char* text, bool whole = true) {
   if (text == nullptr) return 0;
   std::string_view s(text);
   uint64_t value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || end == s.data()) return 0;
-  return value;
-}
-
-// A whole positive number, nothing after it.
-uint64_t Count(const char* text) {
-  if (text == nullptr) return 0;
-  std::string_view s(text);
-  uint64_t value = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size()) return 0;
+  if (whole && end != s.data() + s.size()) return 0;
   return value;
 }
 
@@ -37,7 +28,8 @@ constexpr uint64_t kMaxMiB = uint64_t{1} << 40;
 
 BatchAllocation AllocationFromEnvironment(const EnvironmentLookup& lookup) {
   uint64_t cpus = Count(lookup("SLURM_CPUS_ON_NODE"));
-  if (cpus == 0) cpus = LeadingCount(lookup("SLURM_JOB_CPUS_PER_NODE"));
+  if (cpus == 0)
+    cpus = Count(lookup("SLURM_JOB_CPUS_PER_NODE"), /*whole=*/false);
   if (cpus == 0) cpus = Count(lookup("NCPUS"));
   if (cpus == 0) cpus = Count(lookup("PBS_NUM_PPN"));
   if (cpus > kMaxCpus) cpus = 0;

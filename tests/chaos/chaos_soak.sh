@@ -268,4 +268,6 @@ echo "${line%,}"
 echo "known leftovers (temporaries of killed processes, docs/reliability.md): $known_left"
 for f in "${failures[@]}"; do echo "FAILED $f"; done
 ((${#failures[@]} == 0)) || exit 1
+# Rounds whose faults all came too late prove nothing about faults.
+((total_faults > 0)) || { echo "FAILED: no fault was injected in ${#list[@]} rounds"; exit 1; }
 echo "OK: chaos soak: ${#list[@]} rounds, $total_faults faults, files identical, nothing left"
