@@ -31,7 +31,7 @@ constexpr std::string_view kUnsupported[] = {"processorname",
                                              "appsoftware",
                                              "hostqueues"};
 
-std::string Trim(std::string_view s) {
+std::string Stripped(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
@@ -56,20 +56,20 @@ std::vector<std::string> SplitItems(std::string_view text) {
   for (char c : text) {
     if (c == '"') quoted = !quoted;
     if (c == ',' && !quoted) {
-      items.push_back(Trim(cur));
+      items.push_back(Stripped(cur));
       cur.clear();
       continue;
     }
     cur += c;
   }
-  items.push_back(Trim(cur));
+  items.push_back(Stripped(cur));
   return items;
 }
 
 // A positive number, quoted or not (COMPSs writes values as strings).
 bool ParsePositive(std::string value, double* out) {
   if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-    value = Trim(value.substr(1, value.size() - 2));
+    value = Stripped(value.substr(1, value.size() - 2));
   }
   if (value.empty()) return false;
   char* end = nullptr;
@@ -92,8 +92,8 @@ bool ApplyConstraints(const std::string& text, Operation* op,
                "' is not key=value; write e.g. ComputingUnits=2";
       return false;
     }
-    std::string key = Trim(item.substr(0, eq));
-    std::string value = Trim(item.substr(eq + 1));
+    std::string key = Stripped(item.substr(0, eq));
+    std::string value = Stripped(item.substr(eq + 1));
     std::string norm = Normalize(key);
     double v = 0;
     if (norm == "computingunits") {

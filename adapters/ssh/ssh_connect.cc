@@ -11,6 +11,7 @@
 #include <string>
 
 #include "adapters/ssh/known_hosts.h"
+#include "adapters/ssh/ssh_text.h"
 
 namespace gs {
 namespace {
@@ -35,12 +36,6 @@ class SessionGuard {
  private:
   ssh_session s_;
 };
-
-std::string FormatSeconds(Seconds s) {
-  std::ostringstream out;
-  out << s << " s";
-  return out.str();
-}
 
 // Gives libssh's next blocking step what is left of the overall bound.
 void SetRemaining(ssh_session s, SteadyClock::time_point deadline) {
@@ -86,7 +81,7 @@ Status ConnectError(const SshTarget& t, ssh_session s) {
   if (err.find("Timeout") != std::string::npos) {
     return Status::TimedOut(
         where + " did not complete the ssh handshake within " +
-        FormatSeconds(t.connect_timeout) +
+        SecondsText(t.connect_timeout) +
         ": check that the address and port are those of an ssh server and "
         "that no firewall drops the traffic (libssh: " +
         err + ")");
@@ -271,7 +266,7 @@ StatusOr<ssh_session> OpenSshConnection(const SshTarget& t) {
       return Status::TimedOut(t.Describe() +
                               ": no answer to authentication "
                               "within " +
-                              FormatSeconds(t.connect_timeout) + " (" +
+                              SecondsText(t.connect_timeout) + " (" +
                               st.message() + ")");
     }
     return st;

@@ -3,18 +3,14 @@
 #include <algorithm>
 #include <cstring>
 
+#include "adapters/ssh/ssh_text.h"
+
 namespace gs {
 namespace {
 
 // Bytes handed to libssh per write call; libssh cuts them into packets of
 // the peer's maximum size. Also bounds what waits unsent inside libssh.
 constexpr size_t kWriteChunk = 64 * 1024;
-
-std::string Short(const std::string& command) {
-  constexpr size_t kMax = 120;
-  if (command.size() <= kMax) return command;
-  return command.substr(0, kMax) + "...";
-}
 
 }  // namespace
 
@@ -64,8 +60,8 @@ void ExecChannel::Fail(Status why) {
 bool ExecChannel::Step(std::string* out, std::string* err, size_t budget) {
   if (done()) return false;
   if (session_.lost()) {
-    Fail(session_.lost_status().WithContext("running `" + Short(command_) +
-                                            "`"));
+    Fail(session_.lost_status().WithContext("running `" +
+                                            ShortCommand(command_) + "`"));
     return false;
   }
   Advance();
@@ -108,7 +104,7 @@ void ExecChannel::Advance() {
     if (rc != SSH_OK) {
       Fail(Status::Unavailable(
           session_.describe() + " would not open an ssh channel for `" +
-          Short(command_) + "`: " + ssh_get_error(raw) +
+          ShortCommand(command_) + "`: " + ssh_get_error(raw) +
           " (too many channels? see MaxSessions in the host's sshd_config)"));
       return;
     }
@@ -119,7 +115,7 @@ void ExecChannel::Advance() {
     if (rc == SSH_AGAIN) return;
     if (rc != SSH_OK) {
       Fail(Status::PermissionDenied(session_.describe() + " refused to run `" +
-                                    Short(command_) +
+                                    ShortCommand(command_) +
                                     "`: " + ssh_get_error(raw)));
       return;
     }
@@ -144,8 +140,8 @@ void ExecChannel::SendInput() {
                                static_cast<uint32_t>(n));
     if (rc == SSH_ERROR) {
       if (remote_closed_ || !ssh_channel_is_open(channel_)) continue;
-      Fail(Status::Unavailable("writing to `" + Short(command_) + "` on " +
-                               session_.describe() + ": " +
+      Fail(Status::Unavailable("writing to `" + ShortCommand(command_) +
+                               "` on " + session_.describe() + ": " +
                                ssh_get_error(raw)));
       return;
     }

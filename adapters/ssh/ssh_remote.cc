@@ -10,6 +10,7 @@
 
 #include "adapters/ssh/shell_quote.h"
 #include "adapters/ssh/ssh_exec.h"
+#include "adapters/ssh/ssh_text.h"
 
 namespace gs {
 namespace {
@@ -18,16 +19,6 @@ using SteadyClock = std::chrono::steady_clock;
 
 // Input kept queued ahead of the channel while streaming stdin.
 constexpr size_t kStdinAhead = 1 << 20;
-
-std::string Short(const std::string& line) {
-  return line.size() <= 120 ? line : line.substr(0, 120) + "...";
-}
-
-std::string FormatSeconds(Seconds s) {
-  std::ostringstream out;
-  out << s << " s";
-  return out.str();
-}
 
 CommandResult ResultOf(const ExecChannel& exec, std::string out,
                        std::string err) {
@@ -41,16 +32,17 @@ CommandResult ResultOf(const ExecChannel& exec, std::string out,
 
 Status TooMuchOutput(const SshSession& session, const std::string& line,
                      size_t max) {
-  return Status::IoError("`" + Short(line) + "` on " + session.describe() +
-                         " wrote more than " + std::to_string(max) +
-                         " bytes of output");
+  return Status::IoError("`" + ShortCommand(line) + "` on " +
+                         session.describe() + " wrote more than " +
+                         std::to_string(max) + " bytes of output");
 }
 
 Status Overdue(const SshSession& session, const std::string& line,
                Seconds timeout, const ExecChannel& exec) {
-  return Status::TimedOut("`" + Short(line) + "` on " + session.describe() +
-                          " did not finish within " + FormatSeconds(timeout) +
-                          " (" + exec.DescribeProgress() + ")");
+  return Status::TimedOut("`" + ShortCommand(line) + "` on " +
+                          session.describe() + " did not finish within " +
+                          SecondsText(timeout) + " (" +
+                          exec.DescribeProgress() + ")");
 }
 
 // Feeds stdin from options.stdin_source while little is queued.
@@ -169,7 +161,7 @@ class AsyncCommand : public SshSession::Listener,
   }
 
   void OnSessionLost(const Status& why) override {
-    Finish(why.WithContext("`" + Short(line_) + "`"));
+    Finish(why.WithContext("`" + ShortCommand(line_) + "`"));
   }
 
   void Finish(StatusOr<CommandResult> result) {

@@ -244,6 +244,12 @@ std::string FormatBytes(double bytes) {
   return Fixed(value, kUnits[i]);
 }
 
+std::string FormatNumber(double value, const char* printf_format) {
+  char text[48];
+  std::snprintf(text, sizeof text, printf_format, value);
+  return text;
+}
+
 std::string FormatDuration(Seconds s) {
   if (s < 0) return "-" + FormatDuration(-s);
   if (s == 0) return "0 s";

@@ -42,6 +42,8 @@ std::optional<Seconds> ParseWalltime(std::string_view text);
 
 // "H:MM:SS", or "D-HH:MM:SS" from one day on.
 std::string FormatWalltime(Seconds seconds);
+// A number through a printf format for one double ("%.2f", "%g").
+std::string FormatNumber(double value, const char* printf_format);
 // "850 us", "12.3 ms", "4.20 s", "3.5 min", "2.1 h".
 std::string FormatDuration(Seconds seconds);
 

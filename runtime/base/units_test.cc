@@ -123,5 +123,11 @@ TEST(UnitsTest, Durations) {
   }
 }
 
+TEST(FormatNumberTest, UsesTheGivenFormat) {
+  EXPECT_EQ(FormatNumber(0.456, "%.2f"), "0.46");
+  EXPECT_EQ(FormatNumber(0.5, "%g"), "0.5");
+  EXPECT_EQ(FormatNumber(1e300, "%.2f").size(), 47u);  // cut, not overrun
+}
+
 }  // namespace
 }  // namespace gs

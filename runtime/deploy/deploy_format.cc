@@ -11,12 +11,6 @@ namespace {
 
 constexpr char kNone[] = "-";
 
-std::string Number(double value, const char* format) {
-  char text[48];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
 std::string Memory(const std::optional<uint64_t>& available,
                    const std::optional<uint64_t>& total) {
   if (!available) return kNone;
@@ -87,7 +81,7 @@ std::string FormatProbeResults(const std::vector<HostProbeResult>& results) {
       row.push_back(f.memory_total > 0
                         ? Memory(f.memory_available, f.memory_total)
                         : kNone);
-      row.push_back(Number(f.load1, "%.2f"));
+      row.push_back(FormatNumber(f.load1, "%.2f"));
       row.push_back(f.bandwidth > 0  ? FormatRate(f.bandwidth)
                     : r.shares_files ? "shared files"
                                      : kNone);
@@ -114,9 +108,10 @@ std::string FormatRankReport(const RankReport& report) {
       "Ranking" +
       (q.operation.empty() ? std::string(" (no --op: ET = 0)")
                            : " for operation '" + q.operation + "'") +
-      ": alpha " + Number(q.weights.alpha, "%g") + ", beta " +
-      Number(q.weights.beta, "%g") + ", mu " + Number(q.weights.mu, "%g") +
-      ", gamma " + Number(q.weights.gamma, "%g") + "; vol " +
+      ": alpha " + FormatNumber(q.weights.alpha, "%g") + ", beta " +
+      FormatNumber(q.weights.beta, "%g") + ", mu " +
+      FormatNumber(q.weights.mu, "%g") + ", gamma " +
+      FormatNumber(q.weights.gamma, "%g") + "; vol " +
       FormatBytes(report.volume) + " (" + report.volume_source + ")";
   if (q.required_memory > 0) {
     out +=
@@ -136,7 +131,7 @@ std::string FormatRankReport(const RankReport& report) {
     const HostRank& r = *row.rank;
     table.Add(
         {std::to_string(++position), row.host,
-         Number(r.availability, "%.2f") + " (" +
+         FormatNumber(r.availability, "%.2f") + " (" +
              std::to_string(f.attempts - f.not_answered) + "/" +
              std::to_string(f.attempts) + ")",
          std::to_string(r.distrust),
@@ -149,7 +144,7 @@ std::string FormatRankReport(const RankReport& report) {
                   : " (" + std::string(DeltaSourceName(row.delta_source)) +
                         ")"),
          FormatDuration(r.time), std::to_string(r.rrank),
-         std::to_string(r.prank), Number(r.grank, "%g")});
+         std::to_string(r.prank), FormatNumber(r.grank, "%g")});
   }
   out += table.Render();
   if (!ineligible.empty()) out += "\nIneligible:\n" + ineligible;
@@ -168,8 +163,8 @@ std::string FormatHistoryReport(const HistoryReport& report) {
     summary.Add(
         {h.host, std::to_string(h.checks), std::to_string(h.not_answered),
          h.checks > 0
-             ? Number(1.0 - static_cast<double>(h.not_answered) / h.checks,
-                      "%.2f")
+             ? FormatNumber(
+                   1.0 - static_cast<double>(h.not_answered) / h.checks, "%.2f")
              : kNone,
          std::to_string(h.failures), std::to_string(h.jobs_ok),
          std::to_string(h.jobs_app), std::to_string(h.jobs_other),

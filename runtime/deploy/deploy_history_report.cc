@@ -10,12 +10,6 @@ namespace gs {
 
 namespace {
 
-std::string Number(double value, const char* format) {
-  char text[32];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
 std::string ProbeFacts(const HostProbeRecord& p) {
   std::string text;
   auto add = [&text](const std::string& part) {
@@ -26,7 +20,7 @@ std::string ProbeFacts(const HostProbeRecord& p) {
     add(FormatBytes(static_cast<double>(*p.memory_available)) + " of " +
         FormatBytes(static_cast<double>(*p.memory_total)) + " free");
   }
-  if (p.load1) add("load " + Number(*p.load1, "%.2f"));
+  if (p.load1) add("load " + FormatNumber(*p.load1, "%.2f"));
   if (p.bandwidth) add(FormatRate(*p.bandwidth));
   if (p.queue_wait) add("queue wait " + FormatDuration(*p.queue_wait));
   return text;
