@@ -55,19 +55,40 @@ GtpPlan PlanGtp(const GtpInput& in) {
   // Tasks already computing hold their processor now, so they come first;
   // then by Level, so every producer is mapped before its consumers.
   const std::vector<size_t> level = GtpLevels(n, in.edges);
+  // Within a level, the task with the longest work still below it first.
+  std::vector<Seconds> below(n, 0);
+  {
+    std::vector<size_t> by_level(n);
+    std::iota(by_level.begin(), by_level.end(), size_t{0});
+    std::sort(by_level.begin(), by_level.end(),
+              [&](size_t a, size_t b) { return level[a] > level[b]; });
+    std::vector<std::vector<size_t>> succ(n);
+    for (const GtpEdge& e : in.edges) succ[e.from].push_back(e.to);
+    for (size_t v : by_level) {
+      Seconds mean = 0;
+      for (Seconds w : in.tasks[v].w) mean += w;
+      mean /= std::max<size_t>(1, in.tasks[v].w.size());
+      Seconds next = 0;
+      for (size_t s : succ[v]) next = std::max(next, below[s]);
+      below[v] = mean + next;
+    }
+  }
   std::stable_sort(plan.order.begin(), plan.order.end(),
                    [&](size_t a, size_t b) {
                      bool ra = in.tasks[a].computed > 0;
                      bool rb = in.tasks[b].computed > 0;
                      if (ra != rb) return ra;
-                     return level[a] < level[b];
+                     if (level[a] != level[b]) return level[a] < level[b];
+                     return below[a] > below[b];
                    });
-  auto transfer = [&](const GtpEdge& e, size_t src, size_t m, double done) {
-    if (src == m) return Seconds{0};
+  auto transfer = [&](size_t ei, size_t src, size_t m, double done) {
+    const GtpEdge& e = in.edges[ei];
+    if (src == m || done >= 1) return Seconds{0};
+    if (in.transfer) return in.transfer(e, src, m, 1 - done);
+    if (e.data <= 0) return Seconds{0};
     double bw = src < in.bandwidth.size() && m < in.bandwidth[src].size()
                     ? in.bandwidth[src][m]
                     : 0;
-    if (e.data * (1 - done) <= 0) return Seconds{0};
     return bw > 0 ? e.data * (1 - done) / bw : kNever;
   };
   for (size_t v : plan.order) {
@@ -85,9 +106,11 @@ GtpPlan PlanGtp(const GtpInput& in) {
         Seconds after = std::max(done ? in.now : plan.end[k], in.now);
         Seconds arrive = kNever;
         auto consider = [&](size_t src) {
-          if (src == kGtpNone || src >= procs || !(in.avail[src] > 0)) return;
-          arrive =
-              std::min(arrive, after + transfer(e, src, m, stays ? e.done : 0));
+          // kGtpNone is no source; a failed processor's copy is lost.
+          if (src != kGtpMaster && (src >= procs || !(in.avail[src] > 0)))
+            return;
+          arrive = std::min(arrive,
+                            after + transfer(ei, src, m, stays ? e.done : 0));
         };
         consider(plan.processor[k]);
         if (done)

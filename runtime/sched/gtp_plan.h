@@ -14,8 +14,11 @@
 //        reusable copies Omega(e) of each edge's data.
 //
 // The paper leaves the costing to its reference [1]; the readings taken:
-//   - tasks are mapped in order of Level (edges from the entry), ties by
-//     index, each to the usable processor where it finishes first;
+//   - tasks are mapped in order of Level (edges from the entry), within a
+//     level the one with the most work below it (mean W along its longest
+//     path to an exit) first, each to the usable processor where it
+//     finishes first; tasks already computing come before all others
+//     (they hold their processor now);
 //   - a task runs on m in W(i, m) / avail(m) (the rest of it, W (1 -
 //     kappa^c), if it stays where it is placed), after m's previous planned
 //     task and after each input has arrived: an input arrives when its
@@ -30,6 +33,7 @@
 #define GSRT_RUNTIME_SCHED_GTP_PLAN_H_
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "runtime/base/clock.h"
@@ -37,6 +41,9 @@
 namespace gs {
 
 inline constexpr size_t kGtpNone = static_cast<size_t>(-1);
+// A copy held by the master's machine (gsrt's data goes through it): a
+// source in Omega(e) that never fails.
+inline constexpr size_t kGtpMaster = static_cast<size_t>(-2);
 
 struct GtpEdge {
   size_t from = 0, to = 0;
@@ -56,6 +63,12 @@ struct GtpInput {
   Seconds now = 0;
   std::vector<double> avail;                   // per processor
   std::vector<std::vector<double>> bandwidth;  // [m][n], m != n
+  // When set, replaces data * remaining / bandwidth[src][dst] as the time
+  // to move `remaining` (a proportion) of an edge's data from `src` (a
+  // processor or kGtpMaster) to `dst` != src.
+  std::function<Seconds(const GtpEdge& edge, size_t src, size_t dst,
+                        double remaining)>
+      transfer;
   // Processors busy with work outside the plan until then (optional).
   std::vector<Seconds> busy_until;
   std::vector<GtpTask> tasks;

@@ -119,6 +119,36 @@ TEST(GtpPlanTest, ATaskComputingNowKeepsItsProcessorAheadOfOthers) {
   EXPECT_EQ(plan.end[2], 3);
 }
 
+TEST(GtpPlanTest, WithinALevelTheLongerRemainingPathGoesFirst) {
+  // Tasks 0 and 1 are entries (level 0); 1 has the longer chain below it.
+  GtpInput in = Grid(1, 1);
+  in.tasks = {Task({1}), Task({1}), Task({1}), Task({8})};
+  in.edges = {{1, 2}, {2, 3}};
+  EXPECT_EQ(PlanGtp(in).order, (std::vector<size_t>{1, 0, 2, 3}));
+}
+
+TEST(GtpPlanTest, TheMasterAndAGivenTransferFunction) {
+  // The producer's result is only on the master (kGtpMaster), which never
+  // fails; the transfer function is asked for the move to each processor.
+  GtpInput in = Grid(2, 1);
+  in.tasks = {Task({1, 1}), Task({4, 4})};
+  in.tasks[0].computed = 1;
+  in.edges = {{0, 1, 10.0}};
+  in.edges[0].copies = {kGtpMaster};
+  int calls = 0;
+  in.transfer = [&](const GtpEdge& e, size_t src, size_t dst, double left) {
+    ++calls;
+    EXPECT_EQ(src, kGtpMaster);
+    EXPECT_EQ(left, 1);
+    return e.data * (dst == 0 ? 0.5 : 0.1);  // p1 is closer
+  };
+  GtpPlan plan = PlanGtp(in);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(plan.processor[1], 1u);
+  EXPECT_EQ(plan.start[1], 1);
+  EXPECT_EQ(plan.end[1], 5);
+}
+
 TEST(GtpPlanTest, PlansRespectPrecedenceAndNeverOverlap) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> time(1, 10), data(0, 8);
