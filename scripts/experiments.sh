@@ -5,7 +5,8 @@
 #   braun     Braun instances through the engine: MET, MCT, Min-Min (§2.1)
 #   batch     Min-Min, Sufferage and both + local search on the four Braun
 #             instances and one generated instance of each other class
-#             (gsrt-sim etc-generate, seed 1) (§2.1b)
+#             (gsrt-sim etc-generate, seed 1), against the best known and
+#             the LP lower bound (gsrt-sim etc-bound) (§2.1b)
 #   volatile  paper 002's sixteen policies, 10 seeds (§2.4)
 #
 #   experiments.sh GSRT_SIM BRAUN_DIR                    print every table
@@ -50,9 +51,9 @@ table_batch() {
   # Best known makespans (Gogos et al., FGCS 2016) of the Braun instances.
   local -A known=([u_c_hihi.0]=7358942.75 [u_c_hilo.0]=152812.21
                   [u_c_lohi.0]=238649.00 [u_c_lolo.0]=5135.70)
-  echo "| instance | min-min | sufferage | min-min-ls | sufferage-ls | best / min-min | best known | best / best known |"
-  echo "|---|---|---|---|---|---|---|---|"
-  local inputs=() i c f p values
+  echo "| instance | min-min | sufferage | min-min-ls | sufferage-ls | best / min-min | best known | best / best known | LP bound | best / LP bound |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  local inputs=() i c f p values bound
   for i in "${instances[@]}"; do inputs+=("$braun/$i"); done
   for c in u_s_hihi u_s_hilo u_s_lohi u_s_lolo u_i_hihi u_i_hilo u_i_lohi u_i_lolo; do
     "$sim" etc-generate "$c" --seed 1 > "$work/$c"
@@ -61,13 +62,14 @@ table_batch() {
   for f in "${inputs[@]}"; do
     values=()
     for p in min-min sufferage min-min-ls sufferage-ls; do values+=("$(makespan "$f" "$p")"); done
-    awk -v name="$(basename "$f")" -v known="${known[$(basename "$f")]:-}" \
+    bound=$("$sim" etc-bound "$f")
+    awk -v name="$(basename "$f")" -v known="${known[$(basename "$f")]:-}" -v lb="$bound" \
         -v a="${values[0]}" -v b="${values[1]}" -v c="${values[2]}" -v d="${values[3]}" 'BEGIN {
       best = a; if (b < best) best = b; if (c < best) best = c; if (d < best) best = d
       k = known == "" ? "-" : sprintf("%.2f", known)
       r = known == "" ? "-" : sprintf("%.3f", best / known)
-      printf "| %s | %.2f | %.2f | %.2f | %.2f | %.3f | %s | %s |\n",
-             name, a, b, c, d, best / a, k, r }'
+      printf "| %s | %.2f | %.2f | %.2f | %.2f | %.3f | %s | %s | %.2f | %.3f |\n",
+             name, a, b, c, d, best / a, k, r, lb, best / lb }'
   done
 }
 

@@ -10,7 +10,7 @@ packages=(
   libboost1.81-dev libssl-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev libglpk-dev
   help2man
   openssh-server openssh-client
   chromium

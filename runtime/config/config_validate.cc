@@ -308,7 +308,7 @@ const std::vector<std::string>& KnownPolicies() {
     std::vector<std::string> p = {
         "met",   "mct",   "min-min", "sufferage", "min-min-ls", "sufferage-ls",
         "ftmet", "ftmct", "wqr",     "wqr-ft",    "wqdr-ft",    "ip",
-        "ie",    "iy",    "iay",     "grank"};
+        "ie",    "iy",    "iay",     "grank",     "gtp"};
     // Proactive heuristics C-H of paper 002: criterion C in {P, E, Y} on top
     // of a passive heuristic H.
     for (const char* c : {"p", "e", "y"}) {

@@ -50,6 +50,7 @@ class io_context;
 namespace gs {
 
 class History;
+struct GtpInput;
 struct JournalEntry;
 struct JournalOutput;
 
@@ -255,6 +256,9 @@ class Engine {
   void ScheduleLocked(std::vector<Dispatch>* out);
   // What the policies know of each host now: slots, jobs and their ends.
   void HostStatesLocked(std::vector<HostState>* states) const;
+  // The whole DAG as GTP sees it (runtime/sched/gtp_plan.h), for a policy
+  // that plans over it (engine_dag.cc); its task k is the engine's ids[k].
+  GtpInput DagForPlanningLocked(std::vector<TaskId>* ids) const;
   // Builds the job of one instance of `task` on `host` and books it; it
   // runs `implementation` (one of the operation's @Implements
   // alternatives) when given, else the operation the program called.

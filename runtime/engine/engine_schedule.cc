@@ -13,7 +13,9 @@
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/engine_journal.h"
 #include "runtime/engine/job_builder.h"
+#include "runtime/sched/gtp_plan.h"
 #include "runtime/sched/implementation_choice.h"
+#include "runtime/sched/policies_gtp.h"
 
 namespace gs {
 
@@ -94,6 +96,12 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   if (replication_ == ReplicationMode::kDynamic &&
       scheduler_.policy().needs().host_order) {
     scheduler_.mutable_policy()->SetHostOrder(HostOrderLocked());
+  }
+  if (auto* dag = dynamic_cast<DagPlanningPolicy*>(scheduler_.mutable_policy());
+      dag && dag->WantsDag(in.now, scheduler_.ready(), states)) {
+    std::vector<TaskId> ids;
+    GtpInput input = DagForPlanningLocked(&ids);
+    dag->SetDag(input, std::move(ids));
   }
   std::vector<Placement> placed = scheduler_.Schedule(in);
   std::vector<const gs_operation*> implementations =

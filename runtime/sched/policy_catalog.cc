@@ -31,6 +31,10 @@ std::vector<PolicyInfo> Build() {
       {"grank",
        "hosts ranked by availability, distrust and predicted time "
        "from the history (paper 004)"},
+      {"gtp",
+       "DAGs: the whole unfinished graph mapped by earliest finish time "
+       "at each rescheduling point (every 10 % of the planned makespan), "
+       "ready tasks sent as planned (paper 000)"},
       {"wqr",
        "work queue with replication of running tasks on idle slots "
        "(paper 001)"},

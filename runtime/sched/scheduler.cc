@@ -9,6 +9,7 @@
 #include "runtime/sched/policies_batch_plan.h"
 #include "runtime/sched/policies_ft.h"
 #include "runtime/sched/policies_grank.h"
+#include "runtime/sched/policies_gtp.h"
 #include "runtime/sched/policies_minmin.h"
 #include "runtime/sched/policies_sufferage.h"
 #include "runtime/sched/policies_volatile.h"
@@ -268,6 +269,7 @@ StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
   if (name == "ftmct") return MakeFtMctPolicy();
   if (name == "ftmet") return MakeFtMetPolicy();
   if (name == "grank") return MakeGrankPolicy();
+  if (name == "gtp") return MakeGtpPolicy();
   if (name == "wqr" || name == "wqr-ft" || name == "wqdr-ft") {
     return MakeWorkQueuePolicy(name);
   }
@@ -279,7 +281,7 @@ StatusOr<std::unique_ptr<Policy>> MakePolicy(std::string_view name) {
 
 const char kPolicyNames[] =
     "mct, met, min-min, sufferage, min-min-ls, sufferage-ls, ftmct, ftmet, "
-    "grank, wqr, wqr-ft, wqdr-ft, ip, ie, "
+    "grank, gtp, wqr, wqr-ft, wqdr-ft, ip, ie, "
     "iy, iay, and the proactive c-h (c one of p, e, y; h one of ip, ie, iy, "
     "iay, e.g. y-ie); docs/configuration.md, \"Choosing a policy\", says "
     "when to use which";

@@ -1,6 +1,7 @@
 #include "runtime/sim/sim_cli.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "runtime/sched/scheduler.h"
 #include "runtime/sim/etc_generate.h"
 #include "runtime/sim/etc_matrix.h"
+#include "runtime/sim/makespan_lower_bound.h"
 #include "runtime/sim/scratch_dir.h"
 #include "runtime/sim/stg_generate.h"
 #include "runtime/sim/stg_graph.h"
@@ -397,6 +399,16 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
   gen->add_option("--machines", gen_machines, "machines (16)");
   gen->add_option("--seed", gen_seed, "random seed (1)");
   gen->footer(kFooter);
+  std::string bound_file;
+  CLI::App* bound = app.add_subcommand(
+      "etc-bound",
+      "Prints a lower bound on the optimal makespan of an ETC instance: the "
+      "LP relaxation of R||Cmax with Lenstra-Shmoys-Tardos thresholds "
+      "(GLPK). No mapping of the instance ends earlier.");
+  bound->add_option("FILE", bound_file, "ETC file (Braun format)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  bound->footer(kFooter);
   uint32_t stg_tasks = 500;
   double stg_probability = 0.08;
   uint64_t stg_seed = 1;
@@ -434,6 +446,19 @@ std::optional<int> ParseSimArgs(const std::vector<std::string>& args,
   }
   if (app.got_subcommand("stg-generate")) {
     out << FormatStg(GenerateStg(stg_tasks, stg_probability, stg_seed));
+    return kSimDone;
+  }
+  if (app.got_subcommand("etc-bound")) {
+    StatusOr<EtcMatrix> etc = LoadEtcFile(bound_file);
+    StatusOr<Seconds> lb =
+        etc.ok() ? LpLowerBound(*etc) : StatusOr<Seconds>(etc.status());
+    if (!lb.ok()) {
+      err << "gsrt-sim: " << lb.status().message() << "\n";
+      return kSimBadInput;
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g\n", *lb);
+    out << text;
     return kSimDone;
   }
   if (app.got_subcommand("etc-generate")) {

@@ -192,5 +192,19 @@ TEST(SimCommandTest, EtcInstanceAndVolatile) {
   EXPECT_THAT(small.err, HasSubstr("--m 10"));
 }
 
+TEST(SimCommandTest, EtcBoundPrintsTheLpLowerBound) {
+  TempDir dir;
+  // Task 0 takes 1 or 2 s, task 1 3 or 4 s: task 1 alone needs 3 s, and 3
+  // is reached (task 0 on machine 1), so the bound is the optimum.
+  WriteText(dir / "tiny.etc", "2 2 0\n1\n2\n3\n4\n");
+  Parsed bound = Parse({"etc-bound", dir / "tiny.etc"});
+  EXPECT_EQ(bound.stop, kSimDone) << bound.err;
+  EXPECT_EQ(bound.out, "3\n");
+  WriteText(dir / "bad.etc", "2 2 0\n1\n2\n3\n");
+  Parsed bad = Parse({"etc-bound", dir / "bad.etc"});
+  EXPECT_EQ(bad.stop, kSimBadInput);
+  EXPECT_THAT(bad.err, HasSubstr("bad.etc"));
+}
+
 }  // namespace
 }  // namespace gs
