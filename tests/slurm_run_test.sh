@@ -97,8 +97,8 @@ case $scenario in
     echo "OK: matmul on $adapter ($mode mode) matches the sequential run: $jobs jobs, $waits queue waits (mean ${mean} s)"
     ;;
   scancel-job)
-    (cd "$work/sequential" && "$sequential" 4 32) > /dev/null
-    run_master "$matmul" 4 32
+    (cd "$work/sequential" && "$sequential" 3 32) > /dev/null
+    run_master "$matmul" 3 32
     # A batch job still waiting for a CPU (6 slots, 2 CPUs): it never ran,
     # so it can leave no exit record.
     pending() { victim=$(squeue -h -r -t PENDING -o '%i %j' | grep " gsrt-$host-" | head -n 1 | cut -d' ' -f1); [ -n "$victim" ]; }
