@@ -313,12 +313,12 @@ void PilotAdapter::Scale() {
       case PilotState::kReady:
         serving.push_back(p.get());
         census.idle_for.push_back(p->running > 0 ? -1 : now - p->idle_since);
-        census.free_slots += p->agent->FreeSlots();
         break;
       case PilotState::kGone:
         break;
     }
   }
+  census.free_slots = FreeSlots();
   PilotLimits limits;
   limits.floor = std::max(1, batch.pilots);
   limits.max_pilots = std::max(limits.floor, batch.max_pilots);
@@ -439,9 +439,11 @@ PilotAdapter::Pilot* PilotAdapter::ReadyPilot() {
 int PilotAdapter::FreeSlots() const {
   int n = 0;
   for (const auto& p : pilots_) {
-    if (p->state == PilotState::kReady) n += p->agent->FreeSlots();
+    if (p->state == PilotState::kReady) {
+      n += p->agent->core_capacity() - p->cores;
+    }
   }
-  return n;
+  return std::max(0, n);
 }
 
 int PilotAdapter::core_capacity() const {
@@ -492,12 +494,15 @@ void PilotAdapter::Submit(JobSpec spec, DoneCallback done) {
   }
   const JobId id = spec.id;
   job_pilot_[id] = pilot;
+  const int cores = std::max(1, spec.cores);
   ++pilot->running;
+  pilot->cores += cores;
   std::shared_ptr<bool> alive = alive_;
-  pilot->agent->Submit(std::move(spec), [this, alive, id, pilot,
+  pilot->agent->Submit(std::move(spec), [this, alive, id, pilot, cores,
                                          done = std::move(done)](JobReport r) {
     if (*alive) {
       job_pilot_.erase(id);
+      pilot->cores -= cores;
       // Pilots are kept (state kGone) until the adapter goes.
       if (--pilot->running == 0) pilot->idle_since = clock().Now();
     }

@@ -43,6 +43,9 @@ class PilotAdapter : public BatchHostAdapter {
   // OK at once while a pilot serves; otherwise new pilots are submitted
   // and `done` fires when one connects (or fails after the timeout).
   void Reconnect(std::function<void(Status)> done) override;
+  // The serving pilots' free cores as one pool: a job larger than any
+  // pilot runs alone in one and overdraws it, and the engine, which counts
+  // the host's cores summed, must not see the others' as free meanwhile.
   int FreeSlots() const override;
   bool connected() const override;
   void Submit(JobSpec spec, DoneCallback done) override;
@@ -75,6 +78,7 @@ class PilotAdapter : public BatchHostAdapter {
     int slots = 0;    // its share of `slots`; 0: what its allocation gives
     int missing = 0;  // queue listings in a row that did not show it
     int running = 0;  // jobs and file transfers it runs now
+    int cores = 0;    // cores its jobs hold (may exceed its slots)
     Seconds idle_since = 0;  // when it connected or its last job ended
     bool lost = false;       // retired: its output is kept for the user
     std::unique_ptr<AgentAdapter> agent;
