@@ -23,6 +23,7 @@ class AdapterDefaults : public Adapter {
     Submit(std::move(spec), std::move(done));
   }
   void Forget(std::vector<QueuedJob> jobs) override {}
+  void NoteBacklog(int tasks) override {}
 
   // HostLink
   void Reconnect(std::function<void(Status)> done) override { done(Connect()); }

@@ -36,6 +36,7 @@ class AdapterWrapper : public Adapter {
   void Forget(std::vector<QueuedJob> jobs) override {
     target_.Forget(std::move(jobs));
   }
+  void NoteBacklog(int tasks) override { target_.NoteBacklog(tasks); }
 
   // HostLink
   Status Connect() override { return target_.Connect(); }

@@ -47,8 +47,15 @@ struct BatchConfig {
   // agent that takes many gsrt jobs. Default: job.
   BatchMode mode = BatchMode::kJob;
   // Pilot jobs kept running in pilot mode; they share the host's slots.
+  // With max_pilots above it, the floor the count never drops below.
   // Default: 1.
   int pilots = 1;
+  // Pilot mode: pilots the host may grow to while tasks wait for a slot
+  // (pilot_scaling.h); 0 means `pilots` (a fixed count). Default: 0.
+  int max_pilots = 0;
+  // Pilot mode: seconds a pilot above the floor may stay without a job
+  // before it is stopped and its batch job ends. Default: 60.
+  Seconds pilot_linger = 60;
   // Further arguments for sbatch/qsub, passed as they are. Default: none.
   std::vector<std::string> extra;
   // Name of an ssh host of this config through which the batch commands

@@ -28,6 +28,13 @@ class JobRunner {
   // How many more jobs the host takes now.
   virtual int FreeSlots() const = 0;
 
+  // Ready tasks the engine found no free slot for in its latest round, on
+  // any host (0 once every ready task is placed); told when it becomes
+  // non-zero or zero, doubles or halves, so an estimate in between. A
+  // host that can grow (pilot mode with max_pilots) adds capacity from it;
+  // the others ignore it. Only records: no batch command runs inside it.
+  virtual void NoteBacklog(int tasks) = 0;
+
   // Resuming after a master crash: `job` is a batch job the interrupted
   // master submitted for the same task, and `spec` what this run would
   // submit. The adapter takes the job over if it can: its exit record is

@@ -30,7 +30,8 @@ asan_tests=(
   job_files_test local_adapter_test sandbox_pool_test worker_command_test
   protocol_test staging_files_test chunk_pump_test agent_test agent_pipe_test
   agent_serve_test agent_adapter_test
-  pilot_auth_test pilot_agent_test pilot_listener_test signal_grace_test
+  pilot_auth_test pilot_agent_test pilot_listener_test pilot_scaling_test
+  signal_grace_test
   shell_quote_test known_hosts_test pipe_stream_test
 )
 tsan_tests=(

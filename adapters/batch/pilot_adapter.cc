@@ -12,6 +12,7 @@
 
 #include "adapters/batch/batch_job_runner.h"
 #include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/pilot_scaling.h"
 #include "adapters/ssh/shell_quote.h"
 #include "adapters/transport/tcp_stream.h"
 
@@ -236,6 +237,7 @@ void PilotAdapter::OnPilotReady(Pilot& pilot, Status s) {
     return;
   }
   pilot.state = PilotState::kReady;
+  pilot.idle_since = clock().Now();
   failed_starts_ = 0;
   FinishWaiters(Status::Ok());
 }
@@ -289,16 +291,53 @@ void PilotAdapter::Maintain(bool list) {
     FinishWaiters(Status::Unavailable(Host() + ": " + last_failure_));
     return;
   }
-  const int want = std::max(1, options().host.batch.pilots);
+  Scale();
+}
+
+bool PilotAdapter::scales() const {
+  return options().host.batch.max_pilots > options().host.batch.pilots;
+}
+
+void PilotAdapter::Scale() {
+  const BatchConfig& batch = options().host.batch;
+  const Seconds now = clock().Now();
+  PilotCensus census;
+  census.waiting_tasks = backlog_;
+  std::vector<Pilot*> serving;
+  for (const auto& p : pilots_) {
+    switch (p->state) {
+      case PilotState::kQueued:
+      case PilotState::kConnecting:
+        ++census.pending;
+        break;
+      case PilotState::kReady:
+        serving.push_back(p.get());
+        census.idle_for.push_back(p->running > 0 ? -1 : now - p->idle_since);
+        break;
+      case PilotState::kGone:
+        break;
+    }
+  }
+  census.free_slots = FreeSlots();
+  PilotLimits limits;
+  limits.floor = std::max(1, batch.pilots);
+  limits.max_pilots = std::max(limits.floor, batch.max_pilots);
+  limits.max_jobs = batch.max_jobs;
+  limits.linger = batch.pilot_linger;
+  const PilotScaling decision = DecidePilots(census, limits);
+  for (size_t i : decision.retire) {
+    Release(*serving[i], census.idle_for[i]);
+  }
+  // The floor's pilots share `slots` when gsrt.yaml gives it; grown pilots
+  // (only without `slots`) bring their allocation's CPUs.
   int slots_left = std::max(1, options().host.slots);
   for (const auto& p : pilots_) {
     if (p->state != PilotState::kGone) slots_left -= p->slots;
   }
-  for (int i = AlivePilots(); i < want; ++i) {
-    const int missing = want - i;
+  for (int i = 0; i < decision.submit; ++i) {
     const int share = options().host.SlotsFromPilots()
                           ? 0
-                          : std::max(1, slots_left / missing);
+                          : std::max(1, slots_left / (decision.submit - i));
     slots_left -= share;
     Status s = SubmitPilot(share);
     if (!s.ok()) {
@@ -307,6 +346,33 @@ void PilotAdapter::Maintain(bool list) {
       break;
     }
   }
+}
+
+void PilotAdapter::Release(Pilot& pilot, Seconds idle) {
+  if (pilot.state == PilotState::kGone) return;
+  pilot.state = PilotState::kGone;
+  if (pilot.agent) pilot.agent->Shutdown();  // the agent exits
+  // And the batch job leaves the queue even if the agent is slow to.
+  (void)commands().Cancel({pilot.batch_id});
+  std::fprintf(stderr,
+               "gsrt: %s: pilot %s (batch job %s) had no job for %.0f s: "
+               "released\n",
+               Host().c_str(), pilot.name.c_str(), pilot.batch_id.c_str(),
+               idle);
+}
+
+void PilotAdapter::NoteBacklog(int tasks) {
+  backlog_ = std::max(0, tasks);
+  // Called under the engine's lock: the decision (and any sbatch) runs
+  // after it, on the same thread.
+  if (!scales() || scale_posted_ || shut_down_ || !prepared_) return;
+  scale_posted_ = true;
+  std::shared_ptr<bool> alive = alive_;
+  boost::asio::post(io(), [this, alive] {
+    if (!*alive) return;
+    scale_posted_ = false;
+    Maintain(/*list=*/false);
+  });
 }
 
 void PilotAdapter::ArmTick() {
@@ -373,9 +439,11 @@ PilotAdapter::Pilot* PilotAdapter::ReadyPilot() {
 int PilotAdapter::FreeSlots() const {
   int n = 0;
   for (const auto& p : pilots_) {
-    if (p->state == PilotState::kReady) n += p->agent->FreeSlots();
+    if (p->state == PilotState::kReady) {
+      n += p->agent->core_capacity() - p->cores;
+    }
   }
-  return n;
+  return std::max(0, n);
 }
 
 int PilotAdapter::core_capacity() const {
@@ -403,8 +471,19 @@ bool PilotAdapter::connected() const {
   return false;
 }
 
+PilotAdapter::Pilot* PilotAdapter::PilotForJob() {
+  if (!scales()) return ReadyPilot();
+  for (auto& p : pilots_) {
+    if (p->state == PilotState::kReady && p->agent->connected() &&
+        p->agent->FreeSlots() > 0) {
+      return p.get();
+    }
+  }
+  return ReadyPilot();
+}
+
 void PilotAdapter::Submit(JobSpec spec, DoneCallback done) {
-  Pilot* pilot = ReadyPilot();
+  Pilot* pilot = PilotForJob();
   if (pilot == nullptr || shut_down_) {
     JobReport report;
     report.id = spec.id;
@@ -415,12 +494,20 @@ void PilotAdapter::Submit(JobSpec spec, DoneCallback done) {
   }
   const JobId id = spec.id;
   job_pilot_[id] = pilot;
+  const int cores = std::max(1, spec.cores);
+  ++pilot->running;
+  pilot->cores += cores;
   std::shared_ptr<bool> alive = alive_;
-  pilot->agent->Submit(std::move(spec),
-                       [this, alive, id, done = std::move(done)](JobReport r) {
-                         if (*alive) job_pilot_.erase(id);
-                         done(std::move(r));
-                       });
+  pilot->agent->Submit(std::move(spec), [this, alive, id, pilot, cores,
+                                         done = std::move(done)](JobReport r) {
+    if (*alive) {
+      job_pilot_.erase(id);
+      pilot->cores -= cores;
+      // Pilots are kept (state kGone) until the adapter goes.
+      if (--pilot->running == 0) pilot->idle_since = clock().Now();
+    }
+    done(std::move(r));
+  });
 }
 
 void PilotAdapter::Cancel(JobId id) {
@@ -462,18 +549,31 @@ std::vector<std::string> PilotAdapter::PilotJobIds() const {
   return ids;
 }
 
+PilotAdapter::StatusCallback PilotAdapter::Busy(Pilot& pilot,
+                                                StatusCallback done) {
+  ++pilot.running;
+  std::shared_ptr<bool> alive = alive_;
+  Pilot* p = &pilot;  // pilots are kept until the adapter goes
+  return [this, alive, p, done = std::move(done)](Status s) {
+    if (*alive && --p->running == 0) p->idle_since = clock().Now();
+    done(std::move(s));
+  };
+}
+
 void PilotAdapter::Put(std::string master_path, std::string host_path,
                        StatusCallback done) {
   Pilot* p = ReadyPilot();
   if (p == nullptr) return done(Status::Unavailable(Host() + ": no pilot"));
-  p->agent->Put(std::move(master_path), std::move(host_path), std::move(done));
+  p->agent->Put(std::move(master_path), std::move(host_path),
+                Busy(*p, std::move(done)));
 }
 
 void PilotAdapter::Get(std::string host_path, std::string master_path,
                        StatusCallback done) {
   Pilot* p = ReadyPilot();
   if (p == nullptr) return done(Status::Unavailable(Host() + ": no pilot"));
-  p->agent->Get(std::move(host_path), std::move(master_path), std::move(done));
+  p->agent->Get(std::move(host_path), std::move(master_path),
+                Busy(*p, std::move(done)));
 }
 
 void PilotAdapter::Remove(std::string host_path) {

@@ -7,6 +7,12 @@
 // its node gone) fails its jobs with HostFailed, an infrastructure failure
 // the runtime retries without charging the tasks; a new pilot is submitted
 // in its place. Shutdown() cancels every pilot job still queued or running.
+//
+// With `max_pilots` above `pilots`, the count follows the work
+// (pilot_scaling.h decides, at every queue poll and when the engine's
+// backlog changes): a pilot more while tasks wait and none is pending, and
+// pilots idle for `pilot_linger` seconds stopped, down to `pilots`. Jobs
+// then go to the oldest pilot with a free slot, so the newest idle first.
 #ifndef GSRT_ADAPTERS_BATCH_PILOT_ADAPTER_H_
 #define GSRT_ADAPTERS_BATCH_PILOT_ADAPTER_H_
 
@@ -37,9 +43,13 @@ class PilotAdapter : public BatchHostAdapter {
   // OK at once while a pilot serves; otherwise new pilots are submitted
   // and `done` fires when one connects (or fails after the timeout).
   void Reconnect(std::function<void(Status)> done) override;
+  // The serving pilots' free cores as one pool: a job larger than any
+  // pilot runs alone in one and overdraws it, and the engine, which counts
+  // the host's cores summed, must not see the others' as free meanwhile.
   int FreeSlots() const override;
   bool connected() const override;
   void Submit(JobSpec spec, DoneCallback done) override;
+  void NoteBacklog(int tasks) override;
   void Cancel(JobId id) override;
   void Shutdown() override;
   bool shares_master_files() const override { return options().host.shared_fs; }
@@ -65,9 +75,12 @@ class PilotAdapter : public BatchHostAdapter {
     std::string batch_id;
     PilotState state = PilotState::kQueued;
     Seconds submitted = 0;
-    int slots = 0;      // its share of `slots`; 0: what its allocation gives
-    int missing = 0;    // queue listings in a row that did not show it
-    bool lost = false;  // retired: its output is kept for the user
+    int slots = 0;    // its share of `slots`; 0: what its allocation gives
+    int missing = 0;  // queue listings in a row that did not show it
+    int running = 0;  // jobs and file transfers it runs now
+    int cores = 0;    // cores its jobs hold (may exceed its slots)
+    Seconds idle_since = 0;  // when it connected or its last job ended
+    bool lost = false;       // retired: its output is kept for the user
     std::unique_ptr<AgentAdapter> agent;
   };
 
@@ -79,6 +92,18 @@ class PilotAdapter : public BatchHostAdapter {
   // replacements. `list` also consults the queue.
   void Maintain(bool list);
   void Retire(Pilot& pilot, const std::string& why);
+  // Carries out DecidePilots (pilot_scaling.h): submits pilots up to the
+  // floor or for the backlog, and stops pilots idle past the linger.
+  void Scale();
+  // Stops a pilot that has had no job for `idle` seconds.
+  void Release(Pilot& pilot, Seconds idle);
+  bool scales() const;
+  // Where Submit sends a job: the serving pilot with the most free slots,
+  // or, when the count follows the work, the oldest with a free slot.
+  Pilot* PilotForJob();
+  // `done`, counting the transfer as work of `pilot` until it ends: a
+  // pilot moving files is not idle.
+  StatusCallback Busy(Pilot& pilot, StatusCallback done);
   void ArmTick();
   void FinishWaiters(const Status& s);
   Pilot* ReadyPilot();
@@ -98,6 +123,8 @@ class PilotAdapter : public BatchHostAdapter {
   std::string last_failure_;
   int next_pilot_ = 0;
   int failed_starts_ = 0;  // pilots in a row that ended before connecting
+  int backlog_ = 0;        // NoteBacklog's latest
+  bool scale_posted_ = false;
   bool prepared_ = false;
   bool shut_down_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

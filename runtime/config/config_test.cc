@@ -179,6 +179,30 @@ TEST(ConfigTest, RoundTripOfFullConfig) {
   EXPECT_EQ(ConfigToYaml(*again), yaml);
 }
 
+// Pilots that follow the work: the keys survive a dump and a reload, and
+// what is left unsaid keeps its default.
+TEST(ConfigTest, RoundTripOfPilotScaling) {
+  StatusOr<Config> loaded = LoadConfigFromString(
+      "hosts:\n"
+      "  - {name: grows, adapter: slurm, mode: pilot, pilots: 1,\n"
+      "     max_pilots: 4, pilot_linger: 2.5}\n"
+      "  - {name: fixed, adapter: slurm, mode: pilot, pilots: 2}\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const BatchConfig& grows = loaded->hosts[0].batch;
+  EXPECT_EQ(grows.max_pilots, 4);
+  EXPECT_DOUBLE_EQ(grows.pilot_linger, 2.5);
+  const BatchConfig& fixed = loaded->hosts[1].batch;
+  EXPECT_EQ(fixed.max_pilots, 0);
+  EXPECT_DOUBLE_EQ(fixed.pilot_linger, 60);
+  std::string yaml = ConfigToYaml(*loaded);
+  EXPECT_NE(yaml.find("max_pilots: 4"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("pilot_linger: 2.5"), std::string::npos) << yaml;
+  StatusOr<Config> again = LoadConfigFromString(yaml, "dump.yaml", TestEnv());
+  ASSERT_TRUE(again.ok()) << again.status().ToString() << "\n" << yaml;
+  EXPECT_EQ(*again, *loaded) << yaml;
+}
+
 TEST(ConfigTest, RoundTripOfDefaultConfig) {
   Config config = DefaultConfig(TestEnv());
   StatusOr<Config> again =

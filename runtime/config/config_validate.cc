@@ -13,8 +13,9 @@ const std::vector<std::string_view> kCommonHostKeys = {
 const std::vector<std::string_view> kSshKeys = {
     "address", "port", "user", "identity", "known_hosts", "host_key_check"};
 const std::vector<std::string_view> kBatchKeys = {
-    "partition", "account", "qos",    "walltime", "cpus_per_task", "mem",
-    "max_jobs",  "mode",    "pilots", "extra",    "via",           "listen"};
+    "partition",    "account",  "qos",  "walltime", "cpus_per_task",
+    "mem",          "max_jobs", "mode", "pilots",   "max_pilots",
+    "pilot_linger", "extra",    "via",  "listen"};
 const std::vector<std::string_view> kSimKeys = {"sim"};
 
 std::vector<std::string_view> Concat(
@@ -189,6 +190,8 @@ std::set<std::string> SetKeys(const HostConfig& h, const std::string& prefix,
       {"max_jobs", b.max_jobs != d.max_jobs},
       {"mode", b.mode != d.mode},
       {"pilots", b.pilots != d.pilots},
+      {"max_pilots", b.max_pilots != d.max_pilots},
+      {"pilot_linger", b.pilot_linger != d.pilot_linger},
       {"extra", !b.extra.empty()},
       {"via", !b.via.empty()},
       {"listen", !b.listen.empty()},
@@ -269,6 +272,7 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
     }
   }
   const BatchConfig& b = h.batch;
+  const BatchConfig d;
   if (b.cpus_per_task < 1) {
     problems.Add(path + ".cpus_per_task", "expected a positive integer");
   }
@@ -282,6 +286,30 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
                      std::to_string(h.slots) +
                      "; each pilot needs a slot, so raise slots or lower "
                      "pilots");
+  }
+  if (b.max_pilots != d.max_pilots && b.mode != BatchMode::kPilot) {
+    problems.Add(path + ".max_pilots", "applies only with 'mode: pilot'");
+  } else if (b.max_pilots != d.max_pilots && b.max_pilots < b.pilots) {
+    problems.Add(path + ".max_pilots",
+                 "is " + std::to_string(b.max_pilots) + " but pilots is " +
+                     std::to_string(b.pilots) +
+                     "; pilots is the floor, so raise max_pilots or lower "
+                     "pilots");
+  } else if (b.max_pilots > b.pilots && !h.SlotsFromPilots()) {
+    problems.Add(path + ".max_pilots",
+                 "needs pilots sized by their allocations; remove 'slots' "
+                 "(each pilot then runs as many jobs as its allocation has "
+                 "CPUs)");
+  } else if (b.max_pilots > b.pilots && b.max_jobs > 0 &&
+             b.max_jobs < b.max_pilots) {
+    problems.Add(path + ".max_pilots",
+                 "is " + std::to_string(b.max_pilots) + " but max_jobs is " +
+                     std::to_string(b.max_jobs) +
+                     "; the host never holds more batch jobs than max_jobs, "
+                     "so lower max_pilots or raise max_jobs");
+  }
+  if (b.pilot_linger != d.pilot_linger && b.mode != BatchMode::kPilot) {
+    problems.Add(path + ".pilot_linger", "applies only with 'mode: pilot'");
   }
   if (b.max_jobs < 0 || b.mem_mb < 0 || b.walltime < 0) {
     problems.Add(path, "batch limits must not be negative");

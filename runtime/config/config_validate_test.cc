@@ -121,6 +121,67 @@ TEST(ConfigValidateTest, PilotsMoreThanSlots) {
             "each pilot needs a slot, so raise slots or lower pilots");
 }
 
+TEST(ConfigValidateTest, MaxPilotsNeedPilotMode) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: c\n"
+                      "    adapter: slurm\n"
+                      "    max_pilots: 3\n"),
+            "gsrt.yaml:4:5: host 'c', key 'max_pilots': applies only with "
+            "'mode: pilot'");
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: c\n"
+                      "    adapter: slurm\n"
+                      "    pilot_linger: 5\n"),
+            "gsrt.yaml:4:5: host 'c', key 'pilot_linger': applies only with "
+            "'mode: pilot'");
+}
+
+TEST(ConfigValidateTest, MaxPilotsIsAtLeastTheFloor) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: c\n"
+                      "    adapter: slurm\n"
+                      "    mode: pilot\n"
+                      "    pilots: 3\n"
+                      "    max_pilots: 2\n"),
+            "gsrt.yaml:6:5: host 'c', key 'max_pilots': is 2 but pilots is 3; "
+            "pilots is the floor, so raise max_pilots or lower pilots");
+}
+
+// A grown pilot brings its allocation's CPUs: a fixed `slots` cannot say
+// how many the host has.
+TEST(ConfigValidateTest, MaxPilotsNeedsSlotsFromPilots) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: c\n"
+                      "    adapter: slurm\n"
+                      "    mode: pilot\n"
+                      "    slots: 4\n"
+                      "    max_pilots: 2\n"),
+            "gsrt.yaml:6:5: host 'c', key 'max_pilots': needs pilots sized by "
+            "their allocations; remove 'slots' (each pilot then runs as many "
+            "jobs as its allocation has CPUs)");
+}
+
+TEST(ConfigValidateTest, MaxPilotsWithinMaxJobs) {
+  EXPECT_EQ(LoadError("hosts:\n"
+                      "  - name: c\n"
+                      "    adapter: slurm\n"
+                      "    mode: pilot\n"
+                      "    max_jobs: 2\n"
+                      "    max_pilots: 4\n"),
+            "gsrt.yaml:6:5: host 'c', key 'max_pilots': is 4 but max_jobs is "
+            "2; the host never holds more batch jobs than max_jobs, so lower "
+            "max_pilots or raise max_jobs");
+}
+
+TEST(ConfigValidateTest, PilotLingerNotNegative) {
+  std::string error = LoadError(
+      "hosts:\n"
+      "  - {name: c, adapter: slurm, mode: pilot, pilot_linger: -1}\n");
+  EXPECT_NE(error.find("gsrt.yaml:2:"), std::string::npos) << error;
+  EXPECT_NE(error.find("key 'pilot_linger'"), std::string::npos) << error;
+  EXPECT_NE(error.find("seconds (0 or more)"), std::string::npos) << error;
+}
+
 TEST(ConfigValidateTest, ViaMustNameAnSshHost) {
   EXPECT_EQ(LoadError("hosts:\n"
                       "  - name: c\n"

@@ -538,6 +538,9 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
        {"max_jobs", PositiveInt(&b.max_jobs)},
        {"mode", Enum(&b.mode, kBatchModeNames)},
        {"pilots", PositiveInt(&b.pilots)},
+       {"max_pilots", PositiveInt(&b.max_pilots)},
+       {"pilot_linger",
+        Number(&b.pilot_linger, 0, true, "seconds (0 or more), such as 60")},
        {"extra",
         [&](const YAML::Node& n, const std::string& p) {
           if (n.IsScalar()) {  // one string: split on blanks

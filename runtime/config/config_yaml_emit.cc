@@ -139,6 +139,12 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
   if (b.pilots != def.batch.pilots) {
     out << YAML::Key << "pilots" << YAML::Value << b.pilots;
   }
+  if (b.max_pilots > 0) {
+    out << YAML::Key << "max_pilots" << YAML::Value << b.max_pilots;
+  }
+  if (b.pilot_linger != def.batch.pilot_linger) {
+    out << YAML::Key << "pilot_linger" << YAML::Value << b.pilot_linger;
+  }
   if (!b.extra.empty()) {
     out << YAML::Key << "extra" << YAML::Value << YAML::Flow << b.extra;
   }

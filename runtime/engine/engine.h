@@ -254,6 +254,12 @@ class Engine {
   void WakeLocked();
   void RunSchedule();
   void ScheduleLocked(std::vector<Dispatch>* out);
+  // Tells every adapter the ready tasks left without a slot when that
+  // number starts, stops, doubles or halves (hosts that grow read it:
+  // pilot mode).
+  void TellBacklogLocked(size_t backlog);
+  // Some usable host's adapter has a free slot now.
+  bool AdaptersOfferSlotsLocked() const;
   // What the policies know of each host now: slots, jobs and their ends.
   void HostStatesLocked(std::vector<HostState>* states) const;
   // The whole DAG as GTP sees it (runtime/sched/gtp_plan.h), for a policy
@@ -504,6 +510,7 @@ class Engine {
   LinkModel links_;                        // learned from transfers
   std::vector<HostId> task_host_;          // where each task last ran
   std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
+  size_t backlog_told_ = 0;                // TellBacklogLocked's last
   std::unordered_map<TaskId, uint32_t> staging_failures_;
   // Recorded under the lock, written to the history outside it
   // (RecordPending).

@@ -80,8 +80,10 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   // replicates on the processors that become free after the last task was
   // placed), so a round is needed even with no task ready.
   if (scheduler_.num_ready() == 0 &&
-      (replication_ == ReplicationMode::kOff || instances_.empty()))
+      (replication_ == ReplicationMode::kOff || instances_.empty())) {
+    TellBacklogLocked(0);
     return;
+  }
   // Hosts sized by what they offer (pilots) may have grown or shrunk.
   for (auto& host : hosts_) {
     if (host->learns_cores) LearnCapacity(*host);
@@ -115,6 +117,19 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {
     ReplicateLocked(states, placed, out);
   }
+  TellBacklogLocked(scheduler_.num_ready());
+}
+
+void Engine::TellBacklogLocked(size_t backlog) {
+  // When it starts, stops, doubles or halves: a round per job end would
+  // otherwise cost a call per host each (a thousand simulated hosts).
+  const size_t told = backlog_told_;
+  const bool news = (backlog == 0) != (told == 0) || backlog >= 2 * told ||
+                    2 * backlog <= told;
+  if (!news || backlog == told) return;
+  backlog_told_ = backlog;
+  const int tasks = static_cast<int>(std::min<size_t>(backlog, 1 << 30));
+  for (auto& host : hosts_) host->adapter->NoteBacklog(tasks);
 }
 
 std::vector<const gs_operation*> Engine::ChooseImplementationsLocked(

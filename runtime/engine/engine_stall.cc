@@ -23,6 +23,13 @@ void Engine::ScheduleStallCheck() {
   });
 }
 
+bool Engine::AdaptersOfferSlotsLocked() const {
+  for (const auto& host : hosts_) {
+    if (host->usable && host->adapter->FreeSlots() > 0) return true;
+  }
+  return false;
+}
+
 void Engine::CheckStall() {
   std::string message;
   {
@@ -36,6 +43,9 @@ void Engine::CheckStall() {
     for (const HostState& s : states) look.free_slots += s.free_slots();
     look.active = jobs_.size() + in_flight_.size() + retry_timers_.size();
     look.moved = stats_.jobs + stats_.done + stats_.failed + stats_.futile;
+    // Slots no round has seen (a pilot that connected while every running
+    // job still runs): a round places the waiting tasks on them.
+    if (look.ready > 0 && AdaptersOfferSlotsLocked()) WakeLocked();
     if (!stall_.Look(look)) return;
     message = FailStalledLocked(look.now - stall_.stuck_since(), states);
     finished_cv_.notify_all();

@@ -244,6 +244,38 @@ TEST_F(EngineTest, StringArgumentsReachTheJobUntouched) {
   EXPECT_EQ(log_.submitted[0].params[1].value, label);
 }
 
+// Hosts that can grow (pilots) hear of the tasks left without a slot, and
+// that none are left once the slots free up.
+TEST_F(EngineTest, AdaptersHearTheBacklog) {
+  log_.hold = true;
+  Start(/*slots=*/1);
+  for (int i = 0; i < 5; ++i) {
+    Produce(("p" + std::to_string(i)).c_str(), i);
+  }
+  {
+    std::unique_lock<std::mutex> lock(log_.mu);
+    // Tasks wait behind the held job.
+    ASSERT_TRUE(log_.cv.wait_for(
+        lock, std::chrono::seconds(10),
+        [&] { return !log_.backlogs.empty() && log_.backlogs.back() > 0; }))
+        << "backlogs told: " << log_.backlogs.size();
+  }
+  log_.ReleaseAll();
+  engine_->Barrier();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    ASSERT_FALSE(log_.backlogs.empty());
+    EXPECT_EQ(log_.backlogs.back(), 0);
+    // Told on changes only (start, stop, doubling, halving), never twice
+    // the same number in a row.
+    for (size_t i = 1; i < log_.backlogs.size(); ++i) {
+      EXPECT_NE(log_.backlogs[i], log_.backlogs[i - 1]);
+    }
+    for (int b : log_.backlogs) EXPECT_LE(b, 4);
+  }
+  EXPECT_EQ(engine_->Stop(), 0);
+}
+
 TEST_F(EngineTest, BarrierWaitsForEverything) {
   Start();
   for (int i = 0; i < 20; ++i) Update("acc", "x");

@@ -56,6 +56,8 @@ class FakeAdapter : public AdapterDefaults {
     // Hosts (by name) that fail every job and transfer from now on.
     std::set<std::string> down;
     int reconnects = 0;
+    // What the engine told through NoteBacklog, in order.
+    std::vector<int> backlogs;
     // As a batch host: each submitted job is reported queued (batch id
     // "b<job id>"); jobs taken over (Adopt) and cancelled (Forget) by id.
     bool batch = false;
@@ -93,6 +95,13 @@ class FakeAdapter : public AdapterDefaults {
   }
   int FreeSlots() const override {
     return slots_ - static_cast<int>(held_.size()) - busy_;
+  }
+  void NoteBacklog(int tasks) override {
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      log_->backlogs.push_back(tasks);
+    }
+    log_->cv.notify_all();
   }
 
   void Submit(JobSpec spec, DoneCallback done) override {

@@ -63,6 +63,9 @@ class RecordingAdapter : public Adapter {
     for (const QueuedJob& j : jobs) ids += " " + j.batch_id;
     Record("Forget" + ids);
   }
+  void NoteBacklog(int tasks) override {
+    Record("NoteBacklog " + std::to_string(tasks));
+  }
   int FreeSlots() const override {
     Record("FreeSlots");
     return answers.free_slots;
@@ -205,6 +208,7 @@ inline std::vector<SeamCall> SeamCalls() {
          two.batch_id = "9_2";
          a.Forget({one, two});
        }},
+      {"NoteBacklog 7", [](Adapter& a, R) { a.NoteBacklog(7); }},
       {"FreeSlots",
        [](Adapter& a, R t) { EXPECT_EQ(a.FreeSlots(), t.answers.free_slots); }},
       {"Connect",
