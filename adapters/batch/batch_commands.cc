@@ -38,7 +38,8 @@ BatchCommands::BatchCommands(std::string host_name,
       where_(std::move(where)) {}
 
 StatusOr<ProgramOutput> BatchCommands::Run(const std::vector<std::string>& argv,
-                                           Seconds timeout) {
+                                           Seconds timeout,
+                                           std::function<bool(int)> also_fine) {
   std::vector<std::string> resolved = argv;
   resolved[0] = runner_ ? argv[0] : FindInPath(argv[0]);
   if (resolved[0].empty()) {
@@ -53,7 +54,8 @@ StatusOr<ProgramOutput> BatchCommands::Run(const std::vector<std::string>& argv,
   if (!out.ok()) {
     return out.status().WithContext(Host() + ": `" + CommandText(argv) + "`");
   }
-  if (out->exit_code != 0) {
+  if (out->exit_code != 0 &&
+      !(out->signal == 0 && also_fine && also_fine(out->exit_code))) {
     std::string why = FirstLines(out->err.empty() ? out->out : out->err);
     return Status::Unavailable(
         Host() + ": `" + CommandText(argv) + "` " +
@@ -138,8 +140,10 @@ Status BatchCommands::Cancel(const std::vector<std::string>& ids) {
 
 StatusOr<std::map<std::string, std::string>> BatchCommands::List(
     const std::string& name) {
-  auto out = Run(system_->ListArgv(name), 30);
+  auto out = Run(system_->ListArgv(name), 30,
+                 [this](int code) { return system_->ListedNothing(code); });
   if (!out.ok()) return out.status();
+  if (out->exit_code != 0) return std::map<std::string, std::string>();
   return system_->ParseList(out->out);
 }
 

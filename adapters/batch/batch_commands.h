@@ -4,6 +4,7 @@
 #ifndef GSRT_ADAPTERS_BATCH_BATCH_COMMANDS_H_
 #define GSRT_ADAPTERS_BATCH_BATCH_COMMANDS_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,9 +47,11 @@ class BatchCommands {
   StatusOr<std::map<std::string, std::string>> List(const std::string& name);
 
   // Runs argv (argv[0] looked up in PATH) at most `timeout` seconds; a
-  // non-zero exit is an error naming the command and its stderr.
+  // non-zero exit (other than `also_fine`) is an error naming the command
+  // and its stderr.
   StatusOr<ProgramOutput> Run(const std::vector<std::string>& argv,
-                              Seconds timeout = 30);
+                              Seconds timeout = 30,
+                              std::function<bool(int)> also_fine = nullptr);
 
  private:
   std::string Host() const { return "host '" + host_ + "'"; }

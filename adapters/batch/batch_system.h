@@ -70,6 +70,9 @@ class BatchSystem {
   // the listing shows as queued, running or ending.
   virtual std::map<std::string, std::string> ParseList(
       std::string_view out) const = 0;
+  // Whether the listing command exiting with `code` (not 0) means only
+  // that nothing is queued.
+  virtual bool ListedNothing(int code) const { return false; }
 
   virtual std::vector<std::string> CancelArgv(
       const std::vector<std::string>& ids) const = 0;

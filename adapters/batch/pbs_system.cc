@@ -72,6 +72,11 @@ class PbsSystem : public BatchSystem {
   std::vector<std::string> ListArgv(const std::string&) const override {
     return {"qstat"};
   }
+  bool ListedNothing(int code) const override {
+    // Slurm's qstat wrapper (Debian's slurm-wlm-torque) exits 153 when no
+    // job is queued; read as an empty queue, lost jobs are still noticed.
+    return code == 153;
+  }
   std::map<std::string, std::string> ParseList(
       std::string_view out) const override {
     // Job id  Name  User  Time Use  S  Queue; after a line of dashes.
