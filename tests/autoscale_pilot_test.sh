@@ -44,15 +44,6 @@ pilots() {
     grep -c "^gsrt-pilot-$host-" || true
 }
 fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null; exit 1; }
-wait_for() {  # wait_for SECONDS COMMAND...: until COMMAND succeeds
-  local limit=$1; shift
-  local deadline=$((SECONDS + limit))
-  until "$@"; do
-    ((SECONDS < deadline)) || return 1
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.05
-  done
-}
 
 tasks=12 work_ms=1000
 mkdir "$work/parallel" "$work/sequential"

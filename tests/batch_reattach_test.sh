@@ -57,14 +57,6 @@ start_master() {  # start_master RUN
     > "$work/out$1" 2> "$work/err$1" &
   pid=$!
 }
-wait_for() {  # wait_for SECONDS COMMAND...: until COMMAND succeeds, while the master runs
-  local deadline=$((SECONDS + $1)); shift
-  until "$@"; do
-    ((SECONDS < deadline)) || return 1
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.05
-  done
-}
 # This test's batch jobs in the queue, as "ID STATE" (array elements apart).
 queue() { squeue -h -r -o '%i %T %j' 2>/dev/null | awk -v h="$host" 'index($3, "gsrt-" h "-") == 1 || index($3, "gsrt-pilot-" h "-") == 1 { print $1, $2 }'; }
 count_state() { queue | awk -v s="$1" '$2 == s' | wc -l; }

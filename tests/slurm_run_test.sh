@@ -69,15 +69,6 @@ check_queue_empty() {
   done
   echo "FAIL: $n batch jobs of the run are still in the queue:"; squeue; exit 1
 }
-wait_for() {  # wait_for SECONDS COMMAND...: until COMMAND succeeds
-  local limit=$1; shift
-  local deadline=$((SECONDS + limit))
-  until "$@"; do
-    ((SECONDS < deadline)) || return 1
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.02
-  done
-}
 
 case $scenario in
   matmul-job|matmul-pilot|matmul-pbs)

@@ -4,6 +4,9 @@
 #   write_batch_config FILE HOST ADAPTER MODE [EXTRA_LINE]
 #                           a gsrt.yaml with one 6-slot batch host on the
 #                           shared file system (heartbeat 1 s)
+#   wait_for SECONDS COMMAND...
+#                           until COMMAND succeeds, while the master ($pid)
+#                           runs; fails after SECONDS or if it ended
 cancel_host_jobs() {
   [ -n "${SLURM_CONF:-}" ] || return 0
   local names
@@ -23,4 +26,13 @@ hosts:
     shared_fs: true
 ${5:-}
 YAML
+}
+
+wait_for() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.05
+  done
 }
