@@ -267,9 +267,10 @@ TEST(ConfigValidateTest, ConfigBuiltInCodeHasNoPositions) {
 TEST(ConfigValidateTest, KnownPoliciesHoldThePapersNames) {
   const auto& p = KnownPolicies();
   for (const char* name :
-       {"met", "mct", "min-min", "ftmet", "ftmct", "wqr", "wqr-ft", "wqdr-ft",
-        "ip", "ie", "iy", "iay", "p-iy", "e-ie", "y-iay", "grank", "sufferage",
-        "min-min-ls", "sufferage-ls", "gtp"}) {
+       {"met",   "mct",       "min-min",    "ftmet",        "ftmct",
+        "wqr",   "wqr-ft",    "wqdr-ft",    "ip",           "ie",
+        "iy",    "iay",       "p-iy",       "e-ie",         "y-iay",
+        "grank", "sufferage", "min-min-ls", "sufferage-ls", "gtp"}) {
     EXPECT_NE(std::find(p.begin(), p.end(), name), p.end()) << name;
   }
   EXPECT_EQ(p.size(), 17u + 12u);
