@@ -9,7 +9,8 @@
 //   FileStager     staging: shares_master_files, work_dir, Put, Get, Remove
 //   HostProber     probing: Probe
 //   HostKnowledge  what the adapter learned: TakeQueueWaits,
-//                  TakeQueuedJobs, expected_start_delay
+//                  TakeQueuedJobs, RecordSubmissionsWith,
+//                  expected_start_delay
 // The engine holds Adapters; code that needs one role can take just it.
 //
 // Every virtual of the seam is pure. Kinds derive from AdapterDefaults

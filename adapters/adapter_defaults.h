@@ -55,6 +55,7 @@ class AdapterDefaults : public Adapter {
   // HostKnowledge
   std::vector<QueueWaitSample> TakeQueueWaits() override { return {}; }
   std::vector<QueuedJob> TakeQueuedJobs() override { return {}; }
+  void RecordSubmissionsWith(SubmissionRecorder record) override {}
   Seconds expected_start_delay() const override { return 0; }
   uint64_t memory_capacity() const override { return 0; }
   int core_capacity() const override { return 0; }

@@ -77,6 +77,9 @@ class AdapterWrapper : public Adapter {
   std::vector<QueuedJob> TakeQueuedJobs() override {
     return target_.TakeQueuedJobs();
   }
+  void RecordSubmissionsWith(SubmissionRecorder record) override {
+    target_.RecordSubmissionsWith(std::move(record));
+  }
   Seconds expected_start_delay() const override {
     return target_.expected_start_delay();
   }

@@ -33,6 +33,10 @@ class HostKnowledge {
   // to record: a master started again after a crash finds them there.
   virtual std::vector<QueuedJob> TakeQueuedJobs() = 0;
 
+  // Given by an engine that keeps a journal: a batch adapter calls it with
+  // the jobs it is about to submit, before submitting them (queued_job.h).
+  virtual void RecordSubmissionsWith(SubmissionRecorder record) = 0;
+
   // Seconds a job submitted now is expected to wait before it starts (a
   // batch queue's wait, learnt from earlier jobs); 0 for hosts that start
   // jobs at once. The scheduler adds it to its predictions.

@@ -5,7 +5,9 @@
 #ifndef GSRT_ADAPTERS_QUEUED_JOB_H_
 #define GSRT_ADAPTERS_QUEUED_JOB_H_
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "adapters/job.h"
 
@@ -16,13 +18,20 @@ struct QueuedJob {
   // agent rather than one job.
   JobId job = 0;
   TaskId task = 0;
-  std::string batch_id;  // as the queue listing shows it ("123_4")
-  std::string name;      // the batch job name (listings filter by it)
-  std::string dir;       // batch directory: DIR/record.<index> is its fate
-  int index = 0;         // element of its array (0 for a single job)
+  // As the queue listing shows it ("123_4"); "" while being submitted.
+  std::string batch_id;
+  std::string name;  // the batch job name (listings filter by it)
+  std::string dir;   // batch directory: DIR/record.<index> is its fate
+  int index = 0;     // element of its array (0 for a single job)
   // Taken over from an earlier master rather than submitted by this one.
   bool adopted = false;
 };
+
+// Records batch jobs about to be submitted (batch_id "": `dir` and
+// `index` say which element) and returns once they are durable, so that a
+// master killed inside the submission finds them when started again
+// (adapters/batch/batch_claim.h).
+using SubmissionRecorder = std::function<void(const std::vector<QueuedJob>&)>;
 
 }  // namespace gs
 

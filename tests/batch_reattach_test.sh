@@ -76,9 +76,10 @@ fi
 wait_for 90 busy || { echo "FAIL: never saw batch jobs running and waiting, all recorded"; queue; tail "$work/err1"; exit 1; }
 held=
 if [ "$scenario" != pilot ]; then
-  # The kill must not land while the master submits a job (accepted by the
-  # queue before sbatch prints its id, such a job can run twice:
-  # docs/reliability.md, not fixed). So the master is stopped (SIGSTOP)
+  # The kill must not land while the master submits a job: such a job is
+  # voided and still ends COMPLETED, which the count of one completed job
+  # per task below would not tell apart (batch_submit_hole_test.sh tests
+  # that case). So the master is stopped (SIGSTOP)
   # first and killed only once nothing it started still runs, no submission
   # ended unread and every job Slurm knows of is in its history; else it
   # goes on for a moment and the test tries again. Jobs keep running and

@@ -2,6 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
+#include <variant>
+
+#include "adapters/batch/batch_claim.h"
 #include "adapters/batch/batch_job_runner.h"
 #include "adapters/batch/via_ssh.h"
 
@@ -32,9 +36,43 @@ StatusOr<int> BatchHostAdapter::CheckSystem(const std::string& dir) {
   return commands_.Check(check);
 }
 
+std::string BatchHostAdapter::VoidOrFindClaim(const QueuedJob& job) {
+  auto claim = ClaimBatchElement(job.dir, job.index, kVoidClaim);
+  if (!claim.ok()) {
+    // No directory, no job can run it either (it reads its spec there).
+    std::fprintf(stderr,
+                 "gsrt: %s: element %d of %s, being submitted when the "
+                 "master stopped, cannot be claimed (%s): taken as never "
+                 "run\n",
+                 Host().c_str(), job.index, job.dir.c_str(),
+                 claim.status().message().c_str());
+    return "";
+  }
+  const auto* held = std::get_if<ClaimHeld>(&*claim);
+  if (held == nullptr || held->owner == kVoidClaim) {
+    std::fprintf(stderr,
+                 "gsrt: %s: element %d of %s was being submitted when the "
+                 "master stopped and has not started: voided (should the "
+                 "queue start it, it exits at once)\n",
+                 Host().c_str(), job.index, job.dir.c_str());
+    return "";
+  }
+  std::fprintf(stderr,
+               "gsrt: %s: element %d of %s was being submitted when the "
+               "master stopped; it runs as batch job %s\n",
+               Host().c_str(), job.index, job.dir.c_str(), held->owner.c_str());
+  return held->owner;
+}
+
 void BatchHostAdapter::Forget(std::vector<QueuedJob> jobs) {
   std::vector<std::string> ids;
-  for (const QueuedJob& j : jobs) ids.push_back(j.batch_id);
+  for (const QueuedJob& j : jobs) {
+    if (!j.batch_id.empty()) {
+      ids.push_back(j.batch_id);
+    } else if (!j.dir.empty()) {
+      if (std::string id = VoidOrFindClaim(j); !id.empty()) ids.push_back(id);
+    }
+  }
   if (ids.empty()) return;
   // Errors only say that some had left the queue already.
   (void)commands_.Cancel(ids);

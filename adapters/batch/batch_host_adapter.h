@@ -28,8 +28,12 @@ class BatchHostAdapter : public AdapterDefaults {
   std::vector<QueuedJob> TakeQueuedJobs() override {
     return std::exchange(queued_, {});
   }
+  void RecordSubmissionsWith(SubmissionRecorder record) override {
+    record_submissions_ = std::move(record);
+  }
   // Cancels batch jobs an interrupted master left (errors ignored: most
-  // have ended by themselves).
+  // have ended by themselves); voids the elements it was submitting when
+  // it stopped, or cancels the jobs that claimed them (batch_claim.h).
   void Forget(std::vector<QueuedJob> jobs) override;
 
   // For tests: the queue waits seen.
@@ -53,6 +57,15 @@ class BatchHostAdapter : public AdapterDefaults {
 
   // A batch job just queued or taken over, for the engine to record.
   void Queued(QueuedJob job) { queued_.push_back(std::move(job)); }
+  // Batch jobs about to be submitted: durable when this returns (nothing
+  // to do when the engine keeps no journal).
+  void RecordSubmissions(const std::vector<QueuedJob>& jobs) {
+    if (record_submissions_) record_submissions_(jobs);
+  }
+  // An interrupted master's element that was being submitted when it
+  // stopped: "" when no job will run it (voided now, or voided already),
+  // else the batch id of the job that claimed it. Logs which.
+  std::string VoidOrFindClaim(const QueuedJob& job);
 
   // "host 'NAME'", for messages.
   std::string Host() const { return "host '" + options_.host.name + "'"; }
@@ -65,6 +78,7 @@ class BatchHostAdapter : public AdapterDefaults {
   BatchCommands commands_;
   QueueWaitLog waits_;
   std::vector<QueuedJob> queued_;
+  SubmissionRecorder record_submissions_;
 };
 
 }  // namespace gs

@@ -10,8 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <variant>
 
 #include "adapters/agent/protocol.h"
+#include "adapters/batch/batch_claim.h"
 #include "adapters/batch/signal_grace.h"
 #include "adapters/local/local_adapter.h"
 #include "runtime/base/asio_clock.h"
@@ -98,6 +100,33 @@ int BatchArrayIndex() {
 
 int RunBatchJob(const std::string& dir, const std::string& work_dir) {
   const int index = BatchArrayIndex();
+  // Claimed before anything runs (batch_claim.h): a master started again
+  // after a crash may have voided this element, or the queue may run this
+  // job a second time (requeue), which finds its own claim.
+  std::string self = OwnBatchId(std::getenv);
+  if (self.empty()) self = "pid " + std::to_string(::getpid());
+  auto claim = ClaimBatchElement(dir, index, self);
+  if (!claim.ok()) {
+    std::fprintf(stderr, "gsrt-agent --batch-job: %s\n",
+                 claim.status().ToString().c_str());
+    return 1;
+  }
+  if (const auto* held = std::get_if<ClaimHeld>(&*claim);
+      held != nullptr && held->owner != self) {
+    if (held->owner == kVoidClaim) {
+      std::fprintf(stderr,
+                   "gsrt-agent --batch-job: element %d of %s was voided by "
+                   "the master started again after a crash (it runs the "
+                   "task as a new job): not running it\n",
+                   index, dir.c_str());
+      return 0;
+    }
+    std::fprintf(stderr,
+                 "gsrt-agent --batch-job: element %d of %s is run by batch "
+                 "job %s already: not running it twice\n",
+                 index, dir.c_str(), held->owner.c_str());
+    return 1;
+  }
   auto bytes = ReadSmallFile(BatchSpecPath(dir, index));
   auto spec =
       bytes.ok() ? DecodeBatchSpec(*bytes) : StatusOr<JobSpec>(bytes.status());

@@ -35,9 +35,10 @@ StatusOr<std::string> ReadSmallFile(const std::string& path);
 // $PBS_ARRAYID or $PBS_ARRAY_INDEX; 0 for a job that is not an array.
 int BatchArrayIndex();
 
-// gsrt-agent --batch-job DIR: runs DIR/spec.<index> in `work_dir` and
-// writes DIR/record.<index>. Exit code 0 when a record was written
-// (whatever the job's outcome), 1 otherwise. SIGTERM (scancel, qdel, the
+// gsrt-agent --batch-job DIR: claims the element (batch_claim.h), runs
+// DIR/spec.<index> in `work_dir` and writes DIR/record.<index>. Exit code
+// 0 when a record was written (whatever the job's outcome) or the element
+// was voided (nothing run), 1 otherwise. SIGTERM (scancel, qdel, the
 // time limit) kills the job and writes no record.
 int RunBatchJob(const std::string& dir, const std::string& work_dir);
 

@@ -102,6 +102,10 @@ void BatchJobAdapter::Enqueue(JobId id) {
 }
 
 void BatchJobAdapter::Adopt(QueuedJob job, JobSpec spec, DoneCallback done) {
+  // Being submitted when the master stopped: the claim says whether a job
+  // runs it (batch_claim.h).
+  if (connected_ && !shut_down_ && job.batch_id.empty() && !job.dir.empty())
+    job.batch_id = VoidOrFindClaim(job);
   if (!connected_ || shut_down_ || job.batch_id.empty()) {
     Submit(std::move(spec), std::move(done));
     return;
@@ -162,6 +166,22 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
                             EncodeBatchSpec(e.spec));
   }
   const std::string script = dir + "/job.sh";
+  if (s.ok()) {
+    // Recorded before the queue may know them: a master killed before
+    // sbatch prints the id finds them when started again.
+    std::vector<QueuedJob> submitting;
+    for (JobId id : ids) {
+      const Entry& e = jobs_[id];
+      QueuedJob job;
+      job.job = id;
+      job.task = e.spec.task;
+      job.name = job_name_;
+      job.dir = e.dir;
+      job.index = e.index;
+      submitting.push_back(std::move(job));
+    }
+    RecordSubmissions(submitting);
+  }
   if (s.ok()) {
     auto line = ShellCommandLine({options().agent_program, "--batch-job", dir,
                                   "--workdir", options().host.workdir});

@@ -61,6 +61,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   OpenHistory();
   ReportRunStarted();
   OpenJournal();
+  RecordSubmissionsOfAdapters();
   ChooseJobNumbers();
   thread_ = std::thread([this] {
     if (options_.virtual_time) return RunVirtualTime();

@@ -53,6 +53,7 @@ class History;
 struct GtpInput;
 struct JournalEntry;
 struct JournalOutput;
+struct QueuedJobEntry;
 
 struct EngineOptions {
   std::string cwd;       // the master's working directory (absolute)
@@ -434,6 +435,14 @@ class Engine {
   // Engine thread, no lock: records what the adapters queued (and commits
   // it at once with `commit`); true when there was something.
   bool RecordQueuedJobs(bool commit = false);
+  // Hands every adapter the recorder of the batch jobs it is about to
+  // submit (when the run keeps a journal).
+  void RecordSubmissionsOfAdapters();
+  // Engine thread, no lock: records and commits `jobs`, which `host` is
+  // about to submit.
+  void RecordSubmissions(const std::string& host,
+                         const std::vector<QueuedJob>& jobs);
+  void WriteQueuedJobs(std::vector<QueuedJobEntry> rows, bool commit);
   // DispatchLocked, resuming: the interrupted run's batch job of `task` if
   // it ran on `host`; one on another host is cancelled.
   std::optional<QueuedJob> TakeOverLocked(TaskId task, HostId host);

@@ -88,6 +88,36 @@ bool Engine::RecordQueuedJobs(bool commit) {
     }
   }
   if (rows.empty()) return false;
+  WriteQueuedJobs(std::move(rows), commit);
+  return true;
+}
+
+void Engine::RecordSubmissionsOfAdapters() {
+  if (!journal_) return;
+  for (auto& h : hosts_) {
+    if (!h->adapter) continue;
+    h->adapter->RecordSubmissionsWith(
+        [this, name = h->name](const std::vector<QueuedJob>& jobs) {
+          RecordSubmissions(name, jobs);
+        });
+  }
+}
+
+void Engine::RecordSubmissions(const std::string& host,
+                               const std::vector<QueuedJob>& jobs) {
+  std::vector<QueuedJobEntry> rows;
+  for (const QueuedJob& j : jobs) {
+    QueuedJobEntry e;
+    e.run = run_id_;
+    e.host = host;
+    e.job = j;
+    rows.push_back(std::move(e));
+  }
+  // Committed before the adapter submits: that is the point.
+  WriteQueuedJobs(std::move(rows), /*commit=*/true);
+}
+
+void Engine::WriteQueuedJobs(std::vector<QueuedJobEntry> rows, bool commit) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (QueuedJobEntry& e : rows) {
@@ -99,11 +129,10 @@ bool Engine::RecordQueuedJobs(bool commit) {
   for (const QueuedJobEntry& e : rows) {
     if (Status s = history_->RecordQueuedJob(e); !s.ok()) {
       std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
-      return true;
+      return;
     }
   }
   if (commit) (void)history_->Flush();
-  return true;
 }
 
 void Engine::ForgetQueuedJobs(bool all) {

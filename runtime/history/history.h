@@ -107,8 +107,13 @@ class History {
 
   // --- Batch jobs a run queued, for resume (history_queued_jobs.cc). ---
   // Written in the batch transaction like jobs; `outputs` newline-joined.
+  // A gsrt job has one row of its own submissions: the latest replaces
+  // earlier ones (a job being submitted, batch_id "", then its id); a row
+  // of the job taken over stays beside it.
   Status RecordQueuedJob(const QueuedJobEntry& entry);
-  // The batch jobs `run` queued or took over, by gsrt job number.
+  // The batch jobs `run` queued or took over, newest gsrt job first (a
+  // task retried has its latest job first), a job's own submission before
+  // the job it took over.
   StatusOr<std::vector<QueuedJobEntry>> LoadQueuedJobs(RunId run);
 
   // --- Probe facts and listings (history_probes.cc; gsdeploy, grank). ---
@@ -185,6 +190,7 @@ class History {
   SqliteStatement jobs_for_run_;
   SqliteStatement insert_journal_;  // prepared on first use
   SqliteStatement insert_queued_;   // likewise
+  SqliteStatement delete_queued_;   // likewise
   SqliteStatement insert_task_;     // these three too
   SqliteStatement end_task_;
   SqliteStatement insert_event_;

@@ -59,11 +59,11 @@ TEST_F(HistoryJournalTest, QueuedBatchJobsRoundTrip) {
   auto got = history_->LoadQueuedJobs(first);
   ASSERT_TRUE(got.ok()) << got.status().message();
   ASSERT_EQ(got->size(), 2u);
-  const QueuedJobEntry& p = (*got)[0];  // job number 0 sorts first
+  const QueuedJobEntry& p = (*got)[1];  // job number 0 sorts last
   EXPECT_EQ(p.job.batch_id, "340");
   EXPECT_TRUE(p.signature.empty());
   EXPECT_TRUE(p.outputs.empty());
-  const QueuedJobEntry& j = (*got)[1];
+  const QueuedJobEntry& j = (*got)[0];
   EXPECT_EQ(j.run, first);
   EXPECT_EQ(j.host, "cluster");
   EXPECT_EQ(j.job.job, 12u);
@@ -83,6 +83,75 @@ TEST_F(HistoryJournalTest, QueuedBatchJobsRoundTrip) {
             QueuedJobKey(j.signature, j.outputs));
   EXPECT_NE(QueuedJobKey(j.signature, {"7-c.txt"}),
             QueuedJobKey(j.signature, j.outputs));
+}
+
+// A job is recorded while being submitted (no batch id yet), then with its
+// id; a task retried as a later job comes first, so a resumed run takes
+// over its newest job.
+TEST_F(HistoryJournalTest, QueuedJobsKeepEachJobsLatestSubmission) {
+  RunId run = Begin();
+  QueuedJobEntry submitting;
+  submitting.run = run;
+  submitting.host = "cluster";
+  submitting.job.job = 12;
+  submitting.job.dir = "/w/b0";
+  submitting.job.index = 1;
+  QueuedJobEntry other = submitting;  // another element, still submitting
+  other.job.job = 13;
+  other.job.index = 2;
+  ASSERT_TRUE(history_->RecordQueuedJob(submitting).ok());
+  ASSERT_TRUE(history_->RecordQueuedJob(other).ok());
+  ASSERT_TRUE(history_->Flush().ok());
+  auto got = history_->LoadQueuedJobs(run);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_EQ(got->size(), 2u);
+  EXPECT_EQ((*got)[0].job.job, 13u);
+  EXPECT_EQ((*got)[0].job.batch_id, "");  // not the column's placeholder
+  EXPECT_EQ((*got)[0].job.index, 2);
+  EXPECT_EQ((*got)[1].job.batch_id, "");
+  EXPECT_EQ((*got)[1].job.dir, "/w/b0");
+
+  QueuedJobEntry queued = submitting;
+  queued.job.batch_id = "345_1";
+  ASSERT_TRUE(history_->RecordQueuedJob(queued).ok());
+  QueuedJobEntry again = queued;  // lost by the queue, submitted again
+  again.job.batch_id = "350";
+  again.job.dir = "/w/b1";
+  again.job.index = 0;
+  ASSERT_TRUE(history_->RecordQueuedJob(again).ok());
+  QueuedJobEntry retry = queued;  // the task's next job
+  retry.job.job = 20;
+  retry.job.batch_id = "351";
+  ASSERT_TRUE(history_->RecordQueuedJob(retry).ok());
+  ASSERT_TRUE(history_->Flush().ok());
+  got = history_->LoadQueuedJobs(run);
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 3u);
+  EXPECT_EQ((*got)[0].job.batch_id, "351");
+  EXPECT_EQ((*got)[1].job.batch_id, "");  // job 13, still submitting
+  EXPECT_EQ((*got)[2].job.batch_id, "350");
+  EXPECT_EQ((*got)[2].job.dir, "/w/b1");
+
+  // A job taken over, then lost by the queue and submitted again: the
+  // take-over stays on record, after the submission.
+  QueuedJobEntry taken = submitting;
+  taken.job.job = 30;
+  taken.job.batch_id = "300_4";
+  taken.job.adopted = true;
+  ASSERT_TRUE(history_->RecordQueuedJob(taken).ok());
+  QueuedJobEntry rerun = taken;
+  rerun.job.batch_id = "";
+  rerun.job.adopted = false;
+  rerun.job.dir = "/w/b9";
+  ASSERT_TRUE(history_->RecordQueuedJob(rerun).ok());
+  ASSERT_TRUE(history_->Flush().ok());
+  got = history_->LoadQueuedJobs(run);
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 5u);
+  EXPECT_EQ((*got)[0].job.dir, "/w/b9");
+  EXPECT_FALSE((*got)[0].job.adopted);
+  EXPECT_EQ((*got)[1].job.batch_id, "300_4");
+  EXPECT_TRUE((*got)[1].job.adopted);
 }
 
 TEST_F(HistoryJournalTest, EntriesRoundTrip) {

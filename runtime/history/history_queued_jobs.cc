@@ -31,9 +31,35 @@ std::vector<std::string> SplitLines(const std::string& text) {
   return out;
 }
 
+// A job being submitted has no batch id yet; the key column holds one no
+// batch system prints (ids start with a digit), unique per element.
+constexpr char kSubmittingPrefix[] = "submitting:";
+
+std::string BatchIdColumn(const QueuedJob& job) {
+  if (!job.batch_id.empty()) return job.batch_id;
+  return kSubmittingPrefix + job.dir + "#" + std::to_string(job.index);
+}
+
 }  // namespace
 
 Status History::RecordQueuedJob(const QueuedJobEntry& entry) {
+  if (entry.job.job != 0) {
+    // One row per gsrt job: its latest submission (a job the queue lost
+    // and ran again, or its id once the queue gave it) replaces earlier
+    // ones. Pilots (job 0) keep a row each; a row saying that the job was
+    // taken over stays (the run's record of it), and sorts after.
+    if (!delete_queued_.valid()) {
+      auto stmt = db_->Prepare(
+          "DELETE FROM batch_jobs WHERE run_id = ?1 AND host = ?2 AND "
+          "job_id = ?3 AND adopted = 0");
+      if (!stmt.ok()) return stmt.status();
+      delete_queued_ = std::move(stmt).value();
+    }
+    delete_queued_.BindInt(1, entry.run);
+    delete_queued_.BindText(2, entry.host);
+    delete_queued_.BindInt(3, static_cast<int64_t>(entry.job.job));
+    if (Status s = Write(delete_queued_); !s.ok()) return s;
+  }
   if (!insert_queued_.valid()) {
     // REPLACE: the same batch job is recorded once per run; a rerun after
     // the queue lost it gets a new id.
@@ -47,7 +73,7 @@ Status History::RecordQueuedJob(const QueuedJobEntry& entry) {
   SqliteStatement& s = insert_queued_;
   s.BindInt(1, entry.run);
   s.BindText(2, entry.host);
-  s.BindText(3, entry.job.batch_id);
+  s.BindText(3, BatchIdColumn(entry.job));
   s.BindText(4, entry.job.name);
   s.BindText(5, entry.job.dir);
   s.BindInt(6, entry.job.index);
@@ -63,7 +89,7 @@ StatusOr<std::vector<QueuedJobEntry>> History::LoadQueuedJobs(RunId run) {
   auto stmt = db_->Prepare(
       "SELECT host, batch_id, name, dir, array_index, job_id, task_id, "
       "signature, outputs, adopted FROM batch_jobs WHERE run_id = ?1 ORDER "
-      "BY job_id, batch_id");
+      "BY job_id DESC, adopted, batch_id");
   if (!stmt.ok()) return stmt.status();
   stmt->BindInt(1, run);
   std::vector<QueuedJobEntry> out;
@@ -75,6 +101,7 @@ StatusOr<std::vector<QueuedJobEntry>> History::LoadQueuedJobs(RunId run) {
     e.run = run;
     e.host = stmt->ColumnText(0);
     e.job.batch_id = stmt->ColumnText(1);
+    if (e.job.batch_id.rfind(kSubmittingPrefix, 0) == 0) e.job.batch_id.clear();
     e.job.name = stmt->ColumnText(2);
     e.job.dir = stmt->ColumnText(3);
     e.job.index = static_cast<int>(stmt->ColumnInt(4));

@@ -61,6 +61,10 @@ class FakeAdapter : public AdapterDefaults {
     // As a batch host: each submitted job is reported queued (batch id
     // "b<job id>"); jobs taken over (Adopt) and cancelled (Forget) by id.
     bool batch = false;
+    // As a batch host whose master dies inside every submission: each job
+    // is recorded as being submitted (dir "d<job id>") and never gets an
+    // id. Jobs taken over without an id are logged as "submitting DIR".
+    bool submission_hole = false;
     std::vector<std::string> adopted, forgotten;
 
     void ReleaseAll() {
@@ -104,8 +108,35 @@ class FakeAdapter : public AdapterDefaults {
     log_->cv.notify_all();
   }
 
+  void RecordSubmissionsWith(SubmissionRecorder record) override {
+    record_submissions_ = std::move(record);
+  }
+
   void Submit(JobSpec spec, DoneCallback done) override {
     bool hold;
+    bool hole;
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      hole = log_->submission_hole;
+    }
+    if (hole) {
+      QueuedJob q;
+      q.job = spec.id;
+      q.task = spec.task;
+      q.name = name_;
+      q.dir = "d" + std::to_string(spec.id);
+      // As a batch adapter does: from its own handler, before submitting.
+      boost::asio::post(io_, [this, q] {
+        if (record_submissions_) record_submissions_({q});
+        {
+          std::lock_guard<std::mutex> lock(log_->mu);
+          ++log_->running;
+        }
+        log_->cv.notify_all();
+      });
+      held_.push_back({std::move(spec), std::move(done), clock_.Now()});
+      return;
+    }
     {
       std::lock_guard<std::mutex> lock(log_->mu);
       if (log_->batch) {
@@ -140,7 +171,8 @@ class FakeAdapter : public AdapterDefaults {
   void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override {
     {
       std::lock_guard<std::mutex> lock(log_->mu);
-      log_->adopted.push_back(job.batch_id);
+      log_->adopted.push_back(job.batch_id.empty() ? "submitting " + job.dir
+                                                   : job.batch_id);
     }
     job.adopted = true;
     queued_.push_back(std::move(job));
@@ -202,6 +234,7 @@ class FakeAdapter : public AdapterDefaults {
 
  private:
   std::vector<QueuedJob> queued_;
+  SubmissionRecorder record_submissions_;
   struct Held {
     JobSpec spec;
     DoneCallback done;

@@ -126,6 +126,12 @@ class RecordingAdapter : public Adapter {
     job.batch_id = "77_3";
     return {job};
   }
+  void RecordSubmissionsWith(SubmissionRecorder record) override {
+    Record("RecordSubmissionsWith");
+    QueuedJob job;
+    job.dir = "/recorded/b0";
+    record({job});
+  }
   Seconds expected_start_delay() const override {
     Record("expected_start_delay");
     return answers.expected_start_delay;
@@ -270,6 +276,14 @@ inline std::vector<SeamCall> SeamCalls() {
          std::vector<QueuedJob> jobs = a.TakeQueuedJobs();
          ASSERT_EQ(jobs.size(), 1u);
          EXPECT_EQ(jobs[0].batch_id, "77_3");
+       }},
+      {"RecordSubmissionsWith",
+       [](Adapter& a, R) {
+         std::vector<QueuedJob> recorded;
+         a.RecordSubmissionsWith(
+             [&](const std::vector<QueuedJob>& jobs) { recorded = jobs; });
+         ASSERT_EQ(recorded.size(), 1u);
+         EXPECT_EQ(recorded[0].dir, "/recorded/b0");
        }},
       {"expected_start_delay",
        [](Adapter& a, R t) {
