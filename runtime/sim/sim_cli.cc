@@ -152,6 +152,12 @@ void AddVolatile(CLI::App& app, SimVolatileArgs* a, bool* json) {
   vol->add_option("--w-min", o.w_min, "shortest task time on a host (10)");
   vol->add_option("--w-max", o.w_max, "longest task time on a host (30)");
   vol->add_option("--max-slots", o.max_slots, "slots per host, 1..N (2)");
+  vol->add_option("--t-prog", o.t_prog,
+                  "seconds to send the program to a host that lacks it (10)");
+  vol->add_option("--t-data", o.t_data,
+                  "seconds to send one task's data to its host (2)");
+  vol->add_option("--n-com", o.n_com,
+                  "hosts the master sends to at once, 0 = no bound (5)");
   vol->add_flag("--json", *json, "one JSON object instead of a table");
 }
 
