@@ -37,6 +37,13 @@ void LearnedAvailability::Observe(HostId h, HostAvail state) {
   ++host.observed;
 }
 
+void LearnedAvailability::ObserveChange(HostId h, HostAvail state) {
+  if (state == this->state(h)) return;
+  // Hosts start UP (connected): a change before the first slot is one.
+  if (observations(h) == 0) Observe(h, this->state(h));
+  Observe(h, state);
+}
+
 uint64_t LearnedAvailability::observations(HostId h) const {
   return h < hosts_.size() ? hosts_[h].observed : 0;
 }

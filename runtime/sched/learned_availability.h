@@ -6,6 +6,10 @@
 // - Every slot the engine tells the state of each host as its health shows
 //   it: up -> UP, suspect (connected but missed a heartbeat) -> RECLAIMED,
 //   down -> DOWN. Each pair of consecutive observations is one transition.
+// - Between slots, the engine also tells the changes it sees at once: a
+//   host lost (a job or transfer ended with the host failing, heartbeats
+//   stopped) is DOWN, a host reconnected is UP. A loss shorter than a slot
+//   is counted, and the policies never place on a host the engine has lost.
 // - Before the run, the history's availability checks of the host (ta
 //   checks, na unanswered, paper 004 eq. 1) count as ta - na UP->UP
 //   transitions and na UP->DOWN->UP round trips.
@@ -34,6 +38,9 @@ class LearnedAvailability : public VolatileHosts {
   void Seed(HostId h, int64_t attempts, int64_t not_answered);
   // The state of `h` now; called once per slot for every host.
   void Observe(HostId h, HostAvail state);
+  // A change seen between slots: an observation unless `h` was already
+  // taken to be in `state`.
+  void ObserveChange(HostId h, HostAvail state);
   // Observations of `h` so far (the seed not included).
   uint64_t observations(HostId h) const;
 

@@ -53,5 +53,22 @@ TEST(LearnedAvailabilityTest, TheHistorysUnansweredChecksAreFailures) {
   EXPECT_EQ(model.chain(2).p[kUp][kUp], 1);
 }
 
+TEST(LearnedAvailabilityTest, ChangesBetweenSlotsCountOnceEach) {
+  LearnedAvailability model(1);
+  model.Observe(0, HostAvail::kUp);
+  // Lost (the slot's observation then agrees: no second transition), back.
+  model.ObserveChange(0, HostAvail::kDown);
+  model.ObserveChange(0, HostAvail::kDown);
+  model.ObserveChange(0, HostAvail::kUp);
+  EXPECT_EQ(model.observations(0), 3u);
+  EXPECT_EQ(model.state(0), HostAvail::kUp);
+  EXPECT_DOUBLE_EQ(model.chain(0).p[kUp][kDown], 1.0 / 2);
+  EXPECT_DOUBLE_EQ(model.chain(0).p[kDown][kUp], 1.0 / 2);
+  // A host lost before its first slot left UP for DOWN.
+  model.ObserveChange(1, HostAvail::kDown);
+  EXPECT_EQ(model.state(1), HostAvail::kDown);
+  EXPECT_DOUBLE_EQ(model.chain(1).p[kUp][kDown], 1.0 / 2);
+}
+
 }  // namespace
 }  // namespace gs
