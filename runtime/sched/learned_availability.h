@@ -12,7 +12,9 @@
 //   is counted, and the policies never place on a host the engine has lost.
 // - Before the run, the history's availability checks of the host (ta
 //   checks, na unanswered, paper 004 eq. 1) count as ta - na UP->UP
-//   transitions and na UP->DOWN->UP round trips.
+//   transitions and na UP->DOWN->UP round trips, and each infrastructure
+//   failure earlier runs charged to the host (its distrust, eq. 3: a host
+//   lost, a job ended by its host failing) as one more round trip.
 // - The chain is the maximum-likelihood estimate over these counts plus
 //   one "stays where it is" count per state, so a host never seen leaving
 //   UP is taken as always UP (P = 1, the plain heuristics' behaviour).
@@ -35,7 +37,8 @@ class LearnedAvailability : public VolatileHosts {
 
   void set_slot(Seconds slot) { slot_ = slot; }
   // From the history, before the first observation.
-  void Seed(HostId h, int64_t attempts, int64_t not_answered);
+  void Seed(HostId h, int64_t attempts, int64_t not_answered,
+            int64_t losses = 0);
   // The state of `h` now; called once per slot for every host.
   void Observe(HostId h, HostAvail state);
   // A change seen between slots: an observation unless `h` was already
