@@ -248,6 +248,38 @@ TEST(SimAdapterTest, ADownHostLosesTheProgramAndWhatItWasReceiving) {
   EXPECT_EQ(f.world.stats().program_sends, 3u);
 }
 
+// Paper 002: a host that did not go DOWN keeps the data it received for an
+// iteration, and a task of that iteration placed on it again uses it.
+TEST(SimAdapterTest, AStoppedIterationsDataIsReusedWhereItArrived) {
+  auto hosts = Hosts(3);
+  hosts[1].trace = {{12, SimAvail::kDown}};
+  Fixture f(hosts);
+  f.world.set_communication(Comm(0));
+  std::optional<JobReport> a, b;
+  f.adapters[0]->Submit(Job(1, "g"), [&](JobReport r) { a = r; });
+  f.adapters[1]->Submit(Job(2, "g"), [&](JobReport r) { b = r; });
+  f.RunAll();
+  // Received 0-3, computing from 3; h1 goes down at 12: the gang stops.
+  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(std::holds_alternative<Cancelled>(a->outcome));
+  EXPECT_EQ(f.world.data_held(0), 1);
+  EXPECT_EQ(f.world.data_held(1), 0);  // lost with the host
+  // The iteration again on h0 and h2, from 12: h0 has the program and the
+  // data, h2 receives both (12-15); the gang computes 15-25.
+  a.reset();
+  b.reset();
+  f.adapters[0]->Submit(Job(3, "g"), [&](JobReport r) { a = r; });
+  f.adapters[2]->Submit(Job(4, "g"), [&](JobReport r) { b = r; });
+  f.RunAll();
+  ASSERT_TRUE(a && b);
+  EXPECT_TRUE(std::get<Exited>(a->outcome).succeeded());
+  EXPECT_DOUBLE_EQ(a->ended, 25);
+  EXPECT_EQ(f.world.stats().data_reused, 1u);
+  EXPECT_EQ(f.world.stats().data_sends, 3u);
+  // The iteration is done: its data serves no more.
+  EXPECT_EQ(f.world.data_held(0), 0);
+}
+
 TEST(SimAdapterTest, MarkovDowntimeMatchesTheChain) {
   // UP -> DOWN 1 %, DOWN -> UP 4 % per slot: DOWN 20 % of the time.
   auto hosts = Hosts(1);

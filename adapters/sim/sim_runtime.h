@@ -64,6 +64,12 @@ struct SimWorld::Runtime {
     // under way (0: none).
     bool has_program = false;
     SimMasterLink::Id program_transfer = 0;
+    // Data messages received for the gang key `data_key` (an iteration)
+    // that the host still holds: a job of that key placed here again (after
+    // its gang was stopped) uses one instead of receiving it. Kept until the
+    // host goes DOWN or a gang of that key completes here.
+    std::string data_key;
+    int data_held = 0;
     std::map<uint64_t,
              std::pair<std::unique_ptr<Timer>, Adapter::StatusCallback>>
         transfers;
@@ -91,6 +97,9 @@ struct SimWorld::Runtime {
   // The communication phase of `job` (paper 002), then Received().
   void Receive(SimJob* job);
   void Received(SimJob* job);
+  // Whether `job` can use data its host already holds for its iteration
+  // (counted in stats as reused).
+  bool ClaimHeldData(SimJob* job);
   // Drops `job`'s transfers, and its host's program send when no job
   // there waits for it any more (after `job` has left the host).
   void DropTransfers(SimJob* job);

@@ -62,6 +62,8 @@ bool SimWorld::has_program(uint32_t h) const {
   return communication_.program <= 0 || rt_->hosts[h].has_program;
 }
 
+int SimWorld::data_held(uint32_t h) const { return rt_->hosts[h].data_held; }
+
 uint64_t SimWorld::MasterFileSize(const std::string& path) const {
   if (auto it = master_sizes_.find(path); it != master_sizes_.end())
     return it->second;
@@ -132,6 +134,8 @@ void SimWorld::Runtime::SetAvail(uint32_t h, SimAvail a) {
     host.connected = false;
     host.files.clear();
     host.has_program = false;  // and what it was receiving, below
+    host.data_key.clear();
+    host.data_held = 0;
     if (host.program_transfer) link->Drop(host.program_transfer);
     host.program_transfer = 0;
     FailTransfers(h, "host " + world->hosts_[h].name + " went down");
@@ -260,15 +264,35 @@ void SimWorld::Runtime::Receive(SimJob* job) {
     if (world->communication_.program <= 0 || hosts[job->host].has_program)
       Received(job);
   };
-  if (comm.data <= 0) {
+  const std::string& key = job->gang->key;
+  if (comm.data <= 0 || (!key.empty() && ClaimHeldData(job))) {
     data_in();
     return;
   }
-  job->data_transfer = link->Send(h, comm.data, [this, data_in] {
+  job->data_transfer = link->Send(h, comm.data, [this, data_in, job] {
     ++world->stats_.events;
     ++world->stats_.data_sends;
+    Host& to = hosts[job->host];
+    if (to.data_key != job->gang->key) {
+      to.data_key = job->gang->key;
+      to.data_held = 0;
+    }
+    ++to.data_held;
     data_in();
   });
+}
+
+bool SimWorld::Runtime::ClaimHeldData(SimJob* job) {
+  Host& host = hosts[job->host];
+  if (host.data_key != job->gang->key) return false;
+  int claimed = 0;
+  for (auto& [id, j] : host.jobs) {
+    if (j.get() != job && j->data_received && j->gang->key == host.data_key)
+      ++claimed;
+  }
+  if (claimed >= host.data_held) return false;
+  ++world->stats_.data_reused;
+  return true;
 }
 
 void SimWorld::Runtime::Received(SimJob* job) {
@@ -330,6 +354,10 @@ void SimWorld::Runtime::Complete(SimGang* g) {
   std::shared_ptr<SimGang> keep = g->members.front()->gang;
   for (SimJob* m : g->members) {
     Host& host = hosts[m->host];
+    if (!g->key.empty() && host.data_key == g->key) {
+      host.data_key.clear();  // the iteration is done: its data serves no more
+      host.data_held = 0;
+    }
     Exited ex;
     for (size_t i = 0; i < m->spec.params.size(); ++i) {
       const JobParam& p = m->spec.params[i];

@@ -27,8 +27,10 @@ VolatilePolicy::Measure VolatilePolicy::EvaluateLoad(
     steps.push_back(hosts_ ? StepOf(hosts_->chain(h)) : HostStep{});
     if (hosts_) {
       double in = h < inputs.size() ? std::ceil(inputs[h] / slot - 1e-9) : 0;
-      comm.push_back({hosts_->chain(h), hosts_->program_slots(h) +
-                                            x[h] * hosts_->data_slots() + in});
+      uint32_t held = std::min(x[h], hosts_->data_held(h));
+      comm.push_back(
+          {hosts_->chain(h), hosts_->program_slots(h) +
+                                 (x[h] - held) * hosts_->data_slots() + in});
     }
   }
   double w = std::ceil(work / slot - 1e-9);

@@ -10,7 +10,8 @@
 // there); the workload of a configuration is max_q x_q w_q, w_q the
 // predicted time of one task on q. All m tasks start together or none do.
 // The communication phase of host q (section IV-B) is the model's T_prog
-// (unless q holds the program) plus x_q T_data, plus what the predictor
+// (unless q holds the program) plus (x_q - x'_q) T_data (x'_q the data
+// messages of the iteration q already holds), plus what the predictor
 // says moving each task's missing inputs to q takes (Predictor::
 // TransferTime: file sizes over the link speeds the engine measured; 0 in
 // the simulator's iterations, which have no files).

@@ -195,6 +195,24 @@ TEST(VolatilePolicyTest, LiveIeCountsMovingTheInputFiles) {
   EXPECT_DOUBLE_EQ(out[0].predicted_end, 9);
 }
 
+// x'_q (section III): a host that holds the iteration's data needs only the
+// rest; with T_data 8 it beats a host that computes 5 s faster.
+TEST(VolatilePolicyTest, IeCountsTheDataAHostAlreadyHolds) {
+  class Holding : public FakeHosts {
+   public:
+    uint32_t data_held(HostId h) const override { return h == 0 ? 1 : 0; }
+  } model;
+  model.chains = {Chain(0, 0, 0), Chain(0, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  model.data = 8;
+  FixedPredictor pred({10, 5});
+  std::vector<HostState> hosts(2);
+  auto out = PlaceWith("ie", model, pred, hosts, 1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].host, 0u);  // 10 against 8 + 5
+  EXPECT_DOUBLE_EQ(out[0].predicted_end, 10);
+}
+
 // n_com = 1: the master sends one host's data at a time, so spreading m
 // tasks over more hosts costs the sum of their transfers.
 TEST(VolatilePolicyTest, TheMastersBoundMakesIeGroupTasks) {

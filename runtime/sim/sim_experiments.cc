@@ -272,6 +272,9 @@ class WorldVolatileHosts : public VolatileHosts {
     return world_->has_program(h) ? 0 : comm_.program / slot_;
   }
   double data_slots() const override { return comm_.data / slot_; }
+  uint32_t data_held(HostId h) const override {
+    return static_cast<uint32_t>(world_->data_held(h));
+  }
   uint32_t n_com() const override { return comm_.n_com; }
 
  private:
