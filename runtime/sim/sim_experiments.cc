@@ -346,6 +346,9 @@ StatusOr<VolatileResult> RunVolatile(const VolatileOptions& opt) {
   });
   if (!r.ok()) return r.status();
   out.run = *r;
+  out.program_sends = world.stats().program_sends;
+  out.data_sends = world.stats().data_sends;
+  out.data_reused = world.stats().data_reused;
   return out;
 }
 

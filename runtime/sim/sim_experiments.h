@@ -122,6 +122,11 @@ struct VolatileOptions {
 struct VolatileResult {
   SimResult run;
   uint64_t iterations = 0;  // completed by the deadline
+  // The master link: sends that arrived, and tasks that used data their
+  // host already held.
+  uint64_t program_sends = 0;
+  uint64_t data_sends = 0;
+  uint64_t data_reused = 0;
 };
 StatusOr<VolatileResult> RunVolatile(const VolatileOptions& options);
 

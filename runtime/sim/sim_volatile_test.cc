@@ -59,6 +59,10 @@ TEST(SimVolatileTest, SendingProgramAndDataCostsIterations) {
   // plus its shortest possible computation (10 s).
   EXPECT_LE(narrow->iterations, static_cast<uint64_t>(3000 / (10 * 2 + 10)));
   EXPECT_GT(narrow->iterations, 0u);
+  // Every completed iteration had its m data messages, sent or reused.
+  EXPECT_GE(narrow->data_sends + narrow->data_reused, narrow->iterations * o.m);
+  EXPECT_GT(narrow->program_sends, 0u);
+  EXPECT_EQ(free_link->data_sends + free_link->program_sends, 0u);
 }
 
 TEST(SimVolatileTest, NegativeTransferTimesAreRefused) {
