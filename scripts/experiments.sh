@@ -2,12 +2,12 @@
 # Regenerates the tables of docs/experiments.md that gsrt-sim computes in
 # seconds, so their numbers cannot drift from what the code does. Each sits
 # between the lines <!-- table:NAME:begin --> and <!-- table:NAME:end -->:
-#   braun     Braun instances through the engine: MET, MCT, Min-Min (§2.1)
+#   braun     Braun instances through the engine: MET, MCT, Min-Min ("Paper 003")
 #   batch     Min-Min, Sufferage and both + local search on the four Braun
 #             instances and one generated instance of each other class
 #             (gsrt-sim etc-generate, seed 1), against the best known and
-#             the LP lower bound (gsrt-sim etc-bound) (§2.1b)
-#   volatile  paper 002's sixteen policies, 10 seeds (§2.4)
+#             the LP lower bound (gsrt-sim etc-bound) ("Paper 003")
+#   volatile  paper 002's sixteen policies, 10 seeds, with transfers ("Paper 002")
 #
 #   experiments.sh GSRT_SIM BRAUN_DIR                    print every table
 #   experiments.sh GSRT_SIM BRAUN_DIR --write FILE [NAME...]  replace them in FILE

@@ -174,6 +174,112 @@ TEST(SimAdapterTest, AGangComputesTogetherAndFailsTogether) {
   EXPECT_DOUBLE_EQ(g.world.stats().wasted_cpu, 12);  // 6 s on each
 }
 
+// Paper 002's communication phase, with times counted by hand: T_prog 3 s,
+// T_data 2 s, every job computes 10 s.
+SimCommunication Comm(uint32_t n_com) { return {3, 2, n_com}; }
+
+TEST(SimAdapterTest, OneMasterChannelSerialisesProgramAndData) {
+  Fixture f(Hosts(2));
+  f.world.set_communication(Comm(1));
+  std::optional<JobReport> a, b;
+  f.adapters[0]->Submit(Job(1, "g"), [&](JobReport r) { a = r; });
+  f.adapters[1]->Submit(Job(2, "g"), [&](JobReport r) { b = r; });
+  f.RunAll();
+  ASSERT_TRUE(a && b);
+  // h0's program 0-3 and data 3-5, h1's program 5-8 and data 8-10; the
+  // gang computes 10-20.
+  EXPECT_DOUBLE_EQ(a->ended, 20);
+  EXPECT_DOUBLE_EQ(b->ended, 20);
+  EXPECT_TRUE(f.world.has_program(0) && f.world.has_program(1));
+
+  // Both hold the program now: the next iteration pays only the data,
+  // 20-22 and 22-24, then computes 24-34.
+  a.reset();
+  b.reset();
+  f.adapters[0]->Submit(Job(3, "g"), [&](JobReport r) { a = r; });
+  f.adapters[1]->Submit(Job(4, "g"), [&](JobReport r) { b = r; });
+  f.RunAll();
+  ASSERT_TRUE(a && b);
+  EXPECT_DOUBLE_EQ(a->ended, 34);
+  EXPECT_EQ(f.world.stats().program_sends, 2u);
+  EXPECT_EQ(f.world.stats().data_sends, 4u);
+}
+
+TEST(SimAdapterTest, WithoutABoundEveryHostReceivesAtOnce) {
+  Fixture f(Hosts(2));
+  f.world.set_communication(Comm(0));
+  std::optional<JobReport> a, b;
+  f.adapters[0]->Submit(Job(1, "g"), [&](JobReport r) { a = r; });
+  f.adapters[1]->Submit(Job(2, "g"), [&](JobReport r) { b = r; });
+  f.RunAll();
+  ASSERT_TRUE(a && b);
+  // Program 0-3 and data 0-2 on both hosts: computing from 3.
+  EXPECT_DOUBLE_EQ(a->ended, 13);
+}
+
+TEST(SimAdapterTest, ADownHostLosesTheProgramAndWhatItWasReceiving) {
+  auto hosts = Hosts(2);
+  hosts[0].trace = {{4, SimAvail::kDown}, {5, SimAvail::kUp}};
+  Fixture f(hosts);
+  f.world.set_communication(Comm(1));
+  std::optional<JobReport> a, b;
+  f.adapters[0]->Submit(Job(1), [&](JobReport r) { a = r; });
+  f.adapters[1]->Submit(Job(2), [&](JobReport r) { b = r; });
+  f.RunAll();
+  ASSERT_TRUE(a && b);
+  // h0 had its program (0-3) and was receiving the data (3-5) when it went
+  // down at 4: the job fails there and the channel goes to h1 at 4, which
+  // receives 4-7 and 7-9 and computes 9-19.
+  ASSERT_TRUE(std::holds_alternative<HostFailed>(a->outcome));
+  EXPECT_DOUBLE_EQ(a->ended, 4);
+  EXPECT_DOUBLE_EQ(b->ended, 19);
+  EXPECT_FALSE(f.world.has_program(0));
+  EXPECT_EQ(f.world.stats().data_sends, 1u);
+
+  // Back up and reconnected, h0 needs the program again: 19-22, 22-24,
+  // computing 24-34.
+  ASSERT_TRUE(f.adapters[0]->Connect().ok());
+  a.reset();
+  f.adapters[0]->Submit(Job(3), [&](JobReport r) { a = r; });
+  f.RunAll();
+  ASSERT_TRUE(a);
+  EXPECT_TRUE(std::get<Exited>(a->outcome).succeeded());
+  EXPECT_DOUBLE_EQ(a->ended, 34);
+  EXPECT_EQ(f.world.stats().program_sends, 3u);
+}
+
+// Paper 002: a host that did not go DOWN keeps the data it received for an
+// iteration, and a task of that iteration placed on it again uses it.
+TEST(SimAdapterTest, AStoppedIterationsDataIsReusedWhereItArrived) {
+  auto hosts = Hosts(3);
+  hosts[1].trace = {{12, SimAvail::kDown}};
+  Fixture f(hosts);
+  f.world.set_communication(Comm(0));
+  std::optional<JobReport> a, b;
+  f.adapters[0]->Submit(Job(1, "g"), [&](JobReport r) { a = r; });
+  f.adapters[1]->Submit(Job(2, "g"), [&](JobReport r) { b = r; });
+  f.RunAll();
+  // Received 0-3, computing from 3; h1 goes down at 12: the gang stops.
+  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(std::holds_alternative<Cancelled>(a->outcome));
+  EXPECT_EQ(f.world.data_held(0), 1);
+  EXPECT_EQ(f.world.data_held(1), 0);  // lost with the host
+  // The iteration again on h0 and h2, from 12: h0 has the program and the
+  // data, h2 receives both (12-15); the gang computes 15-25.
+  a.reset();
+  b.reset();
+  f.adapters[0]->Submit(Job(3, "g"), [&](JobReport r) { a = r; });
+  f.adapters[2]->Submit(Job(4, "g"), [&](JobReport r) { b = r; });
+  f.RunAll();
+  ASSERT_TRUE(a && b);
+  EXPECT_TRUE(std::get<Exited>(a->outcome).succeeded());
+  EXPECT_DOUBLE_EQ(a->ended, 25);
+  EXPECT_EQ(f.world.stats().data_reused, 1u);
+  EXPECT_EQ(f.world.stats().data_sends, 3u);
+  // The iteration is done: its data serves no more.
+  EXPECT_EQ(f.world.data_held(0), 0);
+}
+
 TEST(SimAdapterTest, MarkovDowntimeMatchesTheChain) {
   // UP -> DOWN 1 %, DOWN -> UP 4 % per slot: DOWN 20 % of the time.
   auto hosts = Hosts(1);

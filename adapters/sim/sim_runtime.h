@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "adapters/sim/sim_master_link.h"
 #include "adapters/sim/sim_world.h"
 
 namespace gs {
@@ -25,6 +26,11 @@ struct SimJob {
   Adapter::DoneCallback done;
   Seconds submitted = 0;
   Seconds started = -1;  // out of the queue; -1 while waiting
+  // Paper 002's communication phase: the job's data under way (0: none),
+  // and whether the host has everything the job needs to compute.
+  SimMasterLink::Id data_transfer = 0;
+  bool data_received = false;
+  bool received = false;
   std::unique_ptr<Timer> queue_timer;
   std::shared_ptr<SimGang> gang;
 };
@@ -54,6 +60,16 @@ struct SimWorld::Runtime {
     // Cores the jobs above hold (each at least one): asked for every host at
     // every scheduling round, so kept rather than summed.
     int busy_cores = 0;
+    // Paper 002: the program, held until the host goes DOWN, and its send
+    // under way (0: none).
+    bool has_program = false;
+    SimMasterLink::Id program_transfer = 0;
+    // Data messages received for the gang key `data_key` (an iteration)
+    // that the host still holds: a job of that key placed here again (after
+    // its gang was stopped) uses one instead of receiving it. Kept until the
+    // host goes DOWN or a gang of that key completes here.
+    std::string data_key;
+    int data_held = 0;
     std::map<uint64_t,
              std::pair<std::unique_ptr<Timer>, Adapter::StatusCallback>>
         transfers;
@@ -63,6 +79,7 @@ struct SimWorld::Runtime {
   Clock* clock = nullptr;
   std::vector<Host> hosts;
   std::unordered_map<std::string, std::shared_ptr<SimGang>> forming;
+  std::unique_ptr<SimMasterLink> link;  // with a communication phase
   uint64_t next_transfer = 1;
   // Reports and other deferred calls: adapters never call back from inside
   // the call that started the work.
@@ -77,6 +94,15 @@ struct SimWorld::Runtime {
 
   void Submit(uint32_t h, JobSpec spec, Adapter::DoneCallback done);
   void Begin(SimJob* job);
+  // The communication phase of `job` (paper 002), then Received().
+  void Receive(SimJob* job);
+  void Received(SimJob* job);
+  // Whether `job` can use data its host already holds for its iteration
+  // (counted in stats as reused).
+  bool ClaimHeldData(SimJob* job);
+  // Drops `job`'s transfers, and its host's program send when no job
+  // there waits for it any more (after `job` has left the host).
+  void DropTransfers(SimJob* job);
   // Starts or pauses the gang's computation to match its hosts' states.
   void Update(SimGang* g);
   void Complete(SimGang* g);

@@ -58,6 +58,12 @@ std::unique_ptr<Adapter> SimWorld::MakeAdapter(uint32_t h, Clock& clock) {
 
 SimAvail SimWorld::avail(uint32_t h) const { return rt_->hosts[h].avail; }
 
+bool SimWorld::has_program(uint32_t h) const {
+  return communication_.program <= 0 || rt_->hosts[h].has_program;
+}
+
+int SimWorld::data_held(uint32_t h) const { return rt_->hosts[h].data_held; }
+
 uint64_t SimWorld::MasterFileSize(const std::string& path) const {
   if (auto it = master_sizes_.find(path); it != master_sizes_.end())
     return it->second;
@@ -122,10 +128,16 @@ void SimWorld::Runtime::SetAvail(uint32_t h, SimAvail a) {
   SimAvail old = host.avail;
   if (old == a) return;
   host.avail = a;
+  if (link) link->SetHostUp(h, a == SimAvail::kUp);
   if (a == SimAvail::kDown) {
     ++world->stats_.host_downs;
     host.connected = false;
     host.files.clear();
+    host.has_program = false;  // and what it was receiving, below
+    host.data_key.clear();
+    host.data_held = 0;
+    if (host.program_transfer) link->Drop(host.program_transfer);
+    host.program_transfer = 0;
     FailTransfers(h, "host " + world->hosts_[h].name + " went down");
     std::vector<std::shared_ptr<SimGang>> gangs;
     for (auto& [id, job] : host.jobs) {
@@ -217,9 +229,77 @@ void SimWorld::Runtime::Submit(uint32_t h, JobSpec spec,
 
 void SimWorld::Runtime::Begin(SimJob* job) {
   job->started = clock->Now();
+  Receive(job);
+}
+
+void SimWorld::Runtime::Receive(SimJob* job) {
+  const SimCommunication& comm = world->communication_;
+  if (comm.program <= 0 && comm.data <= 0) {
+    Received(job);
+    return;
+  }
+  if (!link) {
+    link = std::make_unique<SimMasterLink>(clock, comm.n_com);
+    for (uint32_t q = 0; q < hosts.size(); ++q)
+      link->SetHostUp(q, hosts[q].avail == SimAvail::kUp);
+  }
+  const uint32_t h = job->host;
+  Host& host = hosts[h];
+  if (comm.program > 0 && !host.has_program && host.program_transfer == 0) {
+    host.program_transfer = link->Send(h, comm.program, [this, h] {
+      ++world->stats_.events;
+      ++world->stats_.program_sends;
+      Host& to = hosts[h];
+      to.program_transfer = 0;
+      to.has_program = true;
+      std::vector<SimJob*> waiting;
+      for (auto& [id, j] : to.jobs)
+        if (j->data_received && !j->received) waiting.push_back(j.get());
+      for (SimJob* j : waiting) Received(j);
+    });
+  }
+  auto data_in = [this, job] {
+    job->data_transfer = 0;
+    job->data_received = true;
+    if (world->communication_.program <= 0 || hosts[job->host].has_program)
+      Received(job);
+  };
+  const std::string& key = job->gang->key;
+  if (comm.data <= 0 || (!key.empty() && ClaimHeldData(job))) {
+    data_in();
+    return;
+  }
+  job->data_transfer = link->Send(h, comm.data, [this, data_in, job] {
+    ++world->stats_.events;
+    ++world->stats_.data_sends;
+    Host& to = hosts[job->host];
+    if (to.data_key != job->gang->key) {
+      to.data_key = job->gang->key;
+      to.data_held = 0;
+    }
+    ++to.data_held;
+    data_in();
+  });
+}
+
+bool SimWorld::Runtime::ClaimHeldData(SimJob* job) {
+  Host& host = hosts[job->host];
+  if (host.data_key != job->gang->key) return false;
+  int claimed = 0;
+  for (auto& [id, j] : host.jobs) {
+    if (j.get() != job && j->data_received && j->gang->key == host.data_key)
+      ++claimed;
+  }
+  if (claimed >= host.data_held) return false;
+  ++world->stats_.data_reused;
+  return true;
+}
+
+void SimWorld::Runtime::Received(SimJob* job) {
+  job->received = true;
   SimGang* g = job->gang.get();
   for (SimJob* m : g->members) {
-    if (m->started < 0) return;
+    if (!m->received) return;
   }
   if (g->members.size() < g->size) return;
   // Lock-step: the gang takes as long as its slowest host, which runs its
@@ -233,6 +313,18 @@ void SimWorld::Runtime::Begin(SimJob* job) {
   g->remaining = need;
   g->sized = true;
   Update(g);
+}
+
+void SimWorld::Runtime::DropTransfers(SimJob* job) {
+  if (!link) return;
+  if (job->data_transfer) link->Drop(job->data_transfer);
+  job->data_transfer = 0;
+  Host& host = hosts[job->host];
+  if (host.program_transfer == 0) return;
+  for (auto& [id, j] : host.jobs)
+    if (j.get() != job) return;  // another job still waits for it
+  link->Drop(host.program_transfer);
+  host.program_transfer = 0;
 }
 
 void SimWorld::Runtime::Update(SimGang* g) {
@@ -262,6 +354,10 @@ void SimWorld::Runtime::Complete(SimGang* g) {
   std::shared_ptr<SimGang> keep = g->members.front()->gang;
   for (SimJob* m : g->members) {
     Host& host = hosts[m->host];
+    if (!g->key.empty() && host.data_key == g->key) {
+      host.data_key.clear();  // the iteration is done: its data serves no more
+      host.data_held = 0;
+    }
     Exited ex;
     for (size_t i = 0; i < m->spec.params.size(); ++i) {
       const JobParam& p = m->spec.params[i];
@@ -319,6 +415,7 @@ void SimWorld::Runtime::Abort(SimGang* g, uint32_t failed_host,
   for (SimJob* m : members) {
     world->stats_.wasted_cpu += g->computed;
     m->queue_timer.reset();
+    DropTransfers(m);
     if (!cancelled && m->host == failed_host) {
       ++world->stats_.jobs_failed;
       Report(m, HostFailed{why});

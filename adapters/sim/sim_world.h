@@ -78,6 +78,22 @@ struct SimJobRecord {
   Seconds ended = 0;
 };
 
+// Paper 002's communication phase (section III): before a job computes, its
+// host needs the program (once, until it goes DOWN) and the job's data,
+// each sent by the master, which talks to at most n_com hosts at once
+// (adapters/sim/sim_master_link.h). A transfer progresses only while its
+// host is UP; a host that goes DOWN loses the program and what it was
+// receiving. A host keeps the data of an iteration (a gang key) it received
+// until it goes DOWN or the iteration completes: a task of the iteration
+// placed on it again (the gang was stopped) uses that data instead of
+// receiving it (paper 002, section III: x_q - x'_q messages). All 0: jobs
+// compute as soon as they leave the queue.
+struct SimCommunication {
+  Seconds program = 0;  // T_prog, seconds
+  Seconds data = 0;     // T_data per job, seconds
+  uint32_t n_com = 0;   // 0: no bound
+};
+
 // Counters of a simulated run.
 struct SimStats {
   bool record_jobs = false;  // fill `jobs` (successful jobs, in end order)
@@ -89,6 +105,10 @@ struct SimStats {
   uint64_t host_downs = 0;  // UP/RECLAIMED -> DOWN transitions
   uint64_t transfers = 0;
   uint64_t bytes_moved = 0;
+  // Paper 002's sends of the program and of job data that arrived.
+  uint64_t program_sends = 0;
+  uint64_t data_sends = 0;
+  uint64_t data_reused = 0;   // jobs that used data their host held
   Seconds useful_cpu = 0;     // slot-seconds of computation that succeeded
   Seconds wasted_cpu = 0;     // slot-seconds of computation lost or cancelled
   Seconds last_job_end = 0;   // the makespan of the jobs
@@ -115,6 +135,14 @@ class SimWorld {
   // Current availability of host `h`.
   SimAvail avail(uint32_t h) const;
 
+  // Set before the first job is submitted.
+  void set_communication(const SimCommunication& c) { communication_ = c; }
+  const SimCommunication& communication() const { return communication_; }
+  // Whether host `h` holds the program (always, without a T_prog).
+  bool has_program(uint32_t h) const;
+  // Data messages of an unfinished iteration that host `h` holds.
+  int data_held(uint32_t h) const;
+
   // Sizes of files the simulation put on the master (Get); other master
   // files are measured with stat().
   uint64_t MasterFileSize(const std::string& path) const;
@@ -128,6 +156,7 @@ class SimWorld {
   std::shared_ptr<const SimWorkModel> work_;
   uint64_t seed_;
   SimStats stats_;
+  SimCommunication communication_;
   std::unordered_map<std::string, uint64_t> master_sizes_;
 };
 

@@ -54,11 +54,12 @@ void Engine::LearnFromHistory(History& history) {
       jobs_submitted_ += r->second;  // earlier runs' jobs have all ended
     }
   }
-  // Volatile policies start from the availability checks of earlier runs.
+  // Volatile policies start from the availability checks and the host
+  // losses of earlier runs.
   if (availability_) {
     for (HostId h = 0; h < hosts_.size(); ++h) {
       if (auto r = history.LoadHostReliability(hosts_[h]->name); r.ok())
-        availability_->Seed(h, r->attempts, r->not_answered);
+        availability_->Seed(h, r->attempts, r->not_answered, r->distrust);
     }
   }
   // grank ranks hosts by the reliability the history accumulated.

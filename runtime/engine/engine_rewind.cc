@@ -18,6 +18,8 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
   HostEntry& host = *hosts_[lost];
   host.usable = false;
   host.reconnect_delay = 0;
+  // Volatile policies learn the loss now, not at the next slot.
+  if (availability_) availability_->ObserveChange(lost, HostAvail::kDown);
   // Timers run on the engine thread, where this is called from.
   boost::asio::post(*io_, [this, lost] { ScheduleReconnect(lost); });
   unrecorded_.failures.push_back(
@@ -267,6 +269,7 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
     if (s.ok()) {
       host.usable = true;
       host.reconnect_delay = 0;
+      if (availability_) availability_->ObserveChange(h, HostAvail::kUp);
       stats_.notes.push_back("host " + host.name + " is back");
       if (WatchedLocked()) {
         RunEvent e{"host_up", clock_->Now()};

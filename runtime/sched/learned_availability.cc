@@ -15,15 +15,18 @@ void LearnedAvailability::Refit(Host& host) {
   }
 }
 
-void LearnedAvailability::Seed(HostId h, int64_t attempts,
-                               int64_t not_answered) {
-  if (attempts <= 0 || not_answered < 0 || not_answered > attempts) return;
+void LearnedAvailability::Seed(HostId h, int64_t attempts, int64_t not_answered,
+                               int64_t losses) {
+  if (attempts < 0 || not_answered < 0 || not_answered > attempts ||
+      losses < 0 || attempts + losses == 0) {
+    return;
+  }
   Host& host = At(h);
   const int up = static_cast<int>(HostAvail::kUp);
   const int down = static_cast<int>(HostAvail::kDown);
   host.counts[up][up] += static_cast<double>(attempts - not_answered);
-  host.counts[up][down] += static_cast<double>(not_answered);
-  host.counts[down][up] += static_cast<double>(not_answered);
+  host.counts[up][down] += static_cast<double>(not_answered + losses);
+  host.counts[down][up] += static_cast<double>(not_answered + losses);
   Refit(host);
 }
 
@@ -35,6 +38,13 @@ void LearnedAvailability::Observe(HostId h, HostAvail state) {
   }
   host.last = state;
   ++host.observed;
+}
+
+void LearnedAvailability::ObserveChange(HostId h, HostAvail state) {
+  if (state == this->state(h)) return;
+  // Hosts start UP (connected): a change before the first slot is one.
+  if (observations(h) == 0) Observe(h, this->state(h));
+  Observe(h, state);
 }
 
 uint64_t LearnedAvailability::observations(HostId h) const {

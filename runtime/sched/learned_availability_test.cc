@@ -51,6 +51,37 @@ TEST(LearnedAvailabilityTest, TheHistorysUnansweredChecksAreFailures) {
   // Nonsense counts are ignored.
   model.Seed(2, 5, 7);
   EXPECT_EQ(model.chain(2).p[kUp][kUp], 1);
+  model.Seed(2, 5, 0, -1);
+  EXPECT_EQ(model.chain(2).p[kUp][kUp], 1);
+}
+
+TEST(LearnedAvailabilityTest, TheHistorysHostLossesAreFailuresToo) {
+  LearnedAvailability model(1);
+  // 90 answered checks, 9 unanswered and 10 losses recorded: 19 of 110
+  // transitions from UP (with the prior one UP->UP) go DOWN.
+  model.Seed(0, 99, 9, 10);
+  EXPECT_DOUBLE_EQ(model.chain(0).p[kUp][kDown], 19.0 / 110);
+  EXPECT_DOUBLE_EQ(model.chain(0).p[kDown][kUp], 19.0 / 20);
+  // Losses alone (no checks recorded) count.
+  model.Seed(1, 0, 0, 3);
+  EXPECT_DOUBLE_EQ(model.chain(1).p[kUp][kDown], 3.0 / 4);
+}
+
+TEST(LearnedAvailabilityTest, ChangesBetweenSlotsCountOnceEach) {
+  LearnedAvailability model(1);
+  model.Observe(0, HostAvail::kUp);
+  // Lost (the slot's observation then agrees: no second transition), back.
+  model.ObserveChange(0, HostAvail::kDown);
+  model.ObserveChange(0, HostAvail::kDown);
+  model.ObserveChange(0, HostAvail::kUp);
+  EXPECT_EQ(model.observations(0), 3u);
+  EXPECT_EQ(model.state(0), HostAvail::kUp);
+  EXPECT_DOUBLE_EQ(model.chain(0).p[kUp][kDown], 1.0 / 2);
+  EXPECT_DOUBLE_EQ(model.chain(0).p[kDown][kUp], 1.0 / 2);
+  // A host lost before its first slot left UP for DOWN.
+  model.ObserveChange(1, HostAvail::kDown);
+  EXPECT_EQ(model.state(1), HostAvail::kDown);
+  EXPECT_DOUBLE_EQ(model.chain(1).p[kUp][kDown], 1.0 / 2);
 }
 
 }  // namespace

@@ -15,20 +15,24 @@ VolatilePolicy::Measure VolatilePolicy::Evaluate(
 }
 
 VolatilePolicy::Measure VolatilePolicy::EvaluateLoad(
-    const std::vector<uint32_t>& x, const std::vector<Seconds>& load) const {
+    const std::vector<uint32_t>& x, const std::vector<Seconds>& load,
+    const std::vector<Seconds>& inputs) const {
   std::vector<HostStep> steps;
   std::vector<CommunicationNeed> comm;
   Seconds work = 0;
+  Seconds slot = hosts_ ? hosts_->slot() : 1;
   for (HostId h = 0; h < x.size(); ++h) {
     if (x[h] == 0) continue;
     work = std::max(work, load[h]);
     steps.push_back(hosts_ ? StepOf(hosts_->chain(h)) : HostStep{});
     if (hosts_) {
-      comm.push_back({hosts_->chain(h),
-                      hosts_->program_slots(h) + x[h] * hosts_->data_slots()});
+      double in = h < inputs.size() ? std::ceil(inputs[h] / slot - 1e-9) : 0;
+      uint32_t held = std::min(x[h], hosts_->data_held(h));
+      comm.push_back(
+          {hosts_->chain(h), hosts_->program_slots(h) +
+                                 (x[h] - held) * hosts_->data_slots() + in});
     }
   }
-  Seconds slot = hosts_ ? hosts_->slot() : 1;
   double w = std::ceil(work / slot - 1e-9);
   // Section IV-B: the communication phase, then the computation.
   CommunicationMeasure c = Communication(comm, hosts_ ? hosts_->n_com() : 0);
@@ -62,7 +66,10 @@ Policy::Choice VolatilePolicy::Choose(const ReadyTask& task,
     if (!board.Fits(h, task.need) || !board.FreeNowFor(h, task.need)) continue;
     if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
     x[h] = 1;
-    Measure m = Evaluate(x, task.op, predictor);
+    std::vector<Seconds> load(x.size(), 0), inputs(x.size(), 0);
+    load[h] = predictor.ExecTime(task.op, h);
+    inputs[h] = predictor.TransferTime(task.id, h);
+    Measure m = EvaluateLoad(x, load, inputs);
     x[h] = 0;
     double s = Score(m, 0);
     if (s > best_score) {
@@ -108,14 +115,14 @@ void VolatilePolicy::Place(std::span<const ReadyTask> ready,
     seen_.clear();
     iteration_start_ = in.now;
   }
-  std::vector<OpId> ops;
+  std::vector<Member> members;
   for (size_t i = 0; i < m; ++i) {
     seen_.insert(ready[i].id);
-    ops.push_back(ready[i].op);
+    members.push_back({ready[i].id, ready[i].op});
   }
   Measure last;
   std::vector<HostId> chosen =
-      Build(ops, free, *in.predictor, in.now - iteration_start_, &last);
+      Build(members, free, *in.predictor, in.now - iteration_start_, &last);
   if (chosen.size() < m) return;  // not enough UP slots: wait
   launched_ = in.now;
   launched_e_ = last.e;
@@ -129,26 +136,29 @@ void VolatilePolicy::Place(std::span<const ReadyTask> ready,
   }
 }
 
-std::vector<HostId> VolatilePolicy::Build(const std::vector<OpId>& ops,
+std::vector<HostId> VolatilePolicy::Build(const std::vector<Member>& members,
                                           const std::vector<int>& free,
                                           const Predictor& predictor,
                                           Seconds elapsed,
                                           Measure* last) const {
   std::vector<uint32_t> x(free.size(), 0);
-  std::vector<Seconds> load(free.size(), 0);
+  std::vector<Seconds> load(free.size(), 0), inputs(free.size(), 0);
   std::vector<HostId> chosen;
-  for (OpId op : ops) {
+  for (const Member& task : members) {
     HostId best = kNoHost;
     double best_score = -std::numeric_limits<double>::infinity();
     Measure best_m;
     for (HostId h = 0; h < free.size(); ++h) {
       if (static_cast<int>(x[h]) >= free[h]) continue;
-      Seconds w = predictor.ExecTime(op, h);
+      Seconds w = predictor.ExecTime(task.op, h);
+      Seconds d = predictor.TransferTime(task.task, h);
       ++x[h];
       load[h] += w;
-      Measure me = EvaluateLoad(x, load);
+      inputs[h] += d;
+      Measure me = EvaluateLoad(x, load, inputs);
       --x[h];
       load[h] -= w;
+      inputs[h] -= d;
       double s = Score(me, elapsed);
       if (s > best_score) {
         best_score = s;
@@ -158,7 +168,8 @@ std::vector<HostId> VolatilePolicy::Build(const std::vector<OpId>& ops,
     }
     if (best == kNoHost) break;
     ++x[best];
-    load[best] += predictor.ExecTime(op, best);
+    load[best] += predictor.ExecTime(task.op, best);
+    inputs[best] += predictor.TransferTime(task.task, best);
     chosen.push_back(best);
     *last = best_m;
   }
@@ -226,12 +237,13 @@ std::vector<TaskId> ProactivePolicy::Reconsider(
     if (model->state(h) != HostAvail::kUp || !states[h].usable) continue;
     free[h] = states[h].FreeFor(need_) + static_cast<int>(x[h]);
   }
-  std::vector<OpId> ops;
+  std::vector<Member> members;
   for (const Placement& p : running)
-    ops.push_back(live ? launches_[p.task].op : running_op_);
+    members.push_back({p.task, live ? launches_[p.task].op : running_op_});
   Seconds elapsed = in.now - iteration_start();
   Measure fresh;
-  std::vector<HostId> chosen = Build(ops, free, *in.predictor, elapsed, &fresh);
+  std::vector<HostId> chosen =
+      Build(members, free, *in.predictor, elapsed, &fresh);
   if (chosen.size() < running.size()) return {};
   std::vector<uint32_t> y(states.size(), 0);
   for (HostId h : chosen) ++y[h];

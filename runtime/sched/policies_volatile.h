@@ -9,6 +9,12 @@
 // P and E come from runtime/sched/volatile_model.h (its approximation is stated
 // there); the workload of a configuration is max_q x_q w_q, w_q the
 // predicted time of one task on q. All m tasks start together or none do.
+// The communication phase of host q (section IV-B) is the model's T_prog
+// (unless q holds the program) plus (x_q - x'_q) T_data (x'_q the data
+// messages of the iteration q already holds), plus what the predictor
+// says moving each task's missing inputs to q takes (Predictor::
+// TransferTime: file sizes over the link speeds the engine measured; 0 in
+// the simulator's iterations, which have no files).
 //
 // Without a fixed m (no model, or a model whose tasks_per_configuration()
 // is 0, as in live runs: runtime/sched/learned_availability.h) the
@@ -55,18 +61,26 @@ class VolatilePolicy : public Policy {
   Measure Evaluate(const std::vector<uint32_t>& x, OpId op,
                    const Predictor& predictor) const;
   // The same with the work of each host given (seconds): hosts with x[h]
-  // tasks take part, the longest work sets W.
+  // tasks take part, the longest work sets W. `inputs[h]` (seconds; empty:
+  // none) is what moving the tasks' input files to h takes, on top of the
+  // model's T_prog and T_data.
   Measure EvaluateLoad(const std::vector<uint32_t>& x,
-                       const std::vector<Seconds>& load) const;
+                       const std::vector<Seconds>& load,
+                       const std::vector<Seconds>& inputs = {}) const;
   // The criterion's value (higher is better) at `elapsed` seconds into the
   // iteration.
   double Score(const Measure& m, Seconds elapsed) const;
 
  protected:
-  // The passive construction: one task of each of `ops`, in order, on
-  // hosts with free[h] slots; fewer hosts than tasks when the slots run out.
+  // A task of a configuration being built.
+  struct Member {
+    TaskId task;
+    OpId op;
+  };
+  // The passive construction: each of `members`, in order, on hosts with
+  // free[h] slots; fewer hosts than tasks when the slots run out.
   // `last` gets the measure of the whole configuration.
-  std::vector<HostId> Build(const std::vector<OpId>& ops,
+  std::vector<HostId> Build(const std::vector<Member>& members,
                             const std::vector<int>& free,
                             const Predictor& predictor, Seconds elapsed,
                             Measure* last) const;

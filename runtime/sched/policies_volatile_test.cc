@@ -161,6 +161,58 @@ TEST(VolatilePolicyTest, IeCountsTheCommunicationPhase) {
   EXPECT_EQ(PlaceWith("ie", model, faster, hosts, 1)[0].host, 1u);
 }
 
+// Live runs have no T_data in the model: a task's data is its input files,
+// and the predictor tells how long moving them to each host takes (file
+// sizes over the measured link speeds).
+class InputsPredictor : public FixedPredictor {
+ public:
+  InputsPredictor(std::vector<Seconds> t, std::vector<Seconds> inputs)
+      : FixedPredictor(std::move(t)), inputs_(std::move(inputs)) {}
+  Seconds TransferTime(TaskId, HostId h) const override { return inputs_[h]; }
+
+ private:
+  std::vector<Seconds> inputs_;
+};
+
+TEST(VolatilePolicyTest, LiveIeCountsMovingTheInputFiles) {
+  FakeHosts model;
+  model.m = 0;
+  model.chains = {Chain(0, 0, 0), Chain(0, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  std::vector<HostState> hosts(2);
+  // Host 1 computes faster (5 s against 10) but its inputs take 8 s to
+  // get there, 0 to host 0 (they are already on it): 13 against 10.
+  InputsPredictor far({10, 5}, {0, 8});
+  auto out = PlaceWith("ie", model, far, hosts, 1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].host, 0u);
+  EXPECT_DOUBLE_EQ(out[0].predicted_end, 10);
+  // Inputs of 4 s: 9 against 10, host 1.
+  InputsPredictor near({10, 5}, {0, 4});
+  out = PlaceWith("ie", model, near, hosts, 1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].host, 1u);
+  EXPECT_DOUBLE_EQ(out[0].predicted_end, 9);
+}
+
+// x'_q (section III): a host that holds the iteration's data needs only the
+// rest; with T_data 8 it beats a host that computes 5 s faster.
+TEST(VolatilePolicyTest, IeCountsTheDataAHostAlreadyHolds) {
+  class Holding : public FakeHosts {
+   public:
+    uint32_t data_held(HostId h) const override { return h == 0 ? 1 : 0; }
+  } model;
+  model.chains = {Chain(0, 0, 0), Chain(0, 0, 0)};
+  model.states = {HostAvail::kUp, HostAvail::kUp};
+  model.data = 8;
+  FixedPredictor pred({10, 5});
+  std::vector<HostState> hosts(2);
+  auto out = PlaceWith("ie", model, pred, hosts, 1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].host, 0u);  // 10 against 8 + 5
+  EXPECT_DOUBLE_EQ(out[0].predicted_end, 10);
+}
+
 // n_com = 1: the master sends one host's data at a time, so spreading m
 // tasks over more hosts costs the sum of their transfers.
 TEST(VolatilePolicyTest, TheMastersBoundMakesIeGroupTasks) {

@@ -95,6 +95,9 @@ class VolatileHosts {
   virtual double program_slots(HostId h) const { return 0; }
   virtual double data_slots() const { return 0; }
   virtual uint32_t n_com() const { return 0; }
+  // Data messages of the current iteration host h already holds (x'_q):
+  // x_q tasks there need only x_q - x'_q more.
+  virtual uint32_t data_held(HostId h) const { return 0; }
 };
 
 }  // namespace gs

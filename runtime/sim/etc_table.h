@@ -1,4 +1,4 @@
-// etc_table: paper 003's comparison of docs/experiments.md (section 1,
+// etc_table: paper 003's comparison of docs/experiments.md ("Paper 003",
 // tables 2 and 3 and the failure-free reference) regenerated from the Braun
 // instances: MET, FTMET, MCT and FTMCT with the paper's failures, MET, MCT
 // and Min-Min without, ours beside the paper's figures.

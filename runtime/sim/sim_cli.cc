@@ -31,7 +31,10 @@ constexpr char kDescription[] =
     "paper 000), nsl / aet (dag), events (simulation events); bot also: "
     "total_cpu (useful + wasted slot-seconds), mean_task_end (mean time a "
     "task's result was ready), replicas (replicas started) and "
-    "replica_wins (replicas that finished their task first).";
+    "replica_wins (replicas that finished their task first); volatile "
+    "also: iterations (completed by the deadline), program_sends and "
+    "data_sends (transfers from the master that arrived) and data_reused "
+    "(tasks that used data their host already held).";
 
 constexpr char kFooter[] =
     "Exit codes: 0 done; 1 some task did not finish; 2 bad command line or "
@@ -152,6 +155,12 @@ void AddVolatile(CLI::App& app, SimVolatileArgs* a, bool* json) {
   vol->add_option("--w-min", o.w_min, "shortest task time on a host (10)");
   vol->add_option("--w-max", o.w_max, "longest task time on a host (30)");
   vol->add_option("--max-slots", o.max_slots, "slots per host, 1..N (2)");
+  vol->add_option("--t-prog", o.t_prog,
+                  "seconds to send the program to a host that lacks it (10)");
+  vol->add_option("--t-data", o.t_data,
+                  "seconds to send one task's data to its host (2)");
+  vol->add_option("--n-com", o.n_com,
+                  "hosts the master sends to at once, 0 = no bound (5)");
   vol->add_flag("--json", *json, "one JSON object instead of a table");
 }
 
@@ -318,6 +327,11 @@ StatusOr<SimTable> RunVolatileArgs(const SimVolatileArgs& a,
       SimRow row = RowFromResult(policy, r->run);
       row.values.insert(row.values.begin(),
                         {"iterations", static_cast<double>(r->iterations)});
+      row.values.push_back(
+          {"program_sends", static_cast<double>(r->program_sends)});
+      row.values.push_back({"data_sends", static_cast<double>(r->data_sends)});
+      row.values.push_back(
+          {"data_reused", static_cast<double>(r->data_reused)});
       runs.push_back(std::move(row));
     }
     table.rows.push_back(MeanRow(policy, runs));

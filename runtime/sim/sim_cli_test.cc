@@ -81,6 +81,16 @@ TEST(SimArgsTest, DagAndVolatile) {
   ASSERT_NE(v, nullptr);
   EXPECT_THAT(v->policies, ElementsAre("ip", "ie", "iy", "iay"));
   EXPECT_EQ(v->options.hosts, 20u);
+  EXPECT_EQ(v->options.t_prog, 10);
+  EXPECT_EQ(v->options.n_com, 5u);
+  Parsed link =
+      Parse({"volatile", "--t-prog", "0", "--t-data", "1.5", "--n-com", "0"});
+  ASSERT_EQ(link.stop, std::nullopt) << link.err;
+  v = std::get_if<SimVolatileArgs>(&link.command.experiment);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->options.t_prog, 0);
+  EXPECT_EQ(v->options.t_data, 1.5);
+  EXPECT_EQ(v->options.n_com, 0u);
 }
 
 TEST(SimArgsTest, HelpOfEverySubcommand) {
@@ -186,6 +196,7 @@ TEST(SimCommandTest, EtcInstanceAndVolatile) {
   EXPECT_EQ(vol.code, kSimDone) << vol.err;
   EXPECT_THAT(vol.out, HasSubstr("ie"));
   EXPECT_THAT(vol.out, HasSubstr("iterations"));
+  EXPECT_THAT(vol.out, HasSubstr("data_sends"));
   // Fewer slots than tasks per iteration: bad input, told.
   Ran small = RunArgs({"volatile", "--hosts", "3", "--deadline", "200"});
   EXPECT_EQ(small.code, kSimBadInput);

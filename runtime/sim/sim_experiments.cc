@@ -252,7 +252,7 @@ namespace {
 class WorldVolatileHosts : public VolatileHosts {
  public:
   WorldVolatileHosts(const SimWorld* world, Seconds slot, uint32_t m)
-      : world_(world), slot_(slot), m_(m) {
+      : world_(world), slot_(slot), m_(m), comm_(world->communication()) {
     for (size_t h = 0; h < world->num_hosts(); ++h) {
       AvailabilityChain c;
       const auto& mk = world->host(h).markov;
@@ -267,11 +267,21 @@ class WorldVolatileHosts : public VolatileHosts {
     return static_cast<HostAvail>(world_->avail(h));
   }
   uint32_t tasks_per_configuration() const override { return m_; }
+  // What the simulated master link costs (slots), as the hosts stand now.
+  double program_slots(HostId h) const override {
+    return world_->has_program(h) ? 0 : comm_.program / slot_;
+  }
+  double data_slots() const override { return comm_.data / slot_; }
+  uint32_t data_held(HostId h) const override {
+    return static_cast<uint32_t>(world_->data_held(h));
+  }
+  uint32_t n_com() const override { return comm_.n_com; }
 
  private:
   const SimWorld* world_;
   Seconds slot_;
   uint32_t m_;
+  SimCommunication comm_;
   std::vector<AvailabilityChain> chains_;
 };
 
@@ -281,6 +291,8 @@ StatusOr<VolatileResult> RunVolatile(const VolatileOptions& opt) {
   if (opt.hosts == 0 || opt.m == 0 || opt.max_slots < 1 || !(opt.slot > 0))
     return Status::InvalidArgument(
         "--hosts, --m, --max-slots and --slot must be positive");
+  if (!(opt.t_prog >= 0) || !(opt.t_data >= 0))
+    return Status::InvalidArgument("--t-prog and --t-data must be >= 0");
   std::mt19937_64 rng(opt.seed * 0x94D049BB133111EBull + 23);
   auto u = [&](double a, double b) {
     return a + (b - a) * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
@@ -317,6 +329,7 @@ StatusOr<VolatileResult> RunVolatile(const VolatileOptions& opt) {
   auto wl = std::make_shared<SimWorkload>(opt.hosts);
   wl->SetIteration(opt.m, w);
   SimWorld world(std::move(hosts), wl, opt.seed);
+  world.set_communication({opt.t_prog, opt.t_data, opt.n_com});
   WorldVolatileHosts model(&world, opt.slot, opt.m);
   SimRunOptions o;
   o.policy = opt.policy;
@@ -333,6 +346,9 @@ StatusOr<VolatileResult> RunVolatile(const VolatileOptions& opt) {
   });
   if (!r.ok()) return r.status();
   out.run = *r;
+  out.program_sends = world.stats().program_sends;
+  out.data_sends = world.stats().data_sends;
+  out.data_reused = world.stats().data_reused;
   return out;
 }
 

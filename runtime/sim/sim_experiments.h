@@ -100,7 +100,11 @@ StatusOr<SimResult> RunBot(const BotOptions& options);
 // in [w_min, w_max], 1 to max_slots slots and a Markov chain: per slot
 // UP->DOWN in [0.0005, 0.005], UP->RECLAIMED in [0.001, 0.01],
 // RECLAIMED stays in [0.8, 0.95] (a tenth of the rest to DOWN),
-// DOWN stays in [0.95, 0.995] (then UP).
+// DOWN stays in [0.95, 0.995] (then UP). Before computing, a host receives
+// the program (t_prog seconds, once until it goes DOWN) and each task's data
+// (t_data), the master sending to at most n_com hosts at once (paper 002,
+// section III; adapters/sim/sim_world.h, SimCommunication). The paper gives
+// no values for these; the defaults are ours.
 struct VolatileOptions {
   size_t hosts = 20;
   uint32_t m = 10;
@@ -110,11 +114,19 @@ struct VolatileOptions {
   Seconds w_min = 10;
   Seconds w_max = 30;
   int max_slots = 2;
+  Seconds t_prog = 10;
+  Seconds t_data = 2;
+  uint32_t n_com = 5;
   uint64_t seed = 1;
 };
 struct VolatileResult {
   SimResult run;
   uint64_t iterations = 0;  // completed by the deadline
+  // The master link: sends that arrived, and tasks that used data their
+  // host already held.
+  uint64_t program_sends = 0;
+  uint64_t data_sends = 0;
+  uint64_t data_reused = 0;
 };
 StatusOr<VolatileResult> RunVolatile(const VolatileOptions& options);
 

@@ -38,6 +38,41 @@ TEST(SimVolatileTest, AGangMemberLostLosesTheIteration) {
   EXPECT_GT(r->run.wasted_cpu, 0);
 }
 
+TEST(SimVolatileTest, SendingProgramAndDataCostsIterations) {
+  VolatileOptions o;
+  o.policy = "ie";
+  o.deadline = 3000;
+  o.seed = 4;
+  o.t_prog = 0;
+  o.t_data = 0;
+  auto free_link = RunVolatile(o);
+  o.t_prog = 10;
+  o.t_data = 2;
+  o.n_com = 5;
+  auto bounded = RunVolatile(o);
+  o.n_com = 1;  // ten data messages one after the other: >= 20 s each
+  auto narrow = RunVolatile(o);
+  ASSERT_TRUE(free_link.ok() && bounded.ok() && narrow.ok());
+  EXPECT_LT(bounded->iterations, free_link->iterations);
+  EXPECT_LT(narrow->iterations, bounded->iterations);
+  // No iteration can be shorter than its data messages sent one by one
+  // plus its shortest possible computation (10 s).
+  EXPECT_LE(narrow->iterations, static_cast<uint64_t>(3000 / (10 * 2 + 10)));
+  EXPECT_GT(narrow->iterations, 0u);
+  // Every completed iteration had its m data messages, sent or reused.
+  EXPECT_GE(narrow->data_sends + narrow->data_reused, narrow->iterations * o.m);
+  EXPECT_GT(narrow->program_sends, 0u);
+  EXPECT_EQ(free_link->data_sends + free_link->program_sends, 0u);
+}
+
+TEST(SimVolatileTest, NegativeTransferTimesAreRefused) {
+  VolatileOptions o;
+  o.t_data = -1;
+  auto r = RunVolatile(o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("--t-data"), std::string::npos);
+}
+
 TEST(SimBotTest, RunsWithMarkovFailuresAreDeterministic) {
   BotOptions o;
   o.hosts = 20;
