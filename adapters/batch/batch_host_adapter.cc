@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <variant>
 
 #include "adapters/batch/batch_claim.h"
@@ -10,6 +11,8 @@
 #include "adapters/batch/via_ssh.h"
 
 namespace gs {
+
+namespace fs = std::filesystem;
 
 BatchHostAdapter::BatchHostAdapter(boost::asio::io_context& io, Clock& clock,
                                    BatchAdapterOptions options,
@@ -28,12 +31,17 @@ BatchHostAdapter::BatchHostAdapter(boost::asio::io_context& io, Clock& clock,
 }
 
 StatusOr<int> BatchHostAdapter::CheckSystem(const std::string& dir) {
-  const std::string check = dir + "/check.sh";
+  // Per master (the pilots' directory is shared), and gone after: only
+  // validated, never run.
+  const std::string check =
+      dir + "/check." + std::to_string(::getpid()) + ".sh";
   if (Status s = WriteFileAtomically(check, "#!/bin/sh\nexit 0\n"); !s.ok()) {
     return s;
   }
   ::chmod(check.c_str(), 0700);
-  return commands_.Check(check);
+  auto checked = commands_.Check(check);
+  ::unlink(check.c_str());
+  return checked;
 }
 
 std::string BatchHostAdapter::VoidOrFindClaim(const QueuedJob& job) {
@@ -50,6 +58,8 @@ std::string BatchHostAdapter::VoidOrFindClaim(const QueuedJob& job) {
   }
   const auto* held = std::get_if<ClaimHeld>(&*claim);
   if (held == nullptr || held->owner == kVoidClaim) {
+    // The claim must outlive the queued job: its run dir stays.
+    voided_run_dirs_.insert(fs::path(job.dir).parent_path().string());
     std::fprintf(stderr,
                  "gsrt: %s: element %d of %s was being submitted when the "
                  "master stopped and has not started: voided (should the "

@@ -7,6 +7,7 @@
 #define GSRT_ADAPTERS_BATCH_BATCH_HOST_ADAPTER_H_
 
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +67,11 @@ class BatchHostAdapter : public AdapterDefaults {
   // stopped: "" when no job will run it (voided now, or voided already),
   // else the batch id of the job that claimed it. Logs which.
   std::string VoidOrFindClaim(const QueuedJob& job);
+  // Run dirs of interrupted masters holding an element voided by this
+  // one: kept, so that its job finds the claim whenever it starts.
+  const std::set<std::string>& voided_run_dirs() const {
+    return voided_run_dirs_;
+  }
 
   // "host 'NAME'", for messages.
   std::string Host() const { return "host '" + options_.host.name + "'"; }
@@ -79,6 +85,7 @@ class BatchHostAdapter : public AdapterDefaults {
   QueueWaitLog waits_;
   std::vector<QueuedJob> queued_;
   SubmissionRecorder record_submissions_;
+  std::set<std::string> voided_run_dirs_;
 };
 
 }  // namespace gs

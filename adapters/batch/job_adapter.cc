@@ -124,6 +124,7 @@ void BatchJobAdapter::Adopt(QueuedJob job, JobSpec spec, DoneCallback done) {
   e.batch_id = job.batch_id;
   e.adopted = true;
   adopted_names_.insert(job.name);
+  old_run_dirs_.insert(fs::path(job.dir).parent_path().string());
   Queued(std::move(job));
   // Its record may be there already: the next tick reads it (never from
   // inside this call, as Submit).
@@ -389,6 +390,10 @@ void BatchJobAdapter::Shutdown() {
   if (!keep_files_ && ids.empty() && !run_dir_.empty()) {
     std::error_code ec;
     fs::remove_all(run_dir_, ec);
+    // The interrupted runs' files whose jobs this run took over, too.
+    for (const std::string& dir : old_run_dirs_) {
+      if (!voided_run_dirs().count(dir)) fs::remove_all(dir, ec);
+    }
   }
   // Reported before this returns (the engine stops its loop next).
   auto left = std::move(jobs_);

@@ -82,6 +82,7 @@ class BatchJobAdapter : public BatchHostAdapter {
   std::string run_dir_;
   std::string job_name_;
   std::set<std::string> adopted_names_;  // earlier masters' job names
+  std::set<std::string> old_run_dirs_;   // and their batch directories
   int max_array_ = 1;
   int slots_ = 1;
   std::map<JobId, Entry> jobs_;

@@ -5,10 +5,13 @@
 # SIGKILLed (its sshd and everything under it, then restarted), a host
 # SIGSTOPped and resumed, an agent or a single worker SIGKILLed, the master
 # SIGKILLed and started again in the same directory (it resumes).
+# With --slurm, a fourth host is the local Slurm (job mode or pilots, drawn
+# per round) and a batch job or pilot is cancelled as a fault too.
 # After every round: the files are byte for byte the sequential build's,
-# and no process, host session or stray file of the run is left.
+# and no process, host session, batch job or stray file of the run is left.
 #
 #   chaos_soak.sh BIN_DIR [--rounds N] [--from F] [--seed S] [--round R] [--small] [--keep]
+#                 [--slurm TESTBED_DIR]
 #
 # BIN_DIR holds matmul, matmul-sequential, scratch and scratch-sequential
 # (the build's examples/). Rounds F..N run (default 1..50); round R's plan
@@ -19,6 +22,8 @@
 # $GSRT_CHAOS_ROUND_TIMEOUT seconds (default 180) fails with its seed.
 # Exits 1 if any round failed; prints a summary with each failed round's
 # replay command. --small runs smaller applications (the CTest form).
+# --slurm starts (or reuses) the local Slurm of tests/testbed/slurm.sh in
+# TESTBED_DIR.
 # --keep keeps the soak's directory (kept anyway when a
 # round failed).
 set -euo pipefail
@@ -29,11 +34,12 @@ source "$here/faults.sh"
 # shellcheck source=leftovers.sh
 source "$here/leftovers.sh"
 
-usage() { echo "usage: chaos_soak.sh BIN_DIR [--rounds N] [--from F] [--seed S] [--round R] [--small] [--keep]" >&2; exit 2; }
+usage() { echo "usage: chaos_soak.sh BIN_DIR [--rounds N] [--from F] [--seed S] [--round R] [--small] [--keep] [--slurm TESTBED_DIR]" >&2; exit 2; }
 (($# >= 1)) || usage
 bin=$(cd "$1" && pwd) || usage
 shift
-rounds=50 seed=1 only='' from=1 keep=0 small=0
+rounds=50 seed=1 only='' from=1 keep=0 small=0 slurm_dir=''
+
 while (($#)); do
   case $1 in
     --rounds) rounds=${2:?}; shift 2 ;;
@@ -42,6 +48,7 @@ while (($#)); do
     --from) from=${2:?}; shift 2 ;;
     --keep) keep=1; shift ;;
     --small) small=1; shift ;;
+    --slurm) slurm_dir=${2:?}; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -53,6 +60,12 @@ for p in matmul matmul-sequential scratch scratch-sequential; do
 done
 round_timeout=${GSRT_CHAOS_ROUND_TIMEOUT:-180}
 kinds=(host_kill host_stop agent_kill worker_kill master_kill)
+if [ -n "$slurm_dir" ]; then
+  kinds+=(batch_kill)
+  bash "$here/../testbed/slurm.sh" start "$slurm_dir" >/dev/null
+  # shellcheck disable=SC1091
+  source "$slurm_dir/slurm.env"
+fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/gsrt-chaos.XXXXXX")
 hosts_dir=$root/sshd
@@ -124,6 +137,20 @@ plan_round() {  # plan_round R
   for ((f = 0; f < count; f++)); do
     plan+=("${at[$f]} ${kinds[$((RANDOM % ${#kinds[@]}))]} $((1 + RANDOM % 3)) $RANDOM")
   done
+  batch_mode=
+  [ -z "$slurm_dir" ] || batch_mode=$( ((RANDOM % 2)) && echo pilot || echo job)
+}
+
+# The Slurm host of round directory $1 (work dir beside node1..3).
+cluster_host() {
+  echo "  - name: cluster"
+  echo "    adapter: slurm"
+  echo "    mode: $batch_mode"
+  echo "    slots: 2"
+  echo "    shared_fs: true"
+  echo "    workdir: $1/cluster"
+  [ "$batch_mode" = pilot ] && echo "    pilots: 1"
+  return 0
 }
 
 # Tasks the running master reports done (its progress line, every 0.25 s
@@ -165,14 +192,17 @@ run_round() {
   mkdir -p "$par"
   # The hosts work in directories of this round (node1..3 beside par/):
   # what a round leaves on them is seen apart from the other rounds.
-  sed "s|workdir: $hosts_dir/host\([0-9]\)/work|workdir: $rdir/node\1|" "$root/gsrt.yaml" >"$rdir/gsrt.yaml"
+  {
+    sed "s|workdir: $hosts_dir/host\([0-9]\)/work|workdir: $rdir/node\1|" "$root/gsrt.yaml"
+    [ -z "$slurm_dir" ] || cluster_host "$rdir"
+  } >"$rdir/gsrt.yaml"
   local seqdir="$root/seq/$app-${args// /-}"
   if [ ! -d "$seqdir" ]; then
     mkdir "$seqdir"
     # shellcheck disable=SC2086
     (cd "$seqdir" && "$bin/$app-sequential" $args) >/dev/null
   fi
-  printf 'round %d (seed %d): %s %s, faults:' "$r" "$round_seed" "$app" "$args"
+  printf 'round %d (seed %d): %s %s%s, faults:' "$r" "$round_seed" "$app" "$args" "${batch_mode:+, slurm $batch_mode mode}"
   printf ' [%s]' "${plan[@]}"
   echo
   deadline=$((SECONDS + round_timeout))
@@ -215,9 +245,9 @@ run_round() {
     { fail_round "$app does not say its result matches: $(head -n 2 "$mout" | tr '\n' ' ')"; return 1; }
   # Agents end with their connection, workers with their parent: give them
   # a bounded moment, then everything must be gone.
-  wait_for 20 '[ -z "$( (soak_processes; host_sessions; stray_files "$rdir" "$disturbed") | grep -v "^known: ")" ]' || true
+  wait_for 20 '[ -z "$( (soak_processes; host_sessions; batch_jobs; stray_files "$rdir" "$disturbed") | grep -v "^known: ")" ]' || true
   local left known
-  left=$( (soak_processes; host_sessions; stray_files "$rdir" "$disturbed") | head -n 8)
+  left=$( (soak_processes; host_sessions; batch_jobs; stray_files "$rdir" "$disturbed") | head -n 8)
   known=$(grep "^known: " <<<"$left" || true)
   left=$(grep -v "^known: " <<<"$left" || true)
   [ -z "$left" ] || { fail_round "left behind: $(echo "$left" | tr '\n' ';')"; return 1; }
@@ -234,6 +264,7 @@ clean_up_round() {
   [ -n "$mpid" ] && { kill -KILL "$mpid" 2>/dev/null || true; wait "$mpid" 2>/dev/null || true; }
   mpid=
   for p in $(soak_processes | sed -n 's/^process \([0-9]*\):.*/\1/p'); do kill -KILL "$p" 2>/dev/null || true; done
+  [ -z "$slurm_dir" ] || batch_jobs | awk '{ print $3 }' | xargs -r scancel 2>/dev/null || true
   for i in 1 2 3; do
     # shellcheck disable=SC2046
     kill -CONT $(bash "$testbed" below "$hosts_dir" "$i") 2>/dev/null || true
@@ -249,6 +280,7 @@ for r in "${list[@]}"; do
     echo "  FAILED: $round_failure"
     replay="scripts/chaos_soak.sh --seed $seed --round $r"
     ((small)) && replay+=" --small"
+    [ -z "$slurm_dir" ] || replay+=" --slurm $slurm_dir"
     failures+=("round $r (seed $round_seed, $app $args): $round_failure
     replay: $replay")
     clean_up_round

@@ -74,3 +74,17 @@ inject_worker_kill() {
   kill -KILL "$w" 2>/dev/null || return 1
   echo "killed worker $w on ${where:-master}"
 }
+
+# Cancel one of the round's batch jobs that run now (with --slurm): number
+# $1 (modulo their count). In job mode the job leaves the queue without an
+# exit record (the master runs its task again); in pilot mode the pilot's
+# agent dies with its allocation (its jobs run again elsewhere).
+inject_batch_kill() {
+  local pick=$1 jobs=()
+  mapfile -t jobs < <(squeue -h -r -t RUNNING -o '%i %j' 2>/dev/null |
+    awk '$2 ~ /^gsrt-(pilot-)?cluster-/ { print $1 }' | sort)
+  ((${#jobs[@]})) || { echo "no batch job running"; return 1; }
+  local j=${jobs[$((pick % ${#jobs[@]}))]}
+  scancel "$j" 2>/dev/null || return 1
+  echo "cancelled batch job $j of cluster"
+}

@@ -36,6 +36,14 @@ host_sessions() {
   done
 }
 
+# The soak's batch jobs still in the local Slurm's queue (only with
+# --slurm): "batch job ID NAME STATE" per job.
+batch_jobs() {
+  [ -n "${slurm_dir:-}" ] || return 0
+  squeue -h -r -o '%i %j %T' 2>/dev/null |
+    awk '$2 ~ /^gsrt-(pilot-)?cluster-/ { print "batch job", $1, $2, $3 }'
+}
+
 # Files no finished run keeps (docs/design.md: "Files and versions",
 # "Resume", "Failures"), in round directory $1 (par/ is the master's
 # directory, node1..3 the hosts' work dirs); $2 is 1 when a host was lost or
@@ -84,6 +92,20 @@ stray_files() {
         *) echo "unexpected ${e#"$root"/}" ;;
       esac
     done
+  done
+  # The Slurm host (--slurm): its logs/, an empty jobs/ and pilots/; a
+  # batch directory only after a disturbance (a job cancelled outside gsrt
+  # keeps its run's files, its output may say why; a killed master's run
+  # dir stays unless the next run took its jobs over: design.md, Resume).
+  for e in "$rdir"/cluster/*; do
+    [ -e "$e" ] || continue
+    case "${e##*/}" in
+      logs) ;;
+      jobs | pilots)
+        [ -z "$(ls -A "$e")" ] || echo "left in ${e#"$root"/}: $(ls -A "$e" | head -5 | tr '\n' ' ')" ;;
+      batch-*) ((disturbed)) || echo "batch directory left by an undisturbed run: ${e#"$root"/}" ;;
+      *) echo "unexpected ${e#"$root"/}" ;;
+    esac
   done
   # A host's process killed while writing leaves its temporary: a known
   # gap (docs/reliability.md), told apart as "known:" after a disturbance.
