@@ -29,21 +29,25 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
   // Each group back in order of earliest slot: an insertion sort from the
   // previous round's order, where only the hosts whose jobs started or
   // ended since are out of place.
-  for (const Group& g : groups_) {
-    for (uint32_t i = g.begin + 1; i < g.end; ++i) {
-      const HostId h = members_[i];
-      uint32_t p = i;
-      for (; p > g.begin && Before(h, members_[p - 1]); --p)
-        members_[p] = members_[p - 1];
-      members_[p] = h;
-    }
-    for (uint32_t i = g.begin; i < g.end; ++i) position_[members_[i]] = i;
-  }
+  for (const Group& g : groups_) SortGroup(g);
+  unsorted_.assign(groups_.size(), false);
+  unsorted_list_.clear();
   least_earliest_ = std::numeric_limits<Seconds>::infinity();
   for (const Group& g : groups_)
     least_earliest_ = std::min(least_earliest_, EarliestOf(members_[g.begin]));
   inverse_lower_ = groups_.empty() ? 0 : groups_.front().inverse_lower;
   if (replay_enabled_) StartRound(regrouped);
+}
+
+void FinishIndex::SortGroup(const Group& g) {
+  for (uint32_t i = g.begin + 1; i < g.end; ++i) {
+    const HostId h = members_[i];
+    uint32_t p = i;
+    for (; p > g.begin && Before(h, members_[p - 1]); --p)
+      members_[p] = members_[p - 1];
+    members_[p] = h;
+  }
+  for (uint32_t i = g.begin; i < g.end; ++i) position_[members_[i]] = i;
 }
 
 void FinishIndex::StartRound(bool regrouped) {
@@ -262,6 +266,12 @@ void FinishIndex::Moved(HostId h) {
     } else {
       Changed(h);
     }
+    // Replayed steps need no order: the group is sorted when searched.
+    if (!unsorted_[group_of_[h]]) {
+      unsorted_[group_of_[h]] = true;
+      unsorted_list_.push_back(group_of_[h]);
+    }
+    return;
   }
   const Group& g = groups_[group_of_[h]];
   uint32_t p = position_[h];
@@ -309,6 +319,11 @@ FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost) {
   // usually holds the answer or near it), then the others in speed order,
   // skipping those whose bound exceeds the best so far.
   const Seconds kInf = std::numeric_limits<Seconds>::infinity();
+  for (uint32_t g : unsorted_list_) {
+    SortGroup(groups_[g]);
+    unsorted_[g] = false;
+  }
+  unsorted_list_.clear();
   bounds_.resize(groups_.size());
   uint32_t first_group = 0;
   for (uint32_t g = 0; g < groups_.size(); ++g) {

@@ -101,6 +101,8 @@ class FinishIndex {
   template <typename Cost>
   Best Search(Seconds work, const Cost& cost);
   void GroupBySpeed(std::span<const double> speeds);
+  // Back in order of earliest slot, from a nearly sorted order.
+  void SortGroup(const Group& g);
   // The earliest slot of h; +inf when h is not usable.
   Seconds EarliestOf(HostId h) const {
     return board_->usable(h) ? board_->earliest(h)
@@ -156,6 +158,9 @@ class FinishIndex {
   std::vector<HostId> members_;     // group by group
   std::vector<uint32_t> position_;  // of each host in members_
   std::vector<uint32_t> group_of_;  // of each host
+  // Groups whose order Moved left to the next Search (with replay).
+  std::vector<bool> unsorted_;
+  std::vector<uint32_t> unsorted_list_;
   // Reused per Find: each group's bound and least execution time.
   std::vector<std::pair<Seconds, Seconds>> bounds_;
 
