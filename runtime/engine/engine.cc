@@ -56,6 +56,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   // Called while scheduling, with the engine mutex held.
   predictor_->set_transfer(
       [this](TaskId t, HostId h) { return PredictTransferLocked(t, h); });
+  predictor_->set_transfers_stable([this] { return TransfersStableLocked(); });
   if (Status s = ConnectHosts(hosts); !s.ok()) return s;
   started_ = clock_->Now();
   OpenHistory();
@@ -183,6 +184,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   unrecorded_.checks.push_back(HostCheck{setup.name, clock_->Now(), s.ok(),
                                          std::nullopt, CheckSource::kRuntime});
   links_.AddHost(entry->shared);
+  TransfersChangedLocked();
   hosts_.push_back(std::move(entry));
   return Status::Ok();
 }

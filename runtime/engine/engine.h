@@ -229,6 +229,13 @@ class Engine {
   std::string PathOn(VersionId v, HostId host) const;
   bool HasCopyLocked(VersionId v, HostId host) const;
   Seconds PredictTransferLocked(TaskId task, HostId host) const;
+  // After any change PredictTransferLocked reads (copies, sizes, links):
+  // policies stop reusing the last round's times (Predictor::stamp).
+  void TransfersChangedLocked() {
+    if (predictor_) predictor_->TransfersChanged();
+  }
+  // No host's expected start delay could move on its own (all are 0).
+  bool TransfersStableLocked() const;
 
   // Data layer (engine thread): copies versions where jobs and the master
   // need them. engine_data.cc.

@@ -48,6 +48,13 @@ bool Engine::HasCopyLocked(VersionId v, HostId host) const {
   return false;
 }
 
+bool Engine::TransfersStableLocked() const {
+  for (const auto& host : hosts_) {
+    if (host->adapter->expected_start_delay() != 0) return false;
+  }
+  return true;
+}
+
 Seconds Engine::PredictTransferLocked(TaskId task, HostId host) const {
   // A batch queue's expected wait delays the start like a transfer does.
   Seconds total = hosts_[host]->adapter->expected_start_delay();
@@ -127,6 +134,7 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
       // The user's own file: its size is learnt when first sent.
       if (FileInfo f = fs_->Stat(master_path); f.exists) {
         graph_.version(v).size = f.size;
+        TransfersChangedLocked();
       }
     }
   }
@@ -141,6 +149,7 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
       if (s.ok()) {
         remote_copies_[v].push_back(host);
         links_.Observe(host, graph_.version(v).size, clock_->Now() - started);
+        TransfersChangedLocked();
       }
       if (WatchedLocked()) {
         RunEvent e{"transfer", started, clock_->Now() - started};
@@ -222,6 +231,7 @@ void Engine::FetchedLocked(VersionId v, HostId from, Seconds started,
   if (s.ok()) {
     graph_.version(v).on_master = true;
     links_.Observe(from, graph_.version(v).size, clock_->Now() - started);
+    TransfersChangedLocked();
   } else if (from != kNoHost && hosts_[from]->usable &&
              !hosts_[from]->adapter->connected()) {
     // The copy is unreachable because its host is gone: recover now, even
@@ -247,6 +257,7 @@ void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
     }
     if (graph_.version(v).on_master) doomed->push_back(VersionPath(v));
     graph_.version(v).on_master = false;  // its data is gone everywhere
+    TransfersChangedLocked();
     if (remote_copies_.count(v)) {
       // Remote copies are removed through their adapters, on the engine
       // thread.
@@ -267,6 +278,7 @@ void Engine::RemoveVersionData(VersionId v) {
     if (it == remote_copies_.end()) return;
     for (HostId h : it->second) copies.push_back({h, PathOn(v, h)});
     remote_copies_.erase(it);
+    TransfersChangedLocked();
   }
   for (auto& [h, path] : copies) {
     if (hosts_[h]->usable) hosts_[h]->adapter->Remove(path);

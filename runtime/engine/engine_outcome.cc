@@ -165,6 +165,7 @@ void Engine::PlaceOutputsLocked(TaskId t, HostId host_id, uint64_t bytes_out) {
   for (uint32_t i = 0; i < task.num_files; ++i) {
     outputs += acc[i].out != kNoVersion;
   }
+  if (outputs > 0) TransfersChangedLocked();
   for (uint32_t i = 0; i < task.num_files; ++i) {
     if (acc[i].out == kNoVersion) continue;
     Version& out_version = graph_.version(acc[i].out);

@@ -330,6 +330,7 @@ void Engine::DeleteCollectedData() {
         continue;
       if (ver.on_master) paths.push_back(VersionPath(v));
       ver.on_master = false;
+      TransfersChangedLocked();
       if (remote_copies_.count(v)) remote.push_back(v);
     }
     journal_->collected.clear();
@@ -421,6 +422,7 @@ JournalOutput Engine::AdoptOutputLocked(VersionId v, const JournalOutput& o) {
   }
   // Without data the version is "collected": fine unless needed again.
   ver.on_master = ok;
+  TransfersChangedLocked();
   if (ok) {
     ver.size = static_cast<uint64_t>(found.size);
     if (from_host != kNoHost) remote_copies_[v] = {from_host};

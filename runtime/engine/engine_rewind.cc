@@ -34,6 +34,7 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
 }
 
 void Engine::CopyLostLocked(VersionId v, HostId host, const std::string& why) {
+  TransfersChangedLocked();
   auto it = remote_copies_.find(v);
   if (it != remote_copies_.end()) {
     std::erase(it->second, host);
@@ -142,6 +143,7 @@ std::vector<RewindTask> Engine::RewindTasksLocked() const {
 
 uint32_t Engine::ApplyRewindLocked(const RewindPlan& plan, HostId lost,
                                    VersionId only) {
+  TransfersChangedLocked();
   for (VersionId v : plan.dropped) {
     if (only != kNoVersion) break;  // the copy is already forgotten
     auto it = remote_copies_.find(v);

@@ -8,6 +8,7 @@ void EstimatorPredictor::Observe(OpId op, HostId host, Seconds s) {
   // with a window per host index, took gigabytes).
   if (oracle_ && OracleOp(op) >= 0) return;
   estimator_.Observe(EstimatorOp(op), hosts_[host], s);
+  ++changes_;
 }
 
 Seconds EstimatorPredictor::ExecTime(OpId op, HostId host) const {

@@ -39,10 +39,20 @@ class EstimatorPredictor : public Predictor {
   void set_transfer(std::function<Seconds(TaskId, HostId)> f) {
     transfer_ = std::move(f);
   }
+  // What the transfer function reads changed (a copy made or lost, a size,
+  // a link's measured speed): the stamp moves.
+  void TransfersChanged() { ++changes_; }
+  // Whether transfer times hold still between TransfersChanged calls now
+  // (false when a host's expected start delay moves on its own, a batch
+  // queue's); unset: never known, the stamp is 0.
+  void set_transfers_stable(std::function<bool()> f) {
+    transfers_stable_ = std::move(f);
+  }
 
   // What earlier runs measured (History::LoadExecTimes).
   void Seed(std::span<const ExecTimeSample> samples) {
     estimator_.Seed(samples);
+    ++changes_;
   }
   // A successful job of `op` took `s` seconds on `host`.
   void Observe(OpId op, HostId host, Seconds s);
@@ -56,6 +66,10 @@ class EstimatorPredictor : public Predictor {
     return oracle_ ? oracle_->speeds() : std::span<const double>();
   }
   Seconds Work(OpId op) const override;
+  // Moves with every learnt time and every TransfersChanged.
+  uint64_t stamp() const override {
+    return transfers_stable_ && transfers_stable_() ? changes_ : 0;
+  }
 
  private:
   uint32_t EstimatorOp(OpId op) const;
@@ -69,6 +83,8 @@ class EstimatorPredictor : public Predictor {
   mutable std::vector<uint32_t> op_ids_;
   std::vector<uint32_t> hosts_;
   std::function<Seconds(TaskId, HostId)> transfer_;
+  std::function<bool()> transfers_stable_;
+  uint64_t changes_ = 1;
 };
 
 }  // namespace gs

@@ -73,5 +73,31 @@ TEST(EstimatorPredictorTest, TransferTimeComesFromTheEngine) {
   EXPECT_EQ(p.TransferTime(3, 0), 30);
 }
 
+// The stamp lets MCT replay a round (FinishIndex): it must move with
+// everything that changes a time, and be 0 while transfers may move alone.
+TEST(EstimatorPredictorTest, StampMovesWithLearntTimesAndTransfers) {
+  OperationTable ops;
+  EstimatorPredictor p(&ops);
+  p.AddHost("a");
+  p.set_oracle(std::make_shared<SecondOnly>());
+  OpId first = ops.Intern(&kFirst);
+  OpId second = ops.Intern(&kSecond);
+  EXPECT_EQ(p.stamp(), 0u) << "without the engine's word: not known";
+  bool stable = false;
+  p.set_transfers_stable([&] { return stable; });
+  EXPECT_EQ(p.stamp(), 0u) << "a start delay may move";
+  stable = true;
+  const uint64_t s0 = p.stamp();
+  EXPECT_NE(s0, 0u);
+  p.Observe(second, 0, 3);
+  EXPECT_EQ(p.stamp(), s0) << "the oracle's times do not change";
+  p.Observe(first, 0, 3);
+  const uint64_t s1 = p.stamp();
+  EXPECT_NE(s1, s0) << "a learnt time changed";
+  p.TransfersChanged();
+  EXPECT_NE(p.stamp(), s1);
+  EXPECT_NE(p.stamp(), 0u);
+}
+
 }  // namespace
 }  // namespace gs

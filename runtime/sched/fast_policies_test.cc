@@ -6,7 +6,10 @@
 // placed by the policy and by its copy of the old code
 // (reference_policies_test_util.h), and the placements must be equal: the
 // same tasks on the same hosts with the same predicted ends, in the same
-// order.
+// order. MCT replays its previous round when the predictor's stamp says
+// nothing changed (FinishIndex): some runs change hosts, the queue and the
+// predictor between rounds.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -25,12 +28,13 @@ namespace {
 
 // Times are work[op] / speed[h] (told to the policies as a speed model when
 // `model` is set) or drawn per (op, host); transfers per (task, host) when
-// `transfers` is set.
+// `transfers` is set. The stamp is fixed (0 in some cases: not known) until
+// Perturb changes times.
 class RandomPredictor : public Predictor {
  public:
   RandomPredictor(std::mt19937_64& rng, size_t ops, size_t hosts, size_t tasks,
-                  bool model, bool integer, bool transfers)
-      : model_(model), hosts_(hosts) {
+                  bool model, bool integer, bool transfers, uint64_t stamp)
+      : model_(model), integer_(integer), hosts_(hosts), stamp_(stamp) {
     auto draw = [&](double lo, double hi) {
       if (integer) return static_cast<double>(lo + rng() % int(hi - lo + 1));
       return lo + (hi - lo) * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
@@ -47,11 +51,26 @@ class RandomPredictor : public Predictor {
     }
   }
   Seconds ExecTime(OpId op, HostId h) const override {
+    ++calls_;
     return model_ ? work_[op] / speeds_[h] : table_[op * hosts_ + h];
   }
   Seconds TransferTime(TaskId t, HostId h) const override {
     return transfer_.empty() ? 0 : transfer_[t * hosts_ + h];
   }
+  uint64_t stamp() const override { return stamp_; }
+  // Other transfer times to a host or another work for an op; the stamp
+  // moves unless `stale` (a planted bug: the policies must then differ).
+  void Perturb(std::mt19937_64& rng, bool stale = false) {
+    if (!transfer_.empty() && rng() % 2 == 0) {
+      const size_t h = rng() % hosts_;
+      for (size_t i = h; i < transfer_.size(); i += hosts_)
+        transfer_[i] = static_cast<double>(rng() % 6);
+    } else {
+      work_[rng() % work_.size()] = integer_ ? 1 + rng() % 20 : 0.5 + rng() % 9;
+    }
+    if (!stale && stamp_ != 0) ++stamp_;
+  }
+  uint64_t calls() const { return calls_; }
   std::span<const double> speeds() const override {
     return model_ ? std::span<const double>(speeds_)
                   : std::span<const double>();
@@ -59,10 +78,15 @@ class RandomPredictor : public Predictor {
   Seconds Work(OpId op) const override { return model_ ? work_[op] : -1; }
 
  private:
-  bool model_;
+  bool model_, integer_;
   size_t hosts_;
+  uint64_t stamp_;
+  mutable uint64_t calls_ = 0;
   std::vector<double> speeds_, work_, table_, transfer_;
 };
+
+// Tasks a run may add between rounds (Case::dynamic).
+constexpr size_t kAddedTasks = 20;
 
 struct Case {
   std::vector<HostState> hosts;  // without the run's jobs
@@ -71,15 +95,20 @@ struct Case {
   std::unique_ptr<RandomPredictor> predictor;
   std::vector<HostFacts> reliability;
   RankOptions rank;
+  // Between rounds: hosts change, tasks are added and removed, times change.
+  bool dynamic = false;
 };
 
-Case RandomCase(uint64_t seed) {
+// `replayable`: what MCT's replay needs (a speed model, a stamp, tasks of
+// one core, no memory), with more tasks than hosts, so that most rounds
+// replay the last one.
+Case RandomCase(uint64_t seed, bool replayable = false) {
   std::mt19937_64 rng(seed);
   Case c;
   const size_t hosts = 1 + rng() % 20;
-  const size_t tasks = 1 + rng() % 60;
+  const size_t tasks = 1 + rng() % 60 + (replayable ? 3 * hosts : 0);
   const size_t ops = 1 + rng() % std::min<size_t>(tasks, 8);
-  const bool memory = rng() % 2 == 0;
+  const bool memory = rng() % 2 == 0 && !replayable;
   for (size_t h = 0; h < hosts; ++h) {
     HostState s;
     s.slots = 1 + static_cast<int>(rng() % 4);
@@ -94,16 +123,18 @@ Case RandomCase(uint64_t seed) {
   }
   for (size_t o = 0; o < ops; ++o) {
     Need n;
-    if (rng() % 3 == 0) n.cores = 1 + static_cast<int>(rng() % 3);
+    if (rng() % 3 == 0 && !replayable)
+      n.cores = 1 + static_cast<int>(rng() % 3);
     if (memory && rng() % 3 == 0) n.memory_gb = 0.5 * (1 + rng() % 4);
     c.needs.push_back(n);
   }
   for (size_t t = 0; t < tasks; ++t) c.ops.push_back(rng() % ops);
-  const bool model = rng() % 3 != 0;
+  const bool model = rng() % 3 != 0 || replayable;
   const bool integer = rng() % 2 == 0;  // ties
-  const bool transfers = rng() % 3 == 0;
-  c.predictor = std::make_unique<RandomPredictor>(rng, ops, hosts, tasks, model,
-                                                  integer, transfers);
+  const bool transfers = rng() % 3 == 0 || (replayable && rng() % 2 == 0);
+  const uint64_t stamp = rng() % 4 == 0 && !replayable ? 0 : 1;
+  c.predictor = std::make_unique<RandomPredictor>(
+      rng, ops, hosts, tasks + kAddedTasks, model, integer, transfers, stamp);
   for (size_t h = 0; h < hosts; ++h) {
     if (rng() % 4 == 0) continue;  // unknown host
     HostFacts f;
@@ -138,7 +169,11 @@ std::string Describe(const std::vector<Placement>& placed) {
 // every job's end (jobs end at their predicted time), each round placed by
 // both on the same state. Returns the number of rounds compared.
 int CompareRuns(const Case& c, std::unique_ptr<Policy> fast,
-                std::unique_ptr<Policy> slow, uint64_t seed) {
+                std::unique_ptr<Policy> slow, uint64_t seed,
+                bool stale_stamp = false, uint64_t* fast_calls = nullptr) {
+  std::mt19937_64 rng(seed * 7919);
+  std::vector<HostState> hosts = c.hosts;
+  TaskId next_task = static_cast<TaskId>(c.ops.size());
   fast->SetReliability(c.reliability);
   slow->SetReliability(c.reliability);
   Scheduler a(std::move(fast)), b(std::move(slow));
@@ -159,12 +194,14 @@ int CompareRuns(const Case& c, std::unique_ptr<Policy> fast,
   Seconds now = 0;
   int rounds = 0;
   for (; a.num_ready() > 0 && rounds < 1000; ++rounds) {
-    std::vector<HostState> states = c.hosts;
+    std::vector<HostState> states = hosts;
     for (HostState& h : states)
       std::erase_if(h.busy_until, [&](Seconds t) { return t <= now; });
     for (const Job& j : running) states[j.host].AddBusy(j.end, j.need);
     SchedulingInput in{now, &states, c.predictor.get()};
+    const uint64_t calls_before = c.predictor->calls();
     std::vector<Placement> pa = a.Schedule(in);
+    if (fast_calls) *fast_calls += c.predictor->calls() - calls_before;
     std::vector<Placement> pb = b.Schedule(in);
     EXPECT_EQ(Describe(pa), Describe(pb))
         << "seed " << seed << ", round " << rounds << ", now " << now;
@@ -175,12 +212,41 @@ int CompareRuns(const Case& c, std::unique_ptr<Policy> fast,
     // The next job's end; the hosts' own earlier jobs end too.
     Seconds next = std::numeric_limits<Seconds>::infinity();
     for (const Job& j : running) next = std::min(next, j.end);
-    for (const HostState& h : c.hosts)
+    for (const HostState& h : hosts)
       for (Seconds t : h.busy_until)
         if (t > now) next = std::min(next, t);
     if (next == std::numeric_limits<Seconds>::infinity()) break;  // stuck
     now = std::max(now, next);
     std::erase_if(running, [&](const Job& j) { return j.end <= now; });
+    if (!c.dynamic) continue;
+    // Some hosts change while others do not; the queue and times change.
+    switch (rng() % 8) {
+      case 0: {
+        HostState& h = hosts[rng() % hosts.size()];
+        h.usable = !h.usable || rng() % 3 == 0;
+        h.slots = 1 + static_cast<int>(rng() % 4);
+        break;
+      }
+      case 1:
+        if (next_task < c.ops.size() + kAddedTasks) {
+          const OpId op = c.ops[rng() % c.ops.size()];
+          a.AddReady(next_task, op);
+          b.AddReady(next_task, op);
+          ++next_task;
+        }
+        break;
+      case 2: {
+        const TaskId gone = static_cast<TaskId>(rng() % next_task);
+        a.RemoveIf([&](TaskId t) { return t == gone; });
+        b.RemoveIf([&](TaskId t) { return t == gone; });
+        break;
+      }
+      case 3:
+        c.predictor->Perturb(rng, stale_stamp);
+        break;
+      default:
+        break;  // nothing but the job's end
+    }
   }
   return rounds;
 }
@@ -197,6 +263,64 @@ TEST(FastPoliciesTest, MctDecidesAsBefore) {
   EXPECT_GT(rounds, static_cast<int>(kSeeds));  // runs had several rounds
 }
 
+// Rounds replayed from the last one when hosts, the queue or the times
+// change in between (some hosts' slots change while others' do not).
+TEST(FastPoliciesTest, MctDecidesAsBeforeWhenRoundsChange) {
+  int rounds = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    Case c = RandomCase(seed, /*replayable=*/seed % 2 == 0);
+    c.dynamic = true;
+    rounds += CompareRuns(c, MakeMctPolicy(),
+                          std::make_unique<reference::Mct>(), seed);
+  }
+  EXPECT_GT(rounds, static_cast<int>(kSeeds));
+}
+
+// The replay is used: on larger bags of heterogeneous one-slot hosts (where
+// rounds reserve busy fast hosts) MCT asks the predictor for fewer times
+// with a stamp than without, and decides the same.
+TEST(FastPoliciesTest, MctReplaysRoundsWhenTheStampHolds) {
+  uint64_t calls[2] = {0, 0};
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    for (uint64_t stamp = 0; stamp < 2; ++stamp) {
+      std::mt19937_64 rng(seed);
+      Case c;
+      const size_t hosts = 30, tasks = 200, ops = 50;
+      c.hosts.assign(hosts, HostState{});
+      c.needs.assign(ops, Need{});
+      for (size_t t = 0; t < tasks; ++t) c.ops.push_back(rng() % ops);
+      c.predictor = std::make_unique<RandomPredictor>(
+          rng, ops, hosts, tasks + kAddedTasks, /*model=*/true,
+          /*integer=*/false, /*transfers=*/false, stamp);
+      CompareRuns(c, MakeMctPolicy(), std::make_unique<reference::Mct>(), seed,
+                  false, &calls[stamp]);
+    }
+  }
+  EXPECT_LT(calls[1], calls[0] * 3 / 4) << calls[0] << " " << calls[1];
+}
+
+// A predictor whose times change without its stamp moving breaks the
+// replay's premise: the test above would catch the decisions that differ
+// (this checks that such runs do differ, so the comparisons can fail).
+TEST(FastPoliciesTest, AStaleStampIsCaught) {
+  int differing = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    Case c = RandomCase(seed, /*replayable=*/seed % 2 == 0);
+    c.dynamic = true;
+    testing::TestPartResultArray failures;
+    {
+      testing::ScopedFakeTestPartResultReporter reporter(
+          testing::ScopedFakeTestPartResultReporter::
+              INTERCEPT_ONLY_CURRENT_THREAD,
+          &failures);
+      CompareRuns(c, MakeMctPolicy(), std::make_unique<reference::Mct>(), seed,
+                  /*stale_stamp=*/true);
+    }
+    differing += failures.size() > 0;
+  }
+  EXPECT_GT(differing, 0);
+}
+
 TEST(FastPoliciesTest, MinMinDecidesAsBefore) {
   int rounds = 0;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
@@ -211,6 +335,18 @@ TEST(FastPoliciesTest, GrankDecidesAsBefore) {
   int rounds = 0;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
     Case c = RandomCase(seed);
+    rounds += CompareRuns(c, MakeGrankPolicy(c.rank),
+                          std::make_unique<reference::Grank>(c.rank), seed);
+  }
+  EXPECT_GT(rounds, static_cast<int>(kSeeds));
+}
+
+// grank keeps its eligible hosts between rounds while hosts fit alike.
+TEST(FastPoliciesTest, GrankDecidesAsBeforeWhenRoundsChange) {
+  int rounds = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    Case c = RandomCase(seed, /*replayable=*/seed % 2 == 0);
+    c.dynamic = true;
     rounds += CompareRuns(c, MakeGrankPolicy(c.rank),
                           std::make_unique<reference::Grank>(c.rank), seed);
   }

@@ -13,28 +13,213 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
   model_ = n > 0 && speeds.size() >= n;
   for (size_t h = 0; model_ && h < n; ++h)
     model_ = speeds[h] > 0 && std::isfinite(speeds[h]);
-  if (!model_) return;
+  if (!model_) {
+    // Nothing logged: the next round with a model has nothing to replay.
+    steps_.clear();
+    begin_.clear();
+    logging_ = replaying_ = false;
+    return;
+  }
+  bool regrouped = false;
   if (speeds_.size() != n ||
       !std::equal(speeds_.begin(), speeds_.end(), speeds.begin())) {
     GroupBySpeed(speeds.first(n));
+    regrouped = true;
   }
   // Each group back in order of earliest slot: an insertion sort from the
   // previous round's order, where only the hosts whose jobs started or
   // ended since are out of place.
-  for (const Group& g : groups_) {
-    for (uint32_t i = g.begin + 1; i < g.end; ++i) {
-      const HostId h = members_[i];
-      uint32_t p = i;
-      for (; p > g.begin && Before(h, members_[p - 1]); --p)
-        members_[p] = members_[p - 1];
-      members_[p] = h;
-    }
-    for (uint32_t i = g.begin; i < g.end; ++i) position_[members_[i]] = i;
-  }
+  for (const Group& g : groups_) SortGroup(g);
+  unsorted_.assign(groups_.size(), false);
+  unsorted_list_.clear();
   least_earliest_ = std::numeric_limits<Seconds>::infinity();
   for (const Group& g : groups_)
     least_earliest_ = std::min(least_earliest_, EarliestOf(members_[g.begin]));
   inverse_lower_ = groups_.empty() ? 0 : groups_.front().inverse_lower;
+  if (replay_enabled_) StartRound(regrouped);
+}
+
+void FinishIndex::SortGroup(const Group& g) {
+  for (uint32_t i = g.begin + 1; i < g.end; ++i) {
+    const HostId h = members_[i];
+    uint32_t p = i;
+    for (; p > g.begin && Before(h, members_[p - 1]); --p)
+      members_[p] = members_[p - 1];
+    members_[p] = h;
+  }
+  for (uint32_t i = g.begin; i < g.end; ++i) position_[members_[i]] = i;
+}
+
+void FinishIndex::StartRound(bool regrouped) {
+  steps_.swap(old_steps_);
+  steps_.clear();
+  carries_.swap(old_carries_);
+  carries_.clear();
+  slots_.swap(old_slots_);
+  begin_.swap(old_begin_);
+  begin_.clear();
+  taken_.swap(old_taken_);
+  taken_.clear();
+  old_stamp_ = stamp_;
+  stamp_ = 0;
+  for (HostId h : d_) in_d_[h] = false;
+  d_.clear();
+  const size_t n = board_->num_hosts();
+  in_d_.resize(n, false);
+  const bool memory = board_->tracks_memory();
+  logging_ = !memory;
+  replaying_ = !memory && !regrouped && !old_steps_.empty() &&
+               old_predictor_ == predictor_ && old_begin_.size() == n + 1;
+  old_predictor_ = predictor_;
+  found_ = kept_ = false;
+  first_find_ = true;
+  expect_ = kNoHost;
+  cursor_ = carried_ = 0;
+}
+
+void FinishIndex::KeepBoard() {
+  const auto slots = board_->all_slots();
+  const auto begins = board_->begins();
+  slots_.assign(slots.begin(), slots.end());
+  begin_.assign(begins.begin(), begins.end());
+  taken_.clear();
+  for (const Step& s : steps_) taken_.push_back(s.host);
+  kept_ = true;
+  if (stamp_ == 0) stamp_ = predictor_->stamp();
+}
+
+void FinishIndex::EndRound() {
+  if (!replay_enabled_ || !model_) return;
+  if (!logging_) {
+    // Steps after a Take without its Find were not logged: the log is
+    // complete up to there, the old steps after the cursor are not.
+    replaying_ = false;
+  }
+  if (replaying_ && cursor_ < old_steps_.size()) {
+    // The old steps not reached, behind this round's: at the junction the
+    // board may differ from theirs by D (and by their own carries).
+    Arrive();  // the step at the cursor's carries are in D now
+    for (size_t i = cursor_; i < old_steps_.size(); ++i) {
+      Step step = old_steps_[i];
+      const uint32_t begin = static_cast<uint32_t>(carries_.size());
+      if (i == cursor_) {
+        carries_.insert(carries_.end(), d_.begin(), d_.end());
+      } else {
+        carries_.insert(carries_.end(), old_carries_.begin() + step.carry_begin,
+                        old_carries_.begin() + step.carry_end);
+      }
+      step.carry_begin = begin;
+      step.carry_end = static_cast<uint32_t>(carries_.size());
+      steps_.push_back(step);
+    }
+  }
+  bool reserved = false;
+  for (const Step& step : steps_) reserved = reserved || !step.free;
+  if (!kept_ || !reserved) {
+    steps_.clear();  // nothing to replay next round
+    carries_.clear();
+    begin_.clear();
+  }
+}
+
+bool FinishIndex::SameAsLastRound() {
+  // The stamp is read only by rounds that reserve or replay (a virtual
+  // call that may cost a pass over the hosts).
+  stamp_ = predictor_->stamp();
+  if (stamp_ == 0 || stamp_ != old_stamp_) return false;
+  // No Take yet this round: the board is as built.
+  const auto slots = board_->all_slots();
+  const auto begins = board_->begins();
+  for (HostId h = 0; h + 1 < begins.size(); ++h) {
+    if (!std::equal(slots.begin() + begins[h], slots.begin() + begins[h + 1],
+                    old_slots_.begin() + old_begin_[h],
+                    old_slots_.begin() + old_begin_[h + 1])) {
+      Changed(h);
+    }
+  }
+  for (HostId h : old_taken_) Changed(h);
+  return true;
+}
+
+void FinishIndex::Arrive() {
+  if (carried_ > cursor_ || cursor_ >= old_steps_.size()) return;
+  const Step& step = old_steps_[cursor_];
+  for (uint32_t i = step.carry_begin; i < step.carry_end; ++i)
+    Changed(old_carries_[i]);
+  carried_ = cursor_ + 1;
+}
+
+const FinishIndex::Step* FinishIndex::Replayable(const ReadyTask& task,
+                                                 Seconds work,
+                                                 bool prefer_free) {
+  const bool first = first_find_;
+  first_find_ = false;
+  if (!replaying_) return nullptr;
+  if (first && !SameAsLastRound()) {
+    replaying_ = false;
+    return nullptr;
+  }
+  // The tasks that started last round left the queue: their Takes are not
+  // made again.
+  for (Arrive();
+       cursor_ < old_steps_.size() && old_steps_[cursor_].task != task.id &&
+       old_steps_[cursor_].free;
+       Arrive()) {
+    Changed(old_steps_[cursor_++].host);
+  }
+  const Step* old =
+      cursor_ < old_steps_.size() ? &old_steps_[cursor_] : nullptr;
+  if (old == nullptr || old->task != task.id || !task.need.simple() ||
+      old->work != work || old->prefer_free != prefer_free) {
+    replaying_ = false;
+    return nullptr;
+  }
+  // Before any Take: the board the next round compares with.
+  if (first) KeepBoard();
+  ++cursor_;
+  return old;
+}
+
+template <typename Cost>
+FinishIndex::Best FinishIndex::Replay(const Step& old, Seconds work,
+                                      const Cost& cost) const {
+  // Hosts outside D give what they gave: old.host was their best.
+  Best best{old.host, old.end, old.free};
+  for (HostId h : d_) {
+    const Seconds earliest = EarliestOf(h);
+    if (earliest == std::numeric_limits<Seconds>::infinity() ||
+        cost.Bound(earliest, work * groups_[group_of_[h]].inverse_lower) >
+            best.end)
+      continue;
+    bool free = false;
+    Seconds value;
+    if (!cost.Value(h, &value, &free) || value > best.end) continue;
+    if (value < best.end || cost.Before(h, free, best.host, best.free))
+      best = {h, value, free};
+  }
+  return best;
+}
+
+void FinishIndex::Record(const ReadyTask& task, Seconds work, bool prefer_free,
+                         const Best& best, const Step* old) {
+  expect_ = kNoHost;
+  if (old != nullptr) {
+    if (!in_d_[old->host] && best.host == old->host && best.end == old->end &&
+        best.free == old->free) {
+      expect_ = old->host;  // its Take is the old one
+    } else {
+      Changed(old->host);  // the old Take is not made
+    }
+  }
+  found_ = true;
+  if (!logging_) return;
+  if (best.host == kNoHost || !task.need.simple()) {
+    logging_ = false;
+    return;
+  }
+  if (!best.free && !kept_) KeepBoard();  // the next round may replay it
+  steps_.push_back(
+      {task.id, best.host, best.end, work, best.free, prefer_free});
 }
 
 Seconds FinishIndex::QuickBound(const ReadyTask& task) const {
@@ -72,6 +257,22 @@ void FinishIndex::GroupBySpeed(std::span<const double> speeds) {
 
 void FinishIndex::Moved(HostId h) {
   if (!model_) return;
+  if (replay_enabled_) {
+    // A Take without its Find: later steps would not replay it.
+    if (!found_) logging_ = false;
+    found_ = false;
+    if (h == expect_) {
+      expect_ = kNoHost;
+    } else {
+      Changed(h);
+    }
+    // Replayed steps need no order: the group is sorted when searched.
+    if (!unsorted_[group_of_[h]]) {
+      unsorted_[group_of_[h]] = true;
+      unsorted_list_.push_back(group_of_[h]);
+    }
+    return;
+  }
   const Group& g = groups_[group_of_[h]];
   uint32_t p = position_[h];
   while (p + 1 < g.end && Before(members_[p + 1], h)) {
@@ -118,6 +319,11 @@ FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost) {
   // usually holds the answer or near it), then the others in speed order,
   // skipping those whose bound exceeds the best so far.
   const Seconds kInf = std::numeric_limits<Seconds>::infinity();
+  for (uint32_t g : unsorted_list_) {
+    SortGroup(groups_[g]);
+    unsorted_[g] = false;
+  }
+  unsorted_list_.clear();
   bounds_.resize(groups_.size());
   uint32_t first_group = 0;
   for (uint32_t g = 0; g < groups_.size(); ++g) {
@@ -154,7 +360,14 @@ FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost) {
 
 FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
   const Seconds work = model_ ? predictor_->Work(task.op) : -1;
-  if (!(work >= 0) || !std::isfinite(work)) return Scan(task, prefer_free);
+  if (!(work >= 0) || !std::isfinite(work)) {
+    if (replay_enabled_) {
+      // Not replayable, nor what follows.
+      logging_ = replaying_ = false;
+      Record(task, work, prefer_free, {}, nullptr);
+    }
+    return Scan(task, prefer_free);
+  }
   struct End {
     const FinishIndex& index;
     const ReadyTask& task;
@@ -175,7 +388,18 @@ FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
       return a < b;
     }
   };
-  return Search(work, End{*this, task, prefer_free});
+  const End cost{*this, task, prefer_free};
+  if (!replay_enabled_) return Search(work, cost);
+  const Step* old = Replayable(task, work, prefer_free);
+  Best best;
+  if (old != nullptr && !in_d_[old->host]) {
+    best = Replay(*old, work, cost);
+    ++replayed_;
+  } else {
+    best = Search(work, cost);
+  }
+  Record(task, work, prefer_free, best, old);
+  return best;
 }
 
 FinishIndex::Best FinishIndex::FindLeastTime(

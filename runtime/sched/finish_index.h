@@ -14,6 +14,20 @@
 // few free hosts among busy ones, a task looks at tens of hosts instead of all
 // of them. Without a speed model every host is looked at, as before. Either way
 // the answer is the full scan's: the same host on equal ends (tie rules below).
+//
+// Rounds that repeat (EnableReplay, MCT): with heterogeneous hosts a round
+// reserves busy fast hosts for ~one task each before a task takes the slot
+// just freed, and the next round makes almost the same reservations again.
+// The index logs each round's answers (task, host, end) in order; the next
+// round, when the predictor's stamp is the same, replays them: for a task
+// at the same place in the queue, hosts whose slots are as they were then
+// (not in D) would give the same ends, so the answer is the old one or a
+// host of D that beats it under the same order. D starts as the hosts whose
+// slots differ from the last round's first board and grows by every host
+// whose reservations differ from the log's (a task that started last round
+// and left the queue, an answer that changed). An old answer on a host of D,
+// a task out of place, a Take without a Find, a task needing more than one
+// core, or memory in play end the replay for the round: full searches.
 #ifndef GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
 #define GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
 
@@ -67,6 +81,17 @@ class FinishIndex {
   // To call after board.Take(h, ...): h's earliest slot moved.
   void Moved(HostId h);
 
+  // Find may replay the previous round (above). Only for a policy whose
+  // round is: for each task in queue order, Find, then Take of the answer
+  // with its end; other Takes are told through Moved like any.
+  void EnableReplay() { replay_enabled_ = true; }
+  // The round's last Take was told: the steps of the last round it did not
+  // reach stay in the log behind this round's (their D so far goes with
+  // them), so a round that ends early does not cost the next the rest.
+  void EndRound();
+  // How many Finds were answered from the log (for tests and benchmarks).
+  uint64_t replayed() const { return replayed_; }
+
  private:
   struct Group {
     uint32_t begin, end;   // its hosts in members_, ordered by earliest
@@ -76,6 +101,8 @@ class FinishIndex {
   template <typename Cost>
   Best Search(Seconds work, const Cost& cost);
   void GroupBySpeed(std::span<const double> speeds);
+  // Back in order of earliest slot, from a nearly sorted order.
+  void SortGroup(const Group& g);
   // The earliest slot of h; +inf when h is not usable.
   Seconds EarliestOf(HostId h) const {
     return board_->usable(h) ? board_->earliest(h)
@@ -84,6 +111,41 @@ class FinishIndex {
   bool Before(HostId a, HostId b) const {  // by earliest, then index
     const Seconds ea = EarliestOf(a), eb = EarliestOf(b);
     return ea != eb ? ea < eb : a < b;
+  }
+
+  // One Find of a round, whose Take followed.
+  struct Step {
+    TaskId task;
+    HostId host;
+    Seconds end;
+    Seconds work;
+    bool free;
+    bool prefer_free;
+    // Hosts to add to D before this step (carries_[carry_begin, carry_end)):
+    // where the board may differ from the one the step was made on, when
+    // it was made in an earlier round than the steps before it.
+    uint32_t carry_begin = 0, carry_end = 0;
+  };
+  void StartRound(bool regrouped);
+  // Keeps the board as it was at Build, but for the hosts taken since,
+  // which are all hosts of steps_ (told to the next round as changed).
+  void KeepBoard();
+  // Adds the carries of the old step at the cursor to D, once.
+  void Arrive();
+  // The last round's step for `task` when it can be replayed (the cursor
+  // moves past it), else null and the replay ends for the round.
+  const Step* Replayable(const ReadyTask& task, Seconds work, bool prefer_free);
+  bool SameAsLastRound();
+  // The answer from `old`, whose host is not in D, and the hosts of D.
+  template <typename Cost>
+  Best Replay(const Step& old, Seconds work, const Cost& cost) const;
+  void Record(const ReadyTask& task, Seconds work, bool prefer_free,
+              const Best& best, const Step* old);
+  void Changed(HostId h) {
+    if (!in_d_[h]) {
+      in_d_[h] = true;
+      d_.push_back(h);
+    }
   }
 
   const SlotBoard* board_ = nullptr;
@@ -96,8 +158,35 @@ class FinishIndex {
   std::vector<HostId> members_;     // group by group
   std::vector<uint32_t> position_;  // of each host in members_
   std::vector<uint32_t> group_of_;  // of each host
+  // Groups whose order Moved left to the next Search (with replay).
+  std::vector<bool> unsorted_;
+  std::vector<uint32_t> unsorted_list_;
   // Reused per Find: each group's bound and least execution time.
   std::vector<std::pair<Seconds, Seconds>> bounds_;
+
+  // Replay (EnableReplay): this round's steps and the last round's, the
+  // first boards of both (kept only by rounds that reserved: KeepBoard),
+  // the predictor's stamp of each (0: not read), where the replay is in the
+  // old steps.
+  bool replay_enabled_ = false;
+  bool logging_ = false;     // the steps of this round so far are complete
+  bool replaying_ = false;   // the old steps may still be replayed
+  bool found_ = false;       // a Find whose Take has not come yet
+  HostId expect_ = kNoHost;  // that Take repeats the old step's
+  bool kept_ = false;        // KeepBoard was called this round
+  bool first_find_ = false;  // no Find yet this round
+  std::vector<Step> steps_, old_steps_;
+  std::vector<HostId> carries_, old_carries_;
+  size_t carried_ = 0;  // old steps whose carries were added to D
+  std::vector<SlotBoard::Slot> slots_, old_slots_;
+  std::vector<uint32_t> begin_, old_begin_;  // empty: not kept
+  std::vector<HostId> taken_, old_taken_;    // before KeepBoard
+  const Predictor* old_predictor_ = nullptr;
+  uint64_t stamp_ = 0, old_stamp_ = 0;
+  size_t cursor_ = 0;
+  std::vector<bool> in_d_;
+  std::vector<HostId> d_;
+  uint64_t replayed_ = 0;
 };
 
 }  // namespace gs

@@ -73,15 +73,19 @@ const GrankPolicy::Eligible& GrankPolicy::EligibleFor(const SlotBoard& board,
 void GrankPolicy::BeginRound(const SlotBoard& board,
                              const Predictor& predictor) {
   in_round_ = true;
-  round_.clear();
+  // Which hosts fit a need depends only on their slots and memory.
+  const auto begins = board.begins();
+  new_fits_.clear();
+  for (HostId h = 0; h < board.num_hosts(); ++h)
+    new_fits_.push_back({begins[h + 1] - begins[h], board.memory_capacity(h)});
+  if (new_fits_ != fits_) {
+    round_.clear();
+    fits_.swap(new_fits_);
+  }
   index_.Build(board, predictor);
 }
 
-void GrankPolicy::EndRound() {
-  // The board the ranks were made on goes away.
-  in_round_ = false;
-  round_.clear();
-}
+void GrankPolicy::EndRound() { in_round_ = false; }
 
 Policy::Choice GrankPolicy::Choose(const ReadyTask& task,
                                    const SlotBoard& board,

@@ -32,6 +32,7 @@ class GrankPolicy : public Policy {
   // without an entry count as fully available and trusted.
   void SetReliability(std::vector<HostFacts> hosts) override {
     reliability_ = std::move(hosts);
+    round_.clear();
   }
 
   // ET from the predictor, FTT from its transfer time (as the latency term:
@@ -66,8 +67,12 @@ class GrankPolicy : public Policy {
   // With one reliability class and times of work / speed, the best host is
   // the one with the least Time: found without ranking every host.
   FinishIndex index_;
-  std::vector<Eligible> round_;  // by need, while in a round
-  Eligible scratch_;             // outside a round
+  // By need. Kept between rounds while every host's fit (cores, memory)
+  // and the reliability stay the same: a round follows every job's end.
+  std::vector<Eligible> round_;
+  // Each host's slots (0: not usable) and memory at the last BeginRound.
+  std::vector<std::pair<uint32_t, double>> fits_, new_fits_;
+  Eligible scratch_;  // outside a round
   // Each host's place when hosts are ordered by name.
   std::vector<uint32_t> name_rank_;
   // Per task, reused: times of the eligible hosts (by their index in

@@ -201,6 +201,9 @@ namespace {
 
 class MctPolicy : public Policy {
  public:
+  // Each round is Find then Take per task in queue order (Policy::Place):
+  // the index may replay the previous round's answers.
+  MctPolicy() { index_.EnableReplay(); }
   std::string_view name() const override { return "mct"; }
   Choice Choose(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) override {
@@ -223,7 +226,10 @@ class MctPolicy : public Policy {
     in_round_ = true;
   }
   void Took(HostId host) override { index_.Moved(host); }
-  void EndRound() override { in_round_ = false; }
+  void EndRound() override {
+    index_.EndRound();
+    in_round_ = false;
+  }
 
  private:
   FinishIndex index_;

@@ -87,6 +87,11 @@ class Predictor {
   // known, every host is looked at.
   virtual std::span<const double> speeds() const { return {}; }
   virtual Seconds Work(OpId op) const { return -1; }
+  // A number that stays the same only while no answer above changes: two
+  // rounds that read the same non-zero stamp got the same times for every
+  // (task, host), so a policy may reuse what it computed (MCT replays its
+  // previous round: FinishIndex). 0, the default: not known, reuse nothing.
+  virtual uint64_t stamp() const { return 0; }
 };
 
 struct ReadyTask {
@@ -116,6 +121,12 @@ struct SchedulingInput {
 // are not held (docs/design.md, "Capacity").
 class SlotBoard {
  public:
+  struct Slot {
+    Seconds time;
+    bool free;
+    bool operator==(const Slot&) const = default;
+  };
+
   explicit SlotBoard(const SchedulingInput& in);
 
   size_t num_hosts() const { return begin_.size() - 1; }
@@ -139,11 +150,17 @@ class SlotBoard {
   // task ending at `end`.
   void Take(HostId h, const Need& need, Seconds end);
 
+  // Every host's slots: host h's are all_slots()[begins()[h],
+  // begins()[h + 1]) in heap order (none when it is not usable); and whether
+  // memory is tracked (some host has a capacity). Two boards whose hosts
+  // have the same slots and no memory answer every question alike.
+  std::span<const Slot> all_slots() const { return slots_; }
+  std::span<const uint32_t> begins() const { return begin_; }
+  bool tracks_memory() const { return !memory_.empty(); }
+  // Host h's memory capacity (0: not limited).
+  double memory_capacity(HostId h) const { return memory_of(h); }
+
  private:
-  struct Slot {
-    Seconds time;
-    bool free;
-  };
   struct Hold {
     Seconds until;
     double gb;
