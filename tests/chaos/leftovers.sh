@@ -93,14 +93,15 @@ stray_files() {
       esac
     done
   done
-  # The Slurm host (--slurm): its logs/, an empty jobs/ and pilots/; a
-  # batch directory only after a disturbance (a job cancelled outside gsrt
-  # keeps its run's files, its output may say why; a killed master's run
-  # dir stays unless the next run took its jobs over: design.md, Resume).
+  # The Slurm host (--slurm): its logs/, failed/, an empty jobs/ and
+  # pilots/; after a disturbance, batch directories (a job cancelled
+  # outside gsrt keeps its run's files, its output may say why; a killed
+  # master's run dir stays unless the next run took its jobs over:
+  # design.md, Resume) and a lost pilot's script and output (the same).
   for e in "$rdir"/cluster/*; do
     [ -e "$e" ] || continue
     case "${e##*/}" in
-      logs) ;;
+      logs | failed) ;;
       jobs)
         [ -z "$(ls -A "$e")" ] || echo "left in ${e#"$root"/}: $(ls -A "$e" | head -5 | tr '\n' ' ')" ;;
       pilots)
@@ -111,6 +112,8 @@ stray_files() {
           local tpid=${f##*/token.}
           if ((disturbed)) && [[ ${f##*/} == token.* ]] && ! kill -0 "$tpid" 2>/dev/null; then
             echo "known: pilot token of a killed master ${f#"$root"/}"
+          elif ((disturbed)) && [[ ${f##*/} == *-p[0-9]*.sh || ${f##*/} == *-p[0-9]*.out ]]; then
+            :
           else
             echo "left in ${e#"$root"/}: ${f##*/}"
           fi
@@ -123,7 +126,7 @@ stray_files() {
   # gap (docs/reliability.md), told apart as "known:" after a disturbance.
   local t
   while read -r t; do
-    if ((disturbed)) && [[ $t == "$rdir"/node* && $t == *.gsrt-part-* ]]; then
+    if ((disturbed)) && [[ ($t == "$rdir"/node* || $t == "$rdir"/cluster/*) && $t == *.gsrt-part-* ]]; then
       echo "known: temporary of a killed process ${t#"$root"/}"
     else
       echo "temporary ${t#"$root"/}"
