@@ -14,7 +14,7 @@ trap 'rm -f "$include"' EXIT
 subcommands=$("$tool" --help | awk '
   /^Subcommands:/ { on = 1; next }
   on && /^  [A-Za-z]/ { print $1; next }
-  on && /^[^ ]/ { exit }')
+  on && /^[^ ]/ { on = 0 }')  # reads on: an early exit is SIGPIPE for the tool
 if [ -n "$subcommands" ]; then
   echo "[COMMANDS]" > "$include"
   for sub in $subcommands; do

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <sys/mman.h>  // memfd_create
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,9 +14,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string_view>
@@ -115,31 +113,40 @@ std::vector<char*> MergedEnvironment(const std::vector<std::string>& extra) {
 
 constexpr size_t kMaxKept = 64 << 10;
 
-std::string ReadTail(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string text(std::istreambuf_iterator<char>(in), {});
-  if (text.size() > kMaxKept) text.erase(0, text.size() - kMaxKept);
+// The last kMaxKept bytes written to `fd`.
+std::string ReadTail(int fd) {
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  if (size <= 0) return "";
+  off_t at = size > static_cast<off_t>(kMaxKept)
+                 ? size - static_cast<off_t>(kMaxKept)
+                 : 0;
+  std::string text(static_cast<size_t>(size - at), '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::pread(fd, text.data() + got, text.size() - got, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+    at += n;
+  }
+  text.resize(got);
   return text;
 }
 
-// A private scratch directory for the child's stdout and stderr files,
-// removed with them.
-class Scratch {
+// An anonymous in-memory file for a child's stdout or stderr: nothing in
+// $TMPDIR outlives a master killed while the child runs.
+class MemFile {
  public:
-  Scratch() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(tmp && *tmp ? tmp : "/tmp") + "/gsrt-run-XXXXXX";
-    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  explicit MemFile(const char* name) : fd_(::memfd_create(name, MFD_CLOEXEC)) {}
+  ~MemFile() {
+    if (fd_ >= 0) ::close(fd_);
   }
-  ~Scratch() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
+  MemFile(const MemFile&) = delete;
+  MemFile& operator=(const MemFile&) = delete;
+  int fd() const { return fd_; }
 
  private:
-  std::string path_;
+  int fd_;
 };
 
 }  // namespace
@@ -202,19 +209,22 @@ StatusOr<ProgramOutput> RunProgram(const std::vector<std::string>& argv,
   if (argv.empty() || argv[0].empty() || argv[0][0] != '/') {
     return Status::InvalidArgument("RunProgram needs an absolute program path");
   }
-  Scratch scratch;
-  if (scratch.path().empty()) {
-    return Status::FromErrno("cannot create a scratch directory in $TMPDIR",
+  MemFile out_file("stdout"), err_file("stderr");
+  if (out_file.fd() < 0 || err_file.fd() < 0) {
+    return Status::FromErrno("memfd_create for the output of " + argv[0],
                              errno);
   }
   const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (devnull < 0) return Status::FromErrno("open /dev/null", errno);
   SpawnRequest req;
   req.argv = &argv;
-  req.cwd = scratch.path();
+  // Not the caller's directory: a program may leave files where it runs
+  // (sbatch makes it the batch job's default directory).
+  const char* tmp = std::getenv("TMPDIR");
+  req.cwd = tmp && *tmp ? tmp : "/tmp";
   req.in.fd = devnull;
-  req.out.file = "stdout";
-  req.err.file = "stderr";
+  req.out.fd = out_file.fd();
+  req.err.fd = err_file.fd();
   StatusOr<SpawnedProcess> proc = SpawnProcess(req);
   ::close(devnull);
   if (!proc.ok()) {
@@ -248,8 +258,8 @@ StatusOr<ProgramOutput> RunProgram(const std::vector<std::string>& argv,
   } else {
     out.exit_code = WEXITSTATUS(status);
   }
-  out.out = ReadTail(scratch.path() + "/stdout");
-  out.err = ReadTail(scratch.path() + "/stderr");
+  out.out = ReadTail(out_file.fd());
+  out.err = ReadTail(err_file.fd());
   return out;
 }
 

@@ -66,8 +66,9 @@ struct ProgramOutput {
   std::string err;     // stderr (at most 64 KiB kept)
 };
 
-// Starts argv (argv[0] an absolute path) with stdin from /dev/null in its
-// own process group and waits for it, at most `timeout` seconds; then the
+// Starts argv (argv[0] an absolute path) in $TMPDIR (or /tmp) with stdin
+// from /dev/null, its output kept in memory, in its own process group and
+// waits for it, at most `timeout` seconds; then the
 // group is killed and the result is TimedOut. A program that cannot be
 // started (missing, not executable, wrong format) is an error naming the
 // reason. A non-zero exit is a result, not an error.

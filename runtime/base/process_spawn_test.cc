@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_files.h"
@@ -162,6 +163,31 @@ TEST(RunProgramTest, ProgramOutputAndExitCode) {
   EXPECT_EQ(run->err, "err\n");
   EXPECT_EQ(DescribeFailure({"/bin/sh", "-c", "x"}, *run),
             "`/bin/sh -c x` exited with code 3: err");
+}
+
+// The output lives in memory: nothing is made in $TMPDIR, where a master
+// killed while a program runs would leave it; only the tail is kept.
+TEST(RunProgramTest, NothingInTmpdirAndTheOutputsTail) {
+  TempDir tmp;
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  ::setenv("TMPDIR", tmp.path().c_str(), 1);
+  auto run =
+      RunProgram({"/bin/sh", "-c",
+                  "pwd; i=0; while [ $i -lt 20000 ]; do echo 0123456789; "
+                  "i=$((i + 1)); done; echo last"},
+                 30);
+  std::error_code ec;
+  const bool empty = std::filesystem::is_empty(tmp.path(), ec);
+  if (old) {
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_TRUE(empty);
+  EXPECT_EQ(run->out.size(), 64u << 10);
+  EXPECT_EQ(run->out.substr(run->out.size() - 16), "0123456789\nlast\n");
 }
 
 TEST(RunProgramTest, TimeoutKillsTheProgram) {

@@ -137,8 +137,11 @@ plan_round() {  # plan_round R
   for ((f = 0; f < count; f++)); do
     plan+=("${at[$f]} ${kinds[$((RANDOM % ${#kinds[@]}))]} $((1 + RANDOM % 3)) $RANDOM")
   done
+  # (Not in a subshell: bash reseeds RANDOM there, and replays differ.)
   batch_mode=
-  [ -z "$slurm_dir" ] || batch_mode=$( ((RANDOM % 2)) && echo pilot || echo job)
+  if [ -n "$slurm_dir" ]; then
+    if ((RANDOM % 2)); then batch_mode=pilot; else batch_mode=job; fi
+  fi
 }
 
 # The Slurm host of round directory $1 (work dir beside node1..3).
