@@ -45,8 +45,9 @@ case $scenario in
 esac
 write_batch_config "$work/gsrt.yaml" "$host" "$adapter" "$mode" "$extra"
 steps=6 samples=300000
-# Pilots run these at once: longer tasks, so that the kill lands mid-run.
-[ "$scenario" = pilot ] && samples=3000000
+# Pilots run these at once, and PBS jobs go out one qsub at a time (no
+# arrays): longer tasks, so that jobs still run and wait when the kill lands.
+case $scenario in pilot|pbs) samples=3000000 ;; esac
 tasks=$((3 * steps))  # simulate, reduce, collect per step
 mkdir "$work/parallel" "$work/sequential"
 (cd "$work/sequential" && "$sequential" $steps $samples) > /dev/null
