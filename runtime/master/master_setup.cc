@@ -83,7 +83,10 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
         return adapter.ok() ? std::move(adapter).value() : nullptr;
       });
     }
-    HostSetup setup{host.name, makers.front(), worker, {}};
+    HostSetup setup;
+    setup.name = host.name;
+    setup.make = makers.front();
+    setup.worker = worker;
     setup.cores = host.slots;
     setup.memory_gb = host.memory_gb;
     setup.fallbacks.assign(makers.begin() + 1, makers.end());
