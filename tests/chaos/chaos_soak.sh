@@ -233,10 +233,14 @@ run_round() {
   [ -n "$round_failure" ] && return 1
   local status=0
   if ! wait_for $((deadline - SECONDS)) "! kill -0 $mpid 2>/dev/null"; then
+    # What the hung master was doing, for the report (bounded).
+    if command -v gdb >/dev/null; then
+      timeout 60 gdb -p "$mpid" -batch -ex "thread apply all bt" >"$rdir/hung-stacks.txt" 2>&1 || true
+    fi
     kill -KILL "$mpid" 2>/dev/null || true
     wait "$mpid" 2>/dev/null || true
     mpid=
-    fail_round "the run did not end within ${round_timeout}s (hung; see $merr)"
+    fail_round "the run did not end within ${round_timeout}s (hung; see $merr and $rdir/hung-stacks.txt)"
     return 1
   fi
   wait "$mpid" || status=$?
