@@ -175,11 +175,19 @@ CREATE TABLE batch_jobs (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 5: batch jobs found by gsrt job, as recording one replaces the
+// job's earlier rows (history_queued_jobs.cc): without it each recording
+// scanned all of the run's rows.
+constexpr char kSchemaV5[] = R"sql(
+CREATE INDEX batch_jobs_by_job ON batch_jobs (run_id, host, job_id);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
     {4, kSchemaV4},
+    {5, kSchemaV5},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {
