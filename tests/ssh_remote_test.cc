@@ -224,6 +224,25 @@ TEST_F(SshRemoteTest, RunCommandInsideAHandlerRunsNoOtherHandler) {
   EXPECT_FALSE(ran_inside);
 }
 
+// Inside a handler (as the engine reconnects a host) nothing else reads the
+// socket: a connection that dies under the command must end it at once,
+// not leave it spinning on the closed socket until its timeout.
+TEST_F(SshRemoteTest, ACommandInsideAHandlerEndsWhenTheConnectionDies) {
+  std::optional<StatusOr<CommandResult>> result;
+  boost::asio::post(io_, [&] {
+    // The shell's parent is sshd's process for this connection.
+    result =
+        RunCommand(*session_, {"sh", "-c", "kill -KILL $PPID; exec sleep 20"},
+                   Options(/*timeout=*/20));
+  });
+  ASSERT_TRUE(RunUntil(io_, [&] { return result.has_value(); }));
+  ASSERT_FALSE(result->ok());
+  EXPECT_EQ(result->status().code(), Status::Code::kUnavailable)
+      << result->status().ToString();
+  EXPECT_THAT(result->status().message(), HasSubstr("was lost"));
+  EXPECT_TRUE(session_->lost());
+}
+
 TEST_F(SshRemoteTest, EnsureRemoteDirCreatesAPrivateDirectory) {
   const std::string dir = tmp_ / "a b/c'd/work";
   ASSERT_TRUE(EnsureRemoteDir(*session_, dir).ok());

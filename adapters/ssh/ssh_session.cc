@@ -151,13 +151,19 @@ bool SshSession::CheckConnection() {
     NotifyLost();
     return false;
   }
-  if (ssh_is_connected(raw_) &&
-      (ssh_get_status(raw_) & (SSH_CLOSED | SSH_CLOSED_ERROR)) == 0) {
-    return true;
-  }
-  MarkLost(Status::Unavailable("the ssh connection to " + describe_ +
-                               " was lost: " + ssh_get_error(raw_)));
+  if (Connected()) return true;
+  MarkLost(LostStatus());
   return false;
+}
+
+bool SshSession::Connected() const {
+  return ssh_is_connected(raw_) &&
+         (ssh_get_status(raw_) & (SSH_CLOSED | SSH_CLOSED_ERROR)) == 0;
+}
+
+Status SshSession::LostStatus() const {
+  return Status::Unavailable("the ssh connection to " + describe_ +
+                             " was lost: " + ssh_get_error(raw_));
 }
 
 void SshSession::MarkLost(Status why) {
@@ -244,6 +250,16 @@ void SshSession::WaitSocket(int timeout_ms, uint64_t mark) {
   if (InputMark() != mark) {
     last_heard_ = clock_.Now();
     heard_ = true;
+  }
+  if (!lost_ && !Connected()) {
+    // Listeners are told from the io_context (Pump), not from inside the
+    // synchronous caller, which may be in the middle of one of them.
+    lost_ = true;
+    lost_status_ = LostStatus();
+    keepalive_.reset();
+    boost::system::error_code ignored;
+    socket_.cancel(ignored);
+    Kick();
   }
 }
 

@@ -111,7 +111,10 @@ class SshSession : public std::enable_shared_from_this<SshSession> {
   // connecting before the engine's thread starts), it runs the
   // io_context's other work while it waits: the agents of hosts connected
   // before must go on exchanging heartbeats. Called from inside a handler,
-  // it blocks, and that other work waits.
+  // it blocks, and that other work waits. A connection libssh finds
+  // closed meanwhile is marked lost at once (lost() says so; listeners are
+  // told from the io_context afterwards), so the caller's loop ends rather
+  // than spinning on a dead socket until its timeout.
   void WaitSocket(int timeout_ms, uint64_t mark);
 
   // Marks the connection lost (once) and tells every listener.
@@ -130,6 +133,9 @@ class SshSession : public std::enable_shared_from_this<SshSession> {
   Status Start();
   void Pump();
   bool CheckConnection();
+  // libssh still holds the connection open.
+  bool Connected() const;
+  Status LostStatus() const;
   void NotifyLost();
   void Arm(bool output_blocked);
   bool SocketReady(short events) const;

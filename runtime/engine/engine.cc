@@ -32,7 +32,8 @@ Engine::Engine(EngineOptions options)
       files_(options_.cwd),
       graph_(&files_),
       scheduler_(MakeMctPolicy()),
-      stall_(options_.stall_timeout) {}
+      stall_(options_.stall_timeout),
+      quiet_(options_.stall_timeout) {}
 
 Engine::~Engine() {
   if (thread_.joinable()) {
@@ -227,6 +228,7 @@ void Engine::StartTimers() {
     ScheduleReconsider();
     ScheduleStallCheck();
   });
+  StartLoopWatchdog();
 }
 
 void Engine::OnSignal(int sig) {
@@ -267,6 +269,7 @@ void Engine::ShutdownOnEngineThread() {
   }
   if (reconsider_timer_) reconsider_timer_->Cancel();
   if (stall_timer_) stall_timer_->Cancel();
+  if (loop_watchdog_) loop_watchdog_->Stop();  // no more beats from here
   if (availability_timer_) availability_timer_->Cancel();
   // The run has ended (this is GS_Off; a signal ends it elsewhere, keeping
   // what a resumed run may adopt): no later run reads these copies.

@@ -22,9 +22,11 @@
 #include "runtime/base/file_system.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
+#include "runtime/engine/loop_watchdog.h"
 #include "runtime/engine/master_gate.h"
 #include "runtime/engine/outcome_plan.h"
 #include "runtime/engine/progress_line.h"
+#include "runtime/engine/quiet_watch.h"
 #include "runtime/engine/run_stats.h"
 #include "runtime/engine/stall_watch.h"
 #include "runtime/engine/sync_stop.h"
@@ -368,6 +370,9 @@ class Engine {
   void ScheduleReconsider();
   // The stall watchdog (engine_stall.cc).
   void ScheduleStallCheck();
+  void StartLoopWatchdog();
+  // The quiet-run report (quiet_watch.h) of what is out and where.
+  std::string DescribeQuietLocked(Seconds quiet_for);
   void CheckStall();
   // Fails the ready tasks; returns the message naming them, the policy and
   // the hosts.
@@ -549,6 +554,9 @@ class Engine {
   std::unique_ptr<Timer> reconsider_timer_;
   std::unique_ptr<Timer> stall_timer_;
   StallWatch stall_;
+  QuietWatch quiet_;
+  // Watches the engine thread from outside (engine_stall.cc starts it).
+  std::unique_ptr<LoopWatchdog> loop_watchdog_;
   std::unique_ptr<Timer> availability_timer_;
   // The model a volatile policy learns; null with other policies, or when
   // the simulator gives the policy its own.

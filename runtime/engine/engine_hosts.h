@@ -37,6 +37,7 @@ struct Engine::HostEntry {
   // After a loss: the next reconnect attempt and its delay (doubling).
   std::unique_ptr<Timer> reconnect_timer;
   Seconds reconnect_delay = 0;
+  std::string reconnect_error;  // why the last attempt failed ("": none yet)
   // Jobs that ended here and how many of them succeeded (the host's
   // success rate, for WQDR-FT's host order).
   uint64_t jobs_finished = 0;

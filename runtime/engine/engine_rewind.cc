@@ -253,6 +253,8 @@ void Engine::ScheduleReconnect(HostId h) {
       std::lock_guard<std::mutex> lock(mu_);
       if (stopping_) return;
     }
+    WatchedCall watched(loop_watchdog_.get(),
+                        "reconnecting to host " + hosts_[h]->name);
     hosts_[h]->adapter->Reconnect(
         [this, h](Status s) { ReconnectEnded(h, s); });
   });
@@ -260,6 +262,7 @@ void Engine::ScheduleReconnect(HostId h) {
 
 void Engine::ReconnectEnded(HostId h, const Status& s) {
   std::vector<Dispatch> out;
+  std::string failed;  // said when the reason is new, not at every attempt
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return;
@@ -281,6 +284,20 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
       }
       ScheduleLocked(&out);
     }
+    if (s.ok()) {
+      host.reconnect_error.clear();
+    } else if (s.message() != host.reconnect_error) {
+      host.reconnect_error = s.message();
+      failed =
+          "host " + host.name + " is not back yet: " + s.message() +
+          " (trying again, at most every " +
+          std::to_string(static_cast<int>(options_.reconnect_backoff_max)) +
+          " s)";
+      stats_.notes.push_back(failed);
+    }
+  }
+  if (!failed.empty() && !options_.quiet) {
+    std::fprintf(stderr, "\ngsrt: %s\n", failed.c_str());
   }
   if (!s.ok()) return ScheduleReconnect(h);
   if (!options_.quiet) {

@@ -2,7 +2,10 @@
 // period the engine looks at its ready queue, its hosts and what moves;
 // once the run has been stuck for runtime.stall_timeout seconds, the ready
 // tasks fail with a message that names them, the policy and the hosts, so
-// the master ends instead of waiting forever.
+// the master ends instead of waiting forever. While jobs are out and
+// nothing starts or ends, the run is reported instead (quiet_watch.h), and
+// a thread of its own watches that the engine thread itself comes back
+// (loop_watchdog.h).
 #include <algorithm>
 #include <cstdio>
 
@@ -18,6 +21,7 @@ void Engine::ScheduleStallCheck() {
   if (bound <= 0 || options_.virtual_time) return;
   Seconds every = std::clamp(bound / 4, 0.05, 1.0);
   stall_timer_ = clock_->After(every, [this] {
+    if (loop_watchdog_) loop_watchdog_->Beat();
     CheckStall();
     ScheduleStallCheck();
   });
@@ -46,11 +50,56 @@ void Engine::CheckStall() {
     // Slots no round has seen (a pilot that connected while every running
     // job still runs): a round places the waiting tasks on them.
     if (look.ready > 0 && AdaptersOfferSlotsLocked()) WakeLocked();
-    if (!stall_.Look(look)) return;
+    const bool out = !jobs_.empty() || !in_flight_.empty();
+    if (quiet_.Look(look.now, out, look.moved)) {
+      // next_report() has doubled already: the report names the next one.
+      message = DescribeQuietLocked(look.now - quiet_.quiet_since());
+    }
+    if (!stall_.Look(look)) {
+      if (!message.empty() && !options_.quiet) {
+        std::fprintf(stderr, "\ngsrt: %s\n", message.c_str());
+      }
+      return;
+    }
     message = FailStalledLocked(look.now - stall_.stuck_since(), states);
     finished_cv_.notify_all();
   }
   if (!options_.quiet) std::fprintf(stderr, "\ngsrt: %s\n", message.c_str());
+}
+
+void Engine::StartLoopWatchdog() {
+  if (options_.stall_timeout <= 0 || options_.virtual_time) return;
+  const bool quiet = options_.quiet;
+  loop_watchdog_ = std::make_unique<LoopWatchdog>(
+      options_.stall_timeout, [quiet](const std::string& message) {
+        // Not under mu_: the blocked engine thread may hold it.
+        if (!quiet) std::fprintf(stderr, "\ngsrt: %s\n", message.c_str());
+      });
+}
+
+std::string Engine::DescribeQuietLocked(Seconds quiet_for) {
+  const Seconds now = clock_->Now();
+  std::vector<std::pair<JobId, const JobEntry*>> out;
+  for (const auto& [id, job] : jobs_) out.emplace_back(id, &job);
+  std::sort(out.begin(), out.end());  // oldest job first
+  std::vector<QuietJob> jobs;
+  for (const auto& [id, job] : out) {
+    jobs.push_back({"task " + std::to_string(job->task) + " (" +
+                        ops_[graph_.task(job->task).op].name + ")",
+                    hosts_[job->host]->name, now - job->submitted});
+  }
+  std::vector<QuietHost> hosts;
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    const HostEntry& host = *hosts_[h];
+    const Seconds heard = host.adapter->last_heard();
+    hosts.push_back({host.name, std::string(HealthStateName(HealthOfLocked(h))),
+                     host.usable, heard >= 0 ? now - heard : -1,
+                     host.usable ? "" : host.reconnect_error});
+  }
+  std::string message = DescribeQuiet(quiet_for, quiet_.next_report(), jobs,
+                                      in_flight_.size(), hosts);
+  stats_.notes.push_back(message);
+  return message;
 }
 
 std::string Engine::FailStalledLocked(Seconds stuck_for,
