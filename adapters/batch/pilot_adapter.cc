@@ -13,6 +13,7 @@
 #include "adapters/batch/batch_job_runner.h"
 #include "adapters/batch/pilot_auth.h"
 #include "adapters/batch/pilot_scaling.h"
+#include "adapters/batch/pilot_token_file.h"
 #include "adapters/ssh/shell_quote.h"
 #include "adapters/transport/tcp_stream.h"
 
@@ -66,7 +67,10 @@ Status PilotAdapter::Prepare() {
   auto token = NewPilotToken();
   if (!token.ok()) return token.status();
   token_ = std::move(token).value();
-  token_file_ = script_dir_ + "/token." + std::to_string(::getpid());
+  // A master killed by SIGKILL could not remove its own.
+  RemoveStalePilotTokenFiles(script_dir_, ThisHostName());
+  token_file_ =
+      script_dir_ + "/" + PilotTokenFileName(ThisHostName(), ::getpid());
   if (Status s = WriteTokenFile(token_file_, token_); !s.ok()) return s;
   job_name_ = "gsrt-pilot-" + options().host.name + "-" + token_.substr(0, 8);
 

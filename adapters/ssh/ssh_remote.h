@@ -95,7 +95,8 @@ struct InstallResult {
 // file is missing or its SHA-256 differs, makes it mode 0755 and runs
 // `remote --version`. A program that does not start there is a
 // FailedPrecondition quoting its stderr (wrong architecture, missing
-// shared library, ...).
+// shared library, ...). `timeout` bounds the upload; the other steps get
+// at most 30 s each.
 StatusOr<InstallResult> InstallIfDifferent(SshSession& session,
                                            const std::string& local,
                                            const std::string& remote,

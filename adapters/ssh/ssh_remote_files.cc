@@ -177,11 +177,14 @@ StatusOr<InstallResult> InstallIfDifferent(SshSession& session,
     return s.WithContext("installing " + name);
   }
   const std::string mine = local_hash.Hex();
-  StatusOr<std::string> theirs = RemoteSha256(session, dest, timeout);
+  // `timeout` is the upload's; the other steps are quick, and a host that
+  // hangs must not hold a reconnect (on the engine thread) for minutes.
+  const Seconds quick = std::min<Seconds>(timeout, 30);
+  StatusOr<std::string> theirs = RemoteSha256(session, dest, quick);
   if (!theirs.ok()) return theirs.status();
   InstallResult result;
   RunOptions opt;
-  opt.timeout = timeout;
+  opt.timeout = quick;
   if (*theirs != mine) {
     auto up = UploadFile(session, local, dest, 0755, timeout);
     if (!up.ok()) return up.status();

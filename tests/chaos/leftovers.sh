@@ -105,14 +105,11 @@ stray_files() {
       jobs)
         [ -z "$(ls -A "$e")" ] || echo "left in ${e#"$root"/}: $(ls -A "$e" | head -5 | tr '\n' ' ')" ;;
       pilots)
-        # A killed master's pilot token (token.PID) stays: nothing tells
-        # its successor which file was its (a known gap, docs/reliability.md).
+        # A killed master's token (token.HOST.PID) is removed by the master
+        # started again in the same work dir: none may stay.
         for f in "$e"/*; do
           [ -e "$f" ] || continue
-          local tpid=${f##*/token.}
-          if ((disturbed)) && [[ ${f##*/} == token.* ]] && ! kill -0 "$tpid" 2>/dev/null; then
-            echo "known: pilot token of a killed master ${f#"$root"/}"
-          elif ((disturbed)) && [[ ${f##*/} == *-p[0-9]*.sh || ${f##*/} == *-p[0-9]*.out ]]; then
+          if ((disturbed)) && [[ ${f##*/} == *-p[0-9]*.sh || ${f##*/} == *-p[0-9]*.out ]]; then
             :
           else
             echo "left in ${e#"$root"/}: ${f##*/}"
