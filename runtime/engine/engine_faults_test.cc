@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <mutex>
 #include <sstream>
 
 #include "gs/gs.h"
@@ -445,6 +447,49 @@ TEST_F(EngineFaultsTest, StalledSynchronousWaitEndsWithAnError) {
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("stalled"), std::string::npos) << s.message();
   EXPECT_NE(engine_->Stop(), 0);
+}
+
+// Hears the quiet-run report (bounded wait).
+class QuietListener : public RunObserver {
+ public:
+  void OnEvent(const RunEvent& event) override {
+    if (event.kind != "quiet") return;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (detail_.empty()) detail_ = event.detail;
+    cv_.notify_all();
+  }
+  std::string Await(std::chrono::seconds bound) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, bound, [&] { return !detail_.empty(); });
+    return detail_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::string detail_;
+};
+
+TEST_F(EngineFaultsTest, AJobThatNeverEndsIsReportedNotFailed) {
+  options_.stall_timeout = 0.2;
+  options_.quiet = true;
+  auto listener = std::make_shared<QuietListener>();
+  options_.observers.push_back(listener);
+  FakeHost& a = AddHost("a", false);
+  a.log.hold = true;  // the job runs until released: nobody hears of it
+  Start();
+  Produce("x", 1);
+  ASSERT_TRUE(a.log.WaitRunning(1));
+  const std::string report = listener->Await(std::chrono::seconds(20));
+  ASSERT_FALSE(report.empty()) << "no quiet-run report";
+  EXPECT_NE(report.find("nothing has started or ended for"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("task 0 (produce) on a for"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("a (up"), std::string::npos) << report;
+  a.log.ReleaseAll();
+  EXPECT_EQ(engine_->Stop(), 0);  // reported, not failed
+  EXPECT_EQ(engine_->stats().failed, 0u);
 }
 
 // --- one master per work directory ---

@@ -41,7 +41,7 @@ struct JobStart {
 
 // Something that happened at one moment (or, for a transfer, over
 // `duration` seconds from `time`). Kinds: host_up, host_suspect, host_down,
-// retry, rewind, replica, transfer.
+// retry, rewind, replica, transfer, quiet (jobs out, nothing moving).
 struct RunEvent {
   RunEvent() = default;
   RunEvent(std::string kind, Seconds time, Seconds duration = 0,
