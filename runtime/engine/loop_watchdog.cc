@@ -1,8 +1,8 @@
 #include "runtime/engine/loop_watchdog.h"
 
 #include <chrono>
-#include <cstdio>
 
+#include "runtime/base/units.h"
 #include "runtime/engine/quiet_watch.h"
 
 namespace gs {
@@ -52,10 +52,9 @@ void LoopWatchdog::Run(Seconds bound, Seconds period) {
     if (!watch.Look(now, true, beats_.load(std::memory_order_relaxed))) {
       continue;
     }
-    char quiet[32];
-    std::snprintf(quiet, sizeof quiet, "%.0f", now - watch.quiet_since());
-    std::string message =
-        "the engine thread has not come back for " + std::string(quiet) + " s";
+    std::string message = "the engine thread has not come back for " +
+                          FormatNumber(now - watch.quiet_since(), "%.0f") +
+                          " s";
     message +=
         in_.empty() ? " (not inside a call to a host)" : " (it is " + in_ + ")";
     message +=

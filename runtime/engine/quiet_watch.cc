@@ -1,6 +1,6 @@
 #include "runtime/engine/quiet_watch.h"
 
-#include <cstdio>
+#include "runtime/base/units.h"
 
 namespace gs {
 
@@ -19,11 +19,7 @@ bool QuietWatch::Look(Seconds now, bool waiting, uint64_t moved) {
 
 namespace {
 
-std::string Secs(Seconds s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f", s);
-  return buf;
-}
+std::string Secs(Seconds s) { return FormatNumber(s, "%.0f"); }
 
 }  // namespace
 
