@@ -5,7 +5,7 @@
 #   kill_own_workers WORKER_BINARY WORK_DIR   SIGKILL to each
 own_workers() {
   local p
-  for p in $(pgrep -f -- "$1 (run|serve)" || true); do
+  for p in $(pgrep -f -- "$1 (run|serve|fork-server)" || true); do
     case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$2"/*) echo "$p" ;; esac
   done
 }
