@@ -14,7 +14,7 @@ trap cleanup EXIT
 mkdir "$work/parallel" "$work/sequential"
 cd "$work/parallel"
 printf 'runtime:\n  workers: fork\n  retries: {app: 2}\n' > gsrt.yaml
-args=(4 4000000)
+args=(4 2000000)
 "$master" "${args[@]}" > "$work/parallel.out" 2> "$work/parallel.err" &
 pid=$!
 # Wait (bounded) for a job running in a process forked by a fork server:
