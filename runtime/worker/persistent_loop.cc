@@ -218,7 +218,7 @@ class Server {
     return code;
   }
 
-  // The fork server (`zygote`): the job runs in a child forked from this
+  // The fork server (`fork-server`): the job runs in a child forked from this
   // process, which has loaded everything and run no user function, so that
   // every job starts as `run` would start it, without the exec and dynamic
   // linking. The child stays in this process group (a kill of the group for
