@@ -18,12 +18,17 @@ args=(4 2000000)
 "$master" "${args[@]}" > "$work/parallel.out" 2> "$work/parallel.err" &
 pid=$!
 # Wait (bounded) for a job running in a process forked by a fork server:
-# a worker whose parent is not the master.
+# a worker whose parent is not the master. It is stopped (SIGSTOP) before
+# its server is killed, so that it cannot end first and let the kill miss.
 server=
 for _ in $(seq 1 400); do
   for p in $(own_workers "$worker" "$work"); do
     parent=$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null || true)
     if [ -n "$parent" ] && [ "$parent" != "$pid" ] && [ "$parent" != 1 ]; then
+      kill -STOP "$p" 2>/dev/null || continue
+      # Still the server's child, not ended (a zombie) nor reaped?
+      [ "$(awk '{print $3 $4}' "/proc/$p/stat" 2>/dev/null)" != "Z$parent" ] &&
+        [ "$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null)" = "$parent" ] || continue
       server=$parent
       break 2
     fi
