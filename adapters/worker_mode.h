@@ -1,6 +1,8 @@
-// How a host runs jobs: one worker process per job, or persistent workers
-// that run job after job (adapters/local/worker_pool.h). Chosen by
-// `runtime.workers` and a host's `workers` (docs/configuration.md).
+// How a host runs jobs: one worker process per job, persistent workers
+// that run job after job (adapters/local/worker_pool.h), or a fork server
+// that forks a fresh process per job from a worker that has run no user
+// function (runtime/worker/persistent_loop.h). Chosen by `runtime.workers`
+// and a host's `workers` (docs/configuration.md).
 #ifndef GSRT_ADAPTERS_WORKER_MODE_H_
 #define GSRT_ADAPTERS_WORKER_MODE_H_
 
@@ -9,10 +11,18 @@
 
 namespace gs {
 
-enum class WorkerMode : uint8_t { kProcess, kPersistent };
+enum class WorkerMode : uint8_t { kProcess, kPersistent, kFork };
 
 inline std::string_view WorkerModeName(WorkerMode mode) {
-  return mode == WorkerMode::kPersistent ? "persistent" : "process";
+  switch (mode) {
+    case WorkerMode::kPersistent:
+      return "persistent";
+    case WorkerMode::kFork:
+      return "fork";
+    case WorkerMode::kProcess:
+      break;
+  }
+  return "process";
 }
 
 }  // namespace gs

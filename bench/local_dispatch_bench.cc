@@ -1,5 +1,5 @@
 // Benchmark (b): no-op tasks end to end through gsrt's local adapter, in
-// both worker modes, against the floor of one process per job: a raw
+// each worker mode, against the floor of one process per job: a raw
 // posix_spawn + waitpid loop of a C program that exits at once (bench/
 // noop_exit.c, linked against libc alone), with the same parallelism, in
 // the same process, rounds alternating so that other load on the machine
@@ -9,9 +9,10 @@
 //
 // Each round runs, in order: the baseline, the same raw loop of gsrt's own
 // worker binary (what its start-up costs above the floor), gsrt with
-// `runtime.workers: process`, gsrt with `runtime.workers: persistent`.
-// Prints every round and the best rate of each side; the ratios are
-// gsrt / baseline (goals: process >= 0.8, persistent >= 3).
+// `runtime.workers: process`, with `fork` (a fresh process per job forked
+// by a fork server), with `persistent`. Prints every round and the best
+// rate of each side; the ratios are gsrt / baseline (goals: a fresh
+// process per job, process or fork, >= 0.8; persistent >= 3).
 //
 // With GSRT_CONFIG set (bench/ssh_dispatch_bench.sh), only gsrt runs, with
 // that config, and the last line says "gsrt N jobs/s".
@@ -111,22 +112,27 @@ int main(int argc, char** argv) {
     fs::remove_all(dir);
     return 0;
   }
-  double best[4] = {0, 0, 0, 0};
-  std::vector<double> ratios[3];
+  constexpr int kSides = 5;
+  double best[kSides] = {0, 0, 0, 0, 0};
+  std::vector<double> ratios[kSides - 1];
   for (int r = 0; r < rounds; ++r) {
-    double rate[4];
+    double rate[kSides];
     rate[0] = RawSpawnRate({GSRT_NOOP_EXIT}, tasks, slots);
     rate[1] = RawSpawnRate({worker, "run", "noop", result, "0"}, tasks, slots);
     rate[2] = GsrtRate(tasks, "process");
-    rate[3] = GsrtRate(tasks, "persistent");
+    rate[3] = GsrtRate(tasks, "fork");
+    rate[4] = GsrtRate(tasks, "persistent");
     std::printf(
         "round %d: baseline (noop_exit) %.0f jobs/s, raw gsrt worker %.0f "
-        "(%.2f), gsrt process %.0f (%.2f), gsrt persistent %.0f (%.2f)\n",
+        "(%.2f), gsrt process %.0f (%.2f), gsrt fork %.0f (%.2f), gsrt "
+        "persistent %.0f (%.2f)\n",
         r + 1, rate[0], rate[1], rate[1] / rate[0], rate[2], rate[2] / rate[0],
-        rate[3], rate[3] / rate[0]);
+        rate[3], rate[3] / rate[0], rate[4], rate[4] / rate[0]);
     std::fflush(stdout);
-    for (int i = 0; i < 4; ++i) best[i] = std::max(best[i], rate[i]);
-    for (int i = 0; i < 3; ++i) ratios[i].push_back(rate[i + 1] / rate[0]);
+    for (int i = 0; i < kSides; ++i) best[i] = std::max(best[i], rate[i]);
+    for (int i = 0; i + 1 < kSides; ++i) {
+      ratios[i].push_back(rate[i + 1] / rate[0]);
+    }
   }
   auto spread = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -140,12 +146,15 @@ int main(int argc, char** argv) {
       "  raw gsrt worker      %6.0f jobs/s  ratio %.2f (rounds %s)\n"
       "  gsrt process mode    %6.0f jobs/s  ratio %.2f (rounds %s; goal >= "
       "0.8)\n"
+      "  gsrt fork mode       %6.0f jobs/s  ratio %.2f (rounds %s; goal >= "
+      "0.8)\n"
       "  gsrt persistent mode %6.0f jobs/s  ratio %.2f (rounds %s; goal >= "
       "3)\n",
       tasks, slots, rounds, best[0], best[1], best[1] / best[0],
       spread(ratios[0]).c_str(), best[2], best[2] / best[0],
       spread(ratios[1]).c_str(), best[3], best[3] / best[0],
-      spread(ratios[2]).c_str());
+      spread(ratios[2]).c_str(), best[4], best[4] / best[0],
+      spread(ratios[3]).c_str());
   fs::current_path("/");
   fs::remove_all(dir);
   return 0;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# What a user reads when a task fails (issue 13), in process and persistent
-# worker mode: the exception's what() in the failure message and the
+# What a user reads when a task fails (issue 13), in each worker mode
+# (process, persistent, fork): the exception's what() in the failure message and the
 # summary; files named as the program named them, never by their data path;
 # the failed call with its arguments.
 # With `config`: an operation name in gsrt.yaml that the IDL does not
 # declare is refused at GS_On with the file, the line and the closest name.
-#   failure_messages_test.sh FAULTS_MASTER process|persistent|config
+#   failure_messages_test.sh FAULTS_MASTER process|persistent|fork|config
 set -euo pipefail
 master=$1
 mode=$2

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Ctrl-C on a master stops its running workers (they run in their own
 # process groups, so only gsrt can stop them) and the master exits 130;
-# with persistent workers, no `worker serve` process is left either.
-#   interrupt_test.sh SCRATCH_MASTER [process|persistent]
+# with persistent workers or fork servers, no `worker serve` or
+# `worker fork-server` process (nor a job it forked) is left either.
+#   interrupt_test.sh SCRATCH_MASTER [process|persistent|fork]
 set -euo pipefail
 master=$1
 worker="$master-worker"

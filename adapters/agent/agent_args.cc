@@ -42,7 +42,7 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
       "gsrt-agent"};
   SetUsage(app,
            "usage: gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]\n"
-           "                  [--workers process|persistent]\n"
+           "                  [--workers process|persistent|fork]\n"
            "       gsrt-agent --connect HOST:PORT --token-file FILE --pilot "
            "NAME\n"
            "                  --workdir DIR [--slots N] [--heartbeat "
@@ -74,13 +74,15 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
                  "message ends the agent (default 0: never)")
       ->check(kSeconds);
   app.add_option("--workers", agent->workers,
-                 "one worker process per job, or persistent workers that run "
-                 "job after job (default: process)")
-      ->type_name("process|persistent")
+                 "one worker process per job, persistent workers that run "
+                 "job after job, or a fork server that forks a fresh worker "
+                 "per job (default: process)")
+      ->type_name("process|persistent|fork")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, WorkerMode>{
               {"process", WorkerMode::kProcess},
-              {"persistent", WorkerMode::kPersistent}},
+              {"persistent", WorkerMode::kPersistent},
+              {"fork", WorkerMode::kFork}},
           CLI::ignore_case));
   CLI::Option* connect =
       app.add_option("--connect", agent->connect,

@@ -1,10 +1,10 @@
 // gsrt-agent's command line (docs/agent-protocol.md, "Running the agent"):
 //
 //   gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]
-//              [--workers process|persistent]
+//              [--workers process|persistent|fork]
 //   gsrt-agent --connect HOST:PORT --token-file FILE --pilot NAME
 //              --workdir DIR [--slots N] [--heartbeat SECONDS]
-//              [--workers process|persistent]
+//              [--workers process|persistent|fork]
 //   gsrt-agent --batch-job DIR --workdir DIR
 //   gsrt-agent --version
 #ifndef GSRT_ADAPTERS_AGENT_AGENT_ARGS_H_

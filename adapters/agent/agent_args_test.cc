@@ -52,6 +52,9 @@ TEST(AgentArgsTest, EveryOptionInBothSpellings) {
   EXPECT_EQ(p.args.token_file, "-");
   EXPECT_EQ(p.args.pilot, "p1");
   EXPECT_EQ(p.args.workers, WorkerMode::kPersistent);
+  Parsed fork = Parse({"--workdir=/w", "--workers", "fork"});
+  ASSERT_EQ(fork.stop, std::nullopt) << fork.err;
+  EXPECT_EQ(fork.args.workers, WorkerMode::kFork);
   Parsed batch = Parse({"--batch-job", "/b", "--workdir", "/w"});
   ASSERT_EQ(batch.stop, std::nullopt) << batch.err;
   EXPECT_EQ(batch.args.batch_job, "/b");

@@ -150,6 +150,30 @@ TEST_F(AgentPipeTest, PersistentWorkersBehindTheAgent) {
   EXPECT_TRUE(gone) << "worker " << fresh << " outlived its agent";
 }
 
+// `gsrt-agent --workers fork`: the agent's jobs are processes forked by a
+// fork server on its host: no job sees an earlier one's statics, and a
+// crash costs only its job.
+TEST_F(AgentPipeTest, ForkServerBehindTheAgent) {
+  const std::string serve = GSRT_SERVE_TEST_WORKER;
+  Make(5, 1, WorkerMode::kFork);
+  auto returned = [&](JobId id, const char* op) {
+    JobReport r = Run(TestJob(id, serve, op, {}));
+    const Exited* e = AsExited(r);
+    EXPECT_TRUE(e && e->succeeded()) << op << ": " << OutcomeName(r);
+    return e && e->succeeded() ? std::stoi(e->results) : -1;
+  };
+  EXPECT_EQ(returned(1, "bump"), 1);
+  EXPECT_EQ(returned(2, "bump"), 1) << "a fresh process per job";
+  const pid_t server = returned(3, "ppid");
+  ASSERT_GT(server, 0);
+  EXPECT_NE(server, agent_pid_) << "forked by a server, not by the agent";
+  JobReport crashed = Run(TestJob(4, serve, "crash", {}));
+  const Exited* c = AsExited(crashed);
+  ASSERT_NE(c, nullptr) << OutcomeName(crashed);
+  EXPECT_EQ(c->code, 128 + SIGSEGV);
+  EXPECT_EQ(returned(5, "ppid"), server) << "the server outlives a crash";
+}
+
 TEST_F(AgentPipeTest, VersionAndUsage) {
   auto [out, how] = RunProgram(io_, {kAgent, "--version"});
   EXPECT_TRUE(how.ok()) << how.ToString();

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <limits>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -80,6 +81,12 @@ LocalAdapterOptions Normalized(LocalAdapterOptions options) {
   return options;
 }
 
+// Fork servers run no user code: they never wear out.
+WorkerPoolLimits PoolLimits(const LocalAdapterOptions& options) {
+  if (options.workers != WorkerMode::kFork) return options.worker_limits;
+  return {.max_jobs = std::numeric_limits<int>::max(), .max_rss_kb = 0};
+}
+
 bool IsInput(JobParam::Kind kind) {
   return kind == JobParam::Kind::kFileIn || kind == JobParam::Kind::kFileInOut;
 }
@@ -128,8 +135,9 @@ LocalAdapter::LocalAdapter(boost::asio::io_context& io, Clock& clock,
       sandboxes_(jobs_dir_, options_.slots),
       evidence_(options_.work_dir + "/failed",
                 EvidenceSession(std::time(nullptr), ::getpid())),
-
-      workers_(options_.worker_limits) {}
+      workers_(PoolLimits(options_), options_.workers == WorkerMode::kFork
+                                         ? kForkServerCommand
+                                         : kServeCommand) {}
 
 LocalAdapter::~LocalAdapter() {
   Shutdown();
@@ -280,7 +288,7 @@ void LocalAdapter::Start(const JobPtr& job) {
   if (spec.cores > 1 && !omp_chosen) {
     job->spec.env.push_back("OMP_NUM_THREADS=" + std::to_string(spec.cores));
   }
-  if (options_.workers == WorkerMode::kPersistent) return StartOnWorker(job);
+  if (options_.workers != WorkerMode::kProcess) return StartOnWorker(job);
 
   SpawnRequest req;
   req.argv = &job->cmd.argv;
@@ -383,17 +391,26 @@ void LocalAdapter::OnReply(const JobPtr& job,
                            const boost::system::error_code& ec) {
   job->channel.release();
   std::unique_ptr<PersistentWorker> worker = std::move(job->worker);
+  const bool forked = options_.workers == WorkerMode::kFork;
   if (ec || job->cancel_requested || job->timed_out) {
     // It died mid-job (crash, exit() in the user's code) or was killed
     // for a timeout or a cancel: its wait status is the job's, as in
-    // process mode, and it never serves again.
+    // process mode, and it never serves again. A fork server's child is
+    // in its process group and dies with it.
     const bool first_job = worker->jobs() == 0;
     const int status = worker->Stop();
     if (first_job && WIFEXITED(status) && WEXITSTATUS(status) == 2) {
-      job->note =
-          " (a persistent worker that exits 2 before its first answer may "
-          "not know `serve`: rebuild it with this gsrt or set "
-          "runtime.workers: process)";
+      job->note = forked
+                      ? " (a fork server that exits 2 before its first "
+                        "answer may not know `fork-server` (rebuild it with "
+                        "this gsrt) or found threads started while it "
+                        "loaded, which it cannot fork safely; set "
+                        "runtime.workers: process)"
+                      : " (a persistent worker that exits 2 before its first "
+                        "answer may not know `serve`: rebuild it with this "
+                        "gsrt or set runtime.workers: process)";
+    } else if (forked && !job->cancel_requested && !job->timed_out) {
+      job->note = " (its fork server died; a fresh one serves the next job)";
     }
     return Finish(job, status != -1, status, ECHILD);
   }
@@ -407,7 +424,8 @@ void LocalAdapter::OnReply(const JobPtr& job,
   job->usage.ru_maxrss = reply.max_rss_kb;
   workers_.Give(std::move(worker), reply.max_rss_kb,
                 static_cast<size_t>(options_.slots));
-  Finish(job, true, (reply.code & 0xff) << 8, 0);
+  // A fork server reports its child's wait status; `serve` an exit code.
+  Finish(job, true, forked ? reply.code : (reply.code & 0xff) << 8, 0);
 }
 
 void LocalAdapter::WaitForExit(const JobPtr& job) {

@@ -27,6 +27,16 @@
 // outcome its exit status would give in process mode, and the next job
 // gets a fresh worker.
 //
+// With `workers = kFork` the same requests go to fork servers (one per
+// busy slot, kept in the same pool), which fork a fresh process per job:
+// the contract of process mode (no job sees what an earlier one left in
+// memory) without an exec and dynamic linking per job. A job's crash is
+// its own (the server reports the child's wait status); a timeout or a
+// cancel kills the server's process group, the job's process with it, and
+// so does a server that dies: its job gets that wait status (an
+// application failure, retried by its budget) and the next job a fresh
+// server.
+//
 // One work dir serves one master at a time.
 #ifndef GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
 #define GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
@@ -66,9 +76,10 @@ struct LocalAdapterOptions {
   // failure_evidence.h) older than this many seconds is removed at
   // Connect; 0 keeps it until the user removes it. Default: 30 days.
   Seconds keep_failed = 30 * 86400;
-  // One process per job, or persistent workers (`NAME-worker serve`).
+  // One process per job, persistent workers (`NAME-worker serve`), or a
+  // process forked per job by fork servers (`NAME-worker fork-server`).
   WorkerMode workers = WorkerMode::kProcess;
-  // When persistent workers are replaced.
+  // When persistent workers are replaced (fork servers never are).
   WorkerPoolLimits worker_limits;
 
   static int DefaultSlots();

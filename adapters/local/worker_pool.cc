@@ -80,10 +80,11 @@ StatusOr<std::unique_ptr<PersistentWorker>> WorkerPool::Take(
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
     return Status::FromErrno("socketpair for a persistent worker", errno);
   }
-  const std::vector<std::string> argv = {program, "serve",
+  const std::vector<std::string> argv = {program, command_,
                                          std::to_string(::getpid())};
   SpawnRequest req;
   req.argv = &argv;
+  req.env = &env;
   req.in.fd = sv[1];
   req.out.fd = sv[1];
   req.err.fd = stderr_fd;

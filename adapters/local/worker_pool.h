@@ -5,8 +5,13 @@
 // peak memory passed `max_rss_kb`. A worker that crashed, hung or was
 // cancelled is never given back: the adapter stops it and a fresh one
 // serves the next job. A worker serves only jobs with the environment of
-// its first job: what a library reads once at start-up (OpenMP's
-// OMP_NUM_THREADS) then always matches the job.
+// its first job, and starts with it: what a library reads once at start-up
+// (OpenMP's OMP_NUM_THREADS) then always matches the job.
+//
+// The same pool keeps the fork servers of runtime.workers: fork
+// (`NAME-worker fork-server PID`): one per busy slot, each forking a fresh
+// process per job; they run no user code, so they do not wear out, and the
+// adapter gives them no limits.
 #ifndef GSRT_ADAPTERS_LOCAL_WORKER_POOL_H_
 #define GSRT_ADAPTERS_LOCAL_WORKER_POOL_H_
 
@@ -75,7 +80,9 @@ struct WorkerPoolLimits {
 
 class WorkerPool {
  public:
-  explicit WorkerPool(WorkerPoolLimits limits) : limits_(limits) {}
+  // `command`: kServeCommand or kForkServerCommand.
+  WorkerPool(WorkerPoolLimits limits, const char* command)
+      : limits_(limits), command_(command) {}
   ~WorkerPool() { Clear(); }
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -102,6 +109,7 @@ class WorkerPool {
 
  private:
   WorkerPoolLimits limits_;
+  const char* command_;
   std::vector<std::unique_ptr<PersistentWorker>> idle_;
   int started_ = 0;
 };

@@ -10,6 +10,11 @@
 //   reply:   kServeReplyBytes: the job's exit code and the CPU time and
 //            peak memory the worker had used when it finished.
 //
+// A fork server (`NAME-worker fork-server`, runtime.workers: fork) reads
+// the same requests and runs each in a child it forks; its reply's `code`
+// is then the child's whole wait status (a signal included), the CPU times
+// are the totals of its children and the peak memory is the child's.
+//
 // A worker that dies mid-job closes the socket; the adapter then reads the
 // exit status from waitpid instead of a reply.
 #ifndef GSRT_RUNTIME_BASE_SERVE_PROTOCOL_H_
@@ -30,6 +35,11 @@ namespace gs {
 constexpr uint32_t kMaxServeRequestBytes = 64u << 20;
 constexpr size_t kServeHeaderBytes = 4;
 
+// The worker's commands that read requests: job after job in the worker
+// itself, or each job in a process forked for it.
+constexpr char kServeCommand[] = "serve";
+constexpr char kForkServerCommand[] = "fork-server";
+
 struct ServeRequest {
   std::string cwd;
   // "NAME=value", set for this job only.
@@ -39,8 +49,10 @@ struct ServeRequest {
 };
 
 struct ServeReply {
+  // `serve`: the exit code; `fork-server`: the child's wait status.
   int32_t code = 0;
-  // Totals of the worker process so far, not of the job alone.
+  // Totals of the worker process (a fork server: of its children) so far,
+  // not of the job alone.
   int64_t user_us = 0;
   int64_t system_us = 0;
   int64_t max_rss_kb = 0;

@@ -203,6 +203,19 @@ TEST(ConfigTest, RoundTripOfPilotScaling) {
   EXPECT_EQ(*again, *loaded) << yaml;
 }
 
+// The fork server is a value of its own, kept through a dump and a reload.
+TEST(ConfigTest, RoundTripOfForkWorkers) {
+  StatusOr<Config> loaded = LoadConfigFromString("runtime:\n  workers: fork\n",
+                                                 "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_EQ(loaded->runtime.workers, WorkerMode::kFork);
+  std::string yaml = ConfigToYaml(*loaded);
+  EXPECT_NE(yaml.find("workers: fork"), std::string::npos) << yaml;
+  StatusOr<Config> again = LoadConfigFromString(yaml, "dump.yaml", TestEnv());
+  ASSERT_TRUE(again.ok()) << again.status().ToString() << "\n" << yaml;
+  EXPECT_EQ(*again, *loaded) << yaml;
+}
+
 TEST(ConfigTest, RoundTripOfDefaultConfig) {
   Config config = DefaultConfig(TestEnv());
   StatusOr<Config> again =

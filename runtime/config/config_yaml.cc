@@ -82,7 +82,9 @@ constexpr EnumName<ReplicationMode> kReplicationNames[] = {
     {"fixed", ReplicationMode::kFixed},
     {"dynamic", ReplicationMode::kDynamic}};
 constexpr EnumName<WorkerMode> kWorkerModeNames[] = {
-    {"persistent", WorkerMode::kPersistent}, {"process", WorkerMode::kProcess}};
+    {"persistent", WorkerMode::kPersistent},
+    {"process", WorkerMode::kProcess},
+    {"fork", WorkerMode::kFork}};
 constexpr EnumName<ProgressMode> kProgressNames[] = {
     {"auto", ProgressMode::kAuto},
     {"always", ProgressMode::kAlways},

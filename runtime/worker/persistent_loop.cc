@@ -1,9 +1,11 @@
 #include "runtime/worker/persistent_loop.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -59,8 +61,12 @@ int64_t Micros(const timeval& tv) {
 class Server {
  public:
   Server(const char* program, const char* name, const gs_worker_entry* entries,
-         int n)
-      : program_(program), name_(name), entries_(entries), n_(n) {}
+         int n, bool fork_per_job)
+      : program_(program),
+        name_(name),
+        entries_(entries),
+        n_(n),
+        fork_per_job_(fork_per_job) {}
 
   int Main(const char* parent) {
     pid_t expected = 0;
@@ -83,6 +89,14 @@ class Server {
     ::dup2(null_, STDIN_FILENO);
     ::dup2(null_, STDOUT_FILENO);
     for (char** e = environ; *e != nullptr; ++e) start_env_.emplace_back(*e);
+    if (fork_per_job_ && Threads() > 1) {
+      // A child of a multi-threaded process has only the forking thread:
+      // a lock another thread held stays locked in it forever.
+      return Fail(std::to_string(Threads()) +
+                  " threads run after loading (a library's static "
+                  "initializer started them): cannot fork jobs safely; set "
+                  "runtime.workers: process");
+    }
 
     std::string payload;
     for (;;) {
@@ -102,12 +116,16 @@ class Server {
       if (!decoded.ok()) return Fail(decoded.message());
 
       ServeReply reply;
-      reply.code = RunOne(request);
-      rusage usage{};
-      ::getrusage(RUSAGE_SELF, &usage);
-      reply.user_us = Micros(usage.ru_utime);
-      reply.system_us = Micros(usage.ru_stime);
-      reply.max_rss_kb = usage.ru_maxrss;
+      if (fork_per_job_) {
+        ForkOne(request, &reply);
+      } else {
+        reply.code = RunOne(request);
+        rusage usage{};
+        ::getrusage(RUSAGE_SELF, &usage);
+        reply.user_us = Micros(usage.ru_utime);
+        reply.system_us = Micros(usage.ru_stime);
+        reply.max_rss_kb = usage.ru_maxrss;
+      }
       char bytes[kServeReplyBytes];
       EncodeServeReply(reply, bytes);
       if (!WriteFully(channel_, bytes, sizeof bytes)) return kWorkerOk;
@@ -120,6 +138,18 @@ class Server {
         "gsrt-worker " + std::string(name_) + " serve: " + message + "\n";
     WriteFully(err_ >= 0 ? err_ : STDERR_FILENO, line.data(), line.size());
     return kWorkerBadCall;
+  }
+
+  // The threads of this process (1 when /proc cannot tell).
+  static int Threads() {
+    DIR* dir = ::opendir("/proc/self/task");
+    if (dir == nullptr) return 1;
+    int n = 0;
+    while (const dirent* entry = ::readdir(dir)) {
+      if (entry->d_name[0] != '.') ++n;
+    }
+    ::closedir(dir);
+    return n > 0 ? n : 1;
   }
 
   // The start-up environment plus the job's entries: whatever an earlier
@@ -145,25 +175,36 @@ class Server {
     return ok;
   }
 
-  int RunOne(const ServeRequest& request) {
+  // The job's environment, cwd, stdout and stderr; false (after saying
+  // why) when the sandbox cannot be used.
+  bool Enter(const ServeRequest& request) {
     ResetEnvironment(request.env);
     if (::chdir(request.cwd.c_str()) != 0) {
-      return Fail("cannot enter '" + request.cwd +
-                  "': " + std::strerror(errno));
+      Fail("cannot enter '" + request.cwd + "': " + std::strerror(errno));
+      return false;
     }
     if (!Redirect(STDOUT_FILENO, "stdout") ||
         !Redirect(STDERR_FILENO, "stderr")) {
       Fail("cannot create stdout/stderr in '" + request.cwd +
            "': " + std::strerror(errno));
       ::chdir("/");
-      return kWorkerBadCall;
+      return false;
     }
+    return true;
+  }
+
+  int Call(const ServeRequest& request) {
     std::vector<const char*> argv;
     argv.reserve(request.args.size() + 1);
     argv.push_back(program_);
     for (const std::string& a : request.args) argv.push_back(a.c_str());
-    const int code = RunWorker(static_cast<int>(argv.size()), argv.data(),
-                               name_, entries_, n_, std::cout, std::cerr);
+    return RunWorker(static_cast<int>(argv.size()), argv.data(), name_,
+                     entries_, n_, std::cout, std::cerr);
+  }
+
+  int RunOne(const ServeRequest& request) {
+    if (!Enter(request)) return kWorkerBadCall;
+    const int code = Call(request);
     // What the job printed belongs to its files, not to the next job's.
     std::cout.flush();
     std::cerr.flush();
@@ -177,10 +218,58 @@ class Server {
     return code;
   }
 
+  // The fork server (`fork-server`): the job runs in a child forked from this
+  // process, which has loaded everything and run no user function, so that
+  // every job starts as `run` would start it, without the exec and dynamic
+  // linking. The child stays in this process group (a kill of the group for
+  // a timeout reaches it) and dies with this process. The reply carries the
+  // child's wait status (signals included) and the CPU time of all
+  // children so far, as `serve` carries its own totals.
+  void ForkOne(const ServeRequest& request, ServeReply* reply) {
+    // Nothing buffered here may be written twice.
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t server = ::getpid();
+    const pid_t child = ::fork();
+    if (child == 0) {
+      // fork() clears the parent-death signal: ask again, for this parent.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != server) ::_exit(kWorkerBadCall);
+      ::close(channel_);
+      if (!Enter(request)) ::_exit(kWorkerBadCall);
+      // The user's code sees descriptors 0-2 only, as after an exec.
+      ::close(err_);
+      ::close(null_);
+      const int code = Call(request);
+      std::cout.flush();
+      // Static destructors and atexit handlers run, as when `run` returns.
+      std::exit(code);
+    }
+    if (child < 0) {
+      Fail(std::string("cannot fork a job: ") + std::strerror(errno));
+      reply->code = kWorkerBadCall << 8;
+    } else {
+      int status = 0;
+      rusage usage{};
+      while (::wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
+      }
+      reply->code = status;
+      reply->max_rss_kb = usage.ru_maxrss;
+      children_user_us_ += Micros(usage.ru_utime);
+      children_system_us_ += Micros(usage.ru_stime);
+    }
+    reply->user_us = children_user_us_;
+    reply->system_us = children_system_us_;
+  }
+
   const char* program_;
   const char* name_;
   const gs_worker_entry* entries_;
   int n_;
+  bool fork_per_job_;
+  int64_t children_user_us_ = 0;
+  int64_t children_system_us_ = 0;
   int channel_ = -1;
   int err_ = -1;
   int null_ = -1;
@@ -191,11 +280,14 @@ class Server {
 
 int ServeJobs(int argc, const char* const* argv, const char* interface_name,
               const gs_worker_entry* entries, int num_entries) {
+  const bool fork_per_job =
+      argc > 1 && std::strcmp(argv[1], kForkServerCommand) == 0;
   Server server(argc > 0 ? argv[0] : "worker", interface_name, entries,
-                num_entries);
+                num_entries, fork_per_job);
   if (argc != 3) {
-    std::fprintf(stderr, "gsrt-worker %s: usage: %s-worker serve PARENT_PID\n",
-                 interface_name, interface_name);
+    std::fprintf(stderr, "gsrt-worker %s: usage: %s-worker %s PARENT_PID\n",
+                 interface_name, interface_name,
+                 fork_per_job ? kForkServerCommand : "serve");
     return kWorkerBadCall;
   }
   return server.Main(argv[2]);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/base/file_io.h"
+#include "runtime/base/serve_protocol.h"
 #include "runtime/base/worker_failure.h"
 #include "runtime/worker/die_with_parent.h"
 #include "runtime/worker/persistent_loop.h"
@@ -23,6 +24,7 @@ namespace {
 void PrintUsage(std::ostream& os, const std::string& name) {
   os << "usage: " << name << "-worker run OP RESULT_PATH ARG...\n"
      << "       " << name << "-worker serve PARENT_PID\n"
+     << "       " << name << "-worker fork-server PARENT_PID\n"
      << "       " << name << "-worker --list | --version | --help\n"
      << "\n"
      << "Runs operation OP of interface '" << name << "' once, with one ARG\n"
@@ -34,7 +36,8 @@ void PrintUsage(std::ostream& os, const std::string& name) {
      << "\n"
      << "serve runs job after job read from stdin, a socket of the local\n"
      << "adapter (runtime.workers: persistent), until EOF or PARENT_PID\n"
-     << "exits.\n";
+     << "exits. fork-server reads the same requests and runs each job in a\n"
+     << "process forked for it (runtime.workers: fork).\n";
 }
 
 const gs_worker_entry* FindEntry(const gs_worker_entry* entries, int n,
@@ -68,7 +71,7 @@ class Worker {
       }
       return kWorkerOk;
     }
-    if (cmd == "serve") {
+    if (cmd == kServeCommand || cmd == kForkServerCommand) {
       return ServeJobs(argc, argv, name_.c_str(), entries_, n_);
     }
     if (cmd != "run") return Usage("unknown command '" + cmd + "'");

@@ -3,6 +3,7 @@
 //
 //   NAME-worker run OP RESULT_PATH ARG1 ... ARGn
 //   NAME-worker serve PARENT_PID   (runtime/worker/persistent_loop.h)
+//   NAME-worker fork-server PARENT_PID   (the same file)
 //   NAME-worker --list | --version | --help
 #ifndef GSRT_RUNTIME_WORKER_WORKER_MAIN_H_
 #define GSRT_RUNTIME_WORKER_WORKER_MAIN_H_

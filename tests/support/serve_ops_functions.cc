@@ -53,6 +53,13 @@ void grow(int mb) {
 
 int pid() { return static_cast<int>(::getpid()); }
 
+int bump() {
+  static int calls = 0;
+  return ++calls;
+}
+
+int ppid() { return static_cast<int>(::getppid()); }
+
 void pid_then_sleep(const char* path, int ms) {
   std::ofstream(path) << ::getpid();
   sleep_ms(ms);
