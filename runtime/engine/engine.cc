@@ -174,6 +174,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   entry->learns_memory = setup.memory_gb <= 0;
   entry->cores = setup.cores;
   entry->memory_gb = setup.memory_gb;
+  entry->prefetch = std::max(0, setup.prefetch);
   LearnCapacity(*entry);
   entry->shared = entry->adapter->shares_master_files();
   entry->data_dir = entry->adapter->work_dir() + "/data";

@@ -131,6 +131,9 @@ struct HostSetup {
   // connected) and memory in GB (0: not known, so not limited).
   int cores = 0;
   double memory_gb = 0;
+  // Jobs sent beyond the host's free slots, queued there to hide the round
+  // trip (runtime/sched/prefetch.h); 0: none.
+  int prefetch = 0;
   // Adapters to try, in order, when the previous one does not connect (an
   // `adapter:` list in gsrt.yaml, as JavaGAT tries its adapters).
   std::vector<
@@ -266,6 +269,10 @@ class Engine {
   // number starts, stops, doubles or halves (hosts that grow read it:
   // pilot mode).
   void TellBacklogLocked(size_t backlog);
+  // Queues jobs on hosts with a prefetch depth for the tasks the round left
+  // waiting: a second pass of the policy (engine_prefetch.cc).
+  void PrefetchLocked(std::vector<HostState>* states,
+                      std::vector<Dispatch>* out);
   // Some usable host's adapter has a free slot now.
   bool AdaptersOfferSlotsLocked() const;
   // What the policies know of each host now: slots, jobs and their ends.
