@@ -2,7 +2,9 @@
 // local gsrt-agent (which runs them with its embedded local adapter),
 // against the LocalAdapter used directly, same worker, same slots, same
 // process. The ratio is the cost of the agent hop (frames, one more
-// process, the pipe) on job throughput.
+// process, the pipe) on job throughput. The agent is measured twice: with
+// jobs sent only to free slots, and with `slots` more jobs queued on the
+// agent (prefetch, as the engine does for ssh hosts).
 //
 //   agent_pipe_bench [jobs (default 2000)] [rounds (default 2)]
 #include <unistd.h>
@@ -31,12 +33,16 @@ double Now() {
       .count();
 }
 
-// Runs `jobs` no-op jobs keeping the adapter's slots full; returns jobs/s.
+// Runs `jobs` no-op jobs keeping the adapter's slots full, and at least
+// `outstanding` jobs sent and not finished (the slots' plus those queued on
+// the agent); returns jobs/s.
 double Rate(boost::asio::io_context& io, gs::Adapter& adapter,
-            const std::string& worker, int jobs, int* failures) {
+            const std::string& worker, int jobs, int outstanding,
+            int* failures) {
   int submitted = 0, finished = 0;
   std::function<void()> fill = [&] {
-    while (submitted < jobs && adapter.FreeSlots() > 0) {
+    while (submitted < jobs &&
+           (adapter.FreeSlots() > 0 || submitted - finished < outstanding)) {
       gs::JobSpec spec;
       spec.id = static_cast<gs::JobId>(++submitted);
       spec.operation = "noop";
@@ -101,24 +107,28 @@ int main(int argc, char** argv) {
   }
   std::printf("agent start + handshake: %.1f ms\n", (Now() - c0) * 1e3);
 
-  double best_local = 0, best_agent = 0;
+  double best_local = 0, best_agent = 0, best_prefetch = 0;
   int failures = 0;
   for (int r = 0; r < rounds; ++r) {
-    const double l = Rate(io, local, worker, jobs, &failures);
-    const double a = Rate(io, *agent, worker, jobs, &failures);
+    const double l = Rate(io, local, worker, jobs, 0, &failures);
+    const double a = Rate(io, *agent, worker, jobs, 0, &failures);
+    const double p = Rate(io, *agent, worker, jobs, 2 * slots, &failures);
     std::printf(
-        "round %d: local %.0f jobs/s, agent over pipe %.0f jobs/s, "
-        "ratio %.2f\n",
-        r + 1, l, a, a / l);
+        "round %d: local %.0f jobs/s, agent over pipe %.0f jobs/s (ratio "
+        "%.2f), with prefetch %d: %.0f jobs/s (ratio %.2f)\n",
+        r + 1, l, a, a / l, slots, p, p / l);
     best_local = std::max(best_local, l);
     best_agent = std::max(best_agent, a);
+    best_prefetch = std::max(best_prefetch, p);
   }
   agent->Shutdown();
   local.Shutdown();
   std::printf(
       "agent_pipe_bench: %d no-op jobs, %d slots: local %.0f jobs/s, "
-      "agent %.0f jobs/s, ratio agent/local %.2f%s\n",
-      jobs, slots, best_local, best_agent, best_agent / best_local,
+      "agent %.0f jobs/s, ratio agent/local %.2f; with prefetch %d: %.0f "
+      "jobs/s, ratio %.2f%s\n",
+      jobs, slots, best_local, best_agent, best_agent / best_local, slots,
+      best_prefetch, best_prefetch / best_local,
       failures ? " (SOME JOBS FAILED)" : "");
   fs::remove_all(dir);
   return failures ? 1 : 0;
