@@ -91,21 +91,18 @@ TEST(ConfigYamlTest, PortOutOfRange) {
 
 TEST(ConfigYamlTest, PrefetchDepthAndItsDefault) {
   StatusOr<Config> given =
-      ParseConfigYaml(std::string(kHost) + "    prefetch: 0
-", "gsrt.yaml");
+      ParseConfigYaml(std::string(kHost) + "    prefetch: 0\n", "gsrt.yaml");
   ASSERT_TRUE(given.ok()) << given.status().ToString();
   EXPECT_EQ(given->hosts[0].PrefetchDepth(), 0);
   StatusOr<Config> plain =
-      ParseConfigYaml(std::string(kHost) + "    slots: 3
-", "gsrt.yaml");
+      ParseConfigYaml(std::string(kHost) + "    slots: 3\n", "gsrt.yaml");
   ASSERT_TRUE(plain.ok()) << plain.status().ToString();
   EXPECT_EQ(plain->hosts[0].PrefetchDepth(), 3) << "ssh: its slots";
   HostConfig local;
   local.adapters = {AdapterKind::kLocal};
   local.slots = 4;
   EXPECT_EQ(local.PrefetchDepth(), 0) << "nothing to hide on a local host";
-  EXPECT_EQ(ParseError(std::string(kHost) + "    prefetch: -1
-"),
+  EXPECT_EQ(ParseError(std::string(kHost) + "    prefetch: -1\n"),
             "gsrt.yaml:5:15: host 'n1', key 'prefetch': expected an integer "
             "(0 or more), got '-1'");
 }
