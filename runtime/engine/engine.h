@@ -565,6 +565,8 @@ class Engine {
   // Jobs running for each task: more than one when replicated.
   std::unordered_map<TaskId, std::vector<JobId>> instances_;
   ReplicationMode replication_ = ReplicationMode::kOff;
+  // Some host has a prefetch depth (else rounds skip PrefetchLocked).
+  bool prefetching_ = false;
   // WQDR-FT's success rate SR = ok / submitted (history included).
   uint64_t jobs_ok_ = 0, jobs_submitted_ = 0;
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;

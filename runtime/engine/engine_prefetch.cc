@@ -31,8 +31,14 @@ void Engine::PrefetchLocked(std::vector<HostState>* states,
   }
   if (!PrefetchStates(depth, capacity, states)) return;
   SchedulingInput in{clock_->Now(), states, predictor_.get()};
-  for (const Placement& p : scheduler_.Schedule(in)) {
-    out->push_back(DispatchLocked(p.task, p.host, p.predicted_end, false));
+  std::vector<Placement> placed = scheduler_.Schedule(in);
+  std::vector<const gs_operation*> implementations =
+      ChooseImplementationsLocked(*states, placed);
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const Placement& p = placed[i];
+    out->push_back(
+        DispatchLocked(p.task, p.host, p.predicted_end, false,
+                       implementations.empty() ? nullptr : implementations[i]));
   }
 }
 
