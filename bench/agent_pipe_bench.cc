@@ -7,6 +7,7 @@
 // agent (prefetch, as the engine does for ssh hosts).
 //
 //   agent_pipe_bench [jobs (default 2000)] [rounds (default 2)]
+//                    [process|persistent (workers; default process)]
 #include <unistd.h>
 
 #include <algorithm>
@@ -73,10 +74,16 @@ double Rate(boost::asio::io_context& io, gs::Adapter& adapter,
 int main(int argc, char** argv) {
   const int jobs = argc > 1 ? std::atoi(argv[1]) : 2000;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 2;
-  if (jobs < 1 || rounds < 1) {
-    std::fprintf(stderr, "usage: %s [jobs >= 1] [rounds >= 1]\n", argv[0]);
+  const std::string mode = argc > 3 ? argv[3] : "process";
+  if (jobs < 1 || rounds < 1 || (mode != "process" && mode != "persistent")) {
+    std::fprintf(stderr,
+                 "usage: %s [jobs >= 1] [rounds >= 1] [process|persistent]\n",
+                 argv[0]);
     return 2;
   }
+  const gs::WorkerMode workers = mode == "persistent"
+                                     ? gs::WorkerMode::kPersistent
+                                     : gs::WorkerMode::kProcess;
   const std::string worker =
       fs::read_symlink("/proc/self/exe").string() + "-worker";
   const int slots =
@@ -90,6 +97,7 @@ int main(int argc, char** argv) {
   gs::LocalAdapterOptions local_options;
   local_options.slots = slots;
   local_options.work_dir = (dir / "local").string();
+  local_options.workers = workers;
   gs::LocalAdapter local(io, clock, local_options);
   if (gs::Status s = local.Connect(); !s.ok()) {
     std::fprintf(stderr, "local adapter: %s\n", s.ToString().c_str());
@@ -99,6 +107,7 @@ int main(int argc, char** argv) {
   agent_options.program = GSRT_AGENT;
   agent_options.work_dir = (dir / "agent").string();
   agent_options.slots = slots;
+  agent_options.workers = workers;
   auto agent = gs::MakeLocalAgentAdapter(io, clock, agent_options);
   const double c0 = Now();
   if (gs::Status s = agent->Connect(); !s.ok()) {
@@ -124,11 +133,12 @@ int main(int argc, char** argv) {
   agent->Shutdown();
   local.Shutdown();
   std::printf(
-      "agent_pipe_bench: %d no-op jobs, %d slots: local %.0f jobs/s, "
+      "agent_pipe_bench: %d no-op jobs, %d slots, %s workers: local %.0f "
+      "jobs/s, "
       "agent %.0f jobs/s, ratio agent/local %.2f; with prefetch %d: %.0f "
       "jobs/s, ratio %.2f%s\n",
-      jobs, slots, best_local, best_agent, best_agent / best_local, slots,
-      best_prefetch, best_prefetch / best_local,
+      jobs, slots, mode.c_str(), best_local, best_agent,
+      best_agent / best_local, slots, best_prefetch, best_prefetch / best_local,
       failures ? " (SOME JOBS FAILED)" : "");
   fs::remove_all(dir);
   return failures ? 1 : 0;
