@@ -49,4 +49,10 @@ bool HostConfig::SlotsFromPilots() const {
          });
 }
 
+int HostConfig::PrefetchDepth() const {
+  if (prefetch >= 0) return prefetch;
+  if (adapters.empty() || adapters.front() != AdapterKind::kSsh) return 0;
+  return std::max(1, slots);
+}
+
 }  // namespace gs

@@ -88,6 +88,10 @@ struct HostConfig {
   // ssh: strict refuses unknown host keys; accept-new records a new host's
   // key (a changed key is always refused). Default: strict.
   HostKeyCheck host_key_check = HostKeyCheck::kStrict;
+  // ssh: jobs sent to the host's agent beyond its free slots, which it
+  // queues and starts the moment a slot frees (hides the round trip of
+  // each job's report and the next job). -1: the default, PrefetchDepth().
+  int prefetch = -1;
   // Jobs run at once on the host. Default: the number of cores for local
   // hosts; for batch hosts in pilot mode 0 = what the pilots' allocations
   // give (SlotsFromPilots); 1 for the others (0 before loading fills it in).
@@ -113,6 +117,9 @@ struct HostConfig {
   // A pilot-mode batch host without `slots` (and no other adapter to fall
   // back to): each pilot runs as many jobs as its allocation has CPUs.
   bool SlotsFromPilots() const;
+  // `prefetch` when given, else `slots` (at least 1) for a host whose first
+  // adapter is ssh, 0 for the others.
+  int PrefetchDepth() const;
   bool operator==(const HostConfig&) const = default;
 };
 

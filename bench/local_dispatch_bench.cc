@@ -15,7 +15,9 @@
 // process per job, process or fork, >= 0.8; persistent >= 3).
 //
 // With GSRT_CONFIG set (bench/ssh_dispatch_bench.sh), only gsrt runs, with
-// that config, and the last line says "gsrt N jobs/s".
+// that config, and the last line says "gsrt N jobs/s, tasks alone M jobs/s":
+// N from GS_On to GS_Off, M from the first call to the end of GS_Barrier
+// (without connecting the hosts and shutting them down).
 #include <gs/gs.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -79,6 +81,28 @@ double GsrtRate(int tasks, const char* workers) {
   return NoopCallRate(tasks);
 }
 
+// Seconds in GS_On (hosts connected: for an ssh host the session, the
+// install check and the agent's start), from the first call to the end of
+// GS_Barrier (the tasks), and in GS_Off.
+struct NoopPhases {
+  double on = 0, run = 0, off = 0;
+};
+
+NoopPhases MeasurePhases(int tasks) {
+  NoopPhases p;
+  const double t0 = Now();
+  if (GS_On() != 0) std::exit(1);
+  const double t1 = Now();
+  for (int i = 0; i < tasks; ++i) noop(i);
+  GS_Barrier();
+  const double t2 = Now();
+  if (GS_Off(0) != 0) std::exit(1);
+  p.on = t1 - t0;
+  p.run = t2 - t1;
+  p.off = Now() - t2;
+  return p;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,16 +122,21 @@ int main(int argc, char** argv) {
   fs::current_path(dir);
   const std::string result = (dir / "result").string();
   if (const char* named = std::getenv("GSRT_CONFIG"); named && *named) {
-    double best = 0;
+    double best = 0, best_tasks = 0;
     for (int r = 0; r < rounds; ++r) {
-      const double rate = GsrtRate(tasks, nullptr);
-      std::printf("round %d: %.0f jobs/s\n", r + 1, rate);
+      const NoopPhases p = MeasurePhases(tasks);
+      const double rate = tasks / (p.on + p.run + p.off);
+      std::printf(
+          "round %d: %.0f jobs/s; the tasks alone %.0f jobs/s (GS_On %.0f "
+          "ms, GS_Off %.0f ms)\n",
+          r + 1, rate, tasks / p.run, p.on * 1e3, p.off * 1e3);
       best = std::max(best, rate);
+      best_tasks = std::max(best_tasks, tasks / p.run);
     }
     std::printf(
         "local_dispatch_bench: %d no-op tasks with %s: gsrt %.0f "
-        "jobs/s\n",
-        tasks, named, best);
+        "jobs/s, tasks alone %.0f jobs/s\n",
+        tasks, named, best, best_tasks);
     fs::current_path("/");
     fs::remove_all(dir);
     return 0;

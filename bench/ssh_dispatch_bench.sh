@@ -5,7 +5,9 @@
 #       at a time (the host's slots), on a sample of tasks;
 #   (b) the same tasks through the local adapter, in the same worker mode.
 # Both worker modes (runtime.workers) are measured, rounds alternating, best
-# of ROUNDS kept. Goals: at least 50 x (a); with persistent workers at least
+# of ROUNDS kept; with persistent workers also the ssh host with `prefetch:
+# 0` (each job sent only when a slot is free; the default prefetches
+# `slots`). Goals: at least 50 x (a); with persistent workers at least
 # 0.9 x (b).
 #
 #   bench/ssh_dispatch_bench.sh BUILD_DIR [TASKS (default 2000)] [SSH_SAMPLE (default 40)] [ROUNDS (default 2)]
@@ -25,20 +27,32 @@ for mode in process persistent; do
   { printf 'runtime:\n  workers: %s\n' "$mode"; cat "$work/sshd/gsrt.yaml"; } > "$work/ssh-$mode.yaml"
   printf 'runtime:\n  workers: %s\nhosts:\n  - name: local\n    adapter: local\n    slots: 2\n' "$mode" > "$work/local-$mode.yaml"
 done
-rate_of() { sed -n 's/.*gsrt \([0-9]*\) jobs\/s.*/\1/p'; }
-run() { (cd "$work" && GSRT_CONFIG="$work/$1.yaml" "$bench" "$tasks" 1 2>/dev/null | rate_of); }
+# The same ssh host without prefetch (jobs sent only to free slots), to show
+# what prefetch gives.
+sed 's/^\(    slots: .*\)$/\1\n    prefetch: 0/' "$work/ssh-persistent.yaml" > "$work/ssh-persistent-p0.yaml"
+# Each run prints "gsrt N jobs/s, tasks alone M jobs/s": N from GS_On to
+# GS_Off (connecting the host and shutting it down included), M the tasks
+# alone (first call to the end of GS_Barrier). run() answers "N M".
+rates_of() { sed -n 's/.*gsrt \([0-9]*\) jobs\/s, tasks alone \([0-9]*\) jobs\/s.*/\1 \2/p'; }
+run() { (cd "$work" && GSRT_CONFIG="$work/$1.yaml" "$bench" "$tasks" 1 2>/dev/null | rates_of); }
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b ? a : b) }'; }
 
 echo "ssh_dispatch_bench: $tasks no-op tasks, 2 slots, best of $rounds rounds; ssh-per-task sample of $sample"
-declare -A best=([ssh-process]=0 [local-process]=0 [ssh-persistent]=0 [local-persistent]=0)
+# Installs the agent and the worker on the host once, so that no round
+# pays for it (a host is installed once, not per run).
+(cd "$work" && GSRT_CONFIG="$work/ssh-persistent.yaml" "$bench" 10 1 >/dev/null 2>&1)
+sides="ssh-persistent local-persistent ssh-persistent-p0 ssh-process local-process"
+declare -A best best_alone
+for side in $sides; do best[$side]=0; best_alone[$side]=0; done
 for ((r = 1; r <= rounds; r++)); do
-  line="  round $r:"
-  for side in ssh-persistent local-persistent ssh-process local-process; do
-    rate=$(run "$side")
+  line="  round $r (whole run / tasks alone, jobs/s):"
+  for side in $sides; do
+    read -r rate alone < <(run "$side")
     best[$side]=$(max "${best[$side]}" "$rate")
-    line="$line $side $rate"
+    best_alone[$side]=$(max "${best_alone[$side]}" "$alone")
+    line="$line $side $rate/$alone"
   done
-  echo "$line jobs/s"
+  echo "$line"
 done
 ssh_rate=${best[ssh-process]}
 local_rate=${best[local-process]}
@@ -52,9 +66,13 @@ start=$(date +%s.%N)
 seq 1 "$sample" | xargs -P 2 -I{} "${ssh_cmd[@]}" "$worker" run noop "$work/sshd/host1/r{}" {}
 end=$(date +%s.%N)
 awk -v n="$sample" -v s="$start" -v e="$end" -v ssh="$ssh_rate" -v loc="$local_rate" \
-    -v pssh="${best[ssh-persistent]}" -v ploc="${best[local-persistent]}" 'BEGIN {
+    -v pssh="${best[ssh-persistent]}" -v ploc="${best[local-persistent]}" \
+    -v p0="${best[ssh-persistent-p0]}" -v apssh="${best_alone[ssh-persistent]}" \
+    -v aploc="${best_alone[local-persistent]}" -v ap0="${best_alone[ssh-persistent-p0]}" 'BEGIN {
   per = n / (e - s)
   printf "  (a) ssh per task:                  %8.1f jobs/s\n", per
   printf "  process workers:    gsrt over ssh  %8.1f jobs/s, local %8.1f -> ssh/local = %.2f; ssh/ssh-per-task = %.1f (goal >= 50)\n", ssh, loc, ssh / loc, ssh / per
   printf "  persistent workers: gsrt over ssh  %8.1f jobs/s, local %8.1f -> ssh/local = %.2f (goal >= 0.9); ssh/ssh-per-task = %.1f\n", pssh, ploc, pssh / ploc, pssh / per
+  printf "  persistent workers, prefetch 0:  gsrt over ssh  %8.1f jobs/s -> ssh/local = %.2f\n", p0, p0 / ploc
+  printf "  tasks alone (without GS_On/GS_Off), persistent: ssh %.1f, local %.1f jobs/s -> ssh/local = %.2f; prefetch 0: ssh %.1f -> %.2f\n", apssh, aploc, apssh / aploc, ap0, ap0 / aploc
 }'

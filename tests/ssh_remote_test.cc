@@ -312,6 +312,34 @@ TEST_F(SshRemoteTest, InstallUploadsOnlyWhenDifferent) {
   EXPECT_EQ(third->version, "fake-agent 2.0");
 }
 
+// The one-command check of a connect: true only for a program installed
+// with the same bytes that starts; the rest goes to InstallIfDifferent.
+TEST_F(SshRemoteTest, AlreadyInstalledTellsWhichProgramsNeedAnInstall) {
+  const std::string agent = tmp_ / "fake-agent";
+  const std::string worker = tmp_ / "fake-worker";
+  WriteFile(agent, "#!/bin/sh\necho fake-agent 1.0\n", 0600);
+  WriteFile(worker, "#!/bin/sh\nexit 1\n", 0600);  // does not start
+  const std::string bin = tmp_ / "new dir/bin";
+  const std::vector<std::pair<std::string, std::string>> programs = {
+      {agent, bin + "/fake-agent"}, {worker, bin + "/fake-worker"}};
+  EXPECT_EQ(AlreadyInstalled(*session_, bin, programs),
+            (std::vector<bool>{false, false}))
+      << "nothing installed yet";
+  EXPECT_TRUE(std::filesystem::is_directory(bin))
+      << "the directory is made all the same";
+  for (const auto& [local, remote] : programs) {
+    ASSERT_TRUE(InstallIfDifferent(*session_, local, remote).ok() ||
+                local == worker);
+  }
+  EXPECT_EQ(AlreadyInstalled(*session_, bin, programs),
+            (std::vector<bool>{true, false}))
+      << "the worker has the same bytes but does not start";
+  WriteFile(agent, "#!/bin/sh\necho fake-agent 2.0\n", 0600);
+  EXPECT_EQ(AlreadyInstalled(*session_, bin, {programs[0]}),
+            (std::vector<bool>{false}))
+      << "the local copy changed";
+}
+
 TEST_F(SshRemoteTest, AProgramThatCannotStartGivesAClearError) {
   // /bin/true with another machine type in its ELF header: what a binary
   // built for the wrong architecture looks like.

@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "adapters/agent/local_agent.h"
@@ -239,6 +240,50 @@ TEST_F(AgentPipeTest, CancelStopsARunningJob) {
   EXPECT_TRUE(std::holds_alternative<Cancelled>(reports_.Get(5).outcome))
       << OutcomeName(reports_.Get(5));
   EXPECT_EQ(adapter_->FreeSlots(), 2);
+}
+
+// Prefetch: the master sends more jobs than the agent has slots; the agent
+// queues them and runs them in the order sent, each reported once.
+TEST_F(AgentPipeTest, PrefetchedJobsRunInOrderAndEachIsReported) {
+  Make(5, 1, WorkerMode::kPersistent);
+  const std::string serve = GSRT_SERVE_TEST_WORKER;
+  std::vector<JobId> order;
+  std::map<JobId, JobReport> got;
+  for (JobId id = 30; id < 35; ++id) {
+    adapter_->Submit(TestJob(id, serve, "pid", {}), [&](JobReport r) {
+      order.push_back(r.id);
+      got[r.id] = std::move(r);
+    });
+  }
+  EXPECT_EQ(adapter_->outstanding(), 5);
+  EXPECT_EQ(adapter_->FreeSlots(), 0) << "queued jobs hold no free slot";
+  ASSERT_TRUE(RunUntil(io_, [&] { return order.size() == 5; }));
+  EXPECT_EQ(order, (std::vector<JobId>{30, 31, 32, 33, 34}));
+  for (auto& [id, r] : got) {
+    const Exited* e = AsExited(r);
+    EXPECT_TRUE(e && e->succeeded()) << id << ": " << OutcomeName(r);
+  }
+  EXPECT_EQ(adapter_->FreeSlots(), 1);
+}
+
+TEST_F(AgentPipeTest, CancelOfAPrefetchedJobDropsItFromTheQueue) {
+  Make(5, 1);
+  reports_.Submit(*adapter_, TestJob(20, kWorker, "sleep", {Scalar("60000")}));
+  reports_.Submit(*adapter_, TestJob(21, kWorker, "sleep", {Scalar("60000")}));
+  ASSERT_TRUE(WorkersRunning(1));
+  adapter_->Cancel(21);
+  ASSERT_TRUE(RunUntil(io_, [&] { return reports_.Has(21); }));
+  EXPECT_TRUE(std::holds_alternative<Cancelled>(reports_.Get(21).outcome))
+      << OutcomeName(reports_.Get(21));
+  EXPECT_FALSE(reports_.Has(20)) << "the running job goes on";
+  EXPECT_EQ(ProcessesUnder(dir_.path()).size(), 1u)
+      << "the queued job never started";
+  adapter_->Cancel(20);
+  ASSERT_TRUE(RunUntil(io_, [&] { return reports_.Has(20); }));
+  EXPECT_TRUE(std::holds_alternative<Cancelled>(reports_.Get(20).outcome));
+  const JobReport r = Run(TestJob(22, kWorker, "noop"));
+  ASSERT_NE(AsExited(r), nullptr) << OutcomeName(r);
+  EXPECT_TRUE(AsExited(r)->succeeded());
 }
 
 TEST_F(AgentPipeTest, KilledAgentFailsEachOutstandingJobExactlyOnce) {

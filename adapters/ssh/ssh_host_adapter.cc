@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -49,16 +50,28 @@ SshHostAdapter::~SshHostAdapter() = default;
 
 Status SshHostAdapter::Install() {
   const std::string where = "host '" + options_.host.name + "'";
-  Status s =
-      EnsureRemoteDir(*session_, RemotePath(options_.host.workdir + "/bin"));
-  if (!s.ok()) return s.WithContext(where);
-  auto agent =
-      InstallIfDifferent(*session_, options_.agent_program, remote_agent_);
-  if (!agent.ok()) return agent.status().WithContext(where + ": gsrt-agent");
+  const std::string bin = RemotePath(options_.host.workdir + "/bin");
+  std::vector<std::pair<std::string, std::string>> programs = {
+      {options_.agent_program, remote_agent_}};
   if (!remote_worker_.empty()) {
-    auto worker =
-        InstallIfDifferent(*session_, options_.worker, remote_worker_);
-    if (!worker.ok()) return worker.status().WithContext(where + ": worker");
+    programs.emplace_back(options_.worker, remote_worker_);
+  }
+  // Connecting is part of every run: the common case, nothing to install,
+  // costs one remote command.
+  const std::vector<bool> same = AlreadyInstalled(*session_, bin, programs);
+  if (std::find(same.begin(), same.end(), false) == same.end()) {
+    return Status::Ok();
+  }
+  Status s = EnsureRemoteDir(*session_, bin);
+  if (!s.ok()) return s.WithContext(where);
+  for (size_t i = 0; i < programs.size(); ++i) {
+    if (same[i]) continue;
+    auto installed =
+        InstallIfDifferent(*session_, programs[i].first, programs[i].second);
+    if (!installed.ok()) {
+      return installed.status().WithContext(
+          where + (i == 0 ? ": gsrt-agent" : ": worker"));
+    }
   }
   return Status::Ok();
 }

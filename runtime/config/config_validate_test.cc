@@ -302,6 +302,8 @@ TEST(ConfigValidateTest, HostKeysByAdapter) {
     return std::find(keys.begin(), keys.end(), key) != keys.end();
   };
   EXPECT_TRUE(has(AdapterKind::kSsh, "address"));
+  EXPECT_TRUE(has(AdapterKind::kSsh, "prefetch"));
+  EXPECT_FALSE(has(AdapterKind::kLocal, "prefetch"));
   EXPECT_FALSE(has(AdapterKind::kSsh, "partition"));
   EXPECT_TRUE(has(AdapterKind::kPbs, "partition"));
   EXPECT_TRUE(has(AdapterKind::kLocal, "slots"));

@@ -504,6 +504,7 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
        {"known_hosts", String(&h.known_hosts)},
        {"host_key_check", Enum(&h.host_key_check, kHostKeyCheckNames)},
        {"slots", PositiveInt(&h.slots)},
+       {"prefetch", Int(&h.prefetch, 0, 1 << 20, "an integer (0 or more)")},
        {"memory", Number(&h.memory_gb, 0, false,
                          "a positive number of GB, such as 16 or 7.5")},
        {"workdir", String(&h.workdir)},

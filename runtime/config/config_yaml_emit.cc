@@ -111,6 +111,9 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
         << std::string(HostKeyCheckName(h.host_key_check));
   }
   if (h.slots > 0) out << YAML::Key << "slots" << YAML::Value << h.slots;
+  if (h.prefetch >= 0) {
+    out << YAML::Key << "prefetch" << YAML::Value << h.prefetch;
+  }
   if (h.memory_gb > 0) {
     out << YAML::Key << "memory" << YAML::Value << h.memory_gb;
   }

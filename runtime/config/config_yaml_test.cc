@@ -89,6 +89,24 @@ TEST(ConfigYamlTest, PortOutOfRange) {
             "(1-65535), got '70000'");
 }
 
+TEST(ConfigYamlTest, PrefetchDepthAndItsDefault) {
+  StatusOr<Config> given =
+      ParseConfigYaml(std::string(kHost) + "    prefetch: 0\n", "gsrt.yaml");
+  ASSERT_TRUE(given.ok()) << given.status().ToString();
+  EXPECT_EQ(given->hosts[0].PrefetchDepth(), 0);
+  StatusOr<Config> plain =
+      ParseConfigYaml(std::string(kHost) + "    slots: 3\n", "gsrt.yaml");
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_EQ(plain->hosts[0].PrefetchDepth(), 3) << "ssh: its slots";
+  HostConfig local;
+  local.adapters = {AdapterKind::kLocal};
+  local.slots = 4;
+  EXPECT_EQ(local.PrefetchDepth(), 0) << "nothing to hide on a local host";
+  EXPECT_EQ(ParseError(std::string(kHost) + "    prefetch: -1\n"),
+            "gsrt.yaml:5:15: host 'n1', key 'prefetch': expected an integer "
+            "(0 or more), got '-1'");
+}
+
 TEST(ConfigYamlTest, InvalidAdapterSuggestsClosest) {
   EXPECT_EQ(ParseError("hosts:\n  - name: a\n    adapter: shh\n"),
             "gsrt.yaml:3:14: host 'a', key 'adapter': expected one of local, "

@@ -175,6 +175,8 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   entry->learns_memory = setup.memory_gb <= 0;
   entry->cores = setup.cores;
   entry->memory_gb = setup.memory_gb;
+  entry->prefetch = std::max(0, setup.prefetch);
+  prefetching_ = prefetching_ || entry->prefetch > 0;
   LearnCapacity(*entry);
   entry->shared = entry->adapter->shares_master_files();
   entry->data_dir = entry->adapter->work_dir() + "/data";

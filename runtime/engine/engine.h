@@ -133,6 +133,9 @@ struct HostSetup {
   // connected) and memory in GB (0: not known, so not limited).
   int cores = 0;
   double memory_gb = 0;
+  // Jobs sent beyond the host's free slots, queued there to hide the round
+  // trip (runtime/sched/prefetch.h); 0: none.
+  int prefetch = 0;
   // Adapters to try, in order, when the previous one does not connect (an
   // `adapter:` list in gsrt.yaml, as JavaGAT tries its adapters).
   std::vector<
@@ -268,6 +271,10 @@ class Engine {
   // number starts, stops, doubles or halves (hosts that grow read it:
   // pilot mode).
   void TellBacklogLocked(size_t backlog);
+  // Queues jobs on hosts with a prefetch depth for the tasks the round left
+  // waiting: a second pass of the policy (engine_prefetch.cc).
+  void PrefetchLocked(std::vector<HostState>* states,
+                      std::vector<Dispatch>* out);
   // Some usable host's adapter has a free slot now.
   bool AdaptersOfferSlotsLocked() const;
   // What the policies know of each host now: slots, jobs and their ends.
@@ -566,6 +573,8 @@ class Engine {
   // Jobs running for each task: more than one when replicated.
   std::unordered_map<TaskId, std::vector<JobId>> instances_;
   ReplicationMode replication_ = ReplicationMode::kOff;
+  // Some host has a prefetch depth (else rounds skip PrefetchLocked).
+  bool prefetching_ = false;
   // WQDR-FT's success rate SR = ok / submitted (history included).
   uint64_t jobs_ok_ = 0, jobs_submitted_ = 0;
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;

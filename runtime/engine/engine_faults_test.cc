@@ -27,6 +27,7 @@ struct FakeHost {
   std::string name;
   bool remote = false;  // its own data dir: files move through Put/Get
   int slots = 1;
+  int prefetch = 0;  // jobs queued beyond its slots
   FakeAdapter::Log log;
   std::shared_ptr<FaultPlan> plan = std::make_shared<FaultPlan>();
 };
@@ -75,6 +76,7 @@ class EngineFaultsTest : public ::testing::Test {
                           h->plan);
                     },
                     "/no/worker"});
+      setups.back().prefetch = h->prefetch;
     }
     ASSERT_TRUE(engine_->Start(std::move(setups)).ok());
   }
@@ -583,6 +585,37 @@ TEST_F(EngineFaultsTest,
                 "wrote") != std::string::npos;
   }
   EXPECT_TRUE(told);
+}
+
+// --- prefetch: jobs queued on a host beyond its slots ---
+
+TEST_F(EngineFaultsTest, PrefetchedJobsOfALostHostRunElsewhere) {
+  options_.policy = "mct";
+  FakeHost& a = AddHost("a", false);
+  a.prefetch = 2;
+  FakeHost& b = AddHost("b", false);
+  a.log.hold = true;
+  b.log.hold = true;
+  Start();
+  for (int i = 0; i < 4; ++i) Produce(("f" + std::to_string(i)).c_str(), i);
+  // One job runs on each host's slot; a queues two more, b (no prefetch)
+  // none.
+  ASSERT_TRUE(a.log.WaitRunning(3)) << "a was not sent its prefetch";
+  ASSERT_TRUE(b.log.WaitRunning(1));
+  EXPECT_EQ(Submitted(a), 3);
+  EXPECT_EQ(Submitted(b), 1);
+  // Losing a fails its running job and its two queued ones alike: all three
+  // run again on b.
+  a.plan->SetDown(true);
+  b.log.ReleaseAll();
+  engine_->Barrier();
+  EXPECT_EQ(Submitted(b), 4);
+  a.plan->SetDown(false);
+  EXPECT_EQ(engine_->Stop(), 0);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(Read("f" + std::to_string(i)),
+              "produce(" + std::to_string(i) + ",)");
+  }
 }
 
 }  // namespace

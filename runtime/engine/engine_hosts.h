@@ -30,6 +30,8 @@ struct Engine::HostEntry {
   // Capacity: cores and memory (GB, 0: not limited).
   int cores = 1;
   double memory_gb = 0;
+  // Jobs queued there beyond its slots (runtime/sched/prefetch.h).
+  int prefetch = 0;
   // Taken from the adapter rather than gsrt.yaml, so followed as the host
   // changes (pilots sized by their allocations come and go).
   bool learns_cores = false;

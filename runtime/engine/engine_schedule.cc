@@ -116,6 +116,9 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   }
   if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {
     ReplicateLocked(states, placed, out);
+  } else if (prefetching_ && replication_ == ReplicationMode::kOff &&
+             scheduler_.num_ready() > 0) {
+    PrefetchLocked(&states, out);
   }
   TellBacklogLocked(scheduler_.num_ready());
 }

@@ -89,6 +89,7 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     setup.worker = worker;
     setup.cores = host.slots;
     setup.memory_gb = host.memory_gb;
+    setup.prefetch = host.PrefetchDepth();
     setup.fallbacks.assign(makers.begin() + 1, makers.end());
     hosts.push_back(std::move(setup));
   }

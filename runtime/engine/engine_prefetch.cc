@@ -1,0 +1,45 @@
+// Prefetch (runtime/sched/prefetch.h): after a round left tasks waiting,
+// hosts with a prefetch depth get jobs beyond their free slots, which they
+// queue. As far as the engine knows such a job runs on that host: a lost
+// host fails it and it is placed again, a cancel reaches the host, which
+// drops it from its queue. Not combined with replication, which wants the
+// same idle capacity for replicas.
+#include <algorithm>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/engine_hosts.h"
+#include "runtime/sched/prefetch.h"
+
+namespace gs {
+
+void Engine::PrefetchLocked(std::vector<HostState>* states,
+                            std::vector<Dispatch>* out) {
+  std::vector<int> depth(hosts_.size()), capacity(hosts_.size());
+  bool any = false;
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    depth[h] = hosts_[h]->usable && hosts_[h]->adapter->connected()
+                   ? hosts_[h]->prefetch
+                   : 0;
+    capacity[h] = hosts_[h]->cores;
+    any = any || depth[h] > 0;
+  }
+  if (!any) return;
+  // Every job booked so far, this round's first pass included.
+  HostStatesLocked(states);
+  for (const auto& [id, job] : jobs_) {
+    (*states)[job.host].AddBusy(job.predicted_end, job.need);
+  }
+  if (!PrefetchStates(depth, capacity, states)) return;
+  SchedulingInput in{clock_->Now(), states, predictor_.get()};
+  std::vector<Placement> placed = scheduler_.Schedule(in);
+  std::vector<const gs_operation*> implementations =
+      ChooseImplementationsLocked(*states, placed);
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const Placement& p = placed[i];
+    out->push_back(
+        DispatchLocked(p.task, p.host, p.predicted_end, false,
+                       implementations.empty() ? nullptr : implementations[i]));
+  }
+}
+
+}  // namespace gs
