@@ -179,12 +179,12 @@ StatusOr<InstallResult> InstallIfDifferent(SshSession& session,
   const std::string mine = local_hash.Hex();
   // `timeout` is the upload's; the other steps are quick, and a host that
   // hangs must not hold a reconnect (on the engine thread) for minutes.
-  const Seconds quick = std::min<Seconds>(timeout, 30);
-  StatusOr<std::string> theirs = RemoteSha256(session, dest, quick);
+  const Seconds step_timeout = std::min<Seconds>(timeout, 30);
+  StatusOr<std::string> theirs = RemoteSha256(session, dest, step_timeout);
   if (!theirs.ok()) return theirs.status();
   InstallResult result;
   RunOptions opt;
-  opt.timeout = quick;
+  opt.timeout = step_timeout;
   if (*theirs != mine) {
     auto up = UploadFile(session, local, dest, 0755, timeout);
     if (!up.ok()) return up.status();
