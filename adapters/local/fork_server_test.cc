@@ -20,6 +20,7 @@
 
 #include "adapters/local/local_adapter.h"
 #include "runtime/base/asio_clock.h"
+#include "tests/support/child_master.h"
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"
 #include "tests/support/run_until.h"
@@ -335,32 +336,12 @@ TEST_F(ForkServerTest, NothingOutlivesTheAdapter) {
 // behind: the server dies with the master and the job with the server.
 TEST_F(ForkServerTest, JobAndServerDieWithTheirMaster) {
   std::filesystem::path pid_file = dir_ / "orphan.pid";
-  const pid_t master = ::fork();
+  const pid_t master = ::gs::testing::ForkMasterRunningOneJob(
+      dir_ / "child-work", WorkerMode::kFork, kServe, pid_file);
   ASSERT_GE(master, 0);
-  if (master == 0) {
-    boost::asio::io_context io;
-    AsioClock clock(io);
-    LocalAdapterOptions options;
-    options.slots = 1;
-    options.work_dir = dir_ / "child-work";
-    options.workers = WorkerMode::kFork;
-    LocalAdapter adapter(io, clock, options);
-    if (!adapter.Connect().ok()) ::_exit(1);
-    adapter.Submit(TestJob(1, kServe, "pid_then_sleep",
-                           {Scalar(pid_file.string()), Scalar("60000")}),
-                   [](const JobReport&) {});
-    io.run_for(std::chrono::seconds(60));
-    ::_exit(0);
-  }
-  // A bounded poll: the file is written by a grandchild.
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!(Exists(pid_file) && !Text(pid_file).empty()) &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_TRUE(Exists(pid_file)) << "the child master's job never started";
-  const pid_t job = std::stoi(Text(pid_file));
+  const pid_t job =
+      ::gs::testing::AwaitJobPid(pid_file, std::chrono::seconds(20));
+  ASSERT_GT(job, 0) << "the child master's job never started";
   const pid_t server = ParentOf(job);
   Watch job_watch(job), server_watch(server);
   ASSERT_TRUE(job_watch.watching() && server_watch.watching());

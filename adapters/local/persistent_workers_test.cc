@@ -16,6 +16,7 @@
 
 #include "adapters/local/local_adapter.h"
 #include "runtime/base/asio_clock.h"
+#include "tests/support/child_master.h"
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"
 #include "tests/support/run_until.h"
@@ -306,34 +307,17 @@ TEST_F(PersistentWorkersTest, ShutdownStopsRunningAndIdleWorkers) {
 // worker's PR_SET_PDEATHSIG and the EOF of its socket end it.
 TEST_F(PersistentWorkersTest, AWorkerDiesWithItsMaster) {
   std::filesystem::path pid_file = dir_ / "orphan.pid";
-  const pid_t master = ::fork();
+  const pid_t master = ::gs::testing::ForkMasterRunningOneJob(
+      dir_ / "child-work", WorkerMode::kPersistent, kServe, pid_file);
   ASSERT_GE(master, 0);
-  if (master == 0) {
-    boost::asio::io_context io;
-    AsioClock clock(io);
-    LocalAdapterOptions options;
-    options.slots = 1;
-    options.work_dir = dir_ / "child-work";
-    options.workers = WorkerMode::kPersistent;
-    LocalAdapter adapter(io, clock, options);
-    if (!adapter.Connect().ok()) ::_exit(1);
-    adapter.Submit(TestJob(1, kServe, "pid_then_sleep",
-                           {Scalar(pid_file.string()), Scalar("60000")}),
-                   [](const JobReport&) {});
-    io.run_for(std::chrono::seconds(60));
-    ::_exit(0);
-  }
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!(Exists(pid_file) && !Text(pid_file).empty()) &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_TRUE(Exists(pid_file)) << "the child master's job never started";
-  const pid_t worker = std::stoi(Text(pid_file));
+  const pid_t worker =
+      ::gs::testing::AwaitJobPid(pid_file, std::chrono::seconds(20));
+  ASSERT_GT(worker, 0) << "the child master's job never started";
   ASSERT_TRUE(Alive(worker));
   ::kill(master, SIGKILL);
   ASSERT_EQ(::waitpid(master, nullptr, 0), master);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (Alive(worker) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
