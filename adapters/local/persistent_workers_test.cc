@@ -91,8 +91,9 @@ class PersistentWorkersTest : public ::testing::Test {
   TempDir dir_;
   boost::asio::io_context io_;
   AsioClock clock_;
-  std::unique_ptr<LocalAdapter> adapter_;
+  // Before the adapter: its destructor may still report (cancelled jobs).
   ReportCollector reports_;
+  std::unique_ptr<LocalAdapter> adapter_;
 };
 
 TEST_F(PersistentWorkersTest, OneWorkerRunsJobAfterJob) {
