@@ -65,6 +65,9 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   OpenJournal();
   RecordSubmissionsOfAdapters();
   ChooseJobNumbers();
+  // Before the engine thread, which reads it; it judges from the first
+  // beat (the stall timer's, started by StartTimers).
+  StartLoopWatchdog();
   thread_ = std::thread([this] {
     if (options_.virtual_time) return RunVirtualTime();
     auto guard = boost::asio::make_work_guard(*io_);
@@ -230,7 +233,6 @@ void Engine::StartTimers() {
     ScheduleReconsider();
     ScheduleStallCheck();
   });
-  StartLoopWatchdog();
 }
 
 void Engine::OnSignal(int sig) {

@@ -48,10 +48,12 @@ void LoopWatchdog::Run(Seconds bound, Seconds period) {
     cv_.wait_for(lock, std::chrono::duration<double>(period),
                  [this] { return stopping_; });
     if (stopping_) break;
+    // Watched from the first beat: the engine starts beating once its
+    // timers run, and what precedes that is not the loop's to answer for.
+    const uint64_t beats = beats_.load(std::memory_order_relaxed);
+    if (beats == 0) continue;
     const Seconds now = SteadyNow();
-    if (!watch.Look(now, true, beats_.load(std::memory_order_relaxed))) {
-      continue;
-    }
+    if (!watch.Look(now, true, beats)) continue;
     std::string message = "the engine thread has not come back for " +
                           FormatNumber(now - watch.quiet_since(), "%.0f") +
                           " s";

@@ -3,7 +3,8 @@
 // thread, so a call that blocks it (a host that half-answers during a
 // reconnect, a batch command that does not return) would stop the run
 // without a word. The engine beats once per period; when the beats stop
-// for `bound` seconds, this reports what the engine thread was last in
+// for `bound` seconds (counted from the first beat), this reports what the
+// engine thread was last in
 // (Enter/Leave around the calls into adapters that may block), then again
 // each time the silence doubled (quiet_watch.h decides).
 #ifndef GSRT_RUNTIME_ENGINE_LOOP_WATCHDOG_H_

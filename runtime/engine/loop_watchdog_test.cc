@@ -33,8 +33,8 @@ struct Reports {
 TEST(LoopWatchdogTest, ABlockedLoopIsReportedWithWhatItIsIn) {
   Reports reports;
   LoopWatchdog dog(/*bound=*/0.2, reports.Sink(), /*period=*/0.02);
+  dog.Beat();  // the loop ran once, then blocked in the call below
   WatchedCall call(&dog, "reconnecting to host node3");
-  // No beats: the loop is "blocked" in the call above.
   ASSERT_TRUE(reports.WaitFor(1, 30));
   std::lock_guard<std::mutex> lock(reports.mu);
   EXPECT_NE(reports.lines[0].find("has not come back for"), std::string::npos);
@@ -59,9 +59,16 @@ TEST(LoopWatchdogTest, ABeatingLoopIsNotReported) {
   EXPECT_TRUE(reports.lines.empty()) << reports.lines[0];
 }
 
+TEST(LoopWatchdogTest, NothingIsJudgedBeforeTheFirstBeat) {
+  Reports reports;
+  LoopWatchdog dog(/*bound=*/0.05, reports.Sink(), /*period=*/0.01);
+  EXPECT_FALSE(reports.WaitFor(1, 0.5));
+}
+
 TEST(LoopWatchdogTest, StoppedWatchReportsNothingMore) {
   Reports reports;
   LoopWatchdog dog(/*bound=*/0.1, reports.Sink(), /*period=*/0.01);
+  dog.Beat();
   dog.Stop();  // the engine stops beating on purpose from here
   EXPECT_FALSE(reports.WaitFor(1, 0.5));
   dog.Beat();  // still harmless
