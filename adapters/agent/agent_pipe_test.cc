@@ -78,11 +78,7 @@ class AgentPipeTest : public ::testing::Test {
   }
 
   JobReport Run(JobSpec spec) {
-    const JobId id = spec.id;
-    reports_.Submit(*adapter_, std::move(spec));
-    EXPECT_TRUE(RunUntil(io_, [&] { return reports_.Has(id); }))
-        << "job " << id << " did not finish in time";
-    return reports_.Has(id) ? reports_.Get(id) : JobReport{};
+    return RunJobToItsEnd(io_, *adapter_, reports_, std::move(spec));
   }
 
   // True once `n` workers run (their cwd is a sandbox of the agent).

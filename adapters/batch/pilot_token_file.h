@@ -26,8 +26,8 @@ std::vector<std::string> StalePilotTokenFiles(
     const std::vector<std::string>& names, std::string_view host,
     const std::function<bool(pid_t)>& alive);
 
-// Removes the stale token files from `dir`; false alive checks use kill(0):
-// a pid that exists (ours or another user's) counts as alive.
+// Removes the stale token files from `dir`, judging life by kill(pid, 0): a
+// pid that exists (ours or another user's) counts as alive.
 void RemoveStalePilotTokenFiles(const std::string& dir, std::string_view host);
 
 }  // namespace gs

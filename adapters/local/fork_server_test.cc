@@ -104,22 +104,10 @@ class ForkServerTest : public ::testing::Test {
   }
 
   JobReport Run(JobSpec spec) {
-    const JobId id = spec.id;
-    reports_.Submit(*adapter_, std::move(spec));
-    EXPECT_TRUE(RunUntil(io_, [&] { return reports_.Has(id); }))
-        << "job " << id << " did not finish in time";
-    return reports_.Has(id) ? reports_.Get(id) : JobReport{};
+    return RunJobToItsEnd(io_, *adapter_, reports_, std::move(spec));
   }
 
-  Exited RunExited(JobSpec spec) {
-    JobReport report = Run(std::move(spec));
-    const Exited* e = AsExited(report);
-    EXPECT_NE(e, nullptr) << "outcome was " << OutcomeName(report);
-    if (e) return *e;
-    Exited none;
-    none.code = -1;
-    return none;
-  }
+  Exited RunExited(JobSpec spec) { return ExpectExited(Run(std::move(spec))); }
 
   // The integer an operation of serve_ops returns, -1 if it failed.
   int Returned(JobId id, const char* op) {

@@ -64,15 +64,7 @@ class LocalAdapterTest : public ::testing::Test {
   }
 
   // Runs a job expected to exit, returning its Exited.
-  Exited RunExited(JobSpec spec) {
-    JobReport report = Run(std::move(spec));
-    const Exited* e = AsExited(report);
-    EXPECT_NE(e, nullptr) << "outcome was " << OutcomeName(report);
-    if (e) return *e;
-    Exited none;
-    none.code = -1;
-    return none;
-  }
+  Exited RunExited(JobSpec spec) { return ExpectExited(Run(std::move(spec))); }
 
   TempDir dir_;
   boost::asio::io_context io_;

@@ -3,11 +3,15 @@
 #ifndef GSRT_TESTS_SUPPORT_REPORT_COLLECTOR_H_
 #define GSRT_TESTS_SUPPORT_REPORT_COLLECTOR_H_
 
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
 #include <map>
 #include <string>
 #include <variant>
 
 #include "adapters/adapter.h"
+#include "tests/support/run_until.h"
 
 namespace gs {
 
@@ -70,6 +74,28 @@ inline const char* OutcomeName(const JobReport& report) {
       return "Cancelled";
   }
   return "?";
+}
+
+// Submits `spec` through `reports` and drives `io` until its report comes
+// (bounded by RunUntil); an empty report, and a failed expectation, if not.
+inline JobReport RunJobToItsEnd(boost::asio::io_context& io, Adapter& adapter,
+                                ReportCollector& reports, JobSpec spec) {
+  const JobId id = spec.id;
+  reports.Submit(adapter, std::move(spec));
+  EXPECT_TRUE(RunUntil(io, [&] { return reports.Has(id); }))
+      << "job " << id << " did not finish in time";
+  return reports.Has(id) ? reports.Get(id) : JobReport{};
+}
+
+// The Exited of a job expected to exit; code -1, and a failed expectation,
+// for any other outcome.
+inline Exited ExpectExited(const JobReport& report) {
+  const Exited* e = AsExited(report);
+  EXPECT_NE(e, nullptr) << "outcome was " << OutcomeName(report);
+  if (e) return *e;
+  Exited none;
+  none.code = -1;
+  return none;
 }
 
 }  // namespace gs
