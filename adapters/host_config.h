@@ -56,6 +56,11 @@ struct BatchConfig {
   // Pilot mode: seconds a pilot above the floor may stay without a job
   // before it is stopped and its batch job ends. Default: 60.
   Seconds pilot_linger = 60;
+  // Pilot mode: seconds a pilot whose master is lost keeps its jobs and
+  // waits for the master to be started again (it then serves the new one
+  // and hands over its jobs' results); 0: it ends with its master.
+  // Default: 120.
+  Seconds pilot_reattach = 120;
   // Further arguments for sbatch/qsub, passed as they are. Default: none.
   std::vector<std::string> extra;
   // Name of an ssh host of this config through which the batch commands

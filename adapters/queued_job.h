@@ -25,6 +25,10 @@ struct QueuedJob {
   int index = 0;     // element of its array (0 for a single job)
   // Taken over from an earlier master rather than submitted by this one.
   bool adopted = false;
+  // A gsrt job that the pilot `batch_id` runs (not a batch job of its
+  // own): a master started after a crash takes it over when the pilot
+  // comes back to it.
+  bool in_pilot = false;
 };
 
 // Records batch jobs about to be submitted (batch_id "": `dir` and

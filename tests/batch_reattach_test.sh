@@ -14,10 +14,12 @@
 #       record and runs its task again (still one completed job per task).
 #   pbs        job mode through the PBS commands (qsub/qstat/qdel): the
 #       same checks as `job`.
-#   pilot      pilot mode: killed while a pilot runs a task and another
-#       waits in the queue; the restarted run cancels the interrupted
-#       run's pilots (they are not taken over) and ends with the
-#       sequential run's files.
+#   pilot      pilot mode: killed while pilots run tasks and another pilot
+#       waits in the queue; the running pilots keep their jobs, come back
+#       to the restarted master (which rewrote their token file) and hand
+#       their jobs over; the waiting one is cancelled. The run ends with the
+#       sequential run's files, and the worker, wrapped to count its own
+#       starts (one process per job), ran exactly once per task.
 set -euo pipefail
 src=$1 testbed=$2 scenario=$3 scratch=$4 sequential=$5
 source "$src/tests/lib/host_jobs.sh"
@@ -44,6 +46,14 @@ case $scenario in
   *) echo "unknown scenario $scenario"; exit 2 ;;
 esac
 write_batch_config "$work/gsrt.yaml" "$host" "$adapter" "$mode" "$extra"
+if [ "$scenario" = pilot ]; then
+  # One worker process per job, each start counted by a wrapper.
+  sed -i 's/^runtime:$/runtime:\n  workers: process/' "$work/gsrt.yaml"
+  printf '#!/bin/sh\necho "$$ $*" >> %q\nexec %q "$@"\n' \
+    "$work/worker-starts" "$scratch-worker" > "$work/count-worker"
+  chmod +x "$work/count-worker"
+  export GSRT_WORKER="$work/count-worker"
+fi
 steps=6 samples=300000
 # Pilots run these at once, and PBS jobs go out one qsub at a time (no
 # arrays): longer tasks, so that jobs still run and wait when the kill lands.
@@ -142,15 +152,6 @@ old_pilots=$(history "select batch_id from batch_jobs where run_id = 1 and signa
 
 # --- Run 2, same directory: takes the jobs over. ---
 start_master 2
-if [ "$scenario" = pilot ]; then
-  # The interrupted run's pilots leave the queue (bounded wait).
-  old_gone() {
-    local q; q=$(queue | cut -d' ' -f1)
-    for p in $old_pilots; do grep -qx "$p" <<< "$q" && return 1; done
-    return 0
-  }
-  wait_for 60 old_gone || { echo "FAIL: pilots of the killed run still queued: $old_pilots"; queue; exit 1; }
-fi
 timeout 120 tail --pid="$pid" -f /dev/null || { echo "FAIL: the resumed run did not finish"; tail -20 "$work/err2"; exit 1; }
 status=0
 wait "$pid" || status=$?
@@ -164,7 +165,19 @@ left=$(queue)
 
 if [ "$scenario" = pilot ]; then
   [ -n "$old_pilots" ] || { echo "FAIL: the killed run recorded no pilots"; exit 1; }
-  echo "OK: pilots of the killed run ($(echo $old_pilots)) cancelled at restart; files match the sequential run"
+  back=$(grep -c "of an interrupted master came back" "$work/err2" || true)
+  adopted=$(history "select count(*) from batch_jobs where run_id = 2 and adopted = 1 and batch_id like '%/job-%'")
+  starts=$(grep -c " run " "$work/worker-starts" || true)
+  echo "tasks: $tasks, worker starts over both runs: $starts, pilots back: $back, jobs taken over: $adopted"
+  [ "$back" -ge 1 ] || { echo "FAIL: no pilot of the killed run came back"; tail -20 "$work/err2"; exit 1; }
+  [ "$adopted" -ge 1 ] || { echo "FAIL: the history records no job taken over from a pilot"; tail -20 "$work/err2"; exit 1; }
+  if [ "$starts" != "$tasks" ]; then
+    echo "FAIL: $starts worker starts for $tasks tasks:"; cat "$work/worker-starts"
+    history "select run_id, batch_id, task_id, adopted from batch_jobs order by run_id, job_id"
+    tail -20 "$work/err2"
+    exit 1
+  fi
+  echo "OK: $back pilot(s) of the killed run came back and handed over $adopted job(s); $starts worker starts for $tasks tasks"
   exit 0
 fi
 

@@ -32,12 +32,12 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 
 Agent::Agent(ByteStream& stream, Adapter& runner, Clock& clock,
              AgentOptions options)
-    : stream_(stream),
+    : stream_(&stream),
       runner_(runner),
       clock_(clock),
       options_(std::move(options)),
       pump_(clock, options_.pump) {
-  pump_.set_stream(&stream_);
+  pump_.set_stream(stream_);
   if (!options_.log) {
     options_.log = [](std::string_view line) {
       std::fprintf(stderr, "gsrt-agent: %.*s\n", static_cast<int>(line.size()),
@@ -54,20 +54,71 @@ Agent::~Agent() {
   }
 }
 
-void Agent::Start(ExitCallback on_exit) {
+void Agent::Start(ExitCallback on_exit, ExitCallback on_detached) {
   on_exit_ = std::move(on_exit);
+  on_detached_ = std::move(on_detached);
   runner_status_ = runner_.Connect();
+  ListenTo(*stream_);
+}
+
+void Agent::ListenTo(ByteStream& stream) {
+  stream_ = &stream;
+  pump_.set_stream(stream_);
   last_heard_ = clock_.Now();
+  const uint64_t gen = ++stream_generation_;
   std::shared_ptr<bool> alive = alive_;
-  stream_.Start(
-      [this, alive](std::string_view bytes) {
-        if (*alive) OnData(bytes);
+  stream_->Start(
+      [this, alive, gen](std::string_view bytes) {
+        if (*alive && gen == stream_generation_) OnData(bytes);
       },
-      [this, alive](Status why) {
-        if (!*alive) return;
-        Finish(why.ok() ? why : why.WithContext("connection to the master"));
+      [this, alive, gen](Status why) {
+        if (!*alive || gen != stream_generation_) return;
+        if (!options_.outlive_master) {
+          return Finish(why.ok() ? why
+                                 : why.WithContext("connection to the master"));
+        }
+        // An end without SHUTDOWN: the master is gone; a pilot's agent
+        // waits for the next one.
+        LoseMaster(why.ok() ? Status::Unavailable(
+                                  "the master closed the connection without "
+                                  "SHUTDOWN")
+                            : why.WithContext("connection to the master"));
       });
   ArmWatchdog();
+}
+
+void Agent::LoseMaster(Status why) {
+  if (finished_ || detached_) return;
+  if (!options_.outlive_master) return Finish(std::move(why));
+  Detach(std::move(why));
+}
+
+void Agent::Detach(Status why) {
+  detached_ = true;
+  hello_done_ = false;
+  ++stream_generation_;
+  watchdog_.reset();
+  pump_.Clear();
+  pump_.set_stream(nullptr);
+  uploads_.clear();
+  decoder_ = agent::FrameDecoder();
+  // The lost master may not have recorded these yet.
+  const Seconds now = clock_.Now();
+  for (SentReport& r : recent_reports_) {
+    if (r.at >= now - kRecentReports) {
+      held_reports_.push_back(std::move(r.report));
+    }
+  }
+  recent_reports_.clear();
+  Log(why.ToString() + "; " + std::to_string(running_.size()) +
+      " job(s) go on, waiting for the next master");
+  if (on_detached_) on_detached_(std::move(why));
+}
+
+void Agent::Reattach(ByteStream& stream) {
+  if (finished_) return;
+  detached_ = false;
+  ListenTo(stream);
 }
 
 void Agent::Stop(Status why) { Finish(std::move(why)); }
@@ -77,7 +128,7 @@ void Agent::ArmWatchdog() {
   watchdog_ = clock_.After(options_.heartbeat, [this] {
     const Seconds silent = clock_.Now() - last_heard_;
     if (silent > 3 * options_.heartbeat) {
-      return Finish(Status::Unavailable(
+      return LoseMaster(Status::Unavailable(
           "nothing from the master for " + std::to_string(silent) +
           " s (it promised a heartbeat every " +
           std::to_string(options_.heartbeat) + " s); taking it for lost"));
@@ -149,7 +200,12 @@ void Agent::OnHello(const Hello& hello) {
   reply.memory_available = options_.facts.memory_available;
   reply.load1 = options_.facts.load1;
   reply.pid = static_cast<uint32_t>(::getpid());
+  reply.held_jobs.assign(running_.begin(), running_.end());
+  for (const JobReport& r : held_reports_) reply.held_jobs.push_back(r.id);
   Send(reply);
+  // The reports of jobs that ended while no master listened.
+  for (JobReport& r : held_reports_) Send(JobFinished{std::move(r)});
+  held_reports_.clear();
 }
 
 void Agent::OnRunJob(JobSpec spec) {
@@ -162,7 +218,20 @@ void Agent::OnRunJob(JobSpec spec) {
   runner_.Submit(std::move(spec), [this, alive, id](JobReport report) {
     if (!*alive) return;
     running_.erase(id);
-    if (!finished_) Send(JobFinished{std::move(report)});
+    if (finished_) return;
+    if (detached_ || !hello_done_) {
+      held_reports_.push_back(std::move(report));
+      return;
+    }
+    if (options_.outlive_master) {
+      const Seconds now = clock_.Now();
+      while (!recent_reports_.empty() &&
+             recent_reports_.front().at < now - kRecentReports) {
+        recent_reports_.pop_front();
+      }
+      recent_reports_.push_back(SentReport{now, report});
+    }
+    Send(JobFinished{std::move(report)});
   });
 }
 
@@ -254,7 +323,9 @@ void Agent::OnError(const Error& m) {
   pump_.Cancel(m.request);
 }
 
-void Agent::Send(const Message& message) { stream_.Write(Encode(message)); }
+void Agent::Send(const Message& message) {
+  if (!detached_) stream_->Write(Encode(message));
+}
 
 void Agent::SendError(uint64_t request, const Status& s) {
   Send(Error{request, s.code(), s.message()});

@@ -10,11 +10,13 @@
 #define GSRT_ADAPTERS_AGENT_AGENT_H_
 
 #include <functional>
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "adapters/adapter.h"
 #include "adapters/agent/chunk_pump.h"
@@ -44,6 +46,11 @@ struct AgentOptions {
   ChunkPumpOptions pump;
   // Where log lines go (gsrt-agent: stderr; never stdout).
   std::function<void(std::string_view)> log;
+  // A pilot's agent outlives its master: when the stream ends or the
+  // master falls silent without SHUTDOWN, the jobs keep running, their
+  // reports are held, and `on_detached` (Start) says so; Reattach gives it
+  // the next master. Otherwise the agent ends with the stream.
+  bool outlive_master = false;
 };
 
 class Agent {
@@ -62,8 +69,15 @@ class Agent {
   Agent& operator=(const Agent&) = delete;
 
   // Connects the runner (a failure is told to the master at HELLO) and
-  // starts reading the stream.
-  void Start(ExitCallback on_exit);
+  // starts reading the stream. With outlive_master, `on_detached` runs
+  // (with why) each time the master is lost while jobs may go on.
+  void Start(ExitCallback on_exit, ExitCallback on_detached = nullptr);
+
+  // After on_detached: serves the next master on `stream` (which must
+  // outlive the agent or the next Reattach). Its HELLO lists the jobs held
+  // and their reports follow it.
+  void Reattach(ByteStream& stream);
+  bool detached() const { return detached_; }
 
   // Ends as on SHUTDOWN (for signals): jobs are killed, on_exit runs.
   void Stop(Status why);
@@ -92,14 +106,19 @@ class Agent {
   // A fatal protocol violation: ERROR 0 to the master, then Finish.
   void Fail(Status why);
   void Finish(Status why);
+  // The master is lost: Detach with outlive_master, else Finish.
+  void LoseMaster(Status why);
+  void Detach(Status why);
+  void ListenTo(ByteStream& stream);
   void ArmWatchdog();
   void Log(std::string_view line);
 
-  ByteStream& stream_;
+  ByteStream* stream_;
   Adapter& runner_;
   Clock& clock_;
   AgentOptions options_;
   ExitCallback on_exit_;
+  ExitCallback on_detached_;
   Status runner_status_;
   agent::FrameDecoder decoder_;
   ChunkPump pump_;
@@ -109,6 +128,20 @@ class Agent {
   Seconds last_heard_ = 0;
   bool hello_done_ = false;
   bool finished_ = false;
+  bool detached_ = false;
+  // Reports of jobs that ended while no master listened, in order.
+  std::vector<JobReport> held_reports_;
+  // With outlive_master: reports sent in the last kRecentReports seconds.
+  // A master killed before it made one durable would run its task again,
+  // so they are handed to the next master too, which takes what it lacks.
+  struct SentReport {
+    Seconds at = 0;
+    JobReport report;
+  };
+  std::deque<SentReport> recent_reports_;
+  static constexpr Seconds kRecentReports = 10;
+  // Bumped at each new stream: an old stream's callbacks are ignored.
+  uint64_t stream_generation_ = 0;
   // Cleared by the destructor: late runner callbacks must not touch us.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -124,7 +124,7 @@ void AgentAdapter::ConnectAsync(StatusCallback done) {
 
 int AgentAdapter::FreeSlots() const {
   if (state_ != State::kReady) return 0;
-  int busy = 0;
+  int busy = static_cast<int>(held_running_.size());
   for (const auto& [id, job] : jobs_) busy += job.cores;
   return std::max(0, static_cast<int>(hello_.slots) - busy);
 }
@@ -188,6 +188,9 @@ void AgentAdapter::OnHello(const Hello& hello) {
         Status::FailedPrecondition(Where() + ": the agent offers 0 slots"));
   }
   hello_ = hello;
+  held_running_ = std::set<JobId>(hello.held_jobs.begin(), hello.held_jobs.end());
+  held_reports_.clear();
+  adopted_as_.clear();
   state_ = State::kReady;
   lost_reason_.clear();
   connect_timer_.reset();
@@ -211,9 +214,20 @@ void AgentAdapter::OnError(const Error& error) {
 
 void AgentAdapter::OnJobFinished(JobReport report) {
   auto it = jobs_.find(report.id);
-  if (it == jobs_.end()) return;  // not ours (any more)
+  if (it == jobs_.end()) {
+    // A held job's report, kept until someone takes the job over.
+    if (held_running_.erase(report.id) > 0) {
+      const JobId id = report.id;
+      held_reports_[id] = std::move(report);
+    }
+    return;  // else not ours (any more)
+  }
   Job job = std::move(it->second);
   jobs_.erase(it);
+  if (job.report_as != 0) {
+    adopted_as_.erase(job.report_as);
+    report.id = job.report_as;
+  }
   // The agent's clock may differ from ours: keep its durations, anchored
   // at our now.
   const Seconds now = clock_.Now();
@@ -301,9 +315,12 @@ void AgentAdapter::Drop(State next, const Status& why, JobOutcome outcome) {
     done(why);
   }
   const Seconds now = clock_.Now();
+  held_running_.clear();
+  held_reports_.clear();
+  adopted_as_.clear();
   for (auto& [id, job] : jobs) {
     JobReport report;
-    report.id = id;
+    report.id = job.report_as != 0 ? job.report_as : id;
     report.outcome = outcome;
     report.submitted = job.submitted;
     report.started = job.submitted;
@@ -338,7 +355,48 @@ void AgentAdapter::Submit(JobSpec spec, DoneCallback done) {
 }
 
 void AgentAdapter::Cancel(JobId id) {
+  if (auto it = adopted_as_.find(id); it != adopted_as_.end()) id = it->second;
   if (state_ == State::kReady && jobs_.count(id)) Send(agent::Cancel{id});
+}
+
+std::vector<JobId> AgentAdapter::held_jobs() const {
+  std::vector<JobId> ids(held_running_.begin(), held_running_.end());
+  for (const auto& [id, report] : held_reports_) ids.push_back(id);
+  return ids;
+}
+
+bool AgentAdapter::Holds(JobId old_id) const {
+  return state_ == State::kReady &&
+         (held_running_.count(old_id) > 0 || held_reports_.count(old_id) > 0);
+}
+
+void AgentAdapter::AdoptHeld(JobId old_id, const JobSpec& spec,
+                             DoneCallback done) {
+  const Seconds now = clock_.Now();
+  if (auto it = held_reports_.find(old_id); it != held_reports_.end()) {
+    JobReport report = std::move(it->second);
+    held_reports_.erase(it);
+    // It ended while no master listened: its times are the agent's, and
+    // only its duration is kept, ending now.
+    const Seconds ran = std::max<Seconds>(0, report.ended - report.started);
+    report.id = spec.id;
+    report.submitted = now;
+    report.ended = now;
+    report.started = std::max<Seconds>(now - ran, 0);
+    report.submitted = std::min(report.submitted, report.started);
+    PostReport(std::move(done), std::move(report));
+    return;
+  }
+  held_running_.erase(old_id);
+  adopted_as_[spec.id] = old_id;
+  jobs_[old_id] = Job{std::move(done), now, std::max(1, spec.cores), spec.id};
+}
+
+void AgentAdapter::DropHeld(JobId old_id) {
+  held_reports_.erase(old_id);
+  if (held_running_.erase(old_id) > 0 && state_ == State::kReady) {
+    Send(agent::Cancel{old_id});
+  }
 }
 
 void AgentAdapter::Shutdown() {

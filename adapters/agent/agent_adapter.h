@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -127,12 +128,27 @@ class AgentAdapter : public AdapterDefaults {
   const std::string& lost_reason() const { return lost_reason_; }
   int outstanding() const { return static_cast<int>(jobs_.size()); }
 
+  // Jobs of an earlier master that the agent held when it greeted (a pilot
+  // that outlived its master) and that nobody took over yet: running ones
+  // hold a slot each until they end or DropHeld.
+  std::vector<JobId> held_jobs() const;
+  // Whether the agent holds job `old_id` of an earlier master, running or
+  // ended, and nobody took it over yet.
+  bool Holds(JobId old_id) const;
+  // Takes over held job `old_id` (Holds must be true) for `spec`, whose id
+  // the report carries and whose cores it holds.
+  void AdoptHeld(JobId old_id, const JobSpec& spec, DoneCallback done);
+  // Cancels held job `old_id` (nobody takes it over); its report is
+  // dropped.
+  void DropHeld(JobId old_id);
+
  private:
   enum class State { kIdle, kConnecting, kReady, kLost, kShutDown };
   struct Job {
     DoneCallback done;
     Seconds submitted = 0;
     int cores = 1;  // slots are cores: what the job holds of hello_.slots
+    JobId report_as = 0;  // a held job taken over: this master's id
   };
   struct Transfer {
     StatusCallback done;
@@ -172,6 +188,11 @@ class AgentAdapter : public AdapterDefaults {
   agent::Hello hello_;
   StatusCallback connect_done_;
   std::unordered_map<JobId, Job> jobs_;
+  // Held jobs (HELLO) still running, and reports of held jobs that came.
+  std::set<JobId> held_running_;
+  std::map<JobId, JobReport> held_reports_;
+  // This master's id of a held job taken over -> the agent's.
+  std::unordered_map<JobId, JobId> adopted_as_;
   std::map<uint64_t, Transfer> transfers_;
   uint64_t next_transfer_ = 1;
   ChunkPump pump_;

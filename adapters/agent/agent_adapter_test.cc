@@ -393,3 +393,79 @@ TEST_F(AgentAdapterStagingTest, TransfersFailWhenTheConnectionIsLost) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+// A pilot's agent outlived its master: the next master's adapter learns
+// from HELLO which jobs the agent holds, takes them over under its own job
+// ids (a report that came before, and one that comes later), and cancels
+// the one it does not want.
+TEST_F(AgentAdapterTest, HeldJobsOfAnEarlierMasterAreTakenOverUnderNewIds) {
+  peer_ = [this](Remote& r) {
+    AgentOptions options;
+    options.work_dir = root_ + "/host";
+    options.slots = 3;
+    options.facts.host_name = "node-7";
+    options.outlive_master = true;
+    options.log = [](std::string_view) {};
+    r.agent = std::make_unique<Agent>(*r.stream, r.runner, clock_, options);
+    Remote* remote = &r;
+    r.agent->Start([remote](Status s) { remote->exit = s; },
+                   [](Status) {});
+  };
+  ASSERT_TRUE(adapter_->Connect().ok());
+  for (JobId id : {5, 6, 7}) reports_.Submit(*adapter_, Job(id));
+  Remote& first = remote();
+  ASSERT_TRUE(Until([&] { return first.runner.submitted.size() == 3; }));
+  // The master dies: its adapter goes without a SHUTDOWN reaching the
+  // agent.
+  first.master_end->Break(Status::Unavailable("master killed"));
+  ASSERT_TRUE(Until([&] { return first.agent->detached(); }));
+  Exited e;
+  e.results = "5\n";
+  first.runner.Finish(5, e);
+
+  // The next master: a new adapter on a new stream to the same agent.
+  auto [master, agent_end] = MemoryStream::Pair(io_);
+  std::unique_ptr<MemoryStream> held_end = std::move(agent_end);
+  std::unique_ptr<ByteStream> master_stream = std::move(master);
+  AgentAdapterOptions options;
+  options.host_name = "node-7";
+  options.heartbeat_interval = 0;
+  AgentAdapter next(
+      io_, clock_,
+      [&]() -> StatusOr<std::unique_ptr<ByteStream>> {
+        first.agent->Reattach(*held_end);
+        return std::move(master_stream);
+      },
+      options);
+  ASSERT_TRUE(next.Connect().ok());
+  // 5's report follows the HELLO; 6 and 7 still run there.
+  ASSERT_TRUE(Until([&] { return next.FreeSlots() == 1; }));
+  EXPECT_THAT(next.held_jobs(), ::testing::UnorderedElementsAre(5u, 6u, 7u));
+  EXPECT_FALSE(next.Holds(8));
+
+  ReportCollector taken;
+  next.AdoptHeld(5, Job(105), taken.Callback());
+  next.AdoptHeld(6, Job(106), taken.Callback());
+  next.DropHeld(7);
+  ASSERT_TRUE(Until([&] { return taken.Has(105); }));
+  EXPECT_EQ(AsExited(taken.Get(105))->results, "5\n");
+  ASSERT_TRUE(Until([&] {
+    return std::count(first.runner.cancelled.begin(),
+                      first.runner.cancelled.end(), 7u) == 1;
+  }));
+  e.results = "6\n";
+  first.runner.Finish(6, e);
+  ASSERT_TRUE(Until([&] { return taken.Has(106); }));
+  EXPECT_EQ(AsExited(taken.Get(106))->results, "6\n");
+  EXPECT_FALSE(taken.Has(6));
+  EXPECT_TRUE(next.held_jobs().empty());
+  EXPECT_EQ(next.FreeSlots(), 3);
+  EXPECT_EQ(taken.Duplicates(), "");
+  next.Shutdown();
+}
+
+}  // namespace
+}  // namespace gs

@@ -47,6 +47,7 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
            "NAME\n"
            "                  --workdir DIR [--slots N] [--heartbeat "
            "SECONDS]\n"
+           "                  [--reattach SECONDS]\n"
            "       gsrt-agent --batch-job DIR --workdir DIR\n"
            "       gsrt-agent --version\n");
   app.footer(
@@ -99,7 +100,15 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
       app.add_option("--pilot", agent->pilot, "the pilot's name")
           ->type_name("NAME")
           ->check(kNotEmpty);
+  CLI::Option* reattach =
+      app.add_option("--reattach", agent->reattach,
+                     "a pilot whose master is lost keeps its jobs and their "
+                     "results and waits this long for the next master, whose "
+                     "address and token it reads from the token file "
+                     "(default 0: it ends with its master)")
+          ->check(kSeconds);
   connect->needs(token)->needs(pilot);
+  reattach->needs(connect);
   app.add_option("--batch-job", agent->batch_job,
                  "run the job of batch directory DIR and exit")
       ->type_name("DIR")

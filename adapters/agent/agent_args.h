@@ -4,7 +4,7 @@
 //              [--workers process|persistent|fork]
 //   gsrt-agent --connect HOST:PORT --token-file FILE --pilot NAME
 //              --workdir DIR [--slots N] [--heartbeat SECONDS]
-//              [--workers process|persistent|fork]
+//              [--workers process|persistent|fork] [--reattach SECONDS]
 //   gsrt-agent --batch-job DIR --workdir DIR
 //   gsrt-agent --version
 #ifndef GSRT_ADAPTERS_AGENT_AGENT_ARGS_H_
@@ -42,6 +42,9 @@ struct AgentArgs {
   std::string connect;
   std::string token_file;
   std::string pilot;
+  // A pilot whose master is lost keeps its jobs and waits this long for
+  // the next master (the address in its token file); 0: it ends at once.
+  double reattach = 0;
   std::string batch_job;  // job mode: the batch directory
 };
 

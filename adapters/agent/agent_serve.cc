@@ -45,7 +45,8 @@ StatusOr<std::pair<int, int>> TakeStdioChannel() {
 }
 
 int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
-                const RunnerDecorator& decorate, std::ostream& err) {
+                const RunnerDecorator& decorate, std::ostream& err,
+                const MasterReconnect& reconnect) {
   boost::asio::io_context io(1);
   AsioClock clock(io);
   auto stream = PipeStream::Adopt(io, in_fd, out_fd, "the master");
@@ -57,6 +58,10 @@ int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
   options.work_dir = PrepareWorkDir(args.work_dir);
   options.slots = args.slots;
   options.heartbeat = args.heartbeat;
+  options.outlive_master = reconnect && args.reattach > 0;
+  options.log = [&err](std::string_view line) {
+    err << "gsrt-agent: " << line << std::endl;
+  };
   options.facts = ReadMachineFacts();
   if (args.cores_offered > 0) options.facts.cores = args.cores_offered;
   if (args.memory_offered > 0) {
@@ -82,14 +87,48 @@ int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
     agent.Stop(Status::Cancelled(std::string("stopped by signal SIG") +
                                  sigabbrev_np(sig)));
   });
-  agent.Start([&](Status why) {
-    exit_status = std::move(why);
-    io.stop();
-  });
+  // Streams of earlier masters stay until the end: their callbacks may
+  // still be queued (the agent ignores them).
+  std::vector<std::unique_ptr<PipeStream>> streams;
+  streams.push_back(std::move(stream).value());
+  std::unique_ptr<Timer> retry;
+  Seconds give_up_at = 0;
+  std::function<void()> try_reconnect = [&] {
+    if (agent.finished()) return;
+    StatusOr<int> fd = reconnect();
+    if (fd.ok()) {
+      const int out = ::fcntl(*fd, F_DUPFD_CLOEXEC, 3);
+      auto next = PipeStream::Adopt(io, *fd, out, "the master");
+      if (next.ok()) {
+        retry.reset();
+        streams.push_back(std::move(next).value());
+        agent.Reattach(*streams.back());
+        return;
+      }
+    }
+    if (clock.Now() >= give_up_at) {
+      return agent.Stop(Status::Unavailable(
+          "no master came back within " +
+          std::to_string(static_cast<int>(args.reattach)) +
+          " s (--reattach); the pilot's jobs are killed" +
+          (fd.ok() ? std::string() : ": " + fd.status().message())));
+    }
+    retry = clock.After(1, try_reconnect);
+  };
+  agent.Start(
+      [&](Status why) {
+        exit_status = std::move(why);
+        io.stop();
+      },
+      [&](Status) {
+        give_up_at = clock.Now() + args.reattach;
+        retry = clock.After(1, try_reconnect);
+      });
   io.run();
+  retry.reset();
   // Last words (an ERROR frame saying why) must reach the master.
-  (void)(*stream)->Flush(2);
-  (*stream)->Close();
+  (void)streams.back()->Flush(2);
+  streams.back()->Close();
   return exit_status.ok() ? kAgentOk : kAgentFailed;
 }
 

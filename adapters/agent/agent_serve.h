@@ -35,11 +35,21 @@ StatusOr<std::pair<int, int>> TakeStdioChannel();
 using RunnerDecorator =
     std::function<std::unique_ptr<Adapter>(Adapter& local, Clock& clock)>;
 
+// A new connection to the master, greeted (a pilot's: the master may be a
+// new one, started after the old one crashed): a socket descriptor.
+using MasterReconnect = std::function<StatusOr<int>()>;
+
 // Serves the master on `in_fd` and `out_fd` (taken over) with `args`'
 // work dir, slots and heartbeat. Blocks until the agent ends; returns
 // kAgentOk or kAgentFailed. Its own messages go to `err`.
+//
+// With `reconnect` and args.reattach > 0, a lost master does not end the
+// agent: its jobs go on and `reconnect` is tried every second for
+// args.reattach seconds; the agent then serves the master it reached (or
+// ends, killing its jobs, when none answered).
 int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
-                const RunnerDecorator& decorate, std::ostream& err);
+                const RunnerDecorator& decorate, std::ostream& err,
+                const MasterReconnect& reconnect = nullptr);
 
 // The ssh mode: TakeStdioChannel, then ServeMaster.
 int ServeStdio(const AgentArgs& args, std::ostream& err);

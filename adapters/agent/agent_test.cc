@@ -30,8 +30,9 @@ class AgentTest : public ::testing::Test {
     agent_stream_ = std::move(agent);
   }
 
-  void StartAgent(Seconds heartbeat = 0) {
+  void StartAgent(Seconds heartbeat = 0, bool outlive_master = false) {
     AgentOptions options;
+    options.outlive_master = outlive_master;
     options.work_dir = root_;
     options.slots = 3;
     options.heartbeat = heartbeat;
@@ -42,7 +43,8 @@ class AgentTest : public ::testing::Test {
       log_ += std::string(line) + "\n";
     };
     agent_ = std::make_unique<Agent>(*agent_stream_, runner_, clock_, options);
-    agent_->Start([this](Status s) { exit_ = s; });
+    agent_->Start([this](Status s) { exit_ = s; },
+                  [this](Status s) { detached_ = s; });
   }
 
   void Greet() {
@@ -70,6 +72,7 @@ class AgentTest : public ::testing::Test {
   std::unique_ptr<MemoryStream> agent_stream_;
   std::unique_ptr<Agent> agent_;
   std::optional<Status> exit_;
+  std::optional<Status> detached_;
   std::string log_;
 };
 
@@ -341,6 +344,78 @@ TEST_F(AgentTest, DestroyedAgentIgnoresLateRunnerReports) {
   agent_.reset();  // shuts the runner down; its reports go nowhere
   EXPECT_EQ(runner_.holding(), 0u);
   RunReady(io_);
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+// A pilot's agent outlives its master: the job goes on, its report is held
+// and handed to the next master after its HELLO, which lists it.
+TEST_F(AgentTest, AnAgentThatOutlivesItsMasterHandsItsJobsToTheNext) {
+  StartAgent(/*heartbeat=*/0, /*outlive_master=*/true);
+  master_->Send(Hello());
+  ASSERT_TRUE(Until([&] { return master_->Count<Hello>() == 1; }));
+  JobSpec spec;
+  spec.id = 5;
+  spec.worker = "/w";
+  master_->Send(RunJob{spec});
+  spec.id = 6;
+  master_->Send(RunJob{spec});
+  spec.id = 4;
+  master_->Send(RunJob{spec});
+  ASSERT_TRUE(Until([&] { return runner_.submitted.size() == 3; }));
+  Exited four;
+  four.results = "4\n";
+  runner_.Finish(4, four);  // told to this master, which may not keep it
+  ASSERT_TRUE(Until([&] { return master_->Count<JobFinished>() == 1; }));
+
+  master_->stream().Break(Status::Unavailable("master killed"));
+  ASSERT_TRUE(Until([&] { return detached_.has_value(); }));
+  EXPECT_FALSE(exit_.has_value());
+  EXPECT_EQ(runner_.shutdowns, 0);  // the jobs go on
+  EXPECT_TRUE(agent_->detached());
+  Exited e;
+  e.code = 0;
+  e.results = "7\n";
+  runner_.Finish(5, e);  // ends while no master listens
+
+  auto [next_master, next_agent] = MemoryStream::Pair(io_);
+  FrameEnd next(std::move(next_master));
+  agent_->Reattach(*next_agent);
+  next.Send(Hello());
+  ASSERT_TRUE(Until([&] { return next.Count<JobFinished>() == 2; }));
+  const Hello h = next.All<Hello>()[0];
+  EXPECT_THAT(h.held_jobs, ::testing::UnorderedElementsAre(4u, 5u, 6u));
+  const JobReport resent = next.All<JobFinished>()[0].report;
+  EXPECT_EQ(resent.id, 4u);
+  EXPECT_EQ(std::get<Exited>(resent.outcome).results, "4\n");
+  const JobReport held = next.All<JobFinished>()[1].report;
+  EXPECT_EQ(held.id, 5u);
+  EXPECT_EQ(std::get<Exited>(held.outcome).results, "7\n");
+  runner_.Finish(6, e);  // the running one reports to the new master
+  ASSERT_TRUE(Until([&] { return next.Count<JobFinished>() == 3; }));
+  EXPECT_EQ(next.All<JobFinished>()[2].report.id, 6u);
+  EXPECT_EQ(master_->Count<JobFinished>(), 1u);
+  next.Send(Shutdown{});
+  ASSERT_TRUE(Until([&] { return exit_.has_value(); }));
+  EXPECT_TRUE(exit_->ok());
+}
+
+// Without outlive_master (ssh agents) a lost master still ends the agent
+// and its jobs.
+TEST_F(AgentTest, AnAgentThatDoesNotOutliveItsMasterEndsWithIt) {
+  Greet();
+  JobSpec spec;
+  spec.id = 5;
+  master_->Send(RunJob{spec});
+  ASSERT_TRUE(Until([&] { return runner_.submitted.size() == 1; }));
+  master_->stream().Break(Status::Unavailable("master killed"));
+  ASSERT_TRUE(Until([&] { return exit_.has_value(); }));
+  EXPECT_FALSE(detached_.has_value());
+  EXPECT_EQ(runner_.shutdowns, 1);
 }
 
 }  // namespace

@@ -101,6 +101,8 @@ void Put(Writer& w, const Hello& m) {
   w.U64(m.memory_available);
   w.F64(m.load1);
   w.U32(m.pid);
+  w.U32(static_cast<uint32_t>(m.held_jobs.size()));
+  for (uint64_t id : m.held_jobs) w.U64(id);
 }
 void Put(Writer& w, const RunJob& m) {
   const JobSpec& s = m.spec;
@@ -210,6 +212,11 @@ bool Get(Reader& r, Hello& m) {
   m.memory_available = r.U64();
   m.load1 = r.F64();
   m.pid = r.U32();
+  // Protocol 2.2: the jobs held from an earlier master.
+  if (r.ok() && !r.at_end()) {
+    const uint32_t n = r.U32();
+    for (uint32_t i = 0; i < n && r.ok(); ++i) m.held_jobs.push_back(r.U64());
+  }
   return true;
 }
 bool Get(Reader& r, RunJob& m) {

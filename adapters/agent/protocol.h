@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "adapters/job.h"
 #include "runtime/base/status.h"
@@ -25,8 +26,10 @@ namespace gs::agent {
 // peer may additionally understand. Major 2: a timed-out job's report
 // carries where its evidence was kept. 2.1: RUN_JOB ends with the cores
 // and memory the job holds (a 2.1 agent reads 2.0 jobs as one core).
+// 2.2: the agent's HELLO ends with the jobs it holds from an earlier
+// master (a pilot that outlived its master; read as none from 2.1).
 inline constexpr uint16_t kProtocolMajor = 2;
-inline constexpr uint16_t kProtocolMinor = 1;
+inline constexpr uint16_t kProtocolMinor = 2;
 // First bytes of every HELLO payload: identifies the protocol on the wire.
 inline constexpr std::string_view kMagic = "GSRTAGNT";
 // Largest `length` accepted. Frames are at most a chunk plus a little, or a
@@ -73,6 +76,10 @@ struct Hello {
   uint64_t memory_available = 0;  // bytes
   double load1 = 0;               // 1-minute load average
   uint32_t pid = 0;
+  // Jobs of an earlier master this agent still runs or has the reports of
+  // (a pilot that outlived its master, docs/agent-protocol.md); the
+  // reports follow the HELLO as JOB_FINISHED frames.
+  std::vector<uint64_t> held_jobs;
 };
 struct RunJob {
   JobSpec spec;

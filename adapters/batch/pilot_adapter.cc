@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -34,6 +36,26 @@ Status MakePrivateDir(const std::string& dir) {
   if (ec) return Status::IoError("cannot create " + dir + ": " + ec.message());
   fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
   return Status::Ok();
+}
+
+// One past the largest N of the files HOST-pN.* in `dir` (0 when none).
+int NextPilotNumber(const std::string& dir, const std::string& host) {
+  const std::string prefix = host + "-p";
+  int next = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    int n = -1;
+    const char* begin = name.data() + prefix.size();
+    const char* end = name.data() + name.size();
+    auto [stop, err] = std::from_chars(begin, end, n);
+    if (err == std::errc() && stop != begin && stop < end && *stop == '.' &&
+        n >= 0) {
+      next = std::max(next, n + 1);
+    }
+  }
+  return next;
 }
 
 std::string ThisHostName() {
@@ -67,11 +89,6 @@ Status PilotAdapter::Prepare() {
   auto token = NewPilotToken();
   if (!token.ok()) return token.status();
   token_ = std::move(token).value();
-  // A master killed by SIGKILL could not remove its own.
-  RemoveStalePilotTokenFiles(script_dir_, ThisHostName());
-  token_file_ =
-      script_dir_ + "/" + PilotTokenFileName(ThisHostName(), ::getpid());
-  if (Status s = WriteTokenFile(token_file_, token_); !s.ok()) return s;
   job_name_ = "gsrt-pilot-" + options().host.name + "-" + token_.substr(0, 8);
 
   const std::string& listen = options().host.batch.listen;
@@ -97,6 +114,22 @@ Status PilotAdapter::Prepare() {
   if (host == "0.0.0.0" || host == "::") host = ThisHostName();
   if (host.find(':') != std::string::npos) host = "[" + host + "]";
   connect_to_ = host + ":" + std::to_string(listener_->port());
+  // The token file names this master's address, so that a master started
+  // after a crash can point the pilots elsewhere by rewriting it.
+  const PilotRendezvous here{token_, connect_to_};
+  if (reattaches()) {
+    // A dead master's pilots may still run and wait for a master.
+    taken_over_files_ =
+        TakeOverStalePilotTokenFiles(script_dir_, ThisHostName(), here);
+  } else {
+    RemoveStalePilotTokenFiles(script_dir_, ThisHostName());
+  }
+  token_file_ =
+      script_dir_ + "/" + PilotTokenFileName(ThisHostName(), ::getpid());
+  if (Status s = WritePilotRendezvous(token_file_, here); !s.ok()) return s;
+  // Pilots of an earlier master may still run from NAME-pN.sh: new names
+  // go on after theirs, so no script or output is shared.
+  next_pilot_ = NextPilotNumber(script_dir_, options().host.name);
   prepared_ = true;
   return Status::Ok();
 }
@@ -120,6 +153,11 @@ Status PilotAdapter::SubmitPilot(int slots) {
       std::to_string(options().heartbeat),
       "--workers",
       std::string(WorkerModeName(options().workers))};
+  if (reattaches()) {
+    argv.insert(argv.end(),
+                {"--reattach", std::to_string(static_cast<int>(std::ceil(
+                                   options().host.batch.pilot_reattach)))});
+  }
   // Without --slots the agent runs as many jobs as its allocation has CPUs.
   if (pilot->slots > 0) {
     argv.insert(argv.end(), {"--slots", std::to_string(pilot->slots)});
@@ -154,6 +192,7 @@ Status PilotAdapter::Connect() {
   if (Status s = Prepare(); !s.ok()) return s;
   failed_starts_ = 0;
   const int want = std::max(1, options().host.batch.pilots);
+  if (!taken_over_files_.empty()) AwaitReturningPilots(want);
   const int slots = std::max(1, options().host.slots);
   const bool sized = options().host.SlotsFromPilots();
   for (int i = AlivePilots(); i < want; ++i) {
@@ -196,18 +235,64 @@ Status PilotAdapter::Connect() {
       " and can reach " + connect_to_ + " (set `listen:`)");
 }
 
-void PilotAdapter::OnPilot(std::string name,
-                           std::unique_ptr<ByteStream> stream) {
-  Pilot* pilot = nullptr;
+void PilotAdapter::AwaitReturningPilots(int want) {
+  // They retry every second once their master is lost; a pilot still
+  // queued then is replaced (Forget cancels it).
+  constexpr Seconds kReturnWait = 10;
+  const Seconds deadline =
+      clock().Now() + std::min(kReturnWait, options().pilot_start_timeout);
+  std::fprintf(stderr,
+               "gsrt: %s: waiting up to %.0f s for the pilots of an "
+               "interrupted master to come back\n",
+               Host().c_str(), deadline - clock().Now());
+  auto back = [&] {
+    int n = 0;
+    for (const auto& p : pilots_) n += p->returned && p->state == PilotState::kReady;
+    return n;
+  };
+  while (back() < want && clock().Now() < deadline) {
+    io().restart();
+    io().run_one_for(std::chrono::milliseconds(100));
+  }
+}
+
+PilotAdapter::Pilot* PilotAdapter::Returned(const std::string& name,
+                                            const std::string& batch_id) {
   for (auto& p : pilots_) {
-    if (p->name == name && p->state == PilotState::kQueued) pilot = p.get();
+    if (p->batch_id == batch_id) return nullptr;  // known: not a new one
+  }
+  auto pilot = std::make_unique<Pilot>();
+  pilot->name = name + "@" + batch_id;
+  pilot->batch_id = batch_id;
+  pilot->returned = true;
+  pilot->submitted = clock().Now();
+  pilots_.push_back(std::move(pilot));
+  return pilots_.back().get();
+}
+
+void PilotAdapter::OnPilot(std::string greeted,
+                           std::unique_ptr<ByteStream> stream) {
+  const PilotName name = SplitPilotName(greeted);
+  Pilot* pilot = nullptr;
+  // By name: this master's names never repeat an earlier master's
+  // (NextPilotNumber), and the queue's id may be spelled otherwise.
+  for (auto& p : pilots_) {
+    if (p->name == name.pilot && p->state == PilotState::kQueued) {
+      pilot = p.get();
+    }
+  }
+  // Not one of ours: a pilot of an interrupted master of this work dir
+  // (only it has the token: we rewrote its file) coming back.
+  if (pilot == nullptr && !shut_down_ && reattaches() &&
+      !name.batch_id.empty()) {
+    pilot = Returned(name.pilot, name.batch_id);
   }
   if (pilot == nullptr || shut_down_) {
     stream->Close();  // a pilot given up on: its job was cancelled
     return;
   }
   pilot->state = PilotState::kConnecting;
-  waits().Add(pilot->submitted, clock().Now());
+  if (!pilot->returned) waits().Add(pilot->submitted, clock().Now());
   auto held = std::make_shared<std::unique_ptr<ByteStream>>(std::move(stream));
   ByteStreamFactory factory =
       [held]() -> StatusOr<std::unique_ptr<ByteStream>> {
@@ -243,6 +328,19 @@ void PilotAdapter::OnPilotReady(Pilot& pilot, Status s) {
   pilot.state = PilotState::kReady;
   pilot.idle_since = clock().Now();
   failed_starts_ = 0;
+  if (pilot.returned) {
+    QueuedJob queued;  // recorded again: a later crash finds it too
+    queued.batch_id = pilot.batch_id;
+    queued.name = job_name_;
+    queued.dir = script_dir_;
+    queued.adopted = true;
+    Queued(std::move(queued));
+    std::fprintf(stderr,
+                 "gsrt: %s: pilot %s of an interrupted master came back "
+                 "holding %zu job(s)\n",
+                 Host().c_str(), pilot.name.c_str(),
+                 pilot.agent->held_jobs().size());
+  }
   FinishWaiters(Status::Ok());
 }
 
@@ -429,15 +527,26 @@ int PilotAdapter::AlivePilots() const {
   return n;
 }
 
-PilotAdapter::Pilot* PilotAdapter::ReadyPilot() {
+PilotAdapter::Pilot* PilotAdapter::ReadyPilot(const Taken* taken) {
   Pilot* best = nullptr;
+  int best_free = 0;
   for (auto& p : pilots_) {
     if (p->state != PilotState::kReady || !p->agent->connected()) continue;
-    if (best == nullptr || p->agent->FreeSlots() > best->agent->FreeSlots()) {
+    const int free = FreeOf(*p, taken);
+    if (best == nullptr || free > best_free) {
       best = p.get();
+      best_free = free;
     }
   }
   return best;
+}
+
+int PilotAdapter::FreeOf(const Pilot& pilot, const Taken* taken) {
+  int free = pilot.agent->FreeSlots();
+  if (taken != nullptr) {
+    if (auto it = taken->find(&pilot); it != taken->end()) free -= it->second;
+  }
+  return free;
 }
 
 int PilotAdapter::FreeSlots() const {
@@ -447,6 +556,7 @@ int PilotAdapter::FreeSlots() const {
       n += p->agent->core_capacity() - p->cores;
     }
   }
+  for (const Outgoing& o : outgoing_) n -= std::max(1, o.spec.cores);
   return std::max(0, n);
 }
 
@@ -475,27 +585,78 @@ bool PilotAdapter::connected() const {
   return false;
 }
 
-PilotAdapter::Pilot* PilotAdapter::PilotForJob() {
-  if (!scales()) return ReadyPilot();
+PilotAdapter::Pilot* PilotAdapter::PilotForJob(const Taken* taken) {
+  if (!scales()) return ReadyPilot(taken);
   for (auto& p : pilots_) {
     if (p->state == PilotState::kReady && p->agent->connected() &&
-        p->agent->FreeSlots() > 0) {
+        FreeOf(*p, taken) > 0) {
       return p.get();
     }
   }
-  return ReadyPilot();
+  return ReadyPilot(taken);
+}
+
+void PilotAdapter::HostFailedReport(const JobSpec& spec, DoneCallback done,
+                                    const std::string& why) {
+  JobReport report;
+  report.id = spec.id;
+  report.outcome = HostFailed{why};
+  report.submitted = report.started = report.ended = clock().Now();
+  boost::asio::post(io(), [done = std::move(done), report] { done(report); });
 }
 
 void PilotAdapter::Submit(JobSpec spec, DoneCallback done) {
-  Pilot* pilot = PilotForJob();
-  if (pilot == nullptr || shut_down_) {
-    JobReport report;
-    report.id = spec.id;
-    report.outcome = HostFailed{Host() + " has no connected pilot"};
-    report.submitted = report.started = report.ended = clock().Now();
-    boost::asio::post(io(), [done = std::move(done), report] { done(report); });
-    return;
+  if (!reattaches()) {
+    Pilot* pilot = PilotForJob();
+    if (pilot == nullptr || shut_down_) {
+      return HostFailedReport(spec, std::move(done),
+                              Host() + " has no connected pilot");
+    }
+    return SendTo(*pilot, std::move(spec), std::move(done));
   }
+  // Recorded as run by its pilot before it is sent, all of a round in one
+  // commit: a master killed after sending finds it when started again.
+  outgoing_.push_back(Outgoing{std::move(spec), std::move(done)});
+  if (send_posted_) return;
+  send_posted_ = true;
+  std::shared_ptr<bool> alive = alive_;
+  boost::asio::post(io(), [this, alive] {
+    if (*alive) SendOutgoing();
+  });
+}
+
+void PilotAdapter::SendOutgoing() {
+  send_posted_ = false;
+  auto outgoing = std::exchange(outgoing_, {});
+  std::vector<std::pair<Pilot*, Outgoing>> sends;
+  std::vector<QueuedJob> records;
+  Taken taken;  // slots given out in this batch
+  for (Outgoing& o : outgoing) {
+    Pilot* pilot = shut_down_ ? nullptr : PilotForJob(&taken);
+    if (pilot == nullptr) {
+      HostFailedReport(o.spec, std::move(o.done),
+                       Host() + " has no connected pilot");
+      continue;
+    }
+    taken[pilot] += std::max(1, o.spec.cores);
+    QueuedJob q;
+    q.job = o.spec.id;
+    q.task = o.spec.task;
+    q.batch_id = pilot->batch_id;
+    q.name = job_name_;
+    q.dir = script_dir_;
+    q.in_pilot = true;
+    records.push_back(q);
+    sends.emplace_back(pilot, std::move(o));
+  }
+  if (!records.empty()) RecordSubmissions(records);
+  for (auto& [pilot, o] : sends) {
+    SendTo(*pilot, std::move(o.spec), std::move(o.done));
+  }
+}
+
+void PilotAdapter::SendTo(Pilot& target, JobSpec spec, DoneCallback done) {
+  Pilot* pilot = &target;
   const JobId id = spec.id;
   job_pilot_[id] = pilot;
   const int cores = std::max(1, spec.cores);
@@ -515,14 +676,106 @@ void PilotAdapter::Submit(JobSpec spec, DoneCallback done) {
 }
 
 void PilotAdapter::Cancel(JobId id) {
+  for (auto it = outgoing_.begin(); it != outgoing_.end(); ++it) {
+    if (it->spec.id != id) continue;
+    JobReport report;  // not sent yet: it never ran
+    report.id = id;
+    report.outcome = Cancelled{};
+    report.submitted = report.started = report.ended = clock().Now();
+    boost::asio::post(io(), [done = std::move(it->done), report] {
+      done(report);
+    });
+    outgoing_.erase(it);
+    return;
+  }
   auto it = job_pilot_.find(id);
   if (it != job_pilot_.end() && it->second->agent)
     it->second->agent->Cancel(id);
 }
 
+void PilotAdapter::Adopt(QueuedJob job, JobSpec spec, DoneCallback done) {
+  Pilot* pilot = nullptr;
+  for (auto& p : pilots_) {
+    if (p->returned && p->state == PilotState::kReady &&
+        p->batch_id == job.batch_id && p->agent->connected()) {
+      pilot = p.get();
+    }
+  }
+  if (!job.in_pilot || pilot == nullptr || shut_down_) {
+    // Its pilot did not come back: the job died with it.
+    return Submit(std::move(spec), std::move(done));
+  }
+  const JobId old_id = job.job;
+  if (!pilot->agent->Holds(old_id)) {
+    std::fprintf(stderr,
+                 "gsrt: %s: pilot %s does not hold job %llu of the "
+                 "interrupted run; its task runs again\n",
+                 Host().c_str(), pilot->name.c_str(),
+                 static_cast<unsigned long long>(old_id));
+    return Submit(std::move(spec), std::move(done));
+  }
+  const JobId id = spec.id;
+  const int cores = std::max(1, spec.cores);
+  const TaskId task = spec.task;
+  std::shared_ptr<bool> alive = alive_;
+  ++pilot->running;
+  pilot->cores += cores;
+  job_pilot_[id] = pilot;
+  pilot->agent->AdoptHeld(
+      old_id, spec,
+      [this, alive, id, pilot, cores, done = std::move(done)](JobReport r) {
+        if (*alive) {
+          job_pilot_.erase(id);
+          pilot->cores -= cores;
+          if (--pilot->running == 0) pilot->idle_since = clock().Now();
+        }
+        done(std::move(r));
+      });
+  QueuedJob q;  // recorded again: a later crash finds it too
+  q.job = id;
+  q.task = task;
+  q.batch_id = pilot->batch_id;
+  q.name = job.name;
+  q.dir = job.dir;
+  q.in_pilot = true;
+  q.adopted = true;
+  Queued(std::move(q));
+}
+
+void PilotAdapter::Forget(std::vector<QueuedJob> jobs) {
+  std::vector<QueuedJob> rest;
+  for (QueuedJob& j : jobs) {
+    Pilot* pilot = nullptr;
+    for (auto& p : pilots_) {
+      if (p->returned && p->batch_id == j.batch_id &&
+          p->state != PilotState::kGone) {
+        pilot = p.get();
+      }
+    }
+    if (j.in_pilot) {
+      // Nobody takes it over: it must not write its files beside the
+      // task's new run.
+      if (pilot != nullptr && pilot->agent) pilot->agent->DropHeld(j.job);
+      continue;
+    }
+    if (j.job == 0 && pilot != nullptr) continue;  // came back: it serves
+    rest.push_back(std::move(j));
+  }
+  if (!rest.empty()) BatchHostAdapter::Forget(std::move(rest));
+}
+
 void PilotAdapter::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
+  for (Outgoing& o : std::exchange(outgoing_, {})) {
+    JobReport report;
+    report.id = o.spec.id;
+    report.outcome = Cancelled{};
+    report.submitted = report.started = report.ended = clock().Now();
+    boost::asio::post(io(), [done = std::move(o.done), report] {
+      done(report);
+    });
+  }
   tick_.reset();
   wait_deadline_.reset();
   std::vector<std::string> ids;
@@ -535,12 +788,15 @@ void PilotAdapter::Shutdown() {
   if (!ids.empty()) (void)commands().Cancel(ids);
   if (listener_) listener_->Close();
   if (!token_file_.empty()) ::unlink(token_file_.c_str());
+  for (const std::string& f : taken_over_files_) ::unlink(f.c_str());
   // The scripts and outputs of pilots that ended well; a lost pilot's
   // output stays (it may say why).
   for (const auto& p : pilots_) {
     if (p->lost) continue;
-    ::unlink((script_dir_ + "/" + p->name + ".sh").c_str());
-    ::unlink((script_dir_ + "/" + p->name + ".out").c_str());
+    // A pilot come back is "NAME@BATCHID"; its files are NAME's.
+    const std::string stem = SplitPilotName(p->name).pilot;
+    ::unlink((script_dir_ + "/" + stem + ".sh").c_str());
+    ::unlink((script_dir_ + "/" + stem + ".out").c_str());
   }
   FinishWaiters(Status::Cancelled(Host() + " was shut down"));
 }

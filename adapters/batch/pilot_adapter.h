@@ -13,6 +13,14 @@
 // backlog changes): a pilot more while tasks wait and none is pending, and
 // pilots idle for `pilot_linger` seconds stopped, down to `pilots`. Jobs
 // then go to the oldest pilot with a free slot, so the newest idle first.
+//
+// Across a master crash (`pilot_reattach` > 0): each job is recorded as
+// run by its pilot before it is sent. A pilot whose master is lost keeps
+// its jobs and their results and reads its token file for the next
+// master. A master started again in the same work dir rewrites the dead
+// master's token file with its own token and address, waits a few seconds
+// for the pilots to come back ("NAME@BATCHID"), and takes over the jobs
+// the engine adopts (Adopt); what nobody adopts is cancelled (Forget).
 #ifndef GSRT_ADAPTERS_BATCH_PILOT_ADAPTER_H_
 #define GSRT_ADAPTERS_BATCH_PILOT_ADAPTER_H_
 
@@ -51,6 +59,12 @@ class PilotAdapter : public BatchHostAdapter {
   void Submit(JobSpec spec, DoneCallback done) override;
   void NoteBacklog(int tasks) override;
   void Cancel(JobId id) override;
+  // A job of the interrupted run that its pilot ran: taken over when that
+  // pilot came back and still holds it, else submitted afresh.
+  void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override;
+  // Pilots of the interrupted run that came back stay; the others leave
+  // the queue. Jobs of it nobody adopted are cancelled on their pilot.
+  void Forget(std::vector<QueuedJob> jobs) override;
   void Shutdown() override;
   bool shares_master_files() const override { return options().host.shared_fs; }
   void Put(std::string master_path, std::string host_path,
@@ -81,11 +95,27 @@ class PilotAdapter : public BatchHostAdapter {
     int cores = 0;    // cores its jobs hold (may exceed its slots)
     Seconds idle_since = 0;  // when it connected or its last job ended
     bool lost = false;       // retired: its output is kept for the user
+    bool returned = false;   // an interrupted master's, come back to us
     std::unique_ptr<AgentAdapter> agent;
+  };
+  // A job waiting to be recorded (then sent) to its pilot.
+  struct Outgoing {
+    JobSpec spec;
+    DoneCallback done;
   };
 
   Status Prepare();
   Status SubmitPilot(int slots);
+  // An interrupted master's pilot greeted us: a Pilot for it.
+  Pilot* Returned(const std::string& name, const std::string& batch_id);
+  // Waits in Connect() for pilots of a dead master to come back.
+  void AwaitReturningPilots(int want);
+  // Records the jobs Submit queued (committed), then sends them.
+  void SendOutgoing();
+  void SendTo(Pilot& pilot, JobSpec spec, DoneCallback done);
+  void HostFailedReport(const JobSpec& spec, DoneCallback done,
+                        const std::string& why);
+  bool reattaches() const { return options().host.batch.pilot_reattach > 0; }
   void OnPilot(std::string name, std::unique_ptr<ByteStream> stream);
   void OnPilotReady(Pilot& pilot, Status s);
   // Notices lost pilots and pilots that left the queue, and submits
@@ -100,17 +130,24 @@ class PilotAdapter : public BatchHostAdapter {
   bool scales() const;
   // Where Submit sends a job: the serving pilot with the most free slots,
   // or, when the count follows the work, the oldest with a free slot.
-  Pilot* PilotForJob();
+  // Slots of each pilot given to jobs not sent yet.
+  using Taken = std::map<const Pilot*, int>;
+  Pilot* PilotForJob(const Taken* taken = nullptr);
+  static int FreeOf(const Pilot& pilot, const Taken* taken);
   // `done`, counting the transfer as work of `pilot` until it ends: a
   // pilot moving files is not idle.
   StatusCallback Busy(Pilot& pilot, StatusCallback done);
   void ArmTick();
   void FinishWaiters(const Status& s);
-  Pilot* ReadyPilot();
+  Pilot* ReadyPilot(const Taken* taken = nullptr);
   int AlivePilots() const;
 
   std::string token_;
   std::string token_file_;
+  // Token files of dead masters rewritten for this one (removed at the end).
+  std::vector<std::string> taken_over_files_;
+  std::vector<Outgoing> outgoing_;
+  bool send_posted_ = false;
   std::string script_dir_;
   std::string job_name_;
   std::string connect_to_;  // HOST:PORT the pilots connect to

@@ -22,22 +22,49 @@ StatusOr<std::string> PilotToken(const AgentArgs& args) {
   return std::string(env);
 }
 
-StatusOr<int> ConnectToMaster(const AgentArgs& args) {
-  StatusOr<std::string> token = PilotToken(args);
-  if (!token.ok()) return token.status();
-  StatusOr<HostPort> target = ParseHostPort(args.connect);
+std::string PilotGreetingName(const AgentArgs& args,
+                              const EnvironmentLookup& lookup) {
+  for (const char* name : {"SLURM_JOB_ID", "PBS_JOBID"}) {
+    const char* id = lookup(name);
+    if (id != nullptr && *id != '\0') return args.pilot + "@" + id;
+  }
+  return args.pilot;
+}
+
+StatusOr<int> ConnectToMasterOnce(const AgentArgs& args, Seconds timeout) {
+  // The token file names the master now (a master started after a crash
+  // rewrites it); --connect is the one that submitted the pilot.
+  PilotRendezvous meet;
+  if (args.token_file == "-") {
+    StatusOr<std::string> token = PilotToken(args);
+    if (!token.ok()) return token.status();
+    meet.token = std::move(token).value();
+  } else {
+    StatusOr<PilotRendezvous> read = ReadPilotRendezvous(args.token_file);
+    if (!read.ok()) return read.status();
+    meet = std::move(read).value();
+  }
+  if (meet.connect.empty()) meet.connect = args.connect;
+  StatusOr<HostPort> target = ParseHostPort(meet.connect);
   if (!target.ok()) return target.status();
+  StatusOr<int> fd = ConnectTcp(target->host, target->port, timeout);
+  if (!fd.ok()) return fd.status();
+  const std::string name = PilotGreetingName(
+      args, [](const char* n) -> const char* { return std::getenv(n); });
+  if (Status s = WriteAll(*fd, PilotGreeting(meet.token, name)); !s.ok()) {
+    ::close(*fd);
+    return s;
+  }
+  return *fd;
+}
+
+StatusOr<int> ConnectToMaster(const AgentArgs& args) {
   Status last;
   for (int attempt = 0; attempt < 5; ++attempt) {
     if (attempt > 0) ::sleep(1u << (attempt - 1));
-    StatusOr<int> fd = ConnectTcp(target->host, target->port, 10);
-    if (!fd.ok()) {
-      last = fd.status();
-      continue;
-    }
-    last = WriteAll(*fd, PilotGreeting(*token, args.pilot));
-    if (last.ok()) return *fd;
-    ::close(*fd);
+    StatusOr<int> fd = ConnectToMasterOnce(args, 10);
+    if (fd.ok()) return fd;
+    last = fd.status();
   }
   return last.WithContext("pilot " + args.pilot);
 }
@@ -69,7 +96,7 @@ int RunPilotAgent(const AgentArgs& given, std::ostream& err) {
       [](Adapter& local, Clock& clock) {
         return std::make_unique<SignalGraceAdapter>(local, clock);
       },
-      err);
+      err, [&args]() { return ConnectToMasterOnce(args, 2); });
 }
 
 }  // namespace gs

@@ -2,7 +2,9 @@
 // connects to the master over TCP (a few tries), greets it with the run's
 // token and the pilot's name, and serves it there; its workers' reports of
 // a kill by signal wait a moment (signal_grace.h), so that a cancelled
-// pilot is a lost host and not a failed task.
+// pilot is a lost host and not a failed task. With --reattach, a lost
+// master does not end it: its jobs go on and it serves the next master
+// that its token file names (a master restarted after a crash).
 #ifndef GSRT_ADAPTERS_BATCH_PILOT_AGENT_H_
 #define GSRT_ADAPTERS_BATCH_PILOT_AGENT_H_
 
@@ -10,6 +12,7 @@
 
 #include "adapters/agent/agent_args.h"
 #include "adapters/batch/batch_allocation.h"
+#include "runtime/base/clock.h"
 #include "runtime/base/status.h"
 
 namespace gs {
@@ -18,9 +21,18 @@ namespace gs {
 // $GSRT_PILOT_TOKEN when that is "-".
 StatusOr<std::string> PilotToken(const AgentArgs& args);
 
-// The connection to the master, greeted: a socket descriptor. Tries five
-// times over about 15 s (the master listens before it submits the pilot;
-// the tries cover a passing network fault).
+// The name a pilot greets with: "NAME@BATCHID" inside a Slurm or PBS job
+// (SLURM_JOB_ID, PBS_JOBID), else NAME.
+std::string PilotGreetingName(const AgentArgs& args,
+                              const EnvironmentLookup& lookup);
+
+// One try at a greeted connection to the master: the address and token
+// of the token file when it names an address (the master now), else
+// --connect's. A socket descriptor.
+StatusOr<int> ConnectToMasterOnce(const AgentArgs& args, Seconds timeout);
+
+// ConnectToMasterOnce up to five times over about 15 s (the master listens
+// before it submits the pilot; the tries cover a passing network fault).
 StatusOr<int> ConnectToMaster(const AgentArgs& args);
 
 // `args` as a pilot inside `allocation` runs: it offers the allocation's

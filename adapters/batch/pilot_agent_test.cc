@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <future>
+#include <map>
 #include <sstream>
 
 #include "adapters/batch/pilot_auth.h"
@@ -127,6 +128,92 @@ TEST(RunPilotAgentTest, GreetsTheMasterThenServesIt) {
   ASSERT_EQ(pilot.wait_for(std::chrono::seconds(30)),
             std::future_status::ready);
   EXPECT_EQ(pilot.get(), kAgentOk) << err.str();
+}
+
+TEST(PilotGreetingNameTest, InsideABatchJobThePilotNamesIt) {
+  AgentArgs args;
+  args.pilot = "c-p0";
+  auto env = [](std::map<std::string, std::string> vars) {
+    return [vars = std::move(vars)](const char* name) -> const char* {
+      auto it = vars.find(name);
+      return it == vars.end() ? nullptr : it->second.c_str();
+    };
+  };
+  EXPECT_EQ(PilotGreetingName(args, env({})), "c-p0");
+  EXPECT_EQ(PilotGreetingName(args, env({{"SLURM_JOB_ID", "812"}})),
+            "c-p0@812");
+  EXPECT_EQ(PilotGreetingName(args, env({{"PBS_JOBID", "9.server"}})),
+            "c-p0@9.server");
+}
+
+// A loopback listener for a test master; its port.
+int Listen(int* port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+      ::listen(fd, 1) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    return -1;
+  }
+  *port = ntohs(addr.sin_port);
+  return fd;
+}
+
+// What a connection sends until `want` bytes came (or 30 s passed).
+std::string ReadGreeting(int listener, size_t want) {
+  pollfd pfd{listener, POLLIN, 0};
+  if (::poll(&pfd, 1, 30000) != 1) return "(no connection)";
+  const int fd = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+  std::string got;
+  pollfd in{fd, POLLIN, 0};
+  while (got.size() < want && ::poll(&in, 1, 30000) == 1) {
+    char buf[256];
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);  // no SHUTDOWN: as a killed master
+  return got;
+}
+
+// With --reattach, a pilot whose master went away reads its token file for
+// the next master (a master started again rewrote it), greets that one
+// with the new token, and ends only when no master came back in time.
+TEST(RunPilotAgentTest, APilotThatOutlivesItsMasterGoesToTheNextOne) {
+  TempDir dir;
+  int first_port = 0, second_port = 0;
+  const int first = Listen(&first_port);
+  const int second = Listen(&second_port);
+  ASSERT_GE(first, 0);
+  ASSERT_GE(second, 0);
+  AgentArgs args;
+  args.work_dir = dir / "work";
+  args.slots = 1;
+  args.connect = "127.0.0.1:" + std::to_string(first_port);
+  args.token_file = dir / "token";
+  args.pilot = "p1";
+  args.reattach = 3;
+  ASSERT_TRUE(WriteTokenFile(args.token_file, "old").ok());
+  std::ostringstream err;
+  std::future<int> pilot =
+      std::async(std::launch::async, [&] { return RunPilotAgent(args, err); });
+  EXPECT_EQ(ReadGreeting(first, PilotGreeting("old", "p1").size()),
+            PilotGreeting("old", "p1"));
+  ::close(first);
+  // The master started again takes the file over.
+  const std::string next = "127.0.0.1:" + std::to_string(second_port);
+  ASSERT_TRUE(WritePilotRendezvous(args.token_file, {"new", next}).ok());
+  EXPECT_EQ(ReadGreeting(second, PilotGreeting("new", "p1").size()),
+            PilotGreeting("new", "p1"));
+  ::close(second);
+  // Nobody answers any more: it gives up after --reattach seconds.
+  ASSERT_EQ(pilot.wait_for(std::chrono::seconds(30)),
+            std::future_status::ready);
+  EXPECT_EQ(pilot.get(), kAgentFailed);
+  EXPECT_THAT(err.str(), HasSubstr("no master came back within 3 s"));
 }
 
 }  // namespace

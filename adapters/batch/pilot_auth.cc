@@ -64,17 +64,18 @@ StatusOr<std::string> CheckPilotGreeting(std::string_view line,
   }
   for (char c : pilot) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+                    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
+                    c == '@';
     if (!ok) {
       return Status::PermissionDenied(
           "the pilot's name has a character "
-          "other than letters, digits, '-_.'");
+          "other than letters, digits, '-_.@'");
     }
   }
   return std::string(pilot);
 }
 
-StatusOr<std::string> ReadTokenFile(const std::string& path) {
+StatusOr<PilotRendezvous> ReadPilotRendezvous(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno("open token file " + path, errno);
   struct stat st {};
@@ -85,34 +86,73 @@ StatusOr<std::string> ReadTokenFile(const std::string& path) {
         " may be read by others; it must have mode 0600 (chmod 600 " + path +
         ")");
   }
-  std::string token(256, '\0');
-  const ssize_t n = ::read(fd, token.data(), token.size());
+  std::string text(1024, '\0');
+  const ssize_t n = ::read(fd, text.data(), text.size());
   const int err = errno;
   ::close(fd);
   if (n < 0) return Status::FromErrno("read token file " + path, err);
-  token.resize(static_cast<size_t>(n));
-  if (!token.empty() && token.back() == '\n') token.pop_back();
-  if (token.empty() || token.find_first_of(" \n") != std::string::npos) {
+  text.resize(static_cast<size_t>(n));
+  PilotRendezvous r;
+  const size_t eol = text.find('\n');
+  r.token = text.substr(0, eol);
+  if (r.token.empty() || r.token.find(' ') != std::string::npos) {
     return Status::InvalidArgument("token file " + path +
                                    " does not hold one token");
   }
-  return token;
+  // Later lines: "connect HOST:PORT", the master's address now.
+  std::string_view rest =
+      eol == std::string::npos ? "" : std::string_view(text).substr(eol + 1);
+  while (!rest.empty()) {
+    const size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? "" : rest.substr(end + 1);
+    constexpr std::string_view kConnect = "connect ";
+    if (line.starts_with(kConnect)) {
+      r.connect = std::string(line.substr(kConnect.size()));
+    }
+  }
+  return r;
 }
 
-Status WriteTokenFile(const std::string& path, std::string_view token) {
-  ::unlink(path.c_str());
+StatusOr<std::string> ReadTokenFile(const std::string& path) {
+  StatusOr<PilotRendezvous> r = ReadPilotRendezvous(path);
+  if (!r.ok()) return r.status();
+  return std::move(r->token);
+}
+
+Status WritePilotRendezvous(const std::string& path,
+                            const PilotRendezvous& r) {
+  // A pilot may read it while a new master rewrites it: whole or not at all.
+  const std::string temp = path + ".new." + std::to_string(::getpid());
+  ::unlink(temp.c_str());
   const int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) return Status::FromErrno("create token file " + path, errno);
-  std::string text(token);
-  text += '\n';
+  std::string text = r.token + "\n";
+  if (!r.connect.empty()) text += "connect " + r.connect + "\n";
   const ssize_t n = ::write(fd, text.data(), text.size());
   const int err = errno;
   ::close(fd);
   if (n != static_cast<ssize_t>(text.size())) {
+    ::unlink(temp.c_str());
     return Status::FromErrno("write token file " + path, err);
   }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(temp.c_str());
+    return Status::FromErrno("replace token file " + path, e);
+  }
   return Status::Ok();
+}
+
+Status WriteTokenFile(const std::string& path, std::string_view token) {
+  return WritePilotRendezvous(path, PilotRendezvous{std::string(token), ""});
+}
+
+PilotName SplitPilotName(std::string_view name) {
+  const size_t at = name.rfind('@');
+  if (at == std::string_view::npos) return {std::string(name), ""};
+  return {std::string(name.substr(0, at)), std::string(name.substr(at + 1))};
 }
 
 }  // namespace gs

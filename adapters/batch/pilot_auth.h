@@ -30,12 +30,33 @@ std::string PilotGreeting(std::string_view token, std::string_view pilot);
 StatusOr<std::string> CheckPilotGreeting(std::string_view line,
                                          std::string_view token);
 
-// Reads the token from `path`: refuses a file that others may read or
-// write (group/other bits), and strips one trailing newline.
+// The token file: the token on its first line, then optionally
+// "connect HOST:PORT", the address of the master now. A master started
+// after a crash rewrites its predecessor's file, so that the pilots it
+// left find their new master there (docs/slurm.md, "Pilots").
+struct PilotRendezvous {
+  std::string token;
+  std::string connect;  // "" when the file names no address
+};
+
+// Reads `path`: refuses a file that others may read or write
+// (group/other bits) and one whose first line is not one token.
+StatusOr<PilotRendezvous> ReadPilotRendezvous(const std::string& path);
+// Its token alone.
 StatusOr<std::string> ReadTokenFile(const std::string& path);
 
-// Writes `token` to `path` with mode 0600 (replacing any older file).
+// Writes `path` with mode 0600, replacing any older file in one rename (a
+// pilot reading it sees the old file or the new one).
+Status WritePilotRendezvous(const std::string& path, const PilotRendezvous& r);
 Status WriteTokenFile(const std::string& path, std::string_view token);
+
+// A pilot greets as "NAME@BATCHID" when it knows its batch job's id (a
+// master that did not submit it finds it by that id), else as "NAME".
+struct PilotName {
+  std::string pilot;
+  std::string batch_id;  // "" when not given
+};
+PilotName SplitPilotName(std::string_view name);
 
 }  // namespace gs
 

@@ -58,5 +58,41 @@ TEST(PilotAuthTest, TokenFileMustBePrivate) {
   std::remove(path.c_str());
 }
 
+// The token file is also where a pilot finds its master now: a master
+// started after a crash rewrites it with its own token and address.
+TEST(PilotAuthTest, TokenFileCarriesTheMastersAddress) {
+  const std::string path =
+      std::filesystem::temp_directory_path() /
+      ("gsrt-rendezvous-test-" + std::to_string(::getpid()));
+  ASSERT_TRUE(WriteTokenFile(path, "first").ok());
+  auto plain = ReadPilotRendezvous(path);
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_EQ(plain->token, "first");
+  EXPECT_EQ(plain->connect, "");
+  ASSERT_TRUE(
+      WritePilotRendezvous(path, {"second", "127.0.0.1:4242"}).ok());
+  auto moved = ReadPilotRendezvous(path);
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  EXPECT_EQ(moved->token, "second");
+  EXPECT_EQ(moved->connect, "127.0.0.1:4242");
+  EXPECT_EQ(*ReadTokenFile(path), "second");
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  std::remove(path.c_str());
+}
+
+TEST(PilotAuthTest, APilotMayGreetWithItsBatchJobId) {
+  std::string line = PilotGreeting("abc123", "c-p0@4711");
+  line.pop_back();
+  auto name = CheckPilotGreeting(line, "abc123");
+  ASSERT_TRUE(name.ok()) << name.status().ToString();
+  const PilotName split = SplitPilotName(*name);
+  EXPECT_EQ(split.pilot, "c-p0");
+  EXPECT_EQ(split.batch_id, "4711");
+  EXPECT_EQ(SplitPilotName("c-p1").batch_id, "");
+  EXPECT_EQ(SplitPilotName("c-p1").pilot, "c-p1");
+}
+
 }  // namespace
 }  // namespace gs

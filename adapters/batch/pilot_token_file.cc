@@ -33,16 +33,34 @@ std::vector<std::string> StalePilotTokenFiles(
   return stale;
 }
 
-void RemoveStalePilotTokenFiles(const std::string& dir, std::string_view host) {
+namespace {
+
+std::vector<std::string> StaleIn(const std::string& dir, std::string_view host) {
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     names.push_back(e.path().filename().string());
   }
   auto alive = [](pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; };
-  for (const std::string& name : StalePilotTokenFiles(names, host, alive)) {
+  return StalePilotTokenFiles(names, host, alive);
+}
+
+}  // namespace
+
+void RemoveStalePilotTokenFiles(const std::string& dir, std::string_view host) {
+  for (const std::string& name : StaleIn(dir, host)) {
     ::unlink((dir + "/" + name).c_str());
   }
+}
+
+std::vector<std::string> TakeOverStalePilotTokenFiles(
+    const std::string& dir, std::string_view host, const PilotRendezvous& now) {
+  std::vector<std::string> taken;
+  for (const std::string& name : StaleIn(dir, host)) {
+    const std::string path = dir + "/" + name;
+    if (WritePilotRendezvous(path, now).ok()) taken.push_back(path);
+  }
+  return taken;
 }
 
 }  // namespace gs

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "adapters/batch/pilot_auth.h"
+
 namespace gs {
 
 // "token.HOST.PID".
@@ -29,6 +31,13 @@ std::vector<std::string> StalePilotTokenFiles(
 // Removes the stale token files from `dir`, judging life by kill(pid, 0): a
 // pid that exists (ours or another user's) counts as alive.
 void RemoveStalePilotTokenFiles(const std::string& dir, std::string_view host);
+
+// Rewrites the stale token files in `dir` with `now` (this master's token
+// and address) instead, so that pilots a dead master left come to this
+// one (pilot_auth.h, PilotRendezvous); returns their paths, for this
+// master to remove when it ends.
+std::vector<std::string> TakeOverStalePilotTokenFiles(
+    const std::string& dir, std::string_view host, const PilotRendezvous& now);
 
 }  // namespace gs
 

@@ -54,5 +54,31 @@ TEST(PilotTokenFileTest, RemovesTheFilesOfDeadMastersOnly) {
   EXPECT_THAT(left, UnorderedElementsAre(mine, other));
 }
 
+// With pilot_reattach, the files of dead masters are not removed but
+// rewritten for this master, whose pilots they then guide here.
+TEST(PilotTokenFileTest, TakesOverTheFilesOfDeadMastersOnly) {
+  TempDir dir;
+  pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(dead, &status, 0), dead);
+  const std::string mine = PilotTokenFileName("here", ::getpid());
+  const std::string gone = PilotTokenFileName("here", dead);
+  const std::string other = PilotTokenFileName("there", dead);
+  for (const auto& n : {mine, gone, other}) {
+    ASSERT_TRUE(WriteTokenFile(dir / n, "old").ok());
+  }
+  auto taken = TakeOverStalePilotTokenFiles(dir.path(), "here",
+                                            {"new", "127.0.0.1:99"});
+  EXPECT_THAT(taken, ElementsAre(dir / gone));
+  auto rewritten = ReadPilotRendezvous(dir / gone);
+  ASSERT_TRUE(rewritten.ok());
+  EXPECT_EQ(rewritten->token, "new");
+  EXPECT_EQ(rewritten->connect, "127.0.0.1:99");
+  EXPECT_EQ(*ReadTokenFile(dir / mine), "old");
+  EXPECT_EQ(*ReadTokenFile(dir / other), "old");
+}
+
 }  // namespace
 }  // namespace gs

@@ -185,7 +185,7 @@ TEST(ConfigTest, RoundTripOfPilotScaling) {
   StatusOr<Config> loaded = LoadConfigFromString(
       "hosts:\n"
       "  - {name: grows, adapter: slurm, mode: pilot, pilots: 1,\n"
-      "     max_pilots: 4, pilot_linger: 2.5}\n"
+      "     max_pilots: 4, pilot_linger: 2.5, pilot_reattach: 0}\n"
       "  - {name: fixed, adapter: slurm, mode: pilot, pilots: 2}\n",
       "gsrt.yaml", TestEnv());
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
@@ -195,7 +195,10 @@ TEST(ConfigTest, RoundTripOfPilotScaling) {
   const BatchConfig& fixed = loaded->hosts[1].batch;
   EXPECT_EQ(fixed.max_pilots, 0);
   EXPECT_DOUBLE_EQ(fixed.pilot_linger, 60);
+  EXPECT_DOUBLE_EQ(grows.pilot_reattach, 0);
+  EXPECT_DOUBLE_EQ(fixed.pilot_reattach, 120);
   std::string yaml = ConfigToYaml(*loaded);
+  EXPECT_NE(yaml.find("pilot_reattach: 0"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("max_pilots: 4"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("pilot_linger: 2.5"), std::string::npos) << yaml;
   StatusOr<Config> again = LoadConfigFromString(yaml, "dump.yaml", TestEnv());

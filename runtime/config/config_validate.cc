@@ -16,7 +16,7 @@ const std::vector<std::string_view> kSshKeys = {
 const std::vector<std::string_view> kBatchKeys = {
     "partition",    "account",  "qos",  "walltime", "cpus_per_task",
     "mem",          "max_jobs", "mode", "pilots",   "max_pilots",
-    "pilot_linger", "extra",    "via",  "listen"};
+    "pilot_linger", "extra",    "via",  "listen", "pilot_reattach"};
 const std::vector<std::string_view> kSimKeys = {"sim"};
 
 std::vector<std::string_view> Concat(
@@ -193,6 +193,7 @@ std::set<std::string> SetKeys(const HostConfig& h, const std::string& prefix,
       {"pilots", b.pilots != d.pilots},
       {"max_pilots", b.max_pilots != d.max_pilots},
       {"pilot_linger", b.pilot_linger != d.pilot_linger},
+      {"pilot_reattach", b.pilot_reattach != d.pilot_reattach},
       {"extra", !b.extra.empty()},
       {"via", !b.via.empty()},
       {"listen", !b.listen.empty()},
@@ -311,6 +312,9 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
   }
   if (b.pilot_linger != d.pilot_linger && b.mode != BatchMode::kPilot) {
     problems.Add(path + ".pilot_linger", "applies only with 'mode: pilot'");
+  }
+  if (b.pilot_reattach != d.pilot_reattach && b.mode != BatchMode::kPilot) {
+    problems.Add(path + ".pilot_reattach", "applies only with 'mode: pilot'");
   }
   if (b.max_jobs < 0 || b.mem_mb < 0 || b.walltime < 0) {
     problems.Add(path, "batch limits must not be negative");

@@ -148,6 +148,9 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
   if (b.pilot_linger != def.batch.pilot_linger) {
     out << YAML::Key << "pilot_linger" << YAML::Value << b.pilot_linger;
   }
+  if (b.pilot_reattach != def.batch.pilot_reattach) {
+    out << YAML::Key << "pilot_reattach" << YAML::Value << b.pilot_reattach;
+  }
   if (!b.extra.empty()) {
     out << YAML::Key << "extra" << YAML::Value << YAML::Flow << b.extra;
   }

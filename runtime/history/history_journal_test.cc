@@ -85,6 +85,41 @@ TEST_F(HistoryJournalTest, QueuedBatchJobsRoundTrip) {
             QueuedJobKey(j.signature, j.outputs));
 }
 
+// Jobs a pilot runs share its batch id: each keeps a row of its own, read
+// back as run by that pilot, beside the pilot's own row.
+TEST_F(HistoryJournalTest, JobsInsideAPilotKeepARowEach) {
+  RunId run = Begin();
+  QueuedJobEntry pilot;
+  pilot.run = run;
+  pilot.host = "cluster";
+  pilot.job.batch_id = "340";
+  ASSERT_TRUE(history_->RecordQueuedJob(pilot).ok());
+  for (JobId id : {21, 22}) {
+    QueuedJobEntry job;
+    job.run = run;
+    job.host = "cluster";
+    job.job.job = id;
+    job.job.task = static_cast<TaskId>(id - 20);
+    job.job.batch_id = "340";
+    job.job.in_pilot = true;
+    job.signature = "sig" + std::to_string(id);
+    ASSERT_TRUE(history_->RecordQueuedJob(job).ok());
+  }
+  ASSERT_TRUE(history_->Flush().ok());
+  auto got = history_->LoadQueuedJobs(run);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_EQ(got->size(), 3u);
+  EXPECT_EQ((*got)[0].job.job, 22u);  // newest job first
+  EXPECT_EQ((*got)[1].job.job, 21u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ((*got)[i].job.batch_id, "340");
+    EXPECT_TRUE((*got)[i].job.in_pilot);
+  }
+  EXPECT_EQ((*got)[2].job.job, 0u);  // the pilot itself
+  EXPECT_EQ((*got)[2].job.batch_id, "340");
+  EXPECT_FALSE((*got)[2].job.in_pilot);
+}
+
 // A job is recorded while being submitted (no batch id yet), then with its
 // id; a task retried as a later job comes first, so a resumed run takes
 // over its newest job.

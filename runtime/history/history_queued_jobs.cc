@@ -35,7 +35,14 @@ std::vector<std::string> SplitLines(const std::string& text) {
 // batch system prints (ids start with a digit), unique per element.
 constexpr char kSubmittingPrefix[] = "submitting:";
 
+// A job a pilot runs shares the pilot's batch id: the key column adds the
+// job ("123/job-45"; no batch system prints a '/').
+constexpr char kInPilotInfix[] = "/job-";
+
 std::string BatchIdColumn(const QueuedJob& job) {
+  if (job.in_pilot) {
+    return job.batch_id + kInPilotInfix + std::to_string(job.job);
+  }
   if (!job.batch_id.empty()) return job.batch_id;
   return kSubmittingPrefix + job.dir + "#" + std::to_string(job.index);
 }
@@ -102,6 +109,11 @@ StatusOr<std::vector<QueuedJobEntry>> History::LoadQueuedJobs(RunId run) {
     e.host = stmt->ColumnText(0);
     e.job.batch_id = stmt->ColumnText(1);
     if (e.job.batch_id.rfind(kSubmittingPrefix, 0) == 0) e.job.batch_id.clear();
+    if (size_t at = e.job.batch_id.find(kInPilotInfix);
+        at != std::string::npos) {
+      e.job.batch_id.resize(at);
+      e.job.in_pilot = true;
+    }
     e.job.name = stmt->ColumnText(2);
     e.job.dir = stmt->ColumnText(3);
     e.job.index = static_cast<int>(stmt->ColumnInt(4));
