@@ -97,6 +97,8 @@ void Agent::Detach(Status why) {
   detached_ = true;
   hello_done_ = false;
   ++stream_generation_;
+  // A master that merely fell silent learns at once that we left.
+  stream_->Close();
   watchdog_.reset();
   pump_.Clear();
   pump_.set_stream(nullptr);

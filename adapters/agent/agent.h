@@ -9,8 +9,8 @@
 #ifndef GSRT_ADAPTERS_AGENT_AGENT_H_
 #define GSRT_ADAPTERS_AGENT_AGENT_H_
 
-#include <functional>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>

@@ -188,7 +188,8 @@ void AgentAdapter::OnHello(const Hello& hello) {
         Status::FailedPrecondition(Where() + ": the agent offers 0 slots"));
   }
   hello_ = hello;
-  held_running_ = std::set<JobId>(hello.held_jobs.begin(), hello.held_jobs.end());
+  held_running_ =
+      std::set<JobId>(hello.held_jobs.begin(), hello.held_jobs.end());
   held_reports_.clear();
   adopted_as_.clear();
   state_ = State::kReady;

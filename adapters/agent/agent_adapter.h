@@ -147,7 +147,7 @@ class AgentAdapter : public AdapterDefaults {
   struct Job {
     DoneCallback done;
     Seconds submitted = 0;
-    int cores = 1;  // slots are cores: what the job holds of hello_.slots
+    int cores = 1;        // slots are cores: what the job holds of hello_.slots
     JobId report_as = 0;  // a held job taken over: this master's id
   };
   struct Transfer {

@@ -411,8 +411,7 @@ TEST_F(AgentAdapterTest, HeldJobsOfAnEarlierMasterAreTakenOverUnderNewIds) {
     options.log = [](std::string_view) {};
     r.agent = std::make_unique<Agent>(*r.stream, r.runner, clock_, options);
     Remote* remote = &r;
-    r.agent->Start([remote](Status s) { remote->exit = s; },
-                   [](Status) {});
+    r.agent->Start([remote](Status s) { remote->exit = s; }, [](Status) {});
   };
   ASSERT_TRUE(adapter_->Connect().ok());
   for (JobId id : {5, 6, 7}) reports_.Submit(*adapter_, Job(id));

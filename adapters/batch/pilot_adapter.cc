@@ -247,7 +247,8 @@ void PilotAdapter::AwaitReturningPilots(int want) {
                Host().c_str(), deadline - clock().Now());
   auto back = [&] {
     int n = 0;
-    for (const auto& p : pilots_) n += p->returned && p->state == PilotState::kReady;
+    for (const auto& p : pilots_)
+      n += p->returned && p->state == PilotState::kReady;
     return n;
   };
   while (back() < want && clock().Now() < deadline) {
@@ -682,9 +683,8 @@ void PilotAdapter::Cancel(JobId id) {
     report.id = id;
     report.outcome = Cancelled{};
     report.submitted = report.started = report.ended = clock().Now();
-    boost::asio::post(io(), [done = std::move(it->done), report] {
-      done(report);
-    });
+    boost::asio::post(io(),
+                      [done = std::move(it->done), report] { done(report); });
     outgoing_.erase(it);
     return;
   }
@@ -772,9 +772,8 @@ void PilotAdapter::Shutdown() {
     report.id = o.spec.id;
     report.outcome = Cancelled{};
     report.submitted = report.started = report.ended = clock().Now();
-    boost::asio::post(io(), [done = std::move(o.done), report] {
-      done(report);
-    });
+    boost::asio::post(io(),
+                      [done = std::move(o.done), report] { done(report); });
   }
   tick_.reset();
   wait_deadline_.reset();

@@ -64,8 +64,8 @@ StatusOr<std::string> CheckPilotGreeting(std::string_view line,
   }
   for (char c : pilot) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
-                    c == '@';
+                    (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+                    c == '.' || c == '@';
     if (!ok) {
       return Status::PermissionDenied(
           "the pilot's name has a character "
@@ -120,8 +120,7 @@ StatusOr<std::string> ReadTokenFile(const std::string& path) {
   return std::move(r->token);
 }
 
-Status WritePilotRendezvous(const std::string& path,
-                            const PilotRendezvous& r) {
+Status WritePilotRendezvous(const std::string& path, const PilotRendezvous& r) {
   // A pilot may read it while a new master rewrites it: whole or not at all.
   const std::string temp = path + ".new." + std::to_string(::getpid());
   ::unlink(temp.c_str());

@@ -69,8 +69,7 @@ TEST(PilotAuthTest, TokenFileCarriesTheMastersAddress) {
   ASSERT_TRUE(plain.ok()) << plain.status().ToString();
   EXPECT_EQ(plain->token, "first");
   EXPECT_EQ(plain->connect, "");
-  ASSERT_TRUE(
-      WritePilotRendezvous(path, {"second", "127.0.0.1:4242"}).ok());
+  ASSERT_TRUE(WritePilotRendezvous(path, {"second", "127.0.0.1:4242"}).ok());
   auto moved = ReadPilotRendezvous(path);
   ASSERT_TRUE(moved.ok()) << moved.status().ToString();
   EXPECT_EQ(moved->token, "second");

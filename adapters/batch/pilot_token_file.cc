@@ -35,7 +35,8 @@ std::vector<std::string> StalePilotTokenFiles(
 
 namespace {
 
-std::vector<std::string> StaleIn(const std::string& dir, std::string_view host) {
+std::vector<std::string> StaleIn(const std::string& dir,
+                                 std::string_view host) {
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {

@@ -69,8 +69,8 @@ TEST(PilotTokenFileTest, TakesOverTheFilesOfDeadMastersOnly) {
   for (const auto& n : {mine, gone, other}) {
     ASSERT_TRUE(WriteTokenFile(dir / n, "old").ok());
   }
-  auto taken = TakeOverStalePilotTokenFiles(dir.path(), "here",
-                                            {"new", "127.0.0.1:99"});
+  auto taken =
+      TakeOverStalePilotTokenFiles(dir.path(), "here", {"new", "127.0.0.1:99"});
   EXPECT_THAT(taken, ElementsAre(dir / gone));
   auto rewritten = ReadPilotRendezvous(dir / gone);
   ASSERT_TRUE(rewritten.ok());

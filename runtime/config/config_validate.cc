@@ -16,7 +16,7 @@ const std::vector<std::string_view> kSshKeys = {
 const std::vector<std::string_view> kBatchKeys = {
     "partition",    "account",  "qos",  "walltime", "cpus_per_task",
     "mem",          "max_jobs", "mode", "pilots",   "max_pilots",
-    "pilot_linger", "extra",    "via",  "listen", "pilot_reattach"};
+    "pilot_linger", "extra",    "via",  "listen",   "pilot_reattach"};
 const std::vector<std::string_view> kSimKeys = {"sim"};
 
 std::vector<std::string_view> Concat(

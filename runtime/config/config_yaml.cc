@@ -545,8 +545,7 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
        {"pilot_linger",
         Number(&b.pilot_linger, 0, true, "seconds (0 or more), such as 60")},
        {"pilot_reattach",
-        Number(&b.pilot_reattach, 0, true,
-               "seconds (0 or more), such as 120")},
+        Number(&b.pilot_reattach, 0, true, "seconds (0 or more), such as 120")},
        {"extra",
         [&](const YAML::Node& n, const std::string& p) {
           if (n.IsScalar()) {  // one string: split on blanks
