@@ -33,6 +33,23 @@ namespace gs {
 
 namespace {
 
+// A worker that exits 2 before answering its first request: it does not
+// speak the mode asked of it (an old build) or refused to serve.
+bool ExitedBeforeServing(int status) {
+  return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 2;
+}
+
+std::string CannotServeNote(bool forked) {
+  return forked ? " (a fork server that exits 2 before its first "
+                  "answer may not know `fork-server` (rebuild it with "
+                  "this gsrt) or found threads started while it "
+                  "loaded, which it cannot fork safely; set "
+                  "runtime.workers: process)"
+                : " (a persistent worker that exits 2 before its first "
+                  "answer may not know `serve`: rebuild it with this "
+                  "gsrt or set runtime.workers: process)";
+}
+
 // Result files hold a few encoded scalars; anything near this is a bug.
 constexpr uint64_t kMaxResultBytes = 16 << 20;
 
@@ -350,6 +367,7 @@ void LocalAdapter::StartOnWorker(const JobPtr& job) {
   // An idle worker may have died since its last job (killed from outside):
   // a second, fresh one gets the job.
   Status sent;
+  int fresh_status = -1;
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto worker = workers_.Take(spec.worker, spec.env, devnull_fd_);
     if (!worker.ok()) {
@@ -361,7 +379,19 @@ void LocalAdapter::StartOnWorker(const JobPtr& job) {
     job->worker = std::move(worker).value();
     sent = job->worker->Send(*frame);
     if (sent.ok()) break;
+    // A fresh worker that exits at once (one that does not know `serve`)
+    // may break the pipe before its first request: its status says why.
+    job->pid = job->worker->pid();
+    fresh_status = job->worker->jobs() == 0 ? job->worker->Stop() : -1;
     job->worker.reset();
+  }
+  if (!sent.ok() && ExitedBeforeServing(fresh_status)) {
+    job->note = CannotServeNote(options_.workers == WorkerMode::kFork);
+    Track(job);
+    boost::asio::post(io_, [this, job, status = fresh_status] {
+      if (!job->finished) Finish(job, /*reaped=*/true, status, 0);
+    });
+    return;
   }
   if (!sent.ok()) {
     SandboxPool::Remove(job->sandbox);
@@ -399,16 +429,8 @@ void LocalAdapter::OnReply(const JobPtr& job,
     // in its process group and dies with it.
     const bool first_job = worker->jobs() == 0;
     const int status = worker->Stop();
-    if (first_job && WIFEXITED(status) && WEXITSTATUS(status) == 2) {
-      job->note = forked
-                      ? " (a fork server that exits 2 before its first "
-                        "answer may not know `fork-server` (rebuild it with "
-                        "this gsrt) or found threads started while it "
-                        "loaded, which it cannot fork safely; set "
-                        "runtime.workers: process)"
-                      : " (a persistent worker that exits 2 before its first "
-                        "answer may not know `serve`: rebuild it with this "
-                        "gsrt or set runtime.workers: process)";
+    if (first_job && ExitedBeforeServing(status)) {
+      job->note = CannotServeNote(forked);
     } else if (forked && !job->cancel_requested && !job->timed_out) {
       job->note = " (its fork server died; a fresh one serves the next job)";
     }

@@ -127,7 +127,7 @@ TEST(ProcessSpawnPipeTest, ChildrenGetSigpipeBackAndNoBlockedSignals) {
   ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &block, &old_mask), 0);
   // /proc/self/status of the child: SigIgn and SigBlk as hex masks.
   auto run = RunProgram(
-      {"/bin/sh", "-c", "grep -E '^Sig(Ign|Blk)' /proc/$$/status"}, 10);
+      {"/bin/sh", "-c", "exec grep -E '^Sig(Ign|Blk)' /proc/self/status"}, 10);
   ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   ::sigaction(SIGPIPE, &old, nullptr);
   ASSERT_TRUE(run.ok()) << run.status().ToString();
