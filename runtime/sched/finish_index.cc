@@ -325,8 +325,11 @@ Seconds FinishIndex::LeastEnd(Seconds work) {
 }
 
 Seconds FinishIndex::QuickBound(const ReadyTask& task) const {
-  const Seconds work = model_ ? predictor_->Work(task.op) : -1;
-  if (!(work >= 0) || !std::isfinite(work))
+  return QuickBoundOf(model_ ? predictor_->Work(task.op) : -1);
+}
+
+Seconds FinishIndex::QuickBoundOf(Seconds work) const {
+  if (!model_ || !(work >= 0) || !std::isfinite(work))
     return -std::numeric_limits<Seconds>::infinity();
   return least_earliest_ + work * inverse_lower_;
 }
@@ -483,7 +486,12 @@ FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost,
 }
 
 FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
-  const Seconds work = model_ ? predictor_->Work(task.op) : -1;
+  return FindOfWork(task, prefer_free, model_ ? predictor_->Work(task.op) : -1);
+}
+
+FinishIndex::Best FinishIndex::FindOfWork(const ReadyTask& task,
+                                          bool prefer_free, Seconds work) {
+  if (!model_) work = -1;
   if (!(work >= 0) || !std::isfinite(work)) {
     if (replay_enabled_) {
       // Not replayable, nor what follows.

@@ -71,6 +71,9 @@ class FinishIndex {
   // equal ends: a host free now first when `prefer_free` (MCT), then the
   // lowest index. kNoHost when no usable host fits.
   Best Find(const ReadyTask& task, bool prefer_free);
+  // The same, given the Work of the task's op (-1 when not known): a
+  // caller that knows it saves the predictor's call.
+  Best FindOfWork(const ReadyTask& task, bool prefer_free, Seconds work);
 
   // grank's question when all hosts are equally reliable: the host that
   // fits `task`, with allowed[h], where Time = mu * ET + gamma * FTT +
@@ -100,6 +103,8 @@ class FinishIndex {
   // at Build plus the task's work at the greatest speed (slots only get
   // later); -inf without a speed model for the task.
   Seconds QuickBound(const ReadyTask& task) const;
+  // The same for a task of `work` (Work of its op, known to the caller).
+  Seconds QuickBoundOf(Seconds work) const;
 
   // To call after board.Take(h, ...): h's earliest slot moved.
   void Moved(HostId h);

@@ -34,19 +34,20 @@ bool MapInOrder(std::span<const ReadyTask> tasks, MinMinOrder& order,
     HostId host;
     bool free;
     uint32_t stamp;  // taken[host] when found
+    Seconds work;    // the op's (-1: not known)
   };
   auto after = [](const Found& a, const Found& b) {
     return a.end != b.end ? a.end > b.end : a.task > b.task;
   };
   std::vector<Found> heap;
   std::vector<uint32_t> taken(board.num_hosts());  // Take calls per host
-  auto find = [&](uint32_t i) {
+  auto find = [&](uint32_t i, Seconds work) {
     // Another task looked at before this one's Take: the index's step is
     // not followed by its Take.
     if (!heap.empty()) index.Unfollowed();
-    const Best b = index.Find(tasks[i], /*prefer_free=*/false);
+    const Best b = index.FindOfWork(tasks[i], /*prefer_free=*/false, work);
     if (b.host == kNoHost) return;  // fits no usable host
-    heap.push_back({b.end, i, b.host, b.free, taken[b.host]});
+    heap.push_back({b.end, i, b.host, b.free, taken[b.host], work});
     std::push_heap(heap.begin(), heap.end(), after);
   };
   bool has_next = false, walked = false, bound_known = false;
@@ -72,7 +73,7 @@ bool MapInOrder(std::span<const ReadyTask> tasks, MinMinOrder& order,
       // Bounds before completions of the same value (the bound's task may
       // end there and be earlier in the queue).
       const Seconds least = heap.front().end;
-      if (!bound_known && index.QuickBound(tasks[next]) > least) {
+      if (!bound_known && index.QuickBoundOf(next_work) > least) {
         look = false;
       } else {
         if (!bound_known) next_bound = index.LeastEnd(next_work);
@@ -81,7 +82,7 @@ bool MapInOrder(std::span<const ReadyTask> tasks, MinMinOrder& order,
       }
     }
     if (look) {
-      find(next);
+      find(next, next_work);
       has_next = false;
       continue;
     }
@@ -90,7 +91,7 @@ bool MapInOrder(std::span<const ReadyTask> tasks, MinMinOrder& order,
     heap.pop_back();
     if (taken[f.host] != f.stamp) {
       index.Unfollowed();
-      find(f.task);
+      find(f.task, f.work);
       continue;
     }
     const ReadyTask& task = tasks[f.task];
