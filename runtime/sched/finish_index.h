@@ -15,11 +15,11 @@
 // of them. Without a speed model every host is looked at, as before. Either way
 // the answer is the full scan's: the same host on equal ends (tie rules below).
 //
-// Rounds that repeat (EnableReplay, MCT): with heterogeneous hosts a round
-// reserves busy fast hosts for ~one task each before a task takes the slot
-// just freed, and the next round makes almost the same reservations again.
-// The index logs each round's answers (task, host, end) in order; the next
-// round, when the predictor's stamp is the same, replays them: for a task
+// Rounds that repeat (EnableReplay: MCT, grank, Min-Min): with heterogeneous
+// hosts a round reserves busy fast hosts for ~one task each before a task takes
+// the slot just freed, and the next round makes almost the same reservations
+// again. The index logs each round's answers (task, host, end) in order; the
+// next round, when the predictor's stamp is the same, replays them: for a task
 // at the same place in the queue, hosts whose slots are as they were then
 // (not in D) would give the same ends, so the answer is the old one or a
 // host of D that beats it under the same order. D starts as the hosts whose
