@@ -28,13 +28,23 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
   }
   // Each group back in order of earliest slot: an insertion sort from the
   // previous round's order, where only the hosts whose jobs started or
-  // ended since are out of place.
-  for (const Group& g : groups_) SortGroup(g);
-  unsorted_.assign(groups_.size(), false);
-  unsorted_list_.clear();
+  // ended since are out of place. With replay, only when a search reads
+  // the group (a replayed round may search none).
   least_earliest_ = std::numeric_limits<Seconds>::infinity();
-  for (const Group& g : groups_)
-    least_earliest_ = std::min(least_earliest_, EarliestOf(members_[g.begin]));
+  if (replay_enabled_) {
+    unsorted_.assign(groups_.size(), true);
+    unsorted_list_.resize(groups_.size());
+    for (uint32_t g = 0; g < groups_.size(); ++g) unsorted_list_[g] = g;
+    for (HostId h = 0; h < n; ++h)
+      least_earliest_ = std::min(least_earliest_, EarliestOf(h));
+  } else {
+    for (const Group& g : groups_) SortGroup(g);
+    unsorted_.assign(groups_.size(), false);
+    unsorted_list_.clear();
+    for (const Group& g : groups_)
+      least_earliest_ =
+          std::min(least_earliest_, EarliestOf(members_[g.begin]));
+  }
   inverse_lower_ = groups_.empty() ? 0 : groups_.front().inverse_lower;
   if (replay_enabled_) StartRound(regrouped);
 }
