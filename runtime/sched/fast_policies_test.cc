@@ -6,12 +6,15 @@
 // placed by the policy and by its copy of the old code
 // (reference_policies_test_util.h), and the placements must be equal: the
 // same tasks on the same hosts with the same predicted ends, in the same
-// order. MCT replays its previous round when the predictor's stamp says
-// nothing changed (FinishIndex): some runs change hosts, the queue and the
+// order. MCT, Min-Min and grank replay their previous round when the
+// predictor's stamp says nothing changed (FinishIndex; Min-Min also keeps
+// the queue's order, MinMinOrder): some runs change hosts, the queue and the
 // predictor between rounds.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <random>
@@ -71,6 +74,8 @@ class RandomPredictor : public Predictor {
     if (!stale && stamp_ != 0) ++stamp_;
   }
   uint64_t calls() const { return calls_; }
+  // Every transfer 0; the stamp does not move (a planted bug).
+  void ClearTransfers() { std::fill(transfer_.begin(), transfer_.end(), 0); }
   std::span<const double> speeds() const override {
     return model_ ? std::span<const double>(speeds_)
                   : std::span<const double>();
@@ -170,7 +175,8 @@ std::string Describe(const std::vector<Placement>& placed) {
 // both on the same state. Returns the number of rounds compared.
 int CompareRuns(const Case& c, std::unique_ptr<Policy> fast,
                 std::unique_ptr<Policy> slow, uint64_t seed,
-                bool stale_stamp = false, uint64_t* fast_calls = nullptr) {
+                bool stale_stamp = false, uint64_t* fast_calls = nullptr,
+                const std::function<void(int)>& after_round = nullptr) {
   std::mt19937_64 rng(seed * 7919);
   std::vector<HostState> hosts = c.hosts;
   TaskId next_task = static_cast<TaskId>(c.ops.size());
@@ -217,6 +223,7 @@ int CompareRuns(const Case& c, std::unique_ptr<Policy> fast,
         if (t > now) next = std::min(next, t);
     if (next == std::numeric_limits<Seconds>::infinity()) break;  // stuck
     now = std::max(now, next);
+    if (after_round) after_round(rounds);
     std::erase_if(running, [&](const Job& j) { return j.end <= now; });
     if (!c.dynamic) continue;
     // Some hosts change while others do not; the queue and times change.
@@ -276,45 +283,111 @@ TEST(FastPoliciesTest, MctDecidesAsBeforeWhenRoundsChange) {
   EXPECT_GT(rounds, static_cast<int>(kSeeds));
 }
 
-// The replay is used: on larger bags of heterogeneous one-slot hosts (where
-// rounds reserve busy fast hosts) MCT asks the predictor for fewer times
-// with a stamp than without, and decides the same.
-TEST(FastPoliciesTest, MctReplaysRoundsWhenTheStampHolds) {
-  uint64_t calls[2] = {0, 0};
+// The predictor's calls over larger bags of heterogeneous one-slot hosts
+// (where rounds reserve busy fast hosts), decided by `fast` and compared with
+// `slow` as above, without a stamp (calls[0]) and with one (calls[1]).
+// `own_ops`: each task its own operation (its own work), else drawn among
+// 50.
+template <typename Fast, typename Slow>
+void CountCalls(const Fast& fast, const Slow& slow, uint64_t calls[2],
+                bool own_ops = false) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     for (uint64_t stamp = 0; stamp < 2; ++stamp) {
       std::mt19937_64 rng(seed);
       Case c;
-      const size_t hosts = 30, tasks = 200, ops = 50;
+      const size_t hosts = 30, tasks = 200, ops = own_ops ? tasks : 50;
       c.hosts.assign(hosts, HostState{});
       c.needs.assign(ops, Need{});
-      for (size_t t = 0; t < tasks; ++t) c.ops.push_back(rng() % ops);
+      for (size_t t = 0; t < tasks; ++t)
+        c.ops.push_back(own_ops ? t : rng() % ops);
       c.predictor = std::make_unique<RandomPredictor>(
           rng, ops, hosts, tasks + kAddedTasks, /*model=*/true,
           /*integer=*/false, /*transfers=*/false, stamp);
-      CompareRuns(c, MakeMctPolicy(), std::make_unique<reference::Mct>(), seed,
-                  false, &calls[stamp]);
+      CompareRuns(c, fast(), slow(), seed, false, &calls[stamp]);
     }
   }
+}
+
+// The replay is used: MCT asks the predictor for fewer times with a stamp
+// than without, and decides the same.
+TEST(FastPoliciesTest, MctReplaysRoundsWhenTheStampHolds) {
+  uint64_t calls[2] = {0, 0};
+  CountCalls([] { return MakeMctPolicy(); },
+             [] { return std::make_unique<reference::Mct>(); }, calls);
+  EXPECT_LT(calls[1], calls[0] * 3 / 4) << calls[0] << " " << calls[1];
+}
+
+// The same for grank with one reliability class (nothing known of any
+// host), whose Times move with `now` between the replayed rounds.
+TEST(FastPoliciesTest, GrankReplaysRoundsWhenTheStampHolds) {
+  uint64_t calls[2] = {0, 0};
+  CountCalls([] { return MakeGrankPolicy(); },
+             [] { return std::make_unique<reference::Grank>(RankOptions{}); },
+             calls);
   EXPECT_LT(calls[1], calls[0] * 3 / 4) << calls[0] << " " << calls[1];
 }
 
 // A predictor whose times change without its stamp moving breaks the
-// replay's premise: the test above would catch the decisions that differ
+// replay's premise: the tests above would catch the decisions that differ
 // (this checks that such runs do differ, so the comparisons can fail).
-TEST(FastPoliciesTest, AStaleStampIsCaught) {
+template <typename Fast, typename Slow>
+int RunsDifferingWithAStaleStamp(const Fast& fast, const Slow& slow) {
   int differing = 0;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
     Case c = RandomCase(seed, /*replayable=*/seed % 2 == 0);
     c.dynamic = true;
+    c.reliability.clear();  // grank: one class, so it replays
     testing::TestPartResultArray failures;
     {
       testing::ScopedFakeTestPartResultReporter reporter(
           testing::ScopedFakeTestPartResultReporter::
               INTERCEPT_ONLY_CURRENT_THREAD,
           &failures);
-      CompareRuns(c, MakeMctPolicy(), std::make_unique<reference::Mct>(), seed,
-                  /*stale_stamp=*/true);
+      CompareRuns(c, fast(c), slow(c), seed, /*stale_stamp=*/true);
+    }
+    differing += failures.size() > 0;
+  }
+  return differing;
+}
+
+TEST(FastPoliciesTest, AStaleStampIsCaught) {
+  EXPECT_GT(RunsDifferingWithAStaleStamp(
+                [](const Case&) { return MakeMctPolicy(); },
+                [](const Case&) { return std::make_unique<reference::Mct>(); }),
+            0);
+  EXPECT_GT(
+      RunsDifferingWithAStaleStamp(
+          [](const Case&) { return MakeMinMinPolicy(); },
+          [](const Case&) { return std::make_unique<reference::MinMin>(); }),
+      0);
+}
+
+// grank's replay computes the old host's Time afresh, so only a change on
+// another host is missed: every transfer drops to 0 in the middle of runs
+// whose transfers decided (larger bags, one reliability class).
+TEST(FastPoliciesTest, AStaleStampIsCaughtByGrank) {
+  int differing = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    Case c;
+    const size_t hosts = 30, tasks = 200, ops = 50;
+    c.hosts.assign(hosts, HostState{});
+    c.needs.assign(ops, Need{});
+    for (size_t t = 0; t < tasks; ++t) c.ops.push_back(rng() % ops);
+    c.predictor = std::make_unique<RandomPredictor>(
+        rng, ops, hosts, tasks + kAddedTasks, /*model=*/true,
+        /*integer=*/false, /*transfers=*/true, /*stamp=*/1);
+    testing::TestPartResultArray failures;
+    {
+      testing::ScopedFakeTestPartResultReporter reporter(
+          testing::ScopedFakeTestPartResultReporter::
+              INTERCEPT_ONLY_CURRENT_THREAD,
+          &failures);
+      CompareRuns(c, MakeGrankPolicy(),
+                  std::make_unique<reference::Grank>(RankOptions{}), seed,
+                  false, nullptr, [&](int round) {
+                    if (round == 20) c.predictor->ClearTransfers();
+                  });
     }
     differing += failures.size() > 0;
   }
@@ -331,6 +404,31 @@ TEST(FastPoliciesTest, MinMinDecidesAsBefore) {
   EXPECT_GT(rounds, static_cast<int>(kSeeds));
 }
 
+// Min-Min keeps the queue's order by work between rounds (MinMinOrder) and
+// replays the last round's steps (FinishIndex): tasks added and removed,
+// hosts and times changed between rounds.
+TEST(FastPoliciesTest, MinMinDecidesAsBeforeWhenRoundsChange) {
+  int rounds = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    Case c = RandomCase(seed, /*replayable=*/seed % 2 == 0);
+    c.dynamic = true;
+    rounds += CompareRuns(c, MakeMinMinPolicy(),
+                          std::make_unique<reference::MinMin>(), seed);
+  }
+  EXPECT_GT(rounds, static_cast<int>(kSeeds));
+}
+
+// With a work of its own per task: with equal works, a step looks at the
+// next task of the same work before its Take (their bounds tie), which ends
+// the replay for the round.
+TEST(FastPoliciesTest, MinMinReplaysRoundsWhenTheStampHolds) {
+  uint64_t calls[2] = {0, 0};
+  CountCalls([] { return MakeMinMinPolicy(); },
+             [] { return std::make_unique<reference::MinMin>(); }, calls,
+             /*own_ops=*/true);
+  EXPECT_LT(calls[1], calls[0] * 3 / 4) << calls[0] << " " << calls[1];
+}
+
 TEST(FastPoliciesTest, GrankDecidesAsBefore) {
   int rounds = 0;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
@@ -341,12 +439,15 @@ TEST(FastPoliciesTest, GrankDecidesAsBefore) {
   EXPECT_GT(rounds, static_cast<int>(kSeeds));
 }
 
-// grank keeps its eligible hosts between rounds while hosts fit alike.
+// grank keeps its eligible hosts between rounds while hosts fit alike, and
+// with one reliability class replays its last round (every other case:
+// several classes, or one class from facts alike).
 TEST(FastPoliciesTest, GrankDecidesAsBeforeWhenRoundsChange) {
   int rounds = 0;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
     Case c = RandomCase(seed, /*replayable=*/seed % 2 == 0);
     c.dynamic = true;
+    if (seed % 3 == 0) c.reliability.clear();
     rounds += CompareRuns(c, MakeGrankPolicy(c.rank),
                           std::make_unique<reference::Grank>(c.rank), seed);
   }

@@ -28,13 +28,23 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
   }
   // Each group back in order of earliest slot: an insertion sort from the
   // previous round's order, where only the hosts whose jobs started or
-  // ended since are out of place.
-  for (const Group& g : groups_) SortGroup(g);
-  unsorted_.assign(groups_.size(), false);
-  unsorted_list_.clear();
+  // ended since are out of place. With replay, only when a search reads
+  // the group (a replayed round may search none).
   least_earliest_ = std::numeric_limits<Seconds>::infinity();
-  for (const Group& g : groups_)
-    least_earliest_ = std::min(least_earliest_, EarliestOf(members_[g.begin]));
+  if (replay_enabled_) {
+    unsorted_.assign(groups_.size(), true);
+    unsorted_list_.resize(groups_.size());
+    for (uint32_t g = 0; g < groups_.size(); ++g) unsorted_list_[g] = g;
+    for (HostId h = 0; h < n; ++h)
+      least_earliest_ = std::min(least_earliest_, EarliestOf(h));
+  } else {
+    for (const Group& g : groups_) SortGroup(g);
+    unsorted_.assign(groups_.size(), false);
+    unsorted_list_.clear();
+    for (const Group& g : groups_)
+      least_earliest_ =
+          std::min(least_earliest_, EarliestOf(members_[g.begin]));
+  }
   inverse_lower_ = groups_.empty() ? 0 : groups_.front().inverse_lower;
   if (replay_enabled_) StartRound(regrouped);
 }
@@ -150,8 +160,8 @@ void FinishIndex::Arrive() {
 }
 
 const FinishIndex::Step* FinishIndex::Replayable(const ReadyTask& task,
-                                                 Seconds work,
-                                                 bool prefer_free) {
+                                                 Seconds work, bool prefer_free,
+                                                 bool least_time) {
   const bool first = first_find_;
   first_find_ = false;
   if (!replaying_) return nullptr;
@@ -170,7 +180,8 @@ const FinishIndex::Step* FinishIndex::Replayable(const ReadyTask& task,
   const Step* old =
       cursor_ < old_steps_.size() ? &old_steps_[cursor_] : nullptr;
   if (old == nullptr || old->task != task.id || !task.need.simple() ||
-      old->work != work || old->prefer_free != prefer_free) {
+      old->work != work || old->prefer_free != prefer_free ||
+      old->least_time != least_time) {
     replaying_ = false;
     return nullptr;
   }
@@ -200,12 +211,57 @@ FinishIndex::Best FinishIndex::Replay(const Step& old, Seconds work,
   return best;
 }
 
+template <typename Cost>
+bool FinishIndex::ReplayLeastTime(const Step& old, Seconds work,
+                                  const Cost& cost, Best* best,
+                                  Seconds* runner_up) const {
+  // The old host's Time now; every other host outside D has Time + now at
+  // least old.runner_up up to the rounding, so it loses if the margin is
+  // wide (the hosts of D are compared one by one below).
+  const Seconds now = board_->now();
+  bool free = false;
+  Seconds time;
+  if (!cost.Value(old.host, &time, &free)) return false;
+  const Seconds key = time + now;
+  const Seconds tolerance =
+      1e-12 * (std::abs(old.runner_up) + std::abs(key) + std::abs(now) + 1);
+  if (!(old.runner_up - key > tolerance)) return false;
+  *best = {old.host, time, free};
+  Seconds lower = old.runner_up;  // of the others' Time + now
+  for (HostId h : d_) {
+    const Seconds earliest = EarliestOf(h);
+    if (earliest == std::numeric_limits<Seconds>::infinity()) continue;
+    const Seconds bound =
+        cost.Bound(earliest, work * groups_[group_of_[h]].inverse_lower);
+    if (bound > best->end) {
+      lower = std::min(lower, bound + now);
+      continue;
+    }
+    Seconds value;
+    if (!cost.Value(h, &value, &free)) continue;
+    if (value < best->end ||
+        (value == best->end && cost.Before(h, free, best->host, best->free))) {
+      lower = std::min(lower, best->end + now);
+      *best = {h, value, free};
+    } else {
+      lower = std::min(lower, value + now);
+    }
+  }
+  *runner_up = lower;
+  return true;
+}
+
 void FinishIndex::Record(const ReadyTask& task, Seconds work, bool prefer_free,
-                         const Best& best, const Step* old) {
+                         const Best& best, const Step* old, bool least_time,
+                         Seconds runner_up) {
   expect_ = kNoHost;
+  current_old_ = old;
+  current_logged_ = false;
   if (old != nullptr) {
-    if (!in_d_[old->host] && best.host == old->host && best.end == old->end &&
-        best.free == old->free) {
+    // A host whose slots are unchanged gives the end it gave (FindLeastTime's
+    // `end` is a Time, which moves with now; the reservation's does not).
+    if (!in_d_[old->host] && best.host == old->host &&
+        (least_time || best.end == old->end) && best.free == old->free) {
       expect_ = old->host;  // its Take is the old one
     } else {
       Changed(old->host);  // the old Take is not made
@@ -218,13 +274,72 @@ void FinishIndex::Record(const ReadyTask& task, Seconds work, bool prefer_free,
     return;
   }
   if (!best.free && !kept_) KeepBoard();  // the next round may replay it
-  steps_.push_back(
-      {task.id, best.host, best.end, work, best.free, prefer_free});
+  steps_.push_back({task.id, best.host, best.end, work, best.free, prefer_free,
+                    least_time, runner_up});
+  current_logged_ = true;
+}
+
+void FinishIndex::Unfollowed() {
+  if (!replay_enabled_ || !found_) return;
+  if (current_logged_) steps_.pop_back();
+  logging_ = replaying_ = false;
+  found_ = false;
+  expect_ = kNoHost;
+  current_old_ = nullptr;
+  current_logged_ = false;
+}
+
+Seconds FinishIndex::LeastEnd(Seconds work) {
+  const Seconds kInf = std::numeric_limits<Seconds>::infinity();
+  if (!model_ || !(work >= 0) || !std::isfinite(work)) return -kInf;
+  struct End {
+    const FinishIndex& index;
+    Seconds work;
+    Seconds Bound(Seconds earliest, Seconds least_exec) const {
+      return earliest + least_exec;
+    }
+    bool Value(HostId h, Seconds* end, bool*) const {
+      *end = index.EarliestOf(h) + work / index.speeds_[h];
+      return true;
+    }
+    bool Before(HostId a, bool, HostId b, bool) const { return a < b; }
+  };
+  const End cost{*this, work};
+  // Between a Find and its Take, in a round that still replays.
+  const bool step = replay_enabled_ && found_;
+  const Step* old = step && replaying_ ? current_old_ : nullptr;
+  Best best;
+  if (old != nullptr && old->next_work == work && old->next_host != kNoHost &&
+      !in_d_[old->next_host]) {
+    // Hosts outside D give what they gave, the least of them at next_host.
+    best = {old->next_host, old->next_end, false};
+    for (HostId h : d_) {
+      if (EarliestOf(h) == kInf) continue;
+      Seconds end;
+      bool free;
+      cost.Value(h, &end, &free);
+      if (end < best.end || (end == best.end && h < best.host))
+        best = {h, end, false};
+    }
+    ++replayed_;
+  } else {
+    best = Search(work, cost);
+  }
+  if (step && current_logged_) {
+    Step& s = steps_.back();
+    s.next_work = work;
+    s.next_end = best.end;
+    s.next_host = best.host;
+  }
+  return best.host == kNoHost ? kInf : best.end;
 }
 
 Seconds FinishIndex::QuickBound(const ReadyTask& task) const {
-  const Seconds work = model_ ? predictor_->Work(task.op) : -1;
-  if (!(work >= 0) || !std::isfinite(work))
+  return QuickBoundOf(model_ ? predictor_->Work(task.op) : -1);
+}
+
+Seconds FinishIndex::QuickBoundOf(Seconds work) const {
+  if (!model_ || !(work >= 0) || !std::isfinite(work))
     return -std::numeric_limits<Seconds>::infinity();
   return least_earliest_ + work * inverse_lower_;
 }
@@ -314,7 +429,8 @@ FinishIndex::Best FinishIndex::Scan(const ReadyTask& task,
 // (`Bound`), and the order among equal values (`Before`); the least value
 // wins.
 template <typename Cost>
-FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost) {
+FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost,
+                                      Seconds* lower_other) {
   // Each group's bound; the least-bound group is searched first (it
   // usually holds the answer or near it), then the others in speed order,
   // skipping those whose bound exceeds the best so far.
@@ -334,32 +450,58 @@ FinishIndex::Best FinishIndex::Search(Seconds work, const Cost& cost) {
     if (bounds_[g].first < bounds_[first_group].first) first_group = g;
   }
   Best best;
+  // The others' least value or bound (only with lower_other).
+  Seconds lower = kInf;
   auto search_group = [&](uint32_t g) {
     const Seconds least_exec = bounds_[g].second;
     for (uint32_t i = groups_[g].begin; i < groups_[g].end; ++i) {
       const HostId h = members_[i];
       // Ordered by earliest: the rest of the group costs no less.
       const Seconds earliest = EarliestOf(h);
-      if (earliest == kInf || cost.Bound(earliest, least_exec) > best.end)
+      if (earliest == kInf) break;
+      const Seconds bound = cost.Bound(earliest, least_exec);
+      if (bound > best.end) {
+        lower = std::min(lower, bound);
         break;
+      }
       bool free = false;
       Seconds value;
-      if (!cost.Value(h, &value, &free) || value > best.end) continue;
+      if (!cost.Value(h, &value, &free)) continue;
+      if (value > best.end) {
+        lower = std::min(lower, value);
+        continue;
+      }
       if (value < best.end || best.host == kNoHost ||
-          cost.Before(h, free, best.host, best.free))
+          cost.Before(h, free, best.host, best.free)) {
+        if (best.host != kNoHost) lower = std::min(lower, best.end);
         best = {h, value, free};
+      } else {
+        lower = std::min(lower, value);
+      }
     }
   };
+  if (lower_other != nullptr) *lower_other = kInf;
   if (groups_.empty() || bounds_[first_group].first == kInf) return best;
   search_group(first_group);
   for (uint32_t g = 0; g < groups_.size(); ++g) {
-    if (g != first_group && bounds_[g].first <= best.end) search_group(g);
+    if (g == first_group) continue;
+    if (bounds_[g].first <= best.end) {
+      search_group(g);
+    } else {
+      lower = std::min(lower, bounds_[g].first);
+    }
   }
+  if (lower_other != nullptr) *lower_other = lower;
   return best;
 }
 
 FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
-  const Seconds work = model_ ? predictor_->Work(task.op) : -1;
+  return FindOfWork(task, prefer_free, model_ ? predictor_->Work(task.op) : -1);
+}
+
+FinishIndex::Best FinishIndex::FindOfWork(const ReadyTask& task,
+                                          bool prefer_free, Seconds work) {
+  if (!model_) work = -1;
   if (!(work >= 0) || !std::isfinite(work)) {
     if (replay_enabled_) {
       // Not replayable, nor what follows.
@@ -390,7 +532,7 @@ FinishIndex::Best FinishIndex::Find(const ReadyTask& task, bool prefer_free) {
   };
   const End cost{*this, task, prefer_free};
   if (!replay_enabled_) return Search(work, cost);
-  const Step* old = Replayable(task, work, prefer_free);
+  const Step* old = Replayable(task, work, prefer_free, false);
   Best best;
   if (old != nullptr && !in_d_[old->host]) {
     best = Replay(*old, work, cost);
@@ -426,13 +568,29 @@ FinishIndex::Best FinishIndex::FindLeastTime(
       const Seconds wait = std::max(
           0.0, index.board_->EarliestFor(h, task.need) - index.board_->now());
       *time = mu * et + gamma * ftt + wait;
+      *free = index.board_->FreeNowFor(h, task.need);
       return true;
     }
     bool Before(HostId a, bool, HostId b, bool) const {
       return tie_order[a] < tie_order[b];
     }
   };
-  return Search(work, Time{*this, task, mu, gamma, allowed, tie_order});
+  const Time cost{*this, task, mu, gamma, allowed, tie_order};
+  if (!replay_enabled_) return Search(work, cost);
+  const Step* old = Replayable(task, work, false, /*least_time=*/true);
+  Best best;
+  Seconds runner_up = std::numeric_limits<Seconds>::infinity();
+  if (old != nullptr && !in_d_[old->host] &&
+      ReplayLeastTime(*old, work, cost, &best, &runner_up)) {
+    ++replayed_;
+  } else {
+    // Time + now of the others: the bound is monotonic in Time.
+    Seconds lower;
+    best = Search(work, cost, &lower);
+    runner_up = lower + board_->now();
+  }
+  Record(task, work, false, best, old, /*least_time=*/true, runner_up);
+  return best;
 }
 
 }  // namespace gs

@@ -15,11 +15,11 @@
 // of them. Without a speed model every host is looked at, as before. Either way
 // the answer is the full scan's: the same host on equal ends (tie rules below).
 //
-// Rounds that repeat (EnableReplay, MCT): with heterogeneous hosts a round
-// reserves busy fast hosts for ~one task each before a task takes the slot
-// just freed, and the next round makes almost the same reservations again.
-// The index logs each round's answers (task, host, end) in order; the next
-// round, when the predictor's stamp is the same, replays them: for a task
+// Rounds that repeat (EnableReplay: MCT, grank, Min-Min): with heterogeneous
+// hosts a round reserves busy fast hosts for ~one task each before a task takes
+// the slot just freed, and the next round makes almost the same reservations
+// again. The index logs each round's answers (task, host, end) in order; the
+// next round, when the predictor's stamp is the same, replays them: for a task
 // at the same place in the queue, hosts whose slots are as they were then
 // (not in D) would give the same ends, so the answer is the old one or a
 // host of D that beats it under the same order. D starts as the hosts whose
@@ -28,6 +28,15 @@
 // and left the queue, an answer that changed). An old answer on a host of D,
 // a task out of place, a Take without a Find, a task needing more than one
 // core, or memory in play end the replay for the round: full searches.
+//
+// grank's least Time (FindLeastTime) replays too, though its Time holds the
+// wait EarliestFor - now, which moves with `now`: on a host whose slots are
+// unchanged, Time + now is the same real number every round (up to the
+// rounding of two additions), so the order among such hosts holds unless two
+// of them were within that rounding. Each logged step keeps a lower bound of
+// every other host's Time + now (the runner-up); a step is replayed only
+// when the old host's fresh Time + now is below it by far more than the
+// rounding (1e-12 relative), else searched afresh.
 #ifndef GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
 #define GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
 
@@ -62,6 +71,9 @@ class FinishIndex {
   // equal ends: a host free now first when `prefer_free` (MCT), then the
   // lowest index. kNoHost when no usable host fits.
   Best Find(const ReadyTask& task, bool prefer_free);
+  // The same, given the Work of the task's op (-1 when not known): a
+  // caller that knows it saves the predictor's call.
+  Best FindOfWork(const ReadyTask& task, bool prefer_free, Seconds work);
 
   // grank's question when all hosts are equally reliable: the host that
   // fits `task`, with allowed[h], where Time = mu * ET + gamma * FTT +
@@ -69,14 +81,30 @@ class FinishIndex {
   // as GrankPolicy computes it; among equal Times the least tie_order[h].
   // Empty (kNoHost) when there is no speed model for the task or a weight
   // is negative: the caller ranks every host then.
+  // With EnableReplay, the previous round's answers are replayed as
+  // above: mu, gamma, allowed and tie_order must be those of the previous
+  // round, or ForgetRounds called before Build.
   Best FindLeastTime(const ReadyTask& task, double mu, double gamma,
                      const std::vector<bool>& allowed,
                      const std::vector<uint32_t>& tie_order);
   bool has_model() const { return model_; }
+  // Min-Min's bound for the tasks not yet looked at: the least of
+  // earliest(h) + work / speed(h) over the usable hosts, which no task of
+  // that work (or more) can beat on this board, whatever its need or
+  // transfers; -inf without a speed model. With replay, between a Find and
+  // its Take, it is the last round's value at the same step, checked
+  // against the hosts of D, when the host that gave it is not in D.
+  Seconds LeastEnd(Seconds work);
+  // The last Find's Take will not follow it before another Find (Min-Min
+  // looks further): that step is not logged, and the replay ends for the
+  // round.
+  void Unfollowed();
   // In O(1), a lower bound of Find(task).end: the earliest slot of any host
   // at Build plus the task's work at the greatest speed (slots only get
   // later); -inf without a speed model for the task.
   Seconds QuickBound(const ReadyTask& task) const;
+  // The same for a task of `work` (Work of its op, known to the caller).
+  Seconds QuickBoundOf(Seconds work) const;
 
   // To call after board.Take(h, ...): h's earliest slot moved.
   void Moved(HostId h);
@@ -89,6 +117,12 @@ class FinishIndex {
   // reach stay in the log behind this round's (their D so far goes with
   // them), so a round that ends early does not cost the next the rest.
   void EndRound();
+  // The next Build replays nothing (what the log's answers depended on
+  // besides the board and the predictor changed).
+  void ForgetRounds() {
+    steps_.clear();
+    begin_.clear();
+  }
   // How many Finds were answered from the log (for tests and benchmarks).
   uint64_t replayed() const { return replayed_; }
 
@@ -98,8 +132,10 @@ class FinishIndex {
     double inverse_lower;  // just under 1 / (the group's greatest speed)
   };
   Best Scan(const ReadyTask& task, bool prefer_free) const;
+  // With `lower_other`: also a lower bound of every other host's value
+  // (+inf when there is none).
   template <typename Cost>
-  Best Search(Seconds work, const Cost& cost);
+  Best Search(Seconds work, const Cost& cost, Seconds* lower_other = nullptr);
   void GroupBySpeed(std::span<const double> speeds);
   // Back in order of earliest slot, from a nearly sorted order.
   void SortGroup(const Group& g);
@@ -121,6 +157,12 @@ class FinishIndex {
     Seconds work;
     bool free;
     bool prefer_free;
+    bool least_time;  // FindLeastTime's (end: the Time then)
+    // FindLeastTime's: a lower bound of Time + now of every other host.
+    Seconds runner_up = 0;
+    // LeastEnd(next_work) asked before this step's Take, and its host.
+    Seconds next_work = -1, next_end = 0;
+    HostId next_host = kNoHost;
     // Hosts to add to D before this step (carries_[carry_begin, carry_end)):
     // where the board may differ from the one the step was made on, when
     // it was made in an earlier round than the steps before it.
@@ -134,13 +176,19 @@ class FinishIndex {
   void Arrive();
   // The last round's step for `task` when it can be replayed (the cursor
   // moves past it), else null and the replay ends for the round.
-  const Step* Replayable(const ReadyTask& task, Seconds work, bool prefer_free);
+  const Step* Replayable(const ReadyTask& task, Seconds work, bool prefer_free,
+                         bool least_time);
   bool SameAsLastRound();
   // The answer from `old`, whose host is not in D, and the hosts of D.
   template <typename Cost>
   Best Replay(const Step& old, Seconds work, const Cost& cost) const;
+  // FindLeastTime's: false when the margin to the runner-up is too thin.
+  template <typename Cost>
+  bool ReplayLeastTime(const Step& old, Seconds work, const Cost& cost,
+                       Best* best, Seconds* runner_up) const;
   void Record(const ReadyTask& task, Seconds work, bool prefer_free,
-              const Best& best, const Step* old);
+              const Best& best, const Step* old, bool least_time = false,
+              Seconds runner_up = 0);
   void Changed(HostId h) {
     if (!in_d_[h]) {
       in_d_[h] = true;
@@ -184,6 +232,9 @@ class FinishIndex {
   const Predictor* old_predictor_ = nullptr;
   uint64_t stamp_ = 0, old_stamp_ = 0;
   size_t cursor_ = 0;
+  // The last Find's old step (null: none), and whether it was logged.
+  const Step* current_old_ = nullptr;
+  bool current_logged_ = false;
   std::vector<bool> in_d_;
   std::vector<HostId> d_;
   uint64_t replayed_ = 0;

@@ -81,11 +81,17 @@ void GrankPolicy::BeginRound(const SlotBoard& board,
   if (new_fits_ != fits_) {
     round_.clear();
     fits_.swap(new_fits_);
+    forget_ = true;
   }
+  if (forget_) index_.ForgetRounds();
+  forget_ = false;
   index_.Build(board, predictor);
 }
 
-void GrankPolicy::EndRound() { in_round_ = false; }
+void GrankPolicy::EndRound() {
+  index_.EndRound();
+  in_round_ = false;
+}
 
 Policy::Choice GrankPolicy::Choose(const ReadyTask& task,
                                    const SlotBoard& board,

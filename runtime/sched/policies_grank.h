@@ -23,7 +23,11 @@ namespace gs {
 
 class GrankPolicy : public Policy {
  public:
-  explicit GrankPolicy(RankOptions options) : options_(options) {}
+  // With one reliability class the index replays the previous round's
+  // answers (FinishIndex::FindLeastTime).
+  explicit GrankPolicy(RankOptions options) : options_(options) {
+    index_.EnableReplay();
+  }
   std::string_view name() const override { return "grank"; }
 
   Needs needs() const override { return {.reliability = true}; }
@@ -33,6 +37,7 @@ class GrankPolicy : public Policy {
   void SetReliability(std::vector<HostFacts> hosts) override {
     reliability_ = std::move(hosts);
     round_.clear();
+    forget_ = true;
   }
 
   // ET from the predictor, FTT from its transfer time (as the latency term:
@@ -70,6 +75,9 @@ class GrankPolicy : public Policy {
   // By need. Kept between rounds while every host's fit (cores, memory)
   // and the reliability stay the same: a round follows every job's end.
   std::vector<Eligible> round_;
+  // round_ was cleared since the last round: the index's log assumed other
+  // allowed hosts.
+  bool forget_ = false;
   // Each host's slots (0: not usable) and memory at the last BeginRound.
   std::vector<std::pair<uint32_t, double>> fits_, new_fits_;
   Eligible scratch_;  // outside a round

@@ -297,6 +297,37 @@ std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
   if (num_ready() == 0) return placed;
   policy_->Place(ready(), in, &placed);
   if (placed.empty()) return placed;
+  if (placed.size() == 1) {
+    // One task (a round per job's end): Min-Min's is anywhere in the
+    // queue, so it is looked for from both ends and the shorter side moves.
+    const TaskId id = placed.front().task;
+    size_t front = head_, back = ready_.size();
+    size_t at = back;
+    while (front < back) {
+      if (ready_[front].id == id) {
+        at = front;
+        break;
+      }
+      if (ready_[--back].id == id) {
+        at = back;
+        break;
+      }
+      ++front;
+    }
+    if (at == ready_.size()) return placed;  // not in the queue
+    if (at - head_ <= ready_.size() - at) {
+      std::move_backward(ready_.begin() + head_, ready_.begin() + at,
+                         ready_.begin() + at + 1);
+      ++head_;
+    } else {
+      ready_.erase(ready_.begin() + at);
+    }
+    if (head_ >= 4096 && head_ * 2 >= ready_.size()) {
+      ready_.erase(ready_.begin(), ready_.begin() + head_);
+      head_ = 0;
+    }
+    return placed;
+  }
   // Placed tasks are usually near the front of a long queue: find the last
   // of them, then shift the tasks kept before it up against it (keeping
   // their order); the rest of the queue does not move.
