@@ -16,7 +16,9 @@ std::string FileTable::Normalize(std::string_view cwd, std::string_view name) {
 }
 
 FileId FileTable::Intern(std::string_view name) {
-  if (auto it = by_name_.find(name); it != by_name_.end()) return it->second;
+  const uint64_t hash = SpellingIndex::Hash(name);
+  if (FileId id = by_name_.Find(name, hash); id != SpellingIndex::kNotFound)
+    return id;
   std::string path = Normalize(cwd_, name);
   FileId id;
   if (auto it = by_path_.find(path); it != by_path_.end()) {
@@ -26,7 +28,7 @@ FileId FileTable::Intern(std::string_view name) {
     files_.push_back(File{path});
     by_path_.emplace(std::move(path), id);
   }
-  by_name_.emplace(std::string(name), id);
+  by_name_.Insert(name, hash, id);
   return id;
 }
 
@@ -39,7 +41,7 @@ size_t FileTable::MemoryUsage() const {
     for (const auto& [k, v] : m) b += 64 + (k.size() > 15 ? k.capacity() : 0);
     return b;
   };
-  return bytes + map_bytes(by_name_) + map_bytes(by_path_);
+  return bytes + by_name_.MemoryUsage() + map_bytes(by_path_);
 }
 
 }  // namespace gs

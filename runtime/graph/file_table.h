@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/graph/spelling_index.h"
+
 namespace gs {
 
 using FileId = uint32_t;
@@ -53,8 +55,9 @@ class FileTable {
   };
   std::string cwd_;
   std::vector<File> files_;
-  // Spellings seen so far -> id; and normalised path -> id.
-  std::unordered_map<std::string, FileId, Hash, std::equal_to<>> by_name_;
+  // Spellings seen so far -> id (every call looks its names up here); and
+  // normalised path -> id (only for a spelling not seen before).
+  SpellingIndex by_name_;
   std::unordered_map<std::string, FileId, Hash, std::equal_to<>> by_path_;
 };
 

@@ -68,6 +68,7 @@ struct FileAccess {
   VersionId out = kNoVersion;
 };
 
+// 32 bytes (one per call a master makes): keep the fields packed.
 struct Task {
   OpId op = 0;
   TaskState state = TaskState::kWaiting;
@@ -75,9 +76,10 @@ struct Task {
   uint32_t first_file = 0;      // index into TaskGraph::accesses()
   uint32_t missing_inputs = 0;  // input versions not yet available
   uint32_t attempts = 0;
-  uint64_t scalars_offset = 0;  // encoded scalar args in the arena
   uint32_t scalars_size = 0;
+  uint64_t scalars_offset = 0;  // encoded scalar args in the arena
 };
+static_assert(sizeof(Task) == 32);
 
 // What a task does with one file, as the caller states it.
 struct FileParam {
