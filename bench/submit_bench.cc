@@ -28,10 +28,11 @@
 
 namespace {
 
-const gs_param_desc kParams[] = {{"c", GS_TYPE_FILE, GS_DIR_INOUT},
-                                 {"a", GS_TYPE_FILE, GS_DIR_IN},
-                                 {"b", GS_TYPE_FILE, GS_DIR_IN}};
-const gs_operation kMultiply = {"multiply", GS_TYPE_VOID, 3, kParams, 0, 0, 0};
+const gs_param_desc kParams[] = {{"c", GS_TYPE_FILE, GS_DIR_INOUT, 0, 0},
+                                 {"a", GS_TYPE_FILE, GS_DIR_IN, 0, 0},
+                                 {"b", GS_TYPE_FILE, GS_DIR_IN, 0, 0}};
+const gs_operation kMultiply = {"multiply", GS_TYPE_VOID, 3, kParams, 0, 0,
+                                0,          nullptr,      0};
 
 size_t HeapInUse() {
   struct mallinfo2 mi = mallinfo2();

@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/engine_journal.h"
@@ -284,9 +285,16 @@ void Engine::ShutdownOnEngineThread() {
 }
 
 TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
-  FileParam params[64];
-  FileParam* files =
-      op->num_params <= 64 ? params : new FileParam[op->num_params];
+  // Few operations have more than 8 files; a larger array on the stack
+  // would be cleared on every call (FileParam holds a string_view).
+  int num_files = 0;
+  for (int i = 0; i < op->num_params; ++i)
+    num_files += op->params[i].type == GS_TYPE_FILE;
+  FileParam params[8];
+  std::unique_ptr<FileParam[]> heap;
+  FileParam* files = params;
+  if (num_files > 8)
+    files = (heap = std::make_unique<FileParam[]>(num_files)).get();
   int n = 0;
   for (int i = 0; i < op->num_params; ++i) {
     const gs_param_desc& p = op->params[i];
@@ -299,12 +307,8 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   std::lock_guard<std::mutex> lock(mu_);
   OpId id = ops_.Intern(op);
   if (id >= admitted_.size()) admitted_.push_back(AdmitLocked(id));
-  if (!admitted_[id].ok()) {
-    if (files != params) delete[] files;
-    return kRefusedTask;
-  }
+  if (!admitted_[id].ok()) return kRefusedTask;
   TaskId t = graph_.AddTask(id, files, n, scalars);
-  if (files != params) delete[] files;
   ++stats_.submitted;
   if (WatchedLocked()) ReportTaskSubmittedLocked(t);
   if (journal_ && journal_->resuming && ResumeSubmittedLocked(t)) return t;

@@ -10,8 +10,9 @@
 // the kernel faults the array in 2 MB at a time where it can.
 //
 // Elements keep their addresses while the array grows, except in the rare
-// case that the reservation fills (an address-space limit, `ulimit -v`,
-// made it small): then they move to a larger one, as in a vector.
+// case that the reservation fills (a quarter of a billion elements, or
+// less under an address-space limit, `ulimit -v`): then they move to a
+// larger one, as in a vector.
 #ifndef GSRT_RUNTIME_GRAPH_STABLE_ARRAY_H_
 #define GSRT_RUNTIME_GRAPH_STABLE_ARRAY_H_
 
@@ -70,10 +71,10 @@ class AddressRegion {
 template <class T>
 class StableArray {
  public:
-  // `max_size` elements are reserved (index types bound it: a 32-bit id
-  // never needs more).
-  explicit StableArray(size_t max_size = size_t{1} << 32)
-      : max_size_(max_size) {}
+  // Address space for `reserve` elements is reserved at the first append
+  // (2^28: 8 GB of 32-byte tasks, which costs nothing until used); past
+  // it the array moves to a reservation twice as large.
+  explicit StableArray(size_t reserve = size_t{1} << 28) : reserve_(reserve) {}
   ~StableArray() { Destroy(); }
   StableArray(const StableArray&) = delete;
   StableArray& operator=(const StableArray&) = delete;
@@ -112,7 +113,7 @@ class StableArray {
  private:
   void Grow(size_t n) {
     if (region_.data() == nullptr) {
-      region_ = AddressRegion(n * sizeof(T), max_size_ * sizeof(T));
+      region_ = AddressRegion(n * sizeof(T), reserve_ * sizeof(T));
     }
     if (region_.Commit(n * sizeof(T))) return;
     // The reservation is full: move to one twice as large.
@@ -132,7 +133,7 @@ class StableArray {
     size_ = 0;
   }
 
-  size_t max_size_;
+  size_t reserve_;
   size_t size_ = 0;
   AddressRegion region_;
 };

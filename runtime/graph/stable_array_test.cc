@@ -100,7 +100,7 @@ TEST(StableArrayTest, ResizeValueInitialisesAndDestroys) {
 }
 
 TEST(StableArrayTest, MovesToALargerReservationWhenItsOwnIsFull) {
-  // max_size 1 still reserves 2 MB: 65,536 strings of 32 bytes.
+  // A reservation of 1 element is still 2 MB: 65,536 strings of 32 bytes.
   StableArray<std::string> a(1);
   const size_t n = 200'000;
   for (size_t i = 0; i < n; ++i) a.emplace_back(std::to_string(i) + "-x");
