@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
+#include <type_traits>
 
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/engine_journal.h"
@@ -285,22 +287,28 @@ void Engine::ShutdownOnEngineThread() {
 }
 
 TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
-  // Few operations have more than 8 files; a larger array on the stack
-  // would be cleared on every call (FileParam holds a string_view).
+  // The file parameters, built in place: an array of FileParam would be
+  // cleared first on every call (string_view has a constructor).
+  static_assert(std::is_trivially_destructible_v<FileParam>);
   int num_files = 0;
   for (int i = 0; i < op->num_params; ++i)
     num_files += op->params[i].type == GS_TYPE_FILE;
-  FileParam params[8];
-  std::unique_ptr<FileParam[]> heap;
-  FileParam* files = params;
-  if (num_files > 8)
-    files = (heap = std::make_unique<FileParam[]>(num_files)).get();
+  constexpr int kOnStack = 16;
+  alignas(FileParam) unsigned char on_stack[kOnStack * sizeof(FileParam)];
+  std::unique_ptr<unsigned char[]> on_heap;
+  unsigned char* storage = on_stack;
+  if (num_files > kOnStack) {
+    on_heap = std::make_unique<unsigned char[]>(num_files * sizeof(FileParam));
+    storage = on_heap.get();
+  }
+  FileParam* files = reinterpret_cast<FileParam*>(storage);
   int n = 0;
   for (int i = 0; i < op->num_params; ++i) {
     const gs_param_desc& p = op->params[i];
     if (p.type != GS_TYPE_FILE) continue;
-    files[n++] = FileParam{args[i].str ? args[i].str : "", p.dir != GS_DIR_OUT,
-                           p.dir != GS_DIR_IN};
+    ::new (storage + n++ * sizeof(FileParam))
+        FileParam{args[i].str ? args[i].str : "", p.dir != GS_DIR_OUT,
+                  p.dir != GS_DIR_IN};
   }
   std::string scalars;
   if (n != op->num_params) EncodeScalars(*op, args, &scalars);
