@@ -83,7 +83,8 @@ constexpr std::string_view kFunctions[] = {
     "statvfs", "fstatvfs", "clearenv",
     "flock", "closedir", "dirfd", "fdopendir", "opendir", "readdir",
     "readdir_r", "rewinddir", "scandir", "seekdir", "telldir", "mmap",
-    "mprotect", "msync", "munmap", "mlock", "munlock", "memfd_create", "ioctl",
+    "mprotect", "madvise", "msync", "munmap", "mlock", "munlock", "memfd_create",
+    "ioctl",
     // sys/wait.h, sys/resource.h, sys/uio.h, poll.h, sys/select.h
     "wait", "wait3", "wait4", "waitid", "waitpid", "getrlimit", "getrusage",
     "setrlimit", "getpriority", "setpriority", "readv", "writev", "poll",

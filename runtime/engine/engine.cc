@@ -14,6 +14,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
 
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/engine_journal.h"
@@ -284,27 +287,36 @@ void Engine::ShutdownOnEngineThread() {
 }
 
 TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
-  FileParam params[64];
-  FileParam* files =
-      op->num_params <= 64 ? params : new FileParam[op->num_params];
+  // The file parameters, built in place: an array of FileParam would be
+  // cleared first on every call (string_view has a constructor).
+  static_assert(std::is_trivially_destructible_v<FileParam>);
+  int num_files = 0;
+  for (int i = 0; i < op->num_params; ++i)
+    num_files += op->params[i].type == GS_TYPE_FILE;
+  constexpr int kOnStack = 16;
+  alignas(FileParam) unsigned char on_stack[kOnStack * sizeof(FileParam)];
+  std::unique_ptr<unsigned char[]> on_heap;
+  unsigned char* storage = on_stack;
+  if (num_files > kOnStack) {
+    on_heap = std::make_unique<unsigned char[]>(num_files * sizeof(FileParam));
+    storage = on_heap.get();
+  }
+  FileParam* files = reinterpret_cast<FileParam*>(storage);
   int n = 0;
   for (int i = 0; i < op->num_params; ++i) {
     const gs_param_desc& p = op->params[i];
     if (p.type != GS_TYPE_FILE) continue;
-    files[n++] = FileParam{args[i].str ? args[i].str : "", p.dir != GS_DIR_OUT,
-                           p.dir != GS_DIR_IN};
+    ::new (storage + n++ * sizeof(FileParam))
+        FileParam{args[i].str ? args[i].str : "", p.dir != GS_DIR_OUT,
+                  p.dir != GS_DIR_IN};
   }
   std::string scalars;
   if (n != op->num_params) EncodeScalars(*op, args, &scalars);
   std::lock_guard<std::mutex> lock(mu_);
   OpId id = ops_.Intern(op);
   if (id >= admitted_.size()) admitted_.push_back(AdmitLocked(id));
-  if (!admitted_[id].ok()) {
-    if (files != params) delete[] files;
-    return kRefusedTask;
-  }
+  if (!admitted_[id].ok()) return kRefusedTask;
   TaskId t = graph_.AddTask(id, files, n, scalars);
-  if (files != params) delete[] files;
   ++stats_.submitted;
   if (WatchedLocked()) ReportTaskSubmittedLocked(t);
   if (journal_ && journal_->resuming && ResumeSubmittedLocked(t)) return t;

@@ -362,8 +362,7 @@ bool Engine::ResumeSubmittedLocked(TaskId t) {
   }
   if (!recompute) return false;
   for (uint32_t i = 0; i < task.num_files; ++i) {
-    if (acc[i].in != kNoVersion)
-      std::erase(graph_.version(acc[i].in).waiting, t);
+    if (acc[i].in != kNoVersion) graph_.RemoveWaiting(acc[i].in, t);
   }
   RequeueLocked(t);
   WakeLocked();
@@ -470,7 +469,7 @@ void Engine::RecomputeLocked(VersionId v) {
     graph_.AddReader(acc[i].in);
     RecomputeLocked(acc[i].in);
     // Submitted waiting, it may still be on the input's list.
-    std::erase(graph_.version(acc[i].in).waiting, p);
+    graph_.RemoveWaiting(acc[i].in, p);
   }
   RequeueLocked(p);
 }

@@ -195,7 +195,7 @@ void Engine::RewaitReadersLocked() {
     // Rebuild its waiting state from scratch (it may already wait on some).
     for (uint32_t i = 0; i < task.num_files; ++i) {
       if (acc[i].in == kNoVersion) continue;
-      std::erase(graph_.version(acc[i].in).waiting, t);
+      graph_.RemoveWaiting(acc[i].in, t);
     }
     RequeueLocked(t);
   }

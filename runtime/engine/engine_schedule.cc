@@ -266,7 +266,7 @@ void Engine::RequeueLocked(TaskId t) {
     Version& v = graph_.version(acc[i].in);
     if (v.state == VersionState::kAvailable) continue;
     ++task.missing_inputs;
-    v.waiting.push_back(t);
+    graph_.AddWaiting(acc[i].in, t);
   }
   task.state =
       task.missing_inputs == 0 ? TaskState::kReady : TaskState::kWaiting;

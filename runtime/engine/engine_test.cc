@@ -97,6 +97,45 @@ class EngineTest : public ::testing::Test {
   std::unique_ptr<Engine> engine_;
 };
 
+// More file parameters than Submit keeps on its stack (16): every one
+// reaches the graph, in order, with its direction.
+TEST(EngineSubmitTest, ManyFileParametersReachTheGraphInOrder) {
+  constexpr int kFiles = 20;
+  std::vector<std::string> names;
+  std::vector<gs_param_desc> params;
+  for (int i = 0; i < kFiles; ++i) names.push_back("f" + std::to_string(i));
+  for (int i = 0; i < kFiles; ++i) {
+    params.push_back({names[i].c_str(), GS_TYPE_FILE,
+                      i % 3 == 0   ? GS_DIR_OUT
+                      : i % 3 == 1 ? GS_DIR_IN
+                                   : GS_DIR_INOUT,
+                      0, 0});
+  }
+  params.push_back({"n", GS_TYPE_INT, GS_DIR_IN, 0, 0});
+  const gs_operation op = {
+      "many", GS_TYPE_VOID, kFiles + 1, params.data(), 0, 0, 0, nullptr, 0};
+  EngineOptions options;
+  options.cwd = "/submit";
+  options.work_dir = "/submit/.gsrt";
+  Engine engine(options);  // not started: submission only
+  std::vector<gs_arg> args(kFiles + 1);
+  for (int i = 0; i < kFiles; ++i) args[i].str = names[i].c_str();
+  args[kFiles].i = 7;
+  for (int call = 0; call < 2; ++call) {
+    TaskId t = engine.Submit(&op, args.data());
+    ASSERT_EQ(engine.graph().task(t).num_files, kFiles);
+    const FileAccess* acc = engine.graph().accesses(t);
+    for (int i = 0; i < kFiles; ++i) {
+      VersionId v = acc[i].in != kNoVersion ? acc[i].in : acc[i].out;
+      ASSERT_NE(v, kNoVersion) << i;
+      EXPECT_EQ(engine.graph().files().path(engine.graph().version(v).file),
+                "/submit/f" + std::to_string(i));
+      EXPECT_EQ(acc[i].in != kNoVersion, params[i].dir != GS_DIR_OUT) << i;
+      EXPECT_EQ(acc[i].out != kNoVersion, params[i].dir != GS_DIR_IN) << i;
+    }
+  }
+}
+
 TEST_F(EngineTest, ReadAfterWriteSeesTheProducersVersion) {
   Start();
   Produce("a", 1);

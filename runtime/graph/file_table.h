@@ -4,12 +4,12 @@
 #define GSRT_RUNTIME_GRAPH_FILE_TABLE_H_
 
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
+
+#include "runtime/graph/spelling_index.h"
 
 namespace gs {
 
@@ -40,22 +40,21 @@ class FileTable {
   size_t MemoryUsage() const;
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const {
-      return std::hash<std::string_view>()(s);
-    }
-  };
   struct File {
     std::string path;
     uint32_t latest = kNone;
     uint32_t versions = 0;
   };
+  // Normalize(cwd_, name), without std::filesystem for a plain name.
+  std::string NormalizeName(std::string_view name) const;
+
   std::string cwd_;
+  std::string normal_cwd_;
   std::vector<File> files_;
-  // Spellings seen so far -> id; and normalised path -> id.
-  std::unordered_map<std::string, FileId, Hash, std::equal_to<>> by_name_;
-  std::unordered_map<std::string, FileId, Hash, std::equal_to<>> by_path_;
+  // Spellings seen so far -> id (every call looks its names up here); and
+  // normalised path -> id (only for a spelling not seen before).
+  SpellingIndex by_name_;
+  SpellingIndex by_path_;
 };
 
 }  // namespace gs

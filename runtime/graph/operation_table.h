@@ -23,7 +23,13 @@ struct OperationInfo {
 class OperationTable {
  public:
   OpId Intern(const gs_operation* op) {
-    if (auto it = ids_.find(op); it != ids_.end()) return it->second;
+    // A master calls one operation many times in a row: skip the lookup.
+    if (op == last_ && !ops_.empty()) return last_id_;
+    if (auto it = ids_.find(op); it != ids_.end()) {
+      last_ = op;
+      last_id_ = it->second;
+      return last_id_;
+    }
     OpId id = static_cast<OpId>(ops_.size());
     OperationInfo info{op, op->name, 0, op->return_type != GS_TYPE_VOID};
     for (int i = 0; i < op->num_params; ++i) {
@@ -35,6 +41,8 @@ class OperationTable {
     }
     ops_.push_back(std::move(info));
     ids_.emplace(op, id);
+    last_ = op;
+    last_id_ = id;
     return id;
   }
   const OperationInfo& operator[](OpId id) const { return ops_[id]; }
@@ -43,6 +51,8 @@ class OperationTable {
  private:
   std::vector<OperationInfo> ops_;
   std::unordered_map<const gs_operation*, OpId> ids_;
+  const gs_operation* last_ = nullptr;
+  OpId last_id_ = 0;
 };
 
 }  // namespace gs

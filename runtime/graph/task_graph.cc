@@ -58,7 +58,7 @@ TaskId TaskGraph::AddTask(OpId op, const FileParam* params, int num_params,
     ++ver.readers;
     if (ver.state != VersionState::kAvailable) {
       ++task.missing_inputs;
-      ver.waiting.push_back(t);
+      wait_lists_.Append(&ver.waiting, t);
     }
   }
   for (int i = 0; i < num_params; ++i) {
@@ -88,16 +88,15 @@ void TaskGraph::MarkAvailable(VersionId v, std::vector<TaskId>* now_ready) {
   Version& ver = versions_[v];
   assert(ver.state == VersionState::kPending);
   ver.state = VersionState::kAvailable;
-  for (TaskId t : ver.waiting) {
+  wait_lists_.ForEach(ver.waiting, [&](TaskId t) {
     Task& task = tasks_[t];
-    if (task.state != TaskState::kWaiting) continue;
+    if (task.state != TaskState::kWaiting) return;
     if (--task.missing_inputs == 0) {
       task.state = TaskState::kReady;
       now_ready->push_back(t);
     }
-  }
-  ver.waiting.clear();
-  ver.waiting.shrink_to_fit();
+  });
+  wait_lists_.Clear(&ver.waiting);
   CheckGarbage(v);
 }
 
@@ -129,15 +128,15 @@ void TaskGraph::MarkFailed(TaskId t, std::vector<TaskId>* futile) {
       if (a.out == kNoVersion) continue;
       Version& ver = versions_[a.out];
       ver.state = VersionState::kLost;
-      for (TaskId reader : ver.waiting) {
+      wait_lists_.ForEach(ver.waiting, [&](TaskId reader) {
         TaskState& s = tasks_[reader].state;
         if (s == TaskState::kWaiting || s == TaskState::kReady) {
           s = TaskState::kFutile;
           futile->push_back(reader);
           stack.push_back(reader);
         }
-      }
-      ver.waiting.clear();
+      });
+      wait_lists_.Clear(&ver.waiting);
     }
   }
 }
@@ -164,13 +163,14 @@ std::vector<VersionId> TaskGraph::TakeGarbage() {
   return out;
 }
 
+size_t TaskGraph::MappedBytes() const {
+  return tasks_.capacity() * sizeof(Task) +
+         accesses_.capacity() * sizeof(FileAccess) +
+         versions_.capacity() * sizeof(Version) + wait_lists_.MemoryUsage();
+}
+
 size_t TaskGraph::MemoryUsage() const {
-  size_t bytes = tasks_.capacity() * sizeof(Task) +
-                 accesses_.capacity() * sizeof(FileAccess) +
-                 versions_.capacity() * sizeof(Version) + arena_.capacity();
-  for (const Version& v : versions_)
-    bytes += v.waiting.capacity() * sizeof(TaskId);
-  return bytes + files_->MemoryUsage();
+  return MappedBytes() + arena_.capacity() + files_->MemoryUsage();
 }
 
 }  // namespace gs

@@ -15,6 +15,8 @@
 
 #include "adapters/job.h"
 #include "runtime/graph/file_table.h"
+#include "runtime/graph/stable_array.h"
+#include "runtime/graph/wait_lists.h"
 
 namespace gs {
 
@@ -55,8 +57,9 @@ struct Version {
   // when it is superseded and this drops to 0 its data can be deleted.
   uint32_t readers = 0;
   uint64_t size = 0;
-  // Tasks waiting for this version to become available.
-  std::vector<TaskId> waiting;
+  // Tasks waiting for this version to become available (TaskGraph's
+  // AddWaiting, RemoveWaiting, waiting).
+  WaitList waiting;
 };
 
 // One file parameter of a task: the version it reads and/or writes.
@@ -65,6 +68,7 @@ struct FileAccess {
   VersionId out = kNoVersion;
 };
 
+// 32 bytes (one per call a master makes): keep the fields packed.
 struct Task {
   OpId op = 0;
   TaskState state = TaskState::kWaiting;
@@ -72,9 +76,10 @@ struct Task {
   uint32_t first_file = 0;      // index into TaskGraph::accesses()
   uint32_t missing_inputs = 0;  // input versions not yet available
   uint32_t attempts = 0;
-  uint64_t scalars_offset = 0;  // encoded scalar args in the arena
   uint32_t scalars_size = 0;
+  uint64_t scalars_offset = 0;  // encoded scalar args in the arena
 };
+static_assert(sizeof(Task) == 32);
 
 // What a task does with one file, as the caller states it.
 struct FileParam {
@@ -107,6 +112,18 @@ class TaskGraph {
   // depends on them, transitively, becomes futile (appended to `futile`).
   void MarkFailed(TaskId t, std::vector<TaskId>* futile);
 
+  // Tasks waiting for `v`: `t` is told by MarkAvailable (or made futile by
+  // MarkFailed) when `v` is written or lost. Remove drops every entry of `t`.
+  void AddWaiting(VersionId v, TaskId t) {
+    wait_lists_.Append(&versions_[v].waiting, t);
+  }
+  void RemoveWaiting(VersionId v, TaskId t) {
+    wait_lists_.Remove(&versions_[v].waiting, t);
+  }
+  std::vector<TaskId> waiting(VersionId v) const {
+    return wait_lists_.Items(versions_[v].waiting);
+  }
+
   // Adds or drops one reader of `v` (the master holding it open counts).
   void AddReader(VersionId v) { ++versions_[v].readers; }
   void ReleaseReader(VersionId v);
@@ -134,12 +151,18 @@ class TaskGraph {
 
   // Approximate heap bytes held (for the submission benchmark).
   size_t MemoryUsage() const;
+  // The part of it mapped outside the malloc heap: the tables' committed
+  // memory (stable_array.h), which mallinfo does not see.
+  size_t MappedBytes() const;
 
  private:
   FileTable* files_;
-  std::vector<Task> tasks_;
-  std::vector<FileAccess> accesses_;
-  std::vector<Version> versions_;
+  // Grown in place (stable_array.h): a master submitting millions of tasks
+  // neither copies them nor faults in every page twice.
+  StableArray<Task> tasks_;
+  StableArray<FileAccess> accesses_;
+  StableArray<Version> versions_;
+  WaitLists wait_lists_;
   std::string arena_;
   std::vector<VersionId> garbage_;
 

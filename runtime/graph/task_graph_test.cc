@@ -149,5 +149,38 @@ TEST_F(TaskGraphTest, ScalarsAreKeptPerTask) {
   EXPECT_EQ(graph_.scalars(t1), std::string_view("2\0", 2));
 }
 
+TEST_F(TaskGraphTest, ReadersOfOneVersionWaitAndBecomeReadyInCallOrder) {
+  TaskId w = Add({Out("x")});
+  TaskId r1 = Add({In("x"), Out("a")});
+  TaskId r2 = Add({In("x"), Out("b")});
+  TaskId r3 = Add({In("x"), Out("c")});
+  VersionId x = graph_.accesses(w)[0].out;
+  EXPECT_EQ(graph_.waiting(x), (std::vector<TaskId>{r1, r2, r3}));
+  graph_.RemoveWaiting(x, r2);
+  graph_.AddWaiting(x, r2);  // as the engine requeues a task
+  EXPECT_EQ(Done(w), (std::vector<TaskId>{r1, r3, r2}));
+  EXPECT_TRUE(graph_.waiting(x).empty());
+}
+
+TEST_F(TaskGraphTest, ManyTasksKeepTheirAccessesAndVersions) {
+  // Past the tables' first 2 MB (stable_array.h): nothing is lost growing.
+  const int n = 60'000;
+  for (int i = 0; i < n; ++i) {
+    Add({InOut("acc"), In("in" + std::to_string(i % 7))});
+  }
+  ASSERT_EQ(graph_.num_tasks(), static_cast<size_t>(n));
+  for (TaskId t : {0, 1, 30'000, n - 1}) {
+    const FileAccess* acc = graph_.accesses(t);
+    EXPECT_EQ(graph_.version(acc[0].out).producer, t);
+    EXPECT_EQ(graph_.version(acc[0].out).number, t + 1);
+    EXPECT_EQ(files_.path(graph_.version(acc[1].in).file),
+              "/work/in" + std::to_string(t % 7));
+    if (t > 0) {
+      EXPECT_EQ(graph_.version(acc[0].in).producer, t - 1);
+      EXPECT_EQ(graph_.waiting(acc[0].in), std::vector<TaskId>{t});
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gs
