@@ -334,10 +334,6 @@ Seconds FinishIndex::LeastEnd(Seconds work) {
   return best.host == kNoHost ? kInf : best.end;
 }
 
-Seconds FinishIndex::QuickBound(const ReadyTask& task) const {
-  return QuickBoundOf(model_ ? predictor_->Work(task.op) : -1);
-}
-
 Seconds FinishIndex::QuickBoundOf(Seconds work) const {
   if (!model_ || !(work >= 0) || !std::isfinite(work))
     return -std::numeric_limits<Seconds>::infinity();

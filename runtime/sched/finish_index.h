@@ -99,11 +99,10 @@ class FinishIndex {
   // looks further): that step is not logged, and the replay ends for the
   // round.
   void Unfollowed();
-  // In O(1), a lower bound of Find(task).end: the earliest slot of any host
-  // at Build plus the task's work at the greatest speed (slots only get
-  // later); -inf without a speed model for the task.
-  Seconds QuickBound(const ReadyTask& task) const;
-  // The same for a task of `work` (Work of its op, known to the caller).
+  // In O(1), a lower bound of Find(task).end for a task of `work` (Work of
+  // its op, known to the caller): the earliest slot of any host at Build
+  // plus the work at the greatest speed (slots only get later); -inf
+  // without a speed model.
   Seconds QuickBoundOf(Seconds work) const;
 
   // To call after board.Take(h, ...): h's earliest slot moved.

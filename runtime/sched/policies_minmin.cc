@@ -15,7 +15,7 @@ using Best = FinishIndex::Best;
 // come from `order` by a lower bound of their least completion that grows
 // along the walk: -inf for a task without a known work, else LeastEnd of
 // its work (the least earliest slot + work / speed over all hosts; its
-// O(1) under-estimate QuickBound first), so the bound of the walk's next
+// O(1) under-estimate QuickBoundOf first), so the bound of the walk's next
 // task bounds every task not yet looked at. Looked-at tasks wait in a heap
 // by their completion found, valid while its host was not taken since
 // (taking slots of h only delays h, so a completion on another host still

@@ -309,10 +309,11 @@ class Scheduler {
 
  private:
   std::unique_ptr<Policy> policy_;
-  // The queue is ready_[head_, end): tasks placed near its front leave by
-  // moving head_ and the few kept before them, so a round costs about what
-  // it scanned, not the queue's length (a 100,000-task queue was moved down
-  // after every job's end).
+  // The queue is ready_[head_, end): placed tasks leave from the nearer
+  // end, by moving head_ and the few kept before them or the tail after
+  // them in one block, so a round costs about what it scanned, not the
+  // queue's length (a 100,000-task queue was moved down after every job's
+  // end).
   std::vector<ReadyTask> ready_;
   size_t head_ = 0;
   std::vector<Need> needs_;  // by OpId
