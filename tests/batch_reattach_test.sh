@@ -17,9 +17,11 @@
 #   pilot      pilot mode: killed while pilots run tasks and another pilot
 #       waits in the queue; the running pilots keep their jobs, come back
 #       to the restarted master (which rewrote their token file) and hand
-#       their jobs over; the waiting one is cancelled. The run ends with the
-#       sequential run's files, and the worker, wrapped to count its own
-#       starts (one process per job), ran exactly once per task.
+#       their jobs over; the waiting one is taken over too, keeping its
+#       place in the queue (the restarted master submits no pilot). The run
+#       ends with the sequential run's files, and the worker, wrapped to
+#       count its own starts (one process per job), ran exactly once per
+#       task.
 set -euo pipefail
 src=$1 testbed=$2 scenario=$3 scratch=$4 sequential=$5
 source "$src/tests/lib/host_jobs.sh"
@@ -171,13 +173,19 @@ if [ "$scenario" = pilot ]; then
   echo "tasks: $tasks, worker starts over both runs: $starts, pilots back: $back, jobs taken over: $adopted"
   [ "$back" -ge 1 ] || { echo "FAIL: no pilot of the killed run came back"; tail -20 "$work/err2"; exit 1; }
   [ "$adopted" -ge 1 ] || { echo "FAIL: the history records no job taken over from a pilot"; tail -20 "$work/err2"; exit 1; }
+  # The pilot that waited in the queue was taken over, not replaced.
+  kept=$(grep -c "of an interrupted master is still queued: taken over" "$work/err2" || true)
+  new_pilots=$(history "select count(*) from batch_jobs where run_id = 2 and signature = '' and adopted = 0")
+  echo "pilots queued when the master restarted, taken over: $kept; pilots the restarted master submitted: $new_pilots"
+  [ "$kept" -ge 1 ] || { echo "FAIL: the waiting pilot was not taken over"; tail -20 "$work/err2"; exit 1; }
+  [ "$new_pilots" = 0 ] || { echo "FAIL: the restarted master submitted $new_pilots pilot(s) of its own"; tail -20 "$work/err2"; exit 1; }
   if [ "$starts" != "$tasks" ]; then
     echo "FAIL: $starts worker starts for $tasks tasks:"; cat "$work/worker-starts"
     history "select run_id, batch_id, task_id, adopted from batch_jobs order by run_id, job_id"
     tail -20 "$work/err2"
     exit 1
   fi
-  echo "OK: $back pilot(s) of the killed run came back and handed over $adopted job(s); $starts worker starts for $tasks tasks"
+  echo "OK: $back pilot(s) of the killed run came back and handed over $adopted job(s), $kept queued one(s) taken over, none submitted; $starts worker starts for $tasks tasks"
   exit 0
 fi
 

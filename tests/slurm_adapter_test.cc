@@ -5,9 +5,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <boost/asio/io_context.hpp>
+#include <csignal>
+#include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "adapters/batch/batch_adapter.h"
 #include "adapters/batch/batch_commands.h"
@@ -297,6 +301,85 @@ TEST_F(SlurmAdapterTest, ALostPilotIsReplaced) {
   ASSERT_TRUE(WaitFor(2));
   ASSERT_NE(AsExited(reports_.Get(2)), nullptr);
   EXPECT_EQ(AsExited(reports_.Get(2))->results, "5\n");
+}
+
+// A master killed while its pilot waits in the queue: the master started
+// after it in the same work dir takes the queued pilot over (no new one is
+// submitted, so its place in the queue is kept) and the pilot, once it
+// starts, serves the new master.
+TEST_F(SlurmAdapterTest, AQueuedPilotOfAKilledMasterServesTheNextOne) {
+  BatchAdapterOptions o = Options("kept", BatchMode::kPilot);
+  const std::string pilots = dir_ / "work/pilots";
+  const pid_t first = ::fork();
+  ASSERT_GE(first, 0);
+  if (first == 0) {
+    // The first master: its pilot is submitted held, so it stays queued.
+    boost::asio::io_context io;
+    AsioClock clock(io);
+    BatchAdapterOptions held = o;
+    held.host.batch.extra = {"--hold"};
+    PilotAdapter adapter(io, clock, held, MakeSlurmSystem());
+    (void)adapter.Connect();  // waits for a pilot that cannot start
+    ::_exit(0);
+  }
+  // Its record is written once sbatch has given the id.
+  std::string record;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (record.empty() && std::chrono::steady_clock::now() < deadline) {
+    record = ReadText(pilots + "/kept-p0.id").value_or("");
+    if (record.empty())
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(first, SIGKILL);
+  ::waitpid(first, nullptr, 0);
+  ASSERT_FALSE(record.empty()) << "the first master recorded no pilot";
+  const std::string id = record.substr(0, record.find(' '));
+  EXPECT_EQ(Shell("squeue -h -j " + id + " -o %T"), "PENDING\n");
+  // The dead master's token file, as it left it.
+  std::string token_file;
+  for (const auto& e : std::filesystem::directory_iterator(pilots)) {
+    if (e.path().filename().string().starts_with("token.")) {
+      token_file = e.path().string();
+    }
+  }
+  ASSERT_FALSE(token_file.empty());
+  const std::string old_text = ReadText(token_file).value_or("");
+
+  // The pilot is released once the next master has rewritten the file
+  // (before, it would find nobody at the old address).
+  std::thread releaser([&] {
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (ReadText(token_file).value_or(old_text) == old_text &&
+           std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    Shell("scontrol release " + id);
+  });
+  PilotAdapter next(io_, clock_, o, MakeSlurmSystem());
+  ::testing::internal::CaptureStderr();
+  Status s = next.Connect();
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  releaser.join();
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  // Known as queued before it started (not merely greeted as a stranger
+  // once it did), and the only pilot: no other was submitted.
+  EXPECT_THAT(said, HasSubstr("pilot kept-p0 (batch job " + id +
+                              ") of an interrupted master is still queued: "
+                              "taken over"));
+  EXPECT_THAT(next.PilotJobIds(), ::testing::ElementsAre(id));
+  EXPECT_FALSE(std::filesystem::exists(pilots + "/kept-p1.sh"));
+  reports_.Submit(next, Job(1, "add", {Scalar("2"), Scalar("3"), OutScalar()}));
+  ASSERT_TRUE(WaitFor(1));
+  ASSERT_NE(AsExited(reports_.Get(1)), nullptr) << OutcomeName(reports_.Get(1));
+  EXPECT_EQ(AsExited(reports_.Get(1))->results, "5\n");
+  next.Shutdown();
+  // Its files go with it, as those of the master's own pilots.
+  for (const char* f : {"kept-p0.sh", "kept-p0.id", "kept-p0.out"}) {
+    EXPECT_FALSE(std::filesystem::exists(pilots + "/" + f)) << f;
+  }
+  EXPECT_FALSE(std::filesystem::exists(token_file));
 }
 
 TEST_F(SlurmAdapterTest, QueueWaitsAreReportedAndSeedTheProbe) {

@@ -11,9 +11,11 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "adapters/batch/batch_job_runner.h"
 #include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/pilot_record.h"
 #include "adapters/batch/pilot_scaling.h"
 #include "adapters/batch/pilot_token_file.h"
 #include "adapters/ssh/shell_quote.h"
@@ -121,6 +123,7 @@ Status PilotAdapter::Prepare() {
     // A dead master's pilots may still run and wait for a master.
     taken_over_files_ =
         TakeOverStalePilotTokenFiles(script_dir_, ThisHostName(), here);
+    TakeOverQueuedPilots();
   } else {
     RemoveStalePilotTokenFiles(script_dir_, ThisHostName());
   }
@@ -177,8 +180,16 @@ Status PilotAdapter::SubmitPilot(int slots) {
   auto id = commands().Submit(job);
   if (!id.ok()) return id.status();
   pilot->batch_id = *id;
+  pilot->job_name = job_name_;
   pilot->submitted = clock().Now();
-  QueuedJob queued;  // recorded: a master started after a crash cancels it
+  // For the master started after a crash of this one: without it, a pilot
+  // still queued then is cancelled and replaced, losing its place.
+  if (Status s = WritePilotRecord(script_dir_, {pilot->name, *id, job_name_});
+      !s.ok()) {
+    std::fprintf(stderr, "gsrt: %s: warning: %s\n", Host().c_str(),
+                 s.message().c_str());
+  }
+  QueuedJob queued;  // recorded: a master started after a crash takes it
   queued.batch_id = *id;
   queued.name = job_name_;
   queued.dir = script_dir_;
@@ -192,7 +203,11 @@ Status PilotAdapter::Connect() {
   if (Status s = Prepare(); !s.ok()) return s;
   failed_starts_ = 0;
   const int want = std::max(1, options().host.batch.pilots);
-  if (!taken_over_files_.empty()) AwaitReturningPilots(want);
+  if (!taken_over_files_.empty()) {
+    // Those found running in the queue, else (no records) up to `want`.
+    AwaitReturningPilots(
+        taken_over_running_ >= 0 ? std::min(want, taken_over_running_) : want);
+  }
   const int slots = std::max(1, options().host.slots);
   const bool sized = options().host.SlotsFromPilots();
   for (int i = AlivePilots(); i < want; ++i) {
@@ -235,9 +250,70 @@ Status PilotAdapter::Connect() {
       " and can reach " + connect_to_ + " (set `listen:`)");
 }
 
+void PilotAdapter::TakeOverQueuedPilots() {
+  std::vector<PilotRecord> records =
+      PilotsReadingTokenFiles(script_dir_, taken_over_files_);
+  if (records.empty()) return;
+  taken_over_running_ = 0;
+  // Job name -> id -> state; nullopt when the listing failed.
+  std::map<std::string, std::optional<std::map<std::string, std::string>>>
+      listed;
+  for (const PilotRecord& r : records) {
+    if (listed.count(r.job_name)) continue;
+    auto jobs = commands().List(r.job_name);
+    auto& entry = listed[r.job_name];
+    if (jobs.ok()) {
+      entry = std::move(jobs).value();
+    } else {
+      // Not taken: Forget cancels them, and new pilots replace them.
+      std::fprintf(stderr,
+                   "gsrt: %s: cannot list the pilots of an interrupted "
+                   "master: %s\n",
+                   Host().c_str(), jobs.status().message().c_str());
+    }
+  }
+  for (const PilotRecord& r : records) {
+    const auto& jobs = listed[r.job_name];
+    if (!jobs) continue;
+    auto it = jobs->find(r.batch_id);
+    if (it == jobs->end()) {
+      // Ended meanwhile: its output may say why.
+      RemovePilotFiles(script_dir_, r.name, /*keep_output=*/true);
+      continue;
+    }
+    const std::string& state = it->second;
+    // Slurm's RUNNING, CONFIGURING, COMPLETING; PBS's R, E.
+    const bool running = state == "RUNNING" || state == "CONFIGURING" ||
+                         state == "COMPLETING" || state == "R" || state == "E";
+    taken_over_running_ += running;
+    auto pilot = std::make_unique<Pilot>();
+    pilot->name = r.name;
+    pilot->batch_id = r.batch_id;
+    pilot->job_name = r.job_name;
+    pilot->returned = true;
+    pilot->was_queued = !running;
+    pilot->submitted = clock().Now();
+    pilots_.push_back(std::move(pilot));
+    QueuedJob queued;  // recorded again: a later crash finds it too
+    queued.batch_id = r.batch_id;
+    queued.name = r.job_name;
+    queued.dir = script_dir_;
+    queued.adopted = true;
+    Queued(std::move(queued));
+    std::fprintf(stderr,
+                 "gsrt: %s: pilot %s (batch job %s) of an interrupted master "
+                 "is %s: taken over%s\n",
+                 Host().c_str(), r.name.c_str(), r.batch_id.c_str(),
+                 running ? "running" : "still queued",
+                 running ? "" : ", it serves this run when it starts");
+  }
+}
+
 void PilotAdapter::AwaitReturningPilots(int want) {
-  // They retry every second once their master is lost; a pilot still
-  // queued then is replaced (Forget cancels it).
+  // They retry every second once their master is lost. A pilot still
+  // queued is not waited for: it was taken over if recorded, else it is
+  // replaced (Forget cancels it).
+  if (want <= 0) return;
   constexpr Seconds kReturnWait = 10;
   const Seconds deadline =
       clock().Now() + std::min(kReturnWait, options().pilot_start_timeout);
@@ -336,11 +412,18 @@ void PilotAdapter::OnPilotReady(Pilot& pilot, Status s) {
     queued.dir = script_dir_;
     queued.adopted = true;
     Queued(std::move(queued));
-    std::fprintf(stderr,
-                 "gsrt: %s: pilot %s of an interrupted master came back "
-                 "holding %zu job(s)\n",
-                 Host().c_str(), pilot.name.c_str(),
-                 pilot.agent->held_jobs().size());
+    if (pilot.was_queued) {
+      std::fprintf(stderr,
+                   "gsrt: %s: pilot %s of an interrupted master, queued when "
+                   "this one started, serves it now\n",
+                   Host().c_str(), pilot.name.c_str());
+    } else {
+      std::fprintf(stderr,
+                   "gsrt: %s: pilot %s of an interrupted master came back "
+                   "holding %zu job(s)\n",
+                   Host().c_str(), pilot.name.c_str(),
+                   pilot.agent->held_jobs().size());
+    }
   }
   FinishWaiters(Status::Ok());
 }
@@ -359,10 +442,18 @@ void PilotAdapter::Retire(Pilot& pilot, const std::string& why) {
 
 void PilotAdapter::Maintain(bool list) {
   if (shut_down_ || !prepared_) return;
-  std::optional<std::map<std::string, std::string>> listed;
+  // Job name -> the queue's listing of it (nullopt: not listed now). A
+  // dead master's pilots taken over keep their names.
+  std::map<std::string, std::optional<std::map<std::string, std::string>>>
+      listings;
   if (list) {
-    auto l = commands().List(job_name_);
-    if (l.ok()) listed = std::move(l).value();
+    for (const auto& p : pilots_) {
+      if (p->state != PilotState::kQueued || listings.count(p->job_name))
+        continue;
+      auto l = commands().List(p->job_name);
+      auto& entry = listings[p->job_name];
+      if (l.ok()) entry = std::move(l).value();
+    }
   }
   for (auto& p : pilots_) {
     switch (p->state) {
@@ -371,9 +462,10 @@ void PilotAdapter::Maintain(bool list) {
           Retire(*p, "lost: " + p->agent->lost_reason());
         }
         break;
-      case PilotState::kQueued:
-        if (!listed) break;
-        if (listed->count(p->batch_id)) {
+      case PilotState::kQueued: {
+        auto listed = listings.find(p->job_name);
+        if (listed == listings.end() || !listed->second) break;
+        if (listed->second->count(p->batch_id)) {
           p->missing = 0;
         } else if (++p->missing >= 2) {
           ++failed_starts_;
@@ -386,6 +478,7 @@ void PilotAdapter::Maintain(bool list) {
           Retire(*p, last_failure_);
         }
         break;
+      }
       default:
         break;
     }
@@ -791,11 +884,9 @@ void PilotAdapter::Shutdown() {
   // The scripts and outputs of pilots that ended well; a lost pilot's
   // output stays (it may say why).
   for (const auto& p : pilots_) {
-    if (p->lost) continue;
     // A pilot come back is "NAME@BATCHID"; its files are NAME's.
-    const std::string stem = SplitPilotName(p->name).pilot;
-    ::unlink((script_dir_ + "/" + stem + ".sh").c_str());
-    ::unlink((script_dir_ + "/" + stem + ".out").c_str());
+    RemovePilotFiles(script_dir_, SplitPilotName(p->name).pilot,
+                     /*keep_output=*/p->lost);
   }
   FinishWaiters(Status::Cancelled(Host() + " was shut down"));
 }

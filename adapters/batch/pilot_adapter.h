@@ -87,15 +87,17 @@ class PilotAdapter : public BatchHostAdapter {
   struct Pilot {
     std::string name;
     std::string batch_id;
+    std::string job_name;  // the batch job's name, to list it by
     PilotState state = PilotState::kQueued;
     Seconds submitted = 0;
     int slots = 0;    // its share of `slots`; 0: what its allocation gives
     int missing = 0;  // queue listings in a row that did not show it
     int running = 0;  // jobs and file transfers it runs now
     int cores = 0;    // cores its jobs hold (may exceed its slots)
-    Seconds idle_since = 0;  // when it connected or its last job ended
-    bool lost = false;       // retired: its output is kept for the user
-    bool returned = false;   // an interrupted master's, come back to us
+    Seconds idle_since = 0;   // when it connected or its last job ended
+    bool lost = false;        // retired: its output is kept for the user
+    bool returned = false;    // an interrupted master's, come back to us
+    bool was_queued = false;  // an interrupted master's, queued then
     std::unique_ptr<AgentAdapter> agent;
   };
   // A job waiting to be recorded (then sent) to its pilot.
@@ -108,6 +110,11 @@ class PilotAdapter : public BatchHostAdapter {
   Status SubmitPilot(int slots);
   // An interrupted master's pilot greeted us: a Pilot for it.
   Pilot* Returned(const std::string& name, const std::string& batch_id);
+  // The pilots of the dead masters whose token files this one took over
+  // that the queue still holds, queued or running, become this master's
+  // (pilot_record.h): a queued one keeps its place in the queue and serves
+  // this run when it starts.
+  void TakeOverQueuedPilots();
   // Waits in Connect() for pilots of a dead master to come back.
   void AwaitReturningPilots(int want);
   // Records the jobs Submit queued (committed), then sends them.
@@ -146,6 +153,9 @@ class PilotAdapter : public BatchHostAdapter {
   std::string token_file_;
   // Token files of dead masters rewritten for this one (removed at the end).
   std::vector<std::string> taken_over_files_;
+  // Pilots of a dead master found running in the queue by
+  // TakeOverQueuedPilots; -1 when it found none recorded.
+  int taken_over_running_ = -1;
   std::vector<Outgoing> outgoing_;
   bool send_posted_ = false;
   std::string script_dir_;

@@ -97,7 +97,8 @@ stray_files() {
   # pilots/; after a disturbance, batch directories (a job cancelled
   # outside gsrt keeps its run's files, its output may say why; a killed
   # master's run dir stays unless the next run took its jobs over:
-  # design.md, Resume) and a lost pilot's script and output (the same).
+  # design.md, Resume) and a lost pilot's script, record and output (the
+  # same).
   for e in "$rdir"/cluster/*; do
     [ -e "$e" ] || continue
     case "${e##*/}" in
@@ -109,7 +110,7 @@ stray_files() {
         # started again in the same work dir: none may stay.
         for f in "$e"/*; do
           [ -e "$f" ] || continue
-          if ((disturbed)) && [[ ${f##*/} == *-p[0-9]*.sh || ${f##*/} == *-p[0-9]*.out ]]; then
+          if ((disturbed)) && [[ ${f##*/} == *-p[0-9]*.sh || ${f##*/} == *-p[0-9]*.out || ${f##*/} == *-p[0-9]*.id ]]; then
             :
           else
             echo "left in ${e#"$root"/}: ${f##*/}"
