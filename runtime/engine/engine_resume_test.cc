@@ -133,7 +133,7 @@ class EngineResumeTest : public ::testing::Test {
   }
 
   fs::path dir_;
-  std::string worker_ = "w:1";  // the worker binary's identity
+  std::string worker_ = "w:1";   // the worker binary's identity
   bool identity_later_ = false;  // computed while the hosts connect
   FakeAdapter::Log log_;
   std::unique_ptr<Engine> engine_;
