@@ -3,11 +3,16 @@
 // engine's io_context, and setting one up must not starve another.
 #include "adapters/ssh/ssh_host_adapter.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/utsname.h>
 
 #include <boost/asio/io_context.hpp>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 
 #include "adapters/ssh/ssh_remote.h"
 #include "adapters/ssh/ssh_session.h"
@@ -20,6 +25,7 @@ namespace gs {
 namespace {
 
 using ::gs::testing::Sshd;
+using ::testing::HasSubstr;
 
 static auto* const kSshd = ::gs::testing::SshdEnvironment::Register(2);
 
@@ -74,6 +80,140 @@ TEST(SshHostAdapterTest, AConnectedAgentSurvivesALongSetupStepOfAnotherHost) {
   ASSERT_TRUE(RunUntil(io, [&] { return probe.has_value(); }));
   EXPECT_TRUE(probe->ok()) << probe->status().ToString();
   first.Shutdown();
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void WriteFile(const std::string& path, const std::string& bytes,
+               std::filesystem::perms mode = std::filesystem::perms(0755)) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  std::filesystem::permissions(path, mode);
+}
+
+// A host that does not share the master's files: the agent and a worker
+// that answers --version are installed in `workdir`/bin.
+SshHostOptions InstalledOptions(const std::string& workdir,
+                                const std::string& agent) {
+  SshHostOptions options = OptionsFor(1, workdir);
+  options.host.shared_fs = false;
+  options.agent_program = agent;
+  options.worker = GSRT_SERVE_TEST_WORKER;
+  return options;
+}
+
+// The programs installed on a host that does not share the master's files
+// are checked, and the agent started, through one exec channel. A wrapper
+// installed as the agent logs each start's arguments: the agent's own
+// start is its check, so the log shows every `--version` an install ran.
+class InstalledHostTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // Quotes, `$(...)`, spaces: a work dir name a shell would mangle.
+    workdir_ = work_ / "it's $(echo) `x` a dir;*";
+    log_ = logs_ / "starts";
+    agent_ = logs_ / "agent";
+    WriteFile(agent_, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + log_ +
+                          "'\nexec '" GSRT_AGENT "' \"$@\"\n");
+  }
+  // Connects a new adapter, probes it, shuts it down; the log of starts.
+  std::string ConnectOnce() {
+    std::filesystem::remove(log_);
+    SshHostAdapter host(io_, clock_, InstalledOptions(workdir_, agent_));
+    Status s = host.Connect();
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    if (s.ok()) {
+      std::optional<StatusOr<HostProbe>> probe;
+      host.Probe([&](StatusOr<HostProbe> p) { probe = std::move(p); });
+      EXPECT_TRUE(RunUntil(io_, [&] { return probe.has_value(); }));
+      EXPECT_TRUE(probe && probe->ok());
+    }
+    host.Shutdown();
+    return ReadFile(log_);
+  }
+  std::string RemoteWorker() const {
+    return workdir_ + "/bin/" +
+           std::filesystem::path(GSRT_SERVE_TEST_WORKER).filename().string();
+  }
+
+  boost::asio::io_context io_;
+  AsioClock clock_{io_};
+  TempDir work_, logs_;
+  std::string workdir_, log_, agent_;
+};
+
+TEST_F(InstalledHostTest,
+       AHostInstalledBeforeStartsTheAgentRightAfterTheCheck) {
+  const std::string first = ConnectOnce();
+  EXPECT_THAT(first, HasSubstr("--version\n")) << "installed, then checked";
+  EXPECT_THAT(first, HasSubstr("--workdir")) << "then started";
+  EXPECT_EQ(ReadFile(RemoteWorker()), ReadFile(GSRT_SERVE_TEST_WORKER));
+  const std::string later = ConnectOnce();
+  EXPECT_THAT(later, ::testing::StartsWith("--workdir"))
+      << "nothing installed, no --version: the check execs the agent";
+  EXPECT_EQ(later.find('\n'), later.size() - 1) << "one start: " << later;
+  EXPECT_TRUE(std::filesystem::is_directory(workdir_ + "/bin"))
+      << "made under its literal name";
+}
+
+TEST_F(InstalledHostTest, AWorkerThatDiffersIsInstalledBeforeTheAgentStarts) {
+  ConnectOnce();
+  WriteFile(RemoteWorker(), ReadFile(GSRT_SERVE_TEST_WORKER) + "changed");
+  const std::string later = ConnectOnce();
+  EXPECT_EQ(ReadFile(RemoteWorker()), ReadFile(GSRT_SERVE_TEST_WORKER))
+      << "uploaded again";
+  EXPECT_THAT(later, ::testing::StartsWith("--version\n--workdir"))
+      << "the check ran the agent's --version once, as it would not start "
+         "it; the agent passed and only the worker was installed";
+}
+
+// /bin/true with another machine type in its ELF header: what an agent
+// built for another architecture looks like.
+std::string ForeignElf() {
+  std::string elf = ReadFile("/bin/true");
+  struct utsname u;
+  ::uname(&u);
+  elf[18] = static_cast<char>(std::string(u.machine) == "x86_64" ? 0xB7 : 0x3E);
+  elf[19] = 0;
+  return elf;
+}
+
+TEST_F(InstalledHostTest, AnAgentThatCannotStartIsNamedWithItsHost) {
+  ConnectOnce();  // everything in place
+  WriteFile(agent_, ForeignElf());
+  const std::string remote_agent = workdir_ + "/bin/gsrt-agent";
+  // With the same bytes in place the check passes and its exec fails; then
+  // with none in place the check fails and the install does. Both times the
+  // install path says why the agent does not start.
+  for (bool in_place : {true, false}) {
+    if (in_place) {
+      WriteFile(remote_agent, ReadFile(agent_));
+    } else {
+      std::filesystem::remove(remote_agent);
+    }
+    SshHostAdapter host(io_, clock_, InstalledOptions(workdir_, agent_));
+    Status s = host.Connect();
+    EXPECT_EQ(s.code(), Status::Code::kFailedPrecondition) << s.ToString();
+    EXPECT_THAT(s.message(), HasSubstr("host 'node1': gsrt-agent"));
+    EXPECT_THAT(s.message(), HasSubstr("does not start"));
+    EXPECT_THAT(s.message(), HasSubstr("Wrong architecture?"));
+    EXPECT_FALSE(host.connected());
+  }
+}
+
+TEST_F(InstalledHostTest, AWorkDirThatCannotBeMadeIsNamedWithItsHost) {
+  std::filesystem::create_directories(workdir_);
+  WriteFile(workdir_ + "/bin", "a file where the directory should be");
+  SshHostAdapter host(io_, clock_, InstalledOptions(workdir_, agent_));
+  Status s = host.Connect();
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("host 'node1'"));
+  EXPECT_THAT(s.message(), HasSubstr("creating the directory"));
+  EXPECT_THAT(s.message(), HasSubstr("workdir"));
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include <sstream>
 #include <thread>
 
+#include "adapters/ssh/install_check.h"
 #include "adapters/ssh/ssh_channel_stream.h"
 #include "runtime/base/asio_clock.h"
 #include "runtime/base/hashing.h"
@@ -312,32 +313,78 @@ TEST_F(SshRemoteTest, InstallUploadsOnlyWhenDifferent) {
   EXPECT_EQ(third->version, "fake-agent 2.0");
 }
 
-// The one-command check of a connect: true only for a program installed
-// with the same bytes that starts; the rest goes to InstallIfDifferent.
-TEST_F(SshRemoteTest, AlreadyInstalledTellsWhichProgramsNeedAnInstall) {
+std::string Sha256OfFile(const std::string& path) {
+  Sha256 hash;
+  EXPECT_TRUE(HashFile(path, &hash).ok()) << path;
+  return hash.Hex();
+}
+
+// The install check of a connect (install_check.h), through sshd and the
+// login shell: a program counts only when its remote copy has the same
+// bytes and starts; the rest goes to InstallIfDifferent.
+TEST_F(SshRemoteTest, TheInstallCheckTellsWhichProgramsNeedAnInstall) {
   const std::string agent = tmp_ / "fake-agent";
   const std::string worker = tmp_ / "fake-worker";
   WriteFile(agent, "#!/bin/sh\necho fake-agent 1.0\n", 0600);
   WriteFile(worker, "#!/bin/sh\nexit 1\n", 0600);  // does not start
   const std::string bin = tmp_ / "new dir/bin";
+  auto check =
+      [&](const std::vector<std::pair<std::string, std::string>>& programs)
+      -> std::optional<std::vector<bool>> {
+    std::vector<InstalledProgram> checked;
+    for (const auto& [local, remote] : programs) {
+      checked.push_back({remote, Sha256OfFile(local)});
+    }
+    auto r = RunCommand(*session_, InstallCheckArgv(bin, checked));
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    if (!r.ok()) return std::nullopt;
+    EXPECT_EQ(r->exit_code, 0) << r->err;
+    return ParseInstallCheckLine(r->out.substr(0, r->out.find('\n')),
+                                 programs.size());
+  };
   const std::vector<std::pair<std::string, std::string>> programs = {
       {agent, bin + "/fake-agent"}, {worker, bin + "/fake-worker"}};
-  EXPECT_EQ(AlreadyInstalled(*session_, bin, programs),
-            (std::vector<bool>{false, false}))
+  EXPECT_EQ(check(programs), (std::vector<bool>{false, false}))
       << "nothing installed yet";
   EXPECT_TRUE(std::filesystem::is_directory(bin))
       << "the directory is made all the same";
+  EXPECT_EQ(ModeOf(bin), 0700);
   for (const auto& [local, remote] : programs) {
     ASSERT_TRUE(InstallIfDifferent(*session_, local, remote).ok() ||
                 local == worker);
   }
-  EXPECT_EQ(AlreadyInstalled(*session_, bin, programs),
-            (std::vector<bool>{true, false}))
+  EXPECT_EQ(check(programs), (std::vector<bool>{true, false}))
       << "the worker has the same bytes but does not start";
   WriteFile(agent, "#!/bin/sh\necho fake-agent 2.0\n", 0600);
-  EXPECT_EQ(AlreadyInstalled(*session_, bin, {programs[0]}),
-            (std::vector<bool>{false}))
+  EXPECT_EQ(check({programs[0]}), (std::vector<bool>{false}))
       << "the local copy changed";
+}
+
+// When the check passes it execs the program on the same channel: what the
+// master wrote meanwhile waits on stdin for it, and what it prints follows
+// the check's line.
+TEST_F(SshRemoteTest, ACheckedStartHandsTheChannelToTheProgram) {
+  const std::string echo = tmp_ / "echo-agent";
+  WriteFile(echo, "#!/bin/sh\nprintf '<%s>' \"$@\"; exec cat\n");
+  const std::vector<std::string> argv = {echo, "a b", "'$x'"};
+  auto stream = SshChannelStream::Open(
+      session_,
+      InstallCheckArgv(tmp_ / "bin", {{echo, Sha256OfFile(echo)}}, argv));
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  std::string got;
+  std::optional<Status> closed;
+  (*stream)->Start([&](std::string_view b) { got += b; },
+                   [&](Status why) { closed = why; });
+  (*stream)->Write("master's first bytes");
+  const std::string want = "gsrt-check: same\n<a b><'$x'>master's first bytes";
+  const double cost = CommandCost(*session_);
+  EXPECT_TRUE(RunUntil(
+      io_, [&] { return got.size() >= want.size(); },
+      AsDuration(BoundFor(1, cost))))
+      << got;
+  EXPECT_EQ(got, want);
+  EXPECT_FALSE(closed.has_value());
+  (*stream)->Close();
 }
 
 TEST_F(SshRemoteTest, AProgramThatCannotStartGivesAClearError) {

@@ -11,17 +11,19 @@ constexpr size_t kStderrTail = 4096;
 }  // namespace
 
 StatusOr<std::unique_ptr<SshChannelStream>> SshChannelStream::Open(
-    std::shared_ptr<SshSession> session, const std::vector<std::string>& argv) {
+    std::shared_ptr<SshSession> session, const std::vector<std::string>& argv,
+    std::string shown_as) {
   StatusOr<std::string> line = ShellCommandLine(argv);
   if (!line.ok()) return line.status();
-  return std::unique_ptr<SshChannelStream>(
-      new SshChannelStream(std::move(session), std::move(*line)));
+  return std::unique_ptr<SshChannelStream>(new SshChannelStream(
+      std::move(session), std::move(*line), std::move(shown_as)));
 }
 
 SshChannelStream::SshChannelStream(std::shared_ptr<SshSession> session,
-                                   std::string line)
+                                   std::string line, std::string shown_as)
     : session_(std::move(session)),
-      exec_(std::make_unique<ExecChannel>(*session_, std::move(line))) {}
+      exec_(std::make_unique<ExecChannel>(*session_, std::move(line),
+                                          std::move(shown_as))) {}
 
 SshChannelStream::~SshChannelStream() {
   *alive_ = false;
@@ -88,14 +90,13 @@ bool SshChannelStream::OnSessionReady() {
 
 void SshChannelStream::OnSessionLost(const Status& why) {
   if (closed_) return;
-  Finish(why.WithContext("`" + exec_->command_line() + "`"));
+  Finish(why.WithContext("`" + exec_->shown_as() + "`"));
 }
 
 Status SshChannelStream::EndStatus() const {
   if (exec_->exit_status() == 0) return Status::Ok();
-  std::string msg = "`" + exec_->command_line() + "` on " +
-                    session_->describe() + " ended with " +
-                    exec_->DescribeExit();
+  std::string msg = "`" + exec_->shown_as() + "` on " + session_->describe() +
+                    " ended with " + exec_->DescribeExit();
   std::string tail = stderr_tail_;
   while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) {
     tail.pop_back();

@@ -21,10 +21,12 @@ class SshChannelStream : public ByteStream, private SshSession::Listener {
   // Prepares to run `argv` (each word quoted for the remote shell) on the
   // session's host. The channel opens once Start() is called; a failure
   // to open or start it arrives through on_closed. InvalidArgument for an
-  // argv no shell can carry (empty, NUL bytes).
+  // argv no shell can carry (empty, NUL bytes). Messages name the command
+  // as `shown_as` when that is given (the agent, not the install check that
+  // execs it), else by its command line.
   static StatusOr<std::unique_ptr<SshChannelStream>> Open(
-      std::shared_ptr<SshSession> session,
-      const std::vector<std::string>& argv);
+      std::shared_ptr<SshSession> session, const std::vector<std::string>& argv,
+      std::string shown_as = "");
   ~SshChannelStream() override;
 
   // on_data gets the command's stdout. on_closed fires once: OK when the
@@ -47,7 +49,8 @@ class SshChannelStream : public ByteStream, private SshSession::Listener {
   std::optional<int> exit_status() const;
 
  private:
-  SshChannelStream(std::shared_ptr<SshSession> session, std::string line);
+  SshChannelStream(std::shared_ptr<SshSession> session, std::string line,
+                   std::string shown_as);
   bool OnSessionReady() override;
   void OnSessionLost(const Status& why) override;
   void Finish(Status why);

@@ -14,8 +14,11 @@ constexpr size_t kWriteChunk = 64 * 1024;
 
 }  // namespace
 
-ExecChannel::ExecChannel(SshSession& session, std::string command_line)
-    : session_(session), command_(std::move(command_line)) {
+ExecChannel::ExecChannel(SshSession& session, std::string command_line,
+                         std::string shown_as)
+    : session_(session),
+      command_(std::move(command_line)),
+      shown_as_(shown_as.empty() ? command_ : std::move(shown_as)) {
   std::memset(&callbacks_, 0, sizeof(callbacks_));
   callbacks_.userdata = this;
   callbacks_.channel_data_function = &ExecChannel::OnData;
@@ -61,7 +64,7 @@ bool ExecChannel::Step(std::string* out, std::string* err, size_t budget) {
   if (done()) return false;
   if (session_.lost()) {
     Fail(session_.lost_status().WithContext("running `" +
-                                            ShortCommand(command_) + "`"));
+                                            ShortCommand(shown_as_) + "`"));
     return false;
   }
   Advance();
@@ -104,7 +107,7 @@ void ExecChannel::Advance() {
     if (rc != SSH_OK) {
       Fail(Status::Unavailable(
           session_.describe() + " would not open an ssh channel for `" +
-          ShortCommand(command_) + "`: " + ssh_get_error(raw) +
+          ShortCommand(shown_as_) + "`: " + ssh_get_error(raw) +
           " (too many channels? see MaxSessions in the host's sshd_config)"));
       return;
     }
@@ -115,7 +118,7 @@ void ExecChannel::Advance() {
     if (rc == SSH_AGAIN) return;
     if (rc != SSH_OK) {
       Fail(Status::PermissionDenied(session_.describe() + " refused to run `" +
-                                    ShortCommand(command_) +
+                                    ShortCommand(shown_as_) +
                                     "`: " + ssh_get_error(raw)));
       return;
     }
@@ -140,7 +143,7 @@ void ExecChannel::SendInput() {
                                static_cast<uint32_t>(n));
     if (rc == SSH_ERROR) {
       if (remote_closed_ || !ssh_channel_is_open(channel_)) continue;
-      Fail(Status::Unavailable("writing to `" + ShortCommand(command_) +
+      Fail(Status::Unavailable("writing to `" + ShortCommand(shown_as_) +
                                "` on " + session_.describe() + ": " +
                                ssh_get_error(raw)));
       return;

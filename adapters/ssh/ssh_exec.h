@@ -31,7 +31,10 @@ namespace gs {
 class ExecChannel {
  public:
   // `command_line` is run by the remote login shell (see shell_quote.h).
-  ExecChannel(SshSession& session, std::string command_line);
+  // Messages name it as `shown_as` when that is given (a wrapper's inner
+  // command), else by the command line.
+  ExecChannel(SshSession& session, std::string command_line,
+              std::string shown_as = "");
   // Closes the channel if it is open (the remote command sees EOF on its
   // stdin; sshd does not kill it).
   ~ExecChannel();
@@ -69,6 +72,8 @@ class ExecChannel {
   std::optional<int> exit_status() const { return exit_status_; }
   const std::string& exit_signal() const { return exit_signal_; }
   const std::string& command_line() const { return command_; }
+  // The command as messages name it.
+  const std::string& shown_as() const { return shown_as_; }
   // "exit status 3", "signal KILL", "no exit status".
   std::string DescribeExit() const;
   // Where the command stands, for a timeout message: "input: 17 bytes
@@ -93,6 +98,7 @@ class ExecChannel {
 
   SshSession& session_;
   const std::string command_;
+  const std::string shown_as_;
   ssh_channel channel_ = nullptr;
   ssh_channel_callbacks_struct callbacks_;
   State state_ = State::kOpening;

@@ -5,8 +5,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 
 #include "adapters/agent/agent_adapter.h"
+#include "adapters/ssh/checked_start_stream.h"
+#include "adapters/ssh/install_check.h"
+#include "adapters/ssh/program_digest.h"
+#include "adapters/ssh/shell_quote.h"
 #include "adapters/ssh/ssh_channel_stream.h"
 #include "adapters/ssh/ssh_remote.h"
 #include "adapters/ssh/ssh_session.h"
@@ -30,6 +35,31 @@ StatusOr<std::string> FindAgentProgram() {
       " and " GSRT_AGENT_BUILT "); install gsrt or set GSRT_AGENT to its path");
 }
 
+// How the agent adapter's next stream starts the agent.
+struct SshHostAdapter::StartPlan {
+  // Run the install check first, on the agent's channel.
+  bool check_first = false;
+  std::vector<InstalledProgram> programs;  // what it checks, the agent first
+  // What the last checked start showed.
+  std::shared_ptr<CheckedStartOutcome> outcome;
+};
+
+namespace {
+
+// The programs' host paths and the SHA-256 of the master's copies.
+StatusOr<std::vector<InstalledProgram>> HashPrograms(
+    const std::vector<std::pair<std::string, std::string>>& programs) {
+  std::vector<InstalledProgram> hashed;
+  for (const auto& [local, remote] : programs) {
+    auto digest = ProgramSha256(local);
+    if (!digest.ok()) return digest.status();
+    hashed.push_back({remote, *digest});
+  }
+  return hashed;
+}
+
+}  // namespace
+
 SshHostAdapter::SshHostAdapter(boost::asio::io_context& io, Clock& clock,
                                SshHostOptions options)
     : io_(io), clock_(clock), options_(std::move(options)) {
@@ -37,37 +67,33 @@ SshHostAdapter::SshHostAdapter(boost::asio::io_context& io, Clock& clock,
   if (options_.host.shared_fs) {
     remote_agent_ = options_.agent_program;
     remote_worker_ = options_.worker;
-  } else {
-    remote_agent_ = RemotePath(dir + "/bin/gsrt-agent");
-    if (!options_.worker.empty()) {
-      remote_worker_ = RemotePath(
-          dir + "/bin/" + fs::path(options_.worker).filename().string());
-    }
+    return;
+  }
+  remote_agent_ = RemotePath(dir + "/bin/gsrt-agent");
+  programs_.emplace_back(options_.agent_program, remote_agent_);
+  if (!options_.worker.empty()) {
+    remote_worker_ = RemotePath(dir + "/bin/" +
+                                fs::path(options_.worker).filename().string());
+    programs_.emplace_back(options_.worker, remote_worker_);
   }
 }
 
-SshHostAdapter::~SshHostAdapter() = default;
+SshHostAdapter::~SshHostAdapter() { *alive_ = false; }
 
-Status SshHostAdapter::Install() {
+Status SshHostAdapter::Install(const std::vector<bool>& confirmed) {
   const std::string where = "host '" + options_.host.name + "'";
   const std::string bin = RemotePath(options_.host.workdir + "/bin");
-  std::vector<std::pair<std::string, std::string>> programs = {
-      {options_.agent_program, remote_agent_}};
-  if (!remote_worker_.empty()) {
-    programs.emplace_back(options_.worker, remote_worker_);
-  }
-  // Connecting is part of every run: the common case, nothing to install,
-  // costs one remote command.
-  const std::vector<bool> same = AlreadyInstalled(*session_, bin, programs);
-  if (std::find(same.begin(), same.end(), false) == same.end()) {
-    return Status::Ok();
-  }
   Status s = EnsureRemoteDir(*session_, bin);
-  if (!s.ok()) return s.WithContext(where);
-  for (size_t i = 0; i < programs.size(); ++i) {
-    if (same[i]) continue;
+  if (!s.ok()) {
+    return s.WithContext(where + ": gsrt installs its programs in " + bin +
+                         ", which must be a directory the ssh user can "
+                         "write (or set another `workdir:` for the host in "
+                         "gsrt.yaml)");
+  }
+  for (size_t i = 0; i < programs_.size(); ++i) {
+    if (confirmed[i]) continue;
     auto installed =
-        InstallIfDifferent(*session_, programs[i].first, programs[i].second);
+        InstallIfDifferent(*session_, programs_[i].first, programs_[i].second);
     if (!installed.ok()) {
       return installed.status().WithContext(
           where + (i == 0 ? ": gsrt-agent" : ": worker"));
@@ -76,9 +102,23 @@ Status SshHostAdapter::Install() {
   return Status::Ok();
 }
 
+std::optional<Status> SshHostAdapter::InstallUnconfirmed() {
+  if (!plan_ || !plan_->check_first || !plan_->outcome) return std::nullopt;
+  plan_->check_first = false;
+  std::optional<std::vector<bool>> confirmed =
+      ConfirmedAfterFailedStart(*plan_->outcome, programs_.size());
+  if (!confirmed) return std::nullopt;
+  return Install(*confirmed);
+}
+
 Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
   if (agent_) agent_->Shutdown();
   agent_.reset();
+  // Hashed while the connect waits for the host (once per process).
+  std::future<StatusOr<std::vector<InstalledProgram>>> hashed;
+  if (!programs_.empty()) {
+    hashed = std::async(std::launch::async, HashPrograms, programs_);
+  }
   if (!session_ || session_->lost()) {
     session_.reset();
     SshTarget target = SshTarget::FromHostConfig(options_.host);
@@ -87,9 +127,16 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
     if (!session.ok()) return session.status();
     session_ = std::move(session).value();
   }
-  if (!options_.host.shared_fs) {
-    Status s = Install();
-    if (!s.ok()) return s;
+  plan_ = std::make_shared<StartPlan>();
+  if (hashed.valid()) {
+    auto programs = hashed.get();
+    if (programs.ok()) {
+      plan_->check_first = true;
+      plan_->programs = std::move(programs).value();
+    } else if (Status s = Install(std::vector<bool>(programs_.size(), false));
+               !s.ok()) {
+      return s;  // says what is wrong with the master's copy
+    }
   }
   std::vector<std::string> argv = {
       remote_agent_,
@@ -101,12 +148,26 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
       std::to_string(options_.heartbeat),
       "--workers",
       std::string(WorkerModeName(options_.workers))};
+  auto shown = ShellCommandLine(argv);
+  if (!shown.ok()) return shown.status();
   std::shared_ptr<SshSession> session = session_;
+  std::shared_ptr<StartPlan> plan = plan_;
+  const std::string bin = RemotePath(options_.host.workdir + "/bin");
   ByteStreamFactory factory =
-      [session, argv]() -> StatusOr<std::unique_ptr<ByteStream>> {
-    auto stream = SshChannelStream::Open(session, argv);
+      [session, argv, plan, bin,
+       shown = *shown]() -> StatusOr<std::unique_ptr<ByteStream>> {
+    if (!plan->check_first) {
+      auto stream = SshChannelStream::Open(session, argv);
+      if (!stream.ok()) return stream.status();
+      return std::unique_ptr<ByteStream>(std::move(stream).value());
+    }
+    auto stream = SshChannelStream::Open(
+        session, InstallCheckArgv(bin, plan->programs, argv), shown);
     if (!stream.ok()) return stream.status();
-    return std::unique_ptr<ByteStream>(std::move(stream).value());
+    plan->outcome = std::make_shared<CheckedStartOutcome>();
+    return std::unique_ptr<ByteStream>(std::make_unique<CheckedStartStream>(
+        std::move(stream).value(), plan->programs.size(), plan->outcome,
+        session->describe()));
   };
   AgentAdapterOptions agent_options;
   agent_options.kind = "ssh";
@@ -121,14 +182,27 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
 Status SshHostAdapter::Connect() {
   Status s = PrepareAgent(0);
   if (s.ok()) s = agent_->Connect();
+  if (s.ok()) return s;
   // Every message already names the host.
-  return s;
+  std::optional<Status> installed = InstallUnconfirmed();
+  if (!installed) return s;
+  if (!installed->ok()) return *installed;
+  return agent_->Connect();
 }
 
 void SshHostAdapter::Reconnect(std::function<void(Status)> done) {
   Status s = PrepareAgent(/*connect_timeout=*/3);
   if (!s.ok()) return done(s);
-  agent_->ConnectAsync(std::move(done));
+  agent_->ConnectAsync(
+      [this, alive = alive_, done = std::move(done)](Status s) mutable {
+        if (s.ok() || !*alive) return done(s);
+        // Blocks the io_context while it installs, as a reconnect's setup
+        // always did (docs/ssh.md).
+        std::optional<Status> installed = InstallUnconfirmed();
+        if (!installed) return done(s);
+        if (!installed->ok()) return done(*installed);
+        agent_->ConnectAsync(std::move(done));
+      });
 }
 
 int SshHostAdapter::FreeSlots() const {

@@ -8,7 +8,10 @@
 #define GSRT_ADAPTERS_SSH_SSH_HOST_ADAPTER_H_
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "adapters/adapter_defaults.h"
 #include "adapters/host_config.h"
@@ -66,9 +69,18 @@ class SshHostAdapter : public AdapterDefaults {
   void Probe(ProbeCallback done) override;
 
  private:
-  Status Install();
-  // Session (new if lost) and installed programs; then the agent adapter.
+  struct StartPlan;
+  // Session (new if lost), then the agent adapter, whose first start runs
+  // the install check on the agent's channel (hosts that do not share the
+  // master's files).
   Status PrepareAgent(Seconds connect_timeout);
+  // After a start that did not connect: nullopt if it did not run the
+  // install check or installing cannot help; else installs what the check
+  // did not confirm (the next start runs the agent alone) and says how
+  // that went.
+  std::optional<Status> InstallUnconfirmed();
+  // Installs the programs not `confirmed`, saying what is wrong.
+  Status Install(const std::vector<bool>& confirmed);
 
   boost::asio::io_context& io_;
   Clock& clock_;
@@ -77,6 +89,12 @@ class SshHostAdapter : public AdapterDefaults {
   std::unique_ptr<AgentAdapter> agent_;
   std::string remote_agent_;   // path of gsrt-agent on the host
   std::string remote_worker_;  // path of the worker on the host
+  // What is installed when the host does not share the master's files:
+  // (master path, host path), the agent first.
+  std::vector<std::pair<std::string, std::string>> programs_;
+  std::shared_ptr<StartPlan> plan_;
+  // False once destroyed: the agent's callbacks may outlive this.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 // gsrt-agent on the master's machine: $GSRT_AGENT, else the installed one,

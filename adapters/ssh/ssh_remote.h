@@ -103,19 +103,6 @@ StatusOr<InstallResult> InstallIfDifferent(SshSession& session,
                                            const std::string& remote,
                                            Seconds timeout = 300);
 
-// The usual case of a host installed before, in one remote command rather
-// than the three per program of InstallIfDifferent (each exec channel costs
-// sshd a session and a shell: ~0.1 s here): creates `dir` as
-// EnsureRemoteDir, and for each (local, remote) program whose remote copy
-// has the local file's SHA-256, makes it mode 0755 and checks that
-// `remote --version` starts. True for each program for which all of that
-// held; false for the others and for every one when the command could not
-// run: InstallIfDifferent then installs them and says what is wrong.
-std::vector<bool> AlreadyInstalled(
-    SshSession& session, const std::string& dir,
-    const std::vector<std::pair<std::string, std::string>>& programs,
-    Seconds timeout = 30);
-
 }  // namespace gs
 
 #endif  // GSRT_ADAPTERS_SSH_SSH_REMOTE_H_

@@ -220,37 +220,4 @@ StatusOr<InstallResult> InstallIfDifferent(SshSession& session,
   return result;
 }
 
-std::vector<bool> AlreadyInstalled(
-    SshSession& session, const std::string& dir,
-    const std::vector<std::pair<std::string, std::string>>& programs,
-    Seconds timeout) {
-  std::vector<bool> same(programs.size(), false);
-  std::vector<std::string> argv = {
-      "sh", "-c",
-      "d=$1; shift; mkdir -p -m 0700 -- \"$d\" && test -d \"$d\" && "
-      "test -w \"$d\" || exit 3; "
-      "while [ $# -ge 2 ]; do "
-      "h=$( (sha256sum < \"$1\" || shasum -a 256 < \"$1\") 2>/dev/null); "
-      "if [ -f \"$1\" ] && [ \"${h%% *}\" = \"$2\" ] && "
-      "chmod 0755 -- \"$1\" && \"$1\" --version >/dev/null 2>&1 </dev/null; "
-      "then echo same; else echo differ; fi; shift 2; done",
-      "sh", RemotePath(dir)};
-  for (const auto& [local, remote] : programs) {
-    Sha256 hash;
-    if (!HashFile(local, &hash).ok()) return same;
-    argv.push_back(ExecPath(remote));
-    argv.push_back(hash.Hex());
-  }
-  RunOptions opt;
-  opt.timeout = timeout;
-  auto r = RunCommand(session, argv, opt);
-  if (!r.ok() || r->exit_code != 0) return same;
-  std::istringstream out(r->out);
-  std::string word;
-  for (size_t i = 0; i < same.size() && out >> word; ++i) {
-    same[i] = word == "same";
-  }
-  return same;
-}
-
 }  // namespace gs

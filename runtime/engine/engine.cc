@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -61,7 +62,12 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   predictor_->set_transfer(
       [this](TaskId t, HostId h) { return PredictTransferLocked(t, h); });
   predictor_->set_transfers_stable([this] { return TransfersStableLocked(); });
+  std::future<std::string> identity;
+  if (options_.worker_identity_of) {
+    identity = std::async(std::launch::async, options_.worker_identity_of);
+  }
   if (Status s = ConnectHosts(hosts); !s.ok()) return s;
+  if (identity.valid()) options_.worker_identity = identity.get();
   started_ = clock_->Now();
   OpenHistory();
   ReportRunStarted();

@@ -90,6 +90,10 @@ struct EngineOptions {
   // worker binary). Journaled with every task; a resumed run reuses only
   // tasks journaled with the same identity. "" = unknown.
   std::string worker_identity;
+  // When set, computes worker_identity on another thread while Start
+  // connects the hosts (it runs ldd: ~0.1 s on a loaded machine, while
+  // connecting a remote host mostly waits for it).
+  std::function<std::string()> worker_identity_of;
   // With a history: when the previous run of this program in this
   // directory was interrupted, reuse the tasks its journal says finished.
   bool resume = true;

@@ -49,7 +49,11 @@ class EngineResumeTest : public ::testing::Test {
     log_.submitted.clear();
     EngineOptions options;
     options.resume = resume;
-    options.worker_identity = worker_;
+    if (identity_later_) {
+      options.worker_identity_of = [worker = worker_] { return worker; };
+    } else {
+      options.worker_identity = worker_;
+    }
     options.cwd = dir_.string();
     options.work_dir = (dir_ / ".gsrt").string();
     options.history_path = (dir_ / ".gsrt" / "history.db").string();
@@ -129,7 +133,8 @@ class EngineResumeTest : public ::testing::Test {
   }
 
   fs::path dir_;
-  std::string worker_ = "w:1";  // the worker binary's identity
+  std::string worker_ = "w:1";   // the worker binary's identity
+  bool identity_later_ = false;  // computed while the hosts connect
   FakeAdapter::Log log_;
   std::unique_ptr<Engine> engine_;
 };
@@ -334,6 +339,26 @@ TEST_F(EngineResumeTest, ChangedFunctionsRunAgainAndAreCounted) {
             std::string::npos);
   // The entries of this run carry the new worker: a third run reuses them.
   for (const JournalEntry& e : Journal(2)) EXPECT_EQ(e.worker, "w:2");
+}
+
+TEST_F(EngineResumeTest, AnIdentityComputedWhileTheHostsConnectIsJournaled) {
+  identity_later_ = true;
+  worker_ = "w:late";
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  Kill();
+  const std::vector<JournalEntry> journaled = Journal(1);
+  EXPECT_EQ(journaled.size(), 2u);
+  for (const JournalEntry& e : journaled) EXPECT_EQ(e.worker, "w:late");
+  identity_later_ = false;
+  Start();
+  Produce("a", 1);
+  Consume("a", "b");
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(engine_->stats().reused, 2u);
+  EXPECT_EQ(Ran(), std::vector<std::string>{});
 }
 
 TEST_F(EngineResumeTest, ChangedInputsOrArgumentsRunAgain) {

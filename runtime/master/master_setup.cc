@@ -169,12 +169,11 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
   options.replication = rt.replication;
   options.rank = rt.rank;
   options.stall_timeout = rt.stall_timeout;
-  if (auto id = WorkerIdentity(*worker); id.ok()) {
-    options.worker_identity = *id;
-  } else {
+  options.worker_identity_of = [worker = *worker] {
+    auto id = WorkerIdentity(worker);
     // Unknown: this run reuses nothing, and nothing reuses this run.
-    options.worker_identity = "w:unreadable:" + std::to_string(::getpid());
-  }
+    return id.ok() ? *id : "w:unreadable:" + std::to_string(::getpid());
+  };
   std::error_code ec;
   options.program = fs::read_symlink("/proc/self/exe", ec).string();
   if (const char* dot = std::getenv("GSRT_DOT"); dot && *dot) {
