@@ -116,7 +116,7 @@ int LocalAdapterOptions::DefaultSlots() {
 }
 
 struct LocalAdapter::Job {
-  explicit Job(boost::asio::io_context& io) : pidfd(io), channel(io) {}
+  explicit Job(boost::asio::io_context& io) : pidfd(io) {}
   JobSpec spec;
   DoneCallback done;
   WorkerCommand cmd;
@@ -124,10 +124,8 @@ struct LocalAdapter::Job {
   pid_t pid = -1;
   // Readable when the worker has exited.
   boost::asio::posix::stream_descriptor pidfd;
-  // Persistent mode: the worker serving the job and its socket (borrowed
-  // from `worker`, released before the worker goes).
+  // Persistent mode: the worker serving the job.
   std::unique_ptr<PersistentWorker> worker;
-  boost::asio::posix::stream_descriptor channel;
   char reply[kServeReplyBytes];
   // Appended to the error of a failed job.
   std::string note;
@@ -399,18 +397,9 @@ void LocalAdapter::StartOnWorker(const JobPtr& job) {
                                        "': " + sent.message()});
   }
   job->pid = job->worker->pid();
-  boost::system::error_code ec;
-  job->channel.assign(job->worker->socket(), ec);
-  if (ec) {
-    job->worker.reset();
-    SandboxPool::Remove(job->sandbox);
-    return PostFailure(
-        job, HostFailed{"host '" + options_.host_name +
-                        "': cannot watch a worker's socket: " + ec.message()});
-  }
   Track(job);
   boost::asio::async_read(
-      job->channel, boost::asio::buffer(job->reply),
+      job->worker->Channel(io_), boost::asio::buffer(job->reply),
       [this, job](const boost::system::error_code& ec, size_t) {
         if (job->finished) return;  // taken by Shutdown
         OnReply(job, ec);
@@ -419,7 +408,6 @@ void LocalAdapter::StartOnWorker(const JobPtr& job) {
 
 void LocalAdapter::OnReply(const JobPtr& job,
                            const boost::system::error_code& ec) {
-  job->channel.release();
   std::unique_ptr<PersistentWorker> worker = std::move(job->worker);
   const bool forked = options_.workers == WorkerMode::kFork;
   if (ec || job->cancel_requested || job->timed_out) {
@@ -694,7 +682,6 @@ void LocalAdapter::Shutdown() {
     job->finished = true;
     job->timeout.reset();
     if (job->worker) {
-      job->channel.release();
       job->worker.reset();  // killed and reaped
       SandboxPool::Remove(job->sandbox);
     } else if (job->pid > 0) {

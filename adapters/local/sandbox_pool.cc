@@ -62,7 +62,11 @@ bool OnlyPoolFiles(const std::string& dir) {
 }  // namespace
 
 SandboxPool::SandboxPool(std::string jobs_dir, int max_idle)
-    : jobs_dir_(std::move(jobs_dir)), max_idle_(max_idle) {}
+    : jobs_dir_(std::move(jobs_dir)),
+      // The pid once: getpid is a system call per job otherwise.
+      idle_prefix_(jobs_dir_ + "/" + kIdlePrefix + std::to_string(::getpid()) +
+                   "."),
+      max_idle_(max_idle) {}
 
 void SandboxPool::Clear() {
   for (const std::string& dir : idle_) Remove(dir);
@@ -103,8 +107,7 @@ void SandboxPool::Release(const std::string& sandbox) {
   if (static_cast<int>(idle_.size()) >= max_idle_ || !OnlyPoolFiles(sandbox)) {
     return Remove(sandbox);
   }
-  std::string dir = jobs_dir_ + "/" + kIdlePrefix + std::to_string(::getpid()) +
-                    "." + std::to_string(next_name_++);
+  std::string dir = idle_prefix_ + std::to_string(next_name_++);
   if (::rename(sandbox.c_str(), dir.c_str()) != 0) return Remove(sandbox);
   idle_.push_back(std::move(dir));
 }

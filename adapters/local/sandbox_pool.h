@@ -52,6 +52,7 @@ class SandboxPool {
 
  private:
   std::string jobs_dir_;
+  std::string idle_prefix_;  // jobs_dir/.idle.PID.
   int max_idle_;
   unsigned long next_name_ = 0;
   std::vector<std::string> idle_;

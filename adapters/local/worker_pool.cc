@@ -53,7 +53,21 @@ void PersistentWorker::Answered(const ServeReply& reply, int64_t* user_us,
   system_us_ = reply.system_us;
 }
 
+boost::asio::posix::stream_descriptor& PersistentWorker::Channel(
+    boost::asio::io_context& io) {
+  if (!channel_) {
+    channel_ = std::make_unique<boost::asio::posix::stream_descriptor>(io);
+    boost::system::error_code ignored;  // a bad fd fails its first read
+    channel_->assign(socket_, ignored);
+  }
+  return *channel_;
+}
+
 int PersistentWorker::Stop() {
+  if (channel_) {
+    channel_->release();  // cancels a pending read; the fd is closed below
+    channel_.reset();
+  }
   if (pid_ <= 0) return -1;
   // It leads its own process group: children of the user's code go too.
   if (::kill(-pid_, SIGKILL) != 0) ::kill(pid_, SIGKILL);

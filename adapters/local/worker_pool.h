@@ -17,6 +17,8 @@
 
 #include <sys/types.h>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -43,6 +45,10 @@ class PersistentWorker {
   pid_t pid() const { return pid_; }
   // The adapter's end of the socket; the worker owns it.
   int socket() const { return socket_; }
+  // The socket watched by `io`, made at the first call and kept for the
+  // worker's life: registering it with the reactor per job cost three
+  // system calls of the master's (add, non-blocking, remove).
+  boost::asio::posix::stream_descriptor& Channel(boost::asio::io_context& io);
   const std::string& program() const { return program_; }
   // The job environment ("NAME=value" entries) it serves.
   const std::vector<std::string>& env() const { return env_; }
@@ -63,6 +69,8 @@ class PersistentWorker {
  private:
   pid_t pid_;
   int socket_;
+  // Borrows socket_ (released, never closed, by Stop).
+  std::unique_ptr<boost::asio::posix::stream_descriptor> channel_;
   std::string program_;
   std::vector<std::string> env_;
   int jobs_ = 0;
