@@ -49,6 +49,14 @@ bool HostConfig::SlotsFromPilots() const {
          });
 }
 
+double HostConfig::PrefetchWindow() const {
+  if (prefetch_window >= 0) return prefetch_window;
+  if (adapters.empty() || adapters.front() != AdapterKind::kSsh) return 0;
+  // Covers a round trip of a few ms on a LAN many times over, while a job
+  // queued behind others waits at most this long for its slot.
+  return 0.02;
+}
+
 int HostConfig::PrefetchDepth() const {
   if (prefetch >= 0) return prefetch;
   if (adapters.empty() || adapters.front() != AdapterKind::kSsh) return 0;

@@ -97,6 +97,11 @@ struct HostConfig {
   // queues and starts the moment a slot frees (hides the round trip of
   // each job's report and the next job). -1: the default, PrefetchDepth().
   int prefetch = -1;
+  // ssh: with short jobs, more are queued than `prefetch`: as many as make
+  // this many seconds of work per slot at the host's recent mean job time,
+  // at most 16 per slot (runtime/sched/prefetch.h). -1: the default,
+  // PrefetchWindow(); 0: exactly `prefetch`.
+  double prefetch_window = -1;
   // Jobs run at once on the host. Default: the number of cores for local
   // hosts; for batch hosts in pilot mode 0 = what the pilots' allocations
   // give (SlotsFromPilots); 1 for the others (0 before loading fills it in).
@@ -125,6 +130,9 @@ struct HostConfig {
   // `prefetch` when given, else `slots` (at least 1) for a host whose first
   // adapter is ssh, 0 for the others.
   int PrefetchDepth() const;
+  // `prefetch_window` when given, else 0.02 s for a host whose first
+  // adapter is ssh, 0 for the others.
+  double PrefetchWindow() const;
   bool operator==(const HostConfig&) const = default;
 };
 

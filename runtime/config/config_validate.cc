@@ -11,8 +11,8 @@ namespace {
 const std::vector<std::string_view> kCommonHostKeys = {
     "name", "adapter", "slots", "workdir", "shared_fs", "env"};
 const std::vector<std::string_view> kSshKeys = {
-    "address",     "port",           "user",    "identity",
-    "known_hosts", "host_key_check", "prefetch"};
+    "address",     "port",           "user",     "identity",
+    "known_hosts", "host_key_check", "prefetch", "prefetch_window"};
 const std::vector<std::string_view> kBatchKeys = {
     "partition",    "account",  "qos",  "walltime", "cpus_per_task",
     "mem",          "max_jobs", "mode", "pilots",   "max_pilots",

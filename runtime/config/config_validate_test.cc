@@ -304,6 +304,8 @@ TEST(ConfigValidateTest, HostKeysByAdapter) {
   EXPECT_TRUE(has(AdapterKind::kSsh, "address"));
   EXPECT_TRUE(has(AdapterKind::kSsh, "prefetch"));
   EXPECT_FALSE(has(AdapterKind::kLocal, "prefetch"));
+  EXPECT_TRUE(has(AdapterKind::kSsh, "prefetch_window"));
+  EXPECT_FALSE(has(AdapterKind::kLocal, "prefetch_window"));
   EXPECT_FALSE(has(AdapterKind::kSsh, "partition"));
   EXPECT_TRUE(has(AdapterKind::kPbs, "partition"));
   EXPECT_TRUE(has(AdapterKind::kLocal, "slots"));

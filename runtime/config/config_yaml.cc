@@ -505,6 +505,8 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
        {"host_key_check", Enum(&h.host_key_check, kHostKeyCheckNames)},
        {"slots", PositiveInt(&h.slots)},
        {"prefetch", Int(&h.prefetch, 0, 1 << 20, "an integer (0 or more)")},
+       {"prefetch_window", Number(&h.prefetch_window, 0, true,
+                                  "seconds (0 or more), such as 0.02")},
        {"memory", Number(&h.memory_gb, 0, false,
                          "a positive number of GB, such as 16 or 7.5")},
        {"workdir", String(&h.workdir)},

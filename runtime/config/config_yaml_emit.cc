@@ -114,6 +114,9 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
   if (h.prefetch >= 0) {
     out << YAML::Key << "prefetch" << YAML::Value << h.prefetch;
   }
+  if (h.prefetch_window >= 0) {
+    out << YAML::Key << "prefetch_window" << YAML::Value << h.prefetch_window;
+  }
   if (h.memory_gb > 0) {
     out << YAML::Key << "memory" << YAML::Value << h.memory_gb;
   }

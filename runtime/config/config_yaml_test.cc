@@ -107,6 +107,23 @@ TEST(ConfigYamlTest, PrefetchDepthAndItsDefault) {
             "(0 or more), got '-1'");
 }
 
+TEST(ConfigYamlTest, PrefetchWindowAndItsDefault) {
+  StatusOr<Config> given = ParseConfigYaml(
+      std::string(kHost) + "    prefetch_window: 0.1\n", "gsrt.yaml");
+  ASSERT_TRUE(given.ok()) << given.status().ToString();
+  EXPECT_DOUBLE_EQ(given->hosts[0].PrefetchWindow(), 0.1);
+  StatusOr<Config> plain =
+      ParseConfigYaml(std::string(kHost) + "    slots: 3\n", "gsrt.yaml");
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_DOUBLE_EQ(plain->hosts[0].PrefetchWindow(), 0.02) << "ssh: 20 ms";
+  HostConfig local;
+  local.adapters = {AdapterKind::kLocal};
+  EXPECT_EQ(local.PrefetchWindow(), 0);
+  EXPECT_EQ(ParseError(std::string(kHost) + "    prefetch_window: soon\n"),
+            "gsrt.yaml:5:22: host 'n1', key 'prefetch_window': expected "
+            "seconds (0 or more), such as 0.02, got 'soon'");
+}
+
 TEST(ConfigYamlTest, InvalidAdapterSuggestsClosest) {
   EXPECT_EQ(ParseError("hosts:\n  - name: a\n    adapter: shh\n"),
             "gsrt.yaml:3:14: host 'a', key 'adapter': expected one of local, "

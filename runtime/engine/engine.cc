@@ -188,6 +188,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   entry->cores = setup.cores;
   entry->memory_gb = setup.memory_gb;
   entry->prefetch = std::max(0, setup.prefetch);
+  entry->prefetch_window = std::max(0.0, setup.prefetch_window);
   prefetching_ = prefetching_ || entry->prefetch > 0;
   LearnCapacity(*entry);
   entry->shared = entry->adapter->shares_master_files();

@@ -140,6 +140,9 @@ struct HostSetup {
   // Jobs sent beyond the host's free slots, queued there to hide the round
   // trip (runtime/sched/prefetch.h); 0: none.
   int prefetch = 0;
+  // Seconds of work per slot queued when jobs are short (PrefetchDepth);
+  // 0: exactly `prefetch`.
+  double prefetch_window = 0;
   // Adapters to try, in order, when the previous one does not connect (an
   // `adapter:` list in gsrt.yaml, as JavaGAT tries its adapters).
   std::vector<

@@ -13,6 +13,7 @@
 
 #include "gs/gs.h"
 #include "runtime/engine/engine.h"
+#include "runtime/sched/prefetch.h"
 #include "tests/support/fake_adapter.h"
 #include "tests/support/fake_operations.h"
 #include "tests/support/fault_injecting_adapter.h"
@@ -27,7 +28,8 @@ struct FakeHost {
   std::string name;
   bool remote = false;  // its own data dir: files move through Put/Get
   int slots = 1;
-  int prefetch = 0;  // jobs queued beyond its slots
+  int prefetch = 0;            // jobs queued beyond its slots
+  double prefetch_window = 0;  // more of them when jobs are short
   FakeAdapter::Log log;
   std::shared_ptr<FaultPlan> plan = std::make_shared<FaultPlan>();
 };
@@ -77,6 +79,7 @@ class EngineFaultsTest : public ::testing::Test {
                     },
                     "/no/worker"});
       setups.back().prefetch = h->prefetch;
+      setups.back().prefetch_window = h->prefetch_window;
     }
     ASSERT_TRUE(engine_->Start(std::move(setups)).ok());
   }
@@ -616,6 +619,44 @@ TEST_F(EngineFaultsTest, PrefetchedJobsOfALostHostRunElsewhere) {
     EXPECT_EQ(Read("f" + std::to_string(i)),
               "produce(" + std::to_string(i) + ",)");
   }
+}
+
+// Once a host's jobs are known to be short, its queue deepens to hold the
+// window's worth of work per slot (at most kMaxPrefetchPerSlot per slot).
+TEST_F(EngineFaultsTest, ShortJobsDeepenAHostsPrefetchToItsWindow) {
+  options_.policy = "mct";
+  FakeHost& a = AddHost("a", false);
+  a.prefetch = 1;
+  // The fake counts a queued job's wait in its run time (it starts jobs
+  // when submitted): a window of 1 s keeps a loaded machine from mattering.
+  a.prefetch_window = 1;
+  Start();
+  // Before any job ended there, its depth is `prefetch`.
+  auto hold = [&] {
+    std::lock_guard<std::mutex> lock(a.log.mu);
+    a.log.hold = true;
+  };
+  hold();
+  Produce("first", 0);
+  Produce("second", 1);
+  Produce("third", 2);
+  ASSERT_TRUE(a.log.WaitRunning(2));
+  EXPECT_EQ(Submitted(a), 2) << "one running, one queued";
+  a.log.ReleaseAll();
+  engine_->Barrier();
+  // Unheld, the fake's jobs end at once: after these the mean job time
+  // (weight 0.2 on the newest) is a small fraction of the held ones' and
+  // of the window (16 jobs of it would be 62 ms), so the cap decides.
+  for (int i = 0; i < 40; ++i) Produce(("q" + std::to_string(i)).c_str(), i);
+  engine_->Barrier();
+  hold();
+  for (int i = 0; i < 40; ++i) Produce(("f" + std::to_string(i)).c_str(), i);
+  const int depth = kMaxPrefetchPerSlot;
+  ASSERT_TRUE(a.log.WaitRunning(1 + depth)) << "the queue did not deepen";
+  EXPECT_EQ(Submitted(a), 3 + 40 + 1 + depth) << "no deeper than the cap";
+  a.log.ReleaseAll();
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Read("f39"), "produce(39,)");
 }
 
 }  // namespace

@@ -30,8 +30,13 @@ struct Engine::HostEntry {
   // Capacity: cores and memory (GB, 0: not limited).
   int cores = 1;
   double memory_gb = 0;
-  // Jobs queued there beyond its slots (runtime/sched/prefetch.h).
+  // Jobs queued there beyond its slots (runtime/sched/prefetch.h), at
+  // least; more when its jobs are short (prefetch_window).
   int prefetch = 0;
+  Seconds prefetch_window = 0;
+  // Recent mean run time of its jobs (exponential, from their reports);
+  // 0 before the first ends.
+  Seconds mean_job = 0;
   // Taken from the adapter rather than gsrt.yaml, so followed as the host
   // changes (pilots sized by their allocations come and go).
   bool learns_cores = false;

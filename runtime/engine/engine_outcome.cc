@@ -4,6 +4,7 @@
 // its backoff, or it fails and its descendants become futile. Removing
 // files, cancelling the other instances and sending new jobs wait until the
 // lock is released.
+#include <algorithm>
 #include <variant>
 
 #include "runtime/engine/call_text.h"
@@ -28,6 +29,13 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     std::vector<JobId> others = EndInstanceLocked(job.task, report.id);
     NameUserFilesLocked(job, host_id, &report);
     RecordJobLocked(job, host_id, report);
+    if (host.prefetch_window > 0 &&
+        std::holds_alternative<Exited>(report.outcome)) {
+      // How deep the host's prefetch may go (runtime/sched/prefetch.h).
+      const Seconds ran =
+          std::max<Seconds>(1e-6, report.ended - report.started);
+      host.mean_job = host.mean_job > 0 ? 0.8 * host.mean_job + 0.2 * ran : ran;
+    }
     OutcomeFacts facts;
     facts.host = host.name;
     facts.host_usable = host.usable;

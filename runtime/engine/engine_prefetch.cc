@@ -17,10 +17,12 @@ void Engine::PrefetchLocked(std::vector<HostState>* states,
   std::vector<int> depth(hosts_.size()), capacity(hosts_.size());
   bool any = false;
   for (HostId h = 0; h < hosts_.size(); ++h) {
-    depth[h] = hosts_[h]->usable && hosts_[h]->adapter->connected()
-                   ? hosts_[h]->prefetch
+    const HostEntry& host = *hosts_[h];
+    depth[h] = host.usable && host.adapter->connected()
+                   ? PrefetchDepth(host.prefetch, host.prefetch_window,
+                                   host.cores, host.mean_job)
                    : 0;
-    capacity[h] = hosts_[h]->cores;
+    capacity[h] = host.cores;
     any = any || depth[h] > 0;
   }
   if (!any) return;

@@ -90,6 +90,7 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     setup.cores = host.slots;
     setup.memory_gb = host.memory_gb;
     setup.prefetch = host.PrefetchDepth();
+    setup.prefetch_window = host.PrefetchWindow();
     setup.fallbacks.assign(makers.begin() + 1, makers.end());
     hosts.push_back(std::move(setup));
   }

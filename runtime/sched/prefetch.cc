@@ -4,6 +4,15 @@
 
 namespace gs {
 
+int PrefetchDepth(int base, Seconds window, int slots, Seconds mean_job) {
+  if (base <= 0 || !(window > 0) || !(mean_job > 0)) return std::max(0, base);
+  const int per = std::max(1, slots);
+  const double fit = window * per / mean_job;
+  const int cap = kMaxPrefetchPerSlot * per;
+  const int depth = fit >= cap ? cap : static_cast<int>(fit);
+  return std::max(base, depth);
+}
+
 bool PrefetchStates(std::span<const int> depth, std::span<const int> capacity,
                     std::vector<HostState>* states) {
   bool room = false;

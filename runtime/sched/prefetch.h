@@ -19,6 +19,17 @@
 
 namespace gs {
 
+// Most jobs a host queues per slot, whatever the window says.
+inline constexpr int kMaxPrefetchPerSlot = 16;
+
+// The depth of a host's prefetch: `base` jobs (the host's `prefetch`), or,
+// when its jobs are short, as many as make `window` seconds of work per
+// slot at `mean_job` (the host's recent mean run time of a job): the round
+// trip to the host is hidden behind them, while a deep queue of long jobs,
+// which a faster host could take, is not made. Without a window or a mean
+// (no job has ended there yet), `base`; 0 stays 0 (prefetch off).
+int PrefetchDepth(int base, Seconds window, int slots, Seconds mean_job);
+
 // Turns the hosts' states (busy with every job placed so far, this round's
 // included) into those of the prefetch pass: a usable host with depth d > 0
 // and capacity c (its slots) offers c + d slots; any other host is not

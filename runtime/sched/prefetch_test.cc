@@ -25,6 +25,21 @@ HostState Busy(int slots, int jobs) {
   return s;
 }
 
+TEST(PrefetchDepthTest, AWindowOfShortJobsDeepensTheQueue) {
+  // 2 slots, 20 ms of work per slot: jobs of 4 ms -> 10 queued.
+  EXPECT_EQ(PrefetchDepth(2, 0.02, 2, 0.004), 10);
+  // Long jobs keep the configured depth; so does a host whose mean is not
+  // known yet, and a window of 0.
+  EXPECT_EQ(PrefetchDepth(2, 0.02, 2, 1.0), 2);
+  EXPECT_EQ(PrefetchDepth(2, 0.02, 2, 0), 2);
+  EXPECT_EQ(PrefetchDepth(2, 0, 2, 0.004), 2);
+  // Prefetch off stays off.
+  EXPECT_EQ(PrefetchDepth(0, 0.02, 2, 0.004), 0);
+  // Very short jobs: at most kMaxPrefetchPerSlot per slot.
+  EXPECT_EQ(PrefetchDepth(2, 0.02, 2, 1e-7), 2 * kMaxPrefetchPerSlot);
+  EXPECT_EQ(PrefetchDepth(2, 1e300, 2, 1e-300), 2 * kMaxPrefetchPerSlot);
+}
+
 TEST(PrefetchStatesTest, RoomIsDepthBeyondCapacity) {
   // Host 0: 2 slots, both busy; host 1: 2 slots, one busy plus one queued
   // (its state says 3 slots: the engine adds the jobs it holds).
