@@ -509,14 +509,16 @@ FinishIndex::Best FinishIndex::FindOfWork(const ReadyTask& task,
   struct End {
     const FinishIndex& index;
     const ReadyTask& task;
+    Seconds work;
     bool prefer_free;
     Seconds Bound(Seconds earliest, Seconds least_exec) const {
       return earliest + least_exec;
     }
     bool Value(HostId h, Seconds* end, bool* free) const {
       if (!index.board_->Fits(h, task.need)) return false;
-      *end = index.board_->EarliestFor(h, task.need) +
-             index.predictor_->ExecTime(task.op, h) +
+      // ExecTime(op, h) is exactly work / speed (Predictor::speeds): no
+      // call, nor the predictor's lookups of the op.
+      *end = index.board_->EarliestFor(h, task.need) + work / index.speeds_[h] +
              index.predictor_->TransferTime(task.id, h);
       *free = index.board_->FreeNowFor(h, task.need);
       return true;
@@ -526,7 +528,7 @@ FinishIndex::Best FinishIndex::FindOfWork(const ReadyTask& task,
       return a < b;
     }
   };
-  const End cost{*this, task, prefer_free};
+  const End cost{*this, task, work, prefer_free};
   if (!replay_enabled_) return Search(work, cost);
   const Step* old = Replayable(task, work, prefer_free, false);
   Best best;
@@ -552,6 +554,7 @@ FinishIndex::Best FinishIndex::FindLeastTime(
     double mu, gamma;
     const std::vector<bool>& allowed;
     const std::vector<uint32_t>& tie_order;
+    Seconds work;
     // mu * ET >= mu * (least ET), gamma * FTT >= 0 and the wait is at
     // least the one for the earliest slot; rounding keeps the order.
     Seconds Bound(Seconds earliest, Seconds least_exec) const {
@@ -559,7 +562,7 @@ FinishIndex::Best FinishIndex::FindLeastTime(
     }
     bool Value(HostId h, Seconds* time, bool* free) const {
       if (!allowed[h] || !index.board_->Fits(h, task.need)) return false;
-      const Seconds et = index.predictor_->ExecTime(task.op, h);
+      const Seconds et = work / index.speeds_[h];  // ExecTime, exactly
       const Seconds ftt = index.predictor_->TransferTime(task.id, h);
       const Seconds wait = std::max(
           0.0, index.board_->EarliestFor(h, task.need) - index.board_->now());
@@ -571,7 +574,7 @@ FinishIndex::Best FinishIndex::FindLeastTime(
       return tie_order[a] < tie_order[b];
     }
   };
-  const Time cost{*this, task, mu, gamma, allowed, tie_order};
+  const Time cost{*this, task, mu, gamma, allowed, tie_order, work};
   if (!replay_enabled_) return Search(work, cost);
   const Step* old = Replayable(task, work, false, /*least_time=*/true);
   Best best;

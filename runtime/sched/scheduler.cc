@@ -175,7 +175,10 @@ void Policy::Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
     bool start_now = board.FreeNowFor(c.host, task.need);
     board.Take(c.host, task.need, c.end);  // reserve even when waiting
     Took(c.host);
-    if (start_now) out->push_back({task.id, c.host, c.end});
+    if (start_now) {
+      out->push_back({task.id, c.host, c.end,
+                      static_cast<uint32_t>(&task - ready.data())});
+    }
   }
   EndRound();
 }
@@ -292,14 +295,64 @@ const char kPolicyNames[] =
     "iay, e.g. y-ie); docs/configuration.md, \"Choosing a policy\", says "
     "when to use which";
 
+bool Scheduler::PlacesOf(const std::vector<Placement>& placed,
+                         std::vector<size_t>* places) const {
+  places->clear();
+  for (const Placement& p : placed) {
+    if (p.ready_index >= num_ready()) return false;
+    const size_t at = head_ + p.ready_index;
+    if (ready_[at].id != p.task) return false;
+    places->push_back(at);
+  }
+  std::sort(places->begin(), places->end());
+  return std::adjacent_find(places->begin(), places->end()) == places->end();
+}
+
+void Scheduler::RemoveAt(size_t at) {
+  if (at - head_ <= ready_.size() - at) {
+    std::move_backward(ready_.begin() + head_, ready_.begin() + at,
+                       ready_.begin() + at + 1);
+    ++head_;
+  } else {
+    ready_.erase(ready_.begin() + at);
+  }
+}
+
+void Scheduler::DropConsumedFront() {
+  // The consumed front is dropped once it is most of the vector.
+  if (head_ >= 4096 && head_ * 2 >= ready_.size()) {
+    ready_.erase(ready_.begin(), ready_.begin() + head_);
+    head_ = 0;
+  }
+}
+
 std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
   std::vector<Placement> placed;
   if (num_ready() == 0) return placed;
   policy_->Place(ready(), in, &placed);
   if (placed.empty()) return placed;
+  std::vector<size_t> places;
+  if (PlacesOf(placed, &places)) {
+    if (places.size() == 1) {
+      RemoveAt(places.front());
+    } else {
+      // The tasks kept before the last placed one move up against it, in
+      // order; the rest of the queue does not move.
+      size_t w = places.back() + 1;
+      for (size_t r = places.back() + 1, k = places.size(); r-- > head_;) {
+        if (k > 0 && places[k - 1] == r) {
+          --k;
+        } else {
+          ready_[--w] = ready_[r];
+        }
+      }
+      head_ = w;
+    }
+    DropConsumedFront();
+    return placed;
+  }
   if (placed.size() == 1) {
-    // One task (a round per job's end): Min-Min's is anywhere in the
-    // queue, so it is looked for from both ends and the shorter side moves.
+    // Not told where: looked for from both ends.
     const TaskId id = placed.front().task;
     size_t front = head_, back = ready_.size();
     size_t at = back;
@@ -315,17 +368,8 @@ std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
       ++front;
     }
     if (at == ready_.size()) return placed;  // not in the queue
-    if (at - head_ <= ready_.size() - at) {
-      std::move_backward(ready_.begin() + head_, ready_.begin() + at,
-                         ready_.begin() + at + 1);
-      ++head_;
-    } else {
-      ready_.erase(ready_.begin() + at);
-    }
-    if (head_ >= 4096 && head_ * 2 >= ready_.size()) {
-      ready_.erase(ready_.begin(), ready_.begin() + head_);
-      head_ = 0;
-    }
+    RemoveAt(at);
+    DropConsumedFront();
     return placed;
   }
   // Placed tasks are usually near the front of a long queue: find the last
@@ -347,11 +391,7 @@ std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
     if (!is_taken(ready_[r])) ready_[--w] = ready_[r];
   }
   head_ = w;
-  // The consumed front is dropped once it is most of the vector.
-  if (head_ >= 4096 && head_ * 2 >= ready_.size()) {
-    ready_.erase(ready_.begin(), ready_.begin() + head_);
-    head_ = 0;
-  }
+  DropConsumedFront();
   return placed;
 }
 
