@@ -28,15 +28,19 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
   }
   // Each group back in order of earliest slot: an insertion sort from the
   // previous round's order, where only the hosts whose jobs started or
-  // ended since are out of place. With replay, only when a search reads
-  // the group (a replayed round may search none).
+  // ended since are out of place. With replay, only the groups holding a
+  // host whose earliest slot is not the one it was sorted by (a job's end
+  // and its successor's start: one or two groups a round), and only when a
+  // search reads them (a replayed round may search none).
   least_earliest_ = std::numeric_limits<Seconds>::infinity();
   if (replay_enabled_) {
-    unsorted_.assign(groups_.size(), true);
-    unsorted_list_.resize(groups_.size());
-    for (uint32_t g = 0; g < groups_.size(); ++g) unsorted_list_[g] = g;
-    for (HostId h = 0; h < n; ++h)
-      least_earliest_ = std::min(least_earliest_, EarliestOf(h));
+    unsorted_.assign(groups_.size(), false);
+    unsorted_list_.clear();
+    for (HostId h = 0; h < n; ++h) {
+      const Seconds earliest = EarliestOf(h);
+      least_earliest_ = std::min(least_earliest_, earliest);
+      if (earliest != sorted_by_[h]) MarkUnsorted(h);
+    }
   } else {
     for (const Group& g : groups_) SortGroup(g);
     unsorted_.assign(groups_.size(), false);
@@ -57,7 +61,10 @@ void FinishIndex::SortGroup(const Group& g) {
       members_[p] = members_[p - 1];
     members_[p] = h;
   }
-  for (uint32_t i = g.begin; i < g.end; ++i) position_[members_[i]] = i;
+  for (uint32_t i = g.begin; i < g.end; ++i) {
+    position_[members_[i]] = i;
+    sorted_by_[members_[i]] = EarliestOf(members_[i]);
+  }
 }
 
 void FinishIndex::StartRound(bool regrouped) {
@@ -352,6 +359,8 @@ void FinishIndex::GroupBySpeed(std::span<const double> speeds) {
       8, static_cast<size_t>(std::sqrt(static_cast<double>(n))));
   position_.resize(n);
   group_of_.resize(n);
+  // NaN equals no earliest slot: every group is sorted at its first search.
+  sorted_by_.assign(n, std::numeric_limits<Seconds>::quiet_NaN());
   groups_.clear();
   for (size_t begin = 0; begin < n; begin += size) {
     const size_t end = std::min(n, begin + size);
@@ -378,10 +387,7 @@ void FinishIndex::Moved(HostId h) {
       Changed(h);
     }
     // Replayed steps need no order: the group is sorted when searched.
-    if (!unsorted_[group_of_[h]]) {
-      unsorted_[group_of_[h]] = true;
-      unsorted_list_.push_back(group_of_[h]);
-    }
+    MarkUnsorted(h);
     return;
   }
   const Group& g = groups_[group_of_[h]];

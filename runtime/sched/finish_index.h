@@ -138,6 +138,14 @@ class FinishIndex {
   void GroupBySpeed(std::span<const double> speeds);
   // Back in order of earliest slot, from a nearly sorted order.
   void SortGroup(const Group& g);
+  // h's group is out of order: sorted when a search next reads it.
+  void MarkUnsorted(HostId h) {
+    const uint32_t g = group_of_[h];
+    if (!unsorted_[g]) {
+      unsorted_[g] = true;
+      unsorted_list_.push_back(g);
+    }
+  }
   // The earliest slot of h; +inf when h is not usable.
   Seconds EarliestOf(HostId h) const {
     return board_->usable(h) ? board_->earliest(h)
@@ -208,6 +216,9 @@ class FinishIndex {
   // Groups whose order Moved left to the next Search (with replay).
   std::vector<bool> unsorted_;
   std::vector<uint32_t> unsorted_list_;
+  // Each host's earliest slot when its group was last sorted: its group is
+  // in order while no host's differs.
+  std::vector<Seconds> sorted_by_;
   // Reused per Find: each group's bound and least execution time.
   std::vector<std::pair<Seconds, Seconds>> bounds_;
 
