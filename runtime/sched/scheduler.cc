@@ -38,48 +38,64 @@ int HostState::FreeFor(const Need& need) const {
 }
 
 SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
+  // A board is made every round (after every job's end) over every host:
+  // one allocation for all slots, written in place.
   const auto& hosts = *in.hosts;
-  begin_.resize(hosts.size() + 1);
-  host_free_.assign(hosts.size(), 0);
+  const size_t n = hosts.size();
+  begin_.resize(n + 1);
+  host_free_.resize(n);
   size_t total = 0;
   bool any_memory = false;
-  for (size_t h = 0; h < hosts.size(); ++h) {
-    if (hosts[h].usable)
-      total += hosts[h].busy_cores() + std::max(0, hosts[h].free_slots());
-    any_memory = any_memory || hosts[h].memory_gb > 0;
+  for (const HostState& host : hosts) {
+    any_memory = any_memory || host.memory_gb > 0;
+    if (!host.usable) continue;
+    // What the loop below writes: each job's cores, then the free slots.
+    const size_t jobs = host.busy_until.size();
+    const size_t with_needs = std::min(jobs, host.busy_needs.size());
+    total += jobs - with_needs + std::max(0, host.free_slots());
+    for (size_t j = 0; j < with_needs; ++j)
+      total += std::max(0, host.busy_needs[j].cores);
   }
   // Memory is tracked only when some host has a capacity (every use is
   // behind memory_of(h) > 0): without one, no per-host vectors each round.
   if (any_memory) {
-    memory_.assign(hosts.size(), 0);
-    held_.assign(hosts.size(), 0);
-    holds_.resize(hosts.size());
+    memory_.assign(n, 0);
+    held_.assign(n, 0);
+    holds_.resize(n);
   }
-  slots_.reserve(total);
-  for (size_t h = 0; h < hosts.size(); ++h) {
-    begin_[h] = static_cast<uint32_t>(slots_.size());
-    if (!hosts[h].usable) continue;
+  slots_.resize(total);
+  Slot* const first = slots_.data();
+  Slot* out = first;
+  for (size_t h = 0; h < n; ++h) {
+    begin_[h] = static_cast<uint32_t>(out - first);
+    host_free_[h] = 0;
     const HostState& host = hosts[h];
-    for (size_t j = 0; j < host.busy_until.size(); ++j) {
+    if (!host.usable) continue;
+    Slot* const host_first = out;
+    const size_t jobs = host.busy_until.size();
+    for (size_t j = 0; j < jobs; ++j) {
       // An overrunning job still holds its slots: never "free" at now.
-      Seconds until = std::max(host.busy_until[j], now_);
-      const bool needs = j < host.busy_needs.size();
-      int cores = needs ? host.busy_needs[j].cores : 1;
-      for (int c = 0; c < cores; ++c) slots_.push_back({until, false});
-      if (needs && host.memory_gb > 0 && host.busy_needs[j].memory_gb > 0) {
-        holds_[h].push_back({until, host.busy_needs[j].memory_gb});
-        held_[h] += host.busy_needs[j].memory_gb;
+      const Seconds until = std::max(host.busy_until[j], now_);
+      if (j >= host.busy_needs.size()) {  // one core, no memory
+        *out++ = {until, false};
+        continue;
+      }
+      const Need& need = host.busy_needs[j];
+      for (int c = 0; c < need.cores; ++c) *out++ = {until, false};
+      if (host.memory_gb > 0 && need.memory_gb > 0) {
+        holds_[h].push_back({until, need.memory_gb});
+        held_[h] += need.memory_gb;
       }
     }
     for (int i = host.free_slots(); i > 0; --i) {
-      slots_.push_back({now_, true});
+      *out++ = {now_, true};
       ++free_;
       ++host_free_[h];
     }
     if (any_memory) memory_[h] = host.memory_gb;
-    std::make_heap(slots_.begin() + begin_[h], slots_.end(), Later);
+    if (out - host_first > 1) std::make_heap(host_first, out, Later);
   }
-  begin_[hosts.size()] = static_cast<uint32_t>(slots_.size());
+  begin_[n] = static_cast<uint32_t>(out - first);
 }
 
 bool SlotBoard::Later(const Slot& a, const Slot& b) {
