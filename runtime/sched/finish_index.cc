@@ -11,7 +11,11 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
   const size_t n = board.num_hosts();
   const std::span<const double> speeds = predictor.speeds();
   model_ = n > 0 && speeds.size() >= n;
-  for (size_t h = 0; model_ && h < n; ++h)
+  // The groups were made of valid speeds: the same speeds need no check.
+  const bool same_speeds =
+      model_ && speeds_.size() == n &&
+      std::equal(speeds_.begin(), speeds_.end(), speeds.begin());
+  for (size_t h = 0; model_ && !same_speeds && h < n; ++h)
     model_ = speeds[h] > 0 && std::isfinite(speeds[h]);
   if (!model_) {
     // Nothing logged: the next round with a model has nothing to replay.
@@ -20,12 +24,8 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
     logging_ = replaying_ = false;
     return;
   }
-  bool regrouped = false;
-  if (speeds_.size() != n ||
-      !std::equal(speeds_.begin(), speeds_.end(), speeds.begin())) {
-    GroupBySpeed(speeds.first(n));
-    regrouped = true;
-  }
+  const bool regrouped = !same_speeds;
+  if (regrouped) GroupBySpeed(speeds.first(n));
   // Each group back in order of earliest slot: an insertion sort from the
   // previous round's order, where only the hosts whose jobs started or
   // ended since are out of place. With replay, only the groups holding a
@@ -147,11 +147,25 @@ bool FinishIndex::SameAsLastRound() {
   // No Take yet this round: the board is as built.
   const auto slots = board_->all_slots();
   const auto begins = board_->begins();
-  for (HostId h = 0; h + 1 < begins.size(); ++h) {
-    if (!std::equal(slots.begin() + begins[h], slots.begin() + begins[h + 1],
-                    old_slots_.begin() + old_begin_[h],
-                    old_slots_.begin() + old_begin_[h + 1])) {
+  if (std::equal(begins.begin(), begins.end(), old_begin_.begin())) {
+    // Every host has as many slots as then (the common case): one pass
+    // over the slots, a changed one's host found from its place.
+    const size_t total = begins.back();
+    for (size_t i = 0; i < total; ++i) {
+      if (slots[i] == old_slots_[i]) continue;
+      const HostId h = static_cast<HostId>(
+          std::upper_bound(begins.begin(), begins.end(), i) - begins.begin() -
+          1);
       Changed(h);
+      i = begins[h + 1] - 1;
+    }
+  } else {
+    for (HostId h = 0; h + 1 < begins.size(); ++h) {
+      if (!std::equal(slots.begin() + begins[h], slots.begin() + begins[h + 1],
+                      old_slots_.begin() + old_begin_[h],
+                      old_slots_.begin() + old_begin_[h + 1])) {
+        Changed(h);
+      }
     }
   }
   for (HostId h : old_taken_) Changed(h);

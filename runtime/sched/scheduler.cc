@@ -64,18 +64,24 @@ SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
     holds_.resize(n);
   }
   slots_.resize(total);
+  // Local pointers: the compiler cannot tell the slots written from the
+  // members, and would read them again after every write.
   Slot* const first = slots_.data();
   Slot* out = first;
+  uint32_t* const begin = begin_.data();
+  int* const host_free = host_free_.data();
+  const Seconds now = now_;
+  int free = 0;
   for (size_t h = 0; h < n; ++h) {
-    begin_[h] = static_cast<uint32_t>(out - first);
-    host_free_[h] = 0;
+    begin[h] = static_cast<uint32_t>(out - first);
+    host_free[h] = 0;
     const HostState& host = hosts[h];
     if (!host.usable) continue;
     Slot* const host_first = out;
     const size_t jobs = host.busy_until.size();
     for (size_t j = 0; j < jobs; ++j) {
       // An overrunning job still holds its slots: never "free" at now.
-      const Seconds until = std::max(host.busy_until[j], now_);
+      const Seconds until = std::max(host.busy_until[j], now);
       if (j >= host.busy_needs.size()) {  // one core, no memory
         *out++ = {until, false};
         continue;
@@ -88,14 +94,15 @@ SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
       }
     }
     for (int i = host.free_slots(); i > 0; --i) {
-      *out++ = {now_, true};
-      ++free_;
-      ++host_free_[h];
+      *out++ = {now, true};
+      ++free;
+      ++host_free[h];
     }
     if (any_memory) memory_[h] = host.memory_gb;
     if (out - host_first > 1) std::make_heap(host_first, out, Later);
   }
-  begin_[n] = static_cast<uint32_t>(out - first);
+  begin[n] = static_cast<uint32_t>(out - first);
+  free_ = free;
 }
 
 bool SlotBoard::Later(const Slot& a, const Slot& b) {
