@@ -19,8 +19,7 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
     model_ = speeds[h] > 0 && std::isfinite(speeds[h]);
   if (!model_) {
     // Nothing logged: the next round with a model has nothing to replay.
-    steps_.clear();
-    begin_.clear();
+    ForgetRounds();
     logging_ = replaying_ = false;
     return;
   }
@@ -54,24 +53,29 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
 }
 
 void FinishIndex::SortGroup(const Group& g) {
-  for (uint32_t i = g.begin + 1; i < g.end; ++i) {
-    const HostId h = members_[i];
-    uint32_t p = i;
-    for (; p > g.begin && Before(h, members_[p - 1]); --p)
-      members_[p] = members_[p - 1];
-    members_[p] = h;
+  // Each host's key read once (EarliestOf is three dependent loads), then
+  // an insertion sort: by earliest slot, then index (Before).
+  std::vector<std::pair<Seconds, HostId>>& keys = sort_keys_;
+  keys.clear();
+  for (uint32_t i = g.begin; i < g.end; ++i)
+    keys.push_back({EarliestOf(members_[i]), members_[i]});
+  for (size_t i = 1; i < keys.size(); ++i) {
+    const std::pair<Seconds, HostId> k = keys[i];
+    size_t p = i;
+    for (; p > 0 && k < keys[p - 1]; --p) keys[p] = keys[p - 1];
+    keys[p] = k;
   }
   for (uint32_t i = g.begin; i < g.end; ++i) {
-    position_[members_[i]] = i;
-    sorted_by_[members_[i]] = EarliestOf(members_[i]);
+    const auto [earliest, h] = keys[i - g.begin];
+    members_[i] = h;
+    sorted_by_[h] = earliest;
+    if (!replay_enabled_) position_[h] = i;  // for Moved without replay
   }
 }
 
 void FinishIndex::StartRound(bool regrouped) {
-  steps_.swap(old_steps_);
   steps_.clear();
-  carries_.swap(old_carries_);
-  carries_.clear();
+  old_count_ = log_.size();
   slots_.swap(old_slots_);
   begin_.swap(old_begin_);
   begin_.clear();
@@ -85,7 +89,7 @@ void FinishIndex::StartRound(bool regrouped) {
   in_d_.resize(n, false);
   const bool memory = board_->tracks_memory();
   logging_ = !memory;
-  replaying_ = !memory && !regrouped && !old_steps_.empty() &&
+  replaying_ = !memory && !regrouped && old_count_ > 0 &&
                old_predictor_ == predictor_ && old_begin_.size() == n + 1;
   old_predictor_ = predictor_;
   found_ = kept_ = false;
@@ -112,31 +116,49 @@ void FinishIndex::EndRound() {
     // complete up to there, the old steps after the cursor are not.
     replaying_ = false;
   }
-  if (replaying_ && cursor_ < old_steps_.size()) {
-    // The old steps not reached, behind this round's: at the junction the
-    // board may differ from theirs by D (and by their own carries).
+  // The old steps not reached stay behind this round's, where they are:
+  // the log is kept backwards, so they are its bottom and this round's
+  // steps go on top (a round copies its own steps, not the hundreds of
+  // reservations it did not reach).
+  size_t kept_steps = 0;
+  if (replaying_ && cursor_ < old_count_) {
     Arrive();  // the step at the cursor's carries are in D now
-    for (size_t i = cursor_; i < old_steps_.size(); ++i) {
-      Step step = old_steps_[i];
-      const uint32_t begin = static_cast<uint32_t>(carries_.size());
-      if (i == cursor_) {
-        carries_.insert(carries_.end(), d_.begin(), d_.end());
-      } else {
-        carries_.insert(carries_.end(), old_carries_.begin() + step.carry_begin,
-                        old_carries_.begin() + step.carry_end);
-      }
-      step.carry_begin = begin;
-      step.carry_end = static_cast<uint32_t>(carries_.size());
-      steps_.push_back(step);
-    }
+    kept_steps = old_count_ - cursor_;
   }
-  bool reserved = false;
-  for (const Step& step : steps_) reserved = reserved || !step.free;
+  log_.resize(kept_steps);
+  if (kept_steps > 0) {
+    // At the junction the board may differ from the old step's by D (which
+    // holds its own carries now).
+    Step& junction = log_.back();
+    junction.carry_begin = static_cast<uint32_t>(carries_.size());
+    carries_.insert(carries_.end(), d_.begin(), d_.end());
+    junction.carry_end = static_cast<uint32_t>(carries_.size());
+  }
+  for (auto it = steps_.rbegin(); it != steps_.rend(); ++it) {
+    Step step = *it;
+    step.reserved_below =
+        (log_.empty() ? 0 : log_.back().reserved_below) + (step.free ? 0 : 1);
+    log_.push_back(step);
+  }
+  const bool reserved = !log_.empty() && log_.back().reserved_below > 0;
   if (!kept_ || !reserved) {
-    steps_.clear();  // nothing to replay next round
-    carries_.clear();
-    begin_.clear();
+    ForgetRounds();  // nothing to replay next round
+  } else if (carries_.size() > carries_limit_) {
+    CompactCarries();
   }
+}
+
+void FinishIndex::CompactCarries() {
+  std::vector<HostId> live;
+  for (Step& step : log_) {
+    const uint32_t begin = static_cast<uint32_t>(live.size());
+    live.insert(live.end(), carries_.begin() + step.carry_begin,
+                carries_.begin() + step.carry_end);
+    step.carry_begin = begin;
+    step.carry_end = static_cast<uint32_t>(live.size());
+  }
+  carries_.swap(live);
+  carries_limit_ = 2 * carries_.size() + 4096;
 }
 
 bool FinishIndex::SameAsLastRound() {
@@ -173,10 +195,10 @@ bool FinishIndex::SameAsLastRound() {
 }
 
 void FinishIndex::Arrive() {
-  if (carried_ > cursor_ || cursor_ >= old_steps_.size()) return;
-  const Step& step = old_steps_[cursor_];
+  if (carried_ > cursor_ || cursor_ >= old_count_) return;
+  const Step& step = OldStep(cursor_);
   for (uint32_t i = step.carry_begin; i < step.carry_end; ++i)
-    Changed(old_carries_[i]);
+    Changed(carries_[i]);
   carried_ = cursor_ + 1;
 }
 
@@ -192,14 +214,12 @@ const FinishIndex::Step* FinishIndex::Replayable(const ReadyTask& task,
   }
   // The tasks that started last round left the queue: their Takes are not
   // made again.
-  for (Arrive();
-       cursor_ < old_steps_.size() && old_steps_[cursor_].task != task.id &&
-       old_steps_[cursor_].free;
+  for (Arrive(); cursor_ < old_count_ && OldStep(cursor_).task != task.id &&
+                 OldStep(cursor_).free;
        Arrive()) {
-    Changed(old_steps_[cursor_++].host);
+    Changed(OldStep(cursor_++).host);
   }
-  const Step* old =
-      cursor_ < old_steps_.size() ? &old_steps_[cursor_] : nullptr;
+  const Step* old = cursor_ < old_count_ ? &OldStep(cursor_) : nullptr;
   if (old == nullptr || old->task != task.id || !task.need.simple() ||
       old->work != work || old->prefer_free != prefer_free ||
       old->least_time != least_time) {
