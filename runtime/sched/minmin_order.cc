@@ -26,16 +26,16 @@ uint32_t MinMinOrder::RemovedBefore(uint32_t slot) const {
 
 void MinMinOrder::MarkRemoved(uint32_t slot) {
   removed_[slot] = true;
+  removed_pending_.push_back(slot);
   --live_;
   for (uint32_t i = slot + 1; i < fenwick_.size(); i += i & (0 - i))
     ++fenwick_[i];
   while (live_ > 0 && removed_[last_live_]) --last_live_;
 }
 
-bool MinMinOrder::Matches(uint32_t slot, uint32_t place) const {
+bool MinMinOrder::Matches(const ReadyTask& e, uint32_t place) const {
   if (place >= ready_.size()) return false;
   const ReadyTask& r = ready_[place];
-  const ReadyTask& e = entries_[slot].task;
   return r.id == e.id && r.op == e.op && r.need.cores == e.need.cores &&
          r.need.memory_gb == e.need.memory_gb;
 }
@@ -90,13 +90,22 @@ void MinMinOrder::Update(std::span<const ReadyTask> ready,
   // last one known would have moved).
   bool keep = predictor_ == &predictor && stamp != 0 && stamp == stamp_ &&
               ready.size() >= live_;
-  if (keep && live_ > 0) keep = Matches(last_live_, PlaceOf(last_live_));
+  if (keep && live_ > 0)
+    keep = Matches(entries_[last_live_].task, PlaceOf(last_live_));
   // Removed slots pile up in the order: sorted afresh when they are most.
   if (keep && order_.size() - front_ > 2 * live_ + 1024) keep = false;
+  // The last round's walk, with the removals since it was made.
+  last_walk_.swap(walk_log_);
+  walk_log_.clear();
+  removed_since_.swap(removed_pending_);
+  removed_pending_.clear();
+  last_walk_next_ = 0;
   if (!keep) {
     Sort(ready, predictor);
+    last_walk_.clear();  // other places in order_
   } else if (ready.size() > live_) {
     Append(ready.subspan(live_), predictor);
+    last_walk_.clear();
   }
   while (front_ < order_.size() && removed_[order_[front_]]) ++front_;
   walk_ = front_;
@@ -105,12 +114,28 @@ void MinMinOrder::Update(std::span<const ReadyTask> ready,
 MinMinOrder::Next MinMinOrder::Walk(uint32_t* index, Seconds* work) {
   while (walk_ < order_.size() && removed_[order_[walk_]]) ++walk_;
   if (walk_ == order_.size()) return Next::kEnd;
-  const uint32_t slot = order_[walk_++];
-  const uint32_t place = PlaceOf(slot);
-  if (!Matches(slot, place)) return Next::kBroken;
+  const uint32_t at = static_cast<uint32_t>(walk_++);
+  const uint32_t slot = order_[at];
+  while (last_walk_next_ < last_walk_.size() &&
+         last_walk_[last_walk_next_].at < at)
+    ++last_walk_next_;
+  uint32_t place;
+  const Entry* entry;
+  if (last_walk_next_ < last_walk_.size() &&
+      last_walk_[last_walk_next_].at == at) {
+    const Walked& last = last_walk_[last_walk_next_];
+    place = last.place;
+    for (uint32_t removed : removed_since_) place -= removed < slot ? 1 : 0;
+    entry = &last.entry;
+  } else {
+    place = PlaceOf(slot);
+    entry = &entries_[slot];
+  }
+  if (!Matches(entry->task, place)) return Next::kBroken;
   walked_.push_back({place, slot});
+  walk_log_.push_back({at, place, *entry});
   *index = place;
-  *work = entries_[slot].work;
+  *work = entry->work;
   return Next::kTask;
 }
 

@@ -57,7 +57,8 @@ class MinMinOrder {
   uint32_t RemovedBefore(uint32_t slot) const;
   void MarkRemoved(uint32_t slot);
   uint32_t PlaceOf(uint32_t slot) const { return slot - RemovedBefore(slot); }
-  bool Matches(uint32_t slot, uint32_t place) const;
+  // Whether the queue holds `task` at `place`.
+  bool Matches(const ReadyTask& task, uint32_t place) const;
 
   std::span<const ReadyTask> ready_;
   const Predictor* predictor_ = nullptr;
@@ -77,6 +78,20 @@ class MinMinOrder {
   uint64_t sorts_ = 0;
   // This round's walk: (index in ready_, slot).
   std::vector<std::pair<uint32_t, uint32_t>> walked_;
+  // Rounds walk nearly the same front of order_: each step's place in the
+  // queue is the last round's minus the tasks removed since before it, not
+  // a Fenwick sum (about 17 scattered loads), and its task is compared
+  // with the queue's from a copy read in order. Entries by place in order_;
+  // dropped when order_ is merged or sorted.
+  struct Walked {
+    uint32_t at;  // in order_
+    uint32_t place;
+    Entry entry;  // entries_[order_[at]]
+  };
+  std::vector<Walked> last_walk_, walk_log_;
+  size_t last_walk_next_ = 0;  // Walk's place in last_walk_
+  // Slots removed since last_walk_ was made, and since this round's walk.
+  std::vector<uint32_t> removed_since_, removed_pending_;
 };
 
 }  // namespace gs
