@@ -26,7 +26,7 @@ uint32_t MinMinOrder::RemovedBefore(uint32_t slot) const {
 
 void MinMinOrder::MarkRemoved(uint32_t slot) {
   removed_[slot] = true;
-  removed_pending_.push_back(slot);
+  removals_.push_back(slot);
   --live_;
   for (uint32_t i = slot + 1; i < fenwick_.size(); i += i & (0 - i))
     ++fenwick_[i];
@@ -50,6 +50,7 @@ void MinMinOrder::Sort(std::span<const ReadyTask> ready,
   for (const ReadyTask& t : ready)
     entries_.push_back({t, WorkOf(t, predictor)});
   removed_.assign(n, false);
+  removals_.clear();
   fenwick_.assign(n + 1, 0);
   live_ = n;
   last_live_ = n > 0 ? n - 1 : 0;
@@ -94,18 +95,12 @@ void MinMinOrder::Update(std::span<const ReadyTask> ready,
     keep = Matches(entries_[last_live_].task, PlaceOf(last_live_));
   // Removed slots pile up in the order: sorted afresh when they are most.
   if (keep && order_.size() - front_ > 2 * live_ + 1024) keep = false;
-  // The last round's walk, with the removals since it was made.
-  last_walk_.swap(walk_log_);
-  walk_log_.clear();
-  removed_since_.swap(removed_pending_);
-  removed_pending_.clear();
-  last_walk_next_ = 0;
   if (!keep) {
     Sort(ready, predictor);
-    last_walk_.clear();  // other places in order_
+    ForgetPlaces();  // other places in order_
   } else if (ready.size() > live_) {
     Append(ready.subspan(live_), predictor);
-    last_walk_.clear();
+    ForgetPlaces();
   }
   while (front_ < order_.size() && removed_[order_[front_]]) ++front_;
   walk_ = front_;
@@ -116,27 +111,27 @@ MinMinOrder::Next MinMinOrder::Walk(uint32_t* index, Seconds* work) {
   if (walk_ == order_.size()) return Next::kEnd;
   const uint32_t at = static_cast<uint32_t>(walk_++);
   const uint32_t slot = order_[at];
-  while (last_walk_next_ < last_walk_.size() &&
-         last_walk_[last_walk_next_].at < at)
-    ++last_walk_next_;
-  uint32_t place;
-  const Entry* entry;
-  if (last_walk_next_ < last_walk_.size() &&
-      last_walk_[last_walk_next_].at == at) {
-    const Walked& last = last_walk_[last_walk_next_];
-    place = last.place;
-    for (uint32_t removed : removed_since_) place -= removed < slot ? 1 : 0;
-    entry = &last.entry;
+  Walked& known = walked_at_[at];
+  const size_t removals = removals_.size();
+  if (known.removals <= removals && removals - known.removals <= 32) {
+    // Its place when last walked, less the tasks removed before it since.
+    for (size_t i = known.removals; i < removals; ++i)
+      known.place -= removals_[i] < slot ? 1 : 0;
   } else {
-    place = PlaceOf(slot);
-    entry = &entries_[slot];
+    known.place = PlaceOf(slot);
+    known.entry = entries_[slot];
   }
-  if (!Matches(entry->task, place)) return Next::kBroken;
-  walked_.push_back({place, slot});
-  walk_log_.push_back({at, place, *entry});
-  *index = place;
-  *work = entry->work;
+  known.removals = static_cast<uint32_t>(removals);
+  if (!Matches(known.entry.task, known.place)) return Next::kBroken;
+  walked_.push_back({known.place, slot});
+  *index = known.place;
+  *work = known.entry.work;
   return Next::kTask;
+}
+
+void MinMinOrder::ForgetPlaces() {
+  // removals above every count: none known.
+  walked_at_.assign(order_.size(), Walked{0, kNotWalked, {}});
 }
 
 void MinMinOrder::Placed(uint32_t index) {

@@ -78,20 +78,20 @@ class MinMinOrder {
   uint64_t sorts_ = 0;
   // This round's walk: (index in ready_, slot).
   std::vector<std::pair<uint32_t, uint32_t>> walked_;
-  // Rounds walk nearly the same front of order_: each step's place in the
-  // queue is the last round's minus the tasks removed since before it, not
-  // a Fenwick sum (about 17 scattered loads), and its task is compared
-  // with the queue's from a copy read in order. Entries by place in order_;
-  // dropped when order_ is merged or sorted.
+  // Rounds walk nearly the same front of order_: each task walked keeps
+  // its place in the queue by its place in order_, and a later walk takes
+  // it less the tasks removed before it since (a few compares) instead of
+  // a Fenwick sum (about 17 scattered loads), with a copy of its entry
+  // read in order. Forgotten when order_ is sorted or merged.
+  static constexpr uint32_t kNotWalked = static_cast<uint32_t>(-1);
   struct Walked {
-    uint32_t at;  // in order_
     uint32_t place;
-    Entry entry;  // entries_[order_[at]]
+    uint32_t removals;  // removals_.size() then; kNotWalked: never
+    Entry entry;        // entries_[order_[at]]
   };
-  std::vector<Walked> last_walk_, walk_log_;
-  size_t last_walk_next_ = 0;  // Walk's place in last_walk_
-  // Slots removed since last_walk_ was made, and since this round's walk.
-  std::vector<uint32_t> removed_since_, removed_pending_;
+  void ForgetPlaces();
+  std::vector<Walked> walked_at_;   // by place in order_
+  std::vector<uint32_t> removals_;  // slots removed, in order, since Sort
 };
 
 }  // namespace gs
