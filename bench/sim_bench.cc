@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -45,6 +46,14 @@ class TablePredictor : public gs::Predictor {
   size_t hosts_;
   std::vector<double> t_;
 };
+
+// This process's CPU time: on a shared machine it moves less with the
+// load than the wall time does.
+double CpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
+}
 
 double SecondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
@@ -145,29 +154,32 @@ void ReplicationTimes(size_t hosts) {
 // for one policy; prints both and their ratio. False on an error.
 bool BagPair(size_t hosts, size_t tasks, double spread,
              const std::string& policy) {
-  double wall[2] = {0, 0};
+  double wall[2] = {0, 0}, cpu[2] = {0, 0};
   for (int drawn = 0; drawn < 2; ++drawn) {
     gs::BotOptions o;
     o.hosts = hosts;
     o.tasks = tasks;
     o.speed_spread = drawn ? spread : 0;
     o.policy = policy;
+    const double cpu0 = CpuSeconds();
     auto r = gs::RunBot(o);
     if (!r.ok()) {
       std::fprintf(stderr, "sim_bench: %s\n", r.status().message().c_str());
       return false;
     }
+    cpu[drawn] = CpuSeconds() - cpu0;
     wall[drawn] = r->wall_seconds;
     std::printf(
-        "%-8s speeds %s: %llu events in %.2f s: %.0f events/s; %.1f us per "
-        "task; virtual makespan %.0f s, utilization %.3f\n",
+        "%-8s speeds %s: %llu events in %.2f s (CPU %.2f s): %.0f events/s; "
+        "%.1f us per task; virtual makespan %.0f s, utilization %.3f\n",
         policy.c_str(), drawn ? "drawn    " : "identical",
-        static_cast<unsigned long long>(r->events), r->wall_seconds,
+        static_cast<unsigned long long>(r->events), r->wall_seconds, cpu[drawn],
         r->events / r->wall_seconds, r->wall_seconds / tasks * 1e6, r->makespan,
         r->utilization);
   }
-  std::printf("%-8s drawn / identical: %.2f\n", policy.c_str(),
-              wall[1] / std::max(wall[0], 1e-9));
+  std::printf("%-8s drawn / identical: %.2f (CPU %.2f)\n", policy.c_str(),
+              wall[1] / std::max(wall[0], 1e-9),
+              cpu[1] / std::max(cpu[0], 1e-9));
   return true;
 }
 

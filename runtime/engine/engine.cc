@@ -61,7 +61,10 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   // Called while scheduling, with the engine mutex held.
   predictor_->set_transfer(
       [this](TaskId t, HostId h) { return PredictTransferLocked(t, h); });
-  predictor_->set_transfers_stable([this] { return TransfersStableLocked(); });
+  predictor_->set_transfers_stable([this] {
+    return round_transfers_stable_ ? *round_transfers_stable_
+                                   : TransfersStableLocked();
+  });
   std::future<std::string> identity;
   if (options_.worker_identity_of) {
     identity = std::async(std::launch::async, options_.worker_identity_of);
@@ -205,10 +208,11 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   return Status::Ok();
 }
 
-void Engine::LearnCapacity(HostEntry& host) {
+void Engine::LearnCapacity(HostEntry& host, std::optional<int> free_slots) {
   if (host.learns_cores) {
     const int offered = host.adapter->core_capacity();
-    host.cores = std::max(1, offered > 0 ? offered : host.adapter->FreeSlots());
+    const int free = free_slots ? *free_slots : host.adapter->FreeSlots();
+    host.cores = std::max(1, offered > 0 ? offered : free);
   }
   // 0: not known, so not limited.
   if (host.learns_memory) {

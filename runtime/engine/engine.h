@@ -226,8 +226,10 @@ class Engine {
   // only when no adapter could be made; a host that does not connect is
   // added unusable (and named in `refused`).
   Status AddHost(HostSetup& setup, std::string* refused);
-  // A host's cores and memory from its adapter, where gsrt.yaml gives none.
-  void LearnCapacity(HostEntry& host);
+  // A host's cores and memory from its adapter, where gsrt.yaml gives none
+  // (`free_slots`: its adapter's FreeSlots() when the caller has it).
+  void LearnCapacity(HostEntry& host,
+                     std::optional<int> free_slots = std::nullopt);
   void HandleSignals();
   void OnSignal(int signal);
   void StartTimers();
@@ -286,6 +288,16 @@ class Engine {
   bool AdaptersOfferSlotsLocked() const;
   // What the policies know of each host now: slots, jobs and their ends.
   void HostStatesLocked(std::vector<HostState>* states) const;
+  // The same without the jobs, after LearnCapacity for the hosts that learn
+  // their cores, in one pass asking each adapter for its free slots once (a
+  // round's: it follows every job's end).
+  void LearnHostStatesLocked(std::vector<HostState>* states);
+  // `host`'s state without its jobs, given its adapter's free slots.
+  static void FillHostState(const HostEntry& host, int free_slots,
+                            HostState* state);
+  // jobs_ and running_jobs_ together.
+  void AddJobLocked(JobId id, JobEntry entry);
+  void EraseJobLocked(JobId id);
   // The whole DAG as GTP sees it (runtime/sched/gtp_plan.h), for a policy
   // that plans over it (engine_dag.cc); its task k is the engine's ids[k].
   GtpInput DagForPlanningLocked(std::vector<TaskId>* ids) const;
@@ -538,6 +550,16 @@ class Engine {
   std::unique_ptr<EstimatorPredictor> predictor_;
   std::vector<std::unique_ptr<HostEntry>> hosts_;
   std::unordered_map<JobId, JobEntry> jobs_;
+  // Every job of jobs_ as a round reads it, in one array (JobEntry::
+  // running_index): walking the map's nodes after every job's end cost a
+  // cache miss per running job.
+  struct RunningJob {
+    JobId id;
+    HostId host;
+    Seconds predicted_end;
+    Need need;
+  };
+  std::vector<RunningJob> running_jobs_;
   std::unordered_map<TaskId, std::string> results_;
   std::unordered_map<int, OpenFile> open_files_;
   // Hosts that do not share the master's files holding a copy of a version.
@@ -545,7 +567,11 @@ class Engine {
   LinkModel links_;                        // learned from transfers
   std::vector<HostId> task_host_;          // where each task last ran
   std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
-  size_t backlog_told_ = 0;                // TellBacklogLocked's last
+  // TransfersStableLocked's answer during a round: it asks every host's
+  // adapter, the predictor's stamp is read several times a round, and
+  // adapters change their answer only in their own handlers.
+  std::optional<bool> round_transfers_stable_;
+  size_t backlog_told_ = 0;  // TellBacklogLocked's last
   std::unordered_map<TaskId, uint32_t> staging_failures_;
   // Recorded under the lock, written to the history outside it
   // (RecordPending).

@@ -64,6 +64,7 @@ struct Engine::JobEntry {
   // What the job holds (its operation's Need), kept here so a round does
   // not look every running job's task up again.
   Need need;
+  uint32_t running_index = 0;  // in Engine::running_jobs_
 };
 
 // Consulted by FTMET/FTMCT while the engine schedules (mutex held).

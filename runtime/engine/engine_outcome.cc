@@ -21,7 +21,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     auto it = jobs_.find(report.id);
     if (it == jobs_.end()) return;
     JobEntry job = std::move(it->second);
-    jobs_.erase(it);
+    EraseJobLocked(report.id);
     HostEntry& host = *hosts_[host_id];
     --host.running;
     const Task& task = graph_.task(job.task);

@@ -59,20 +59,53 @@ void Engine::RunSchedule() {
   Send(std::move(out));
 }
 
+void Engine::FillHostState(const HostEntry& host, int free_slots,
+                           HostState* state) {
+  state->busy_until.clear();
+  state->busy_needs.clear();
+  state->usable = host.usable;
+  state->memory_gb = host.memory_gb;
+  // Jobs still staging their inputs hold cores the adapter does not know
+  // about yet; adapters count free slots in cores.
+  state->slots =
+      static_cast<int>(host.running_cores - host.staging_cores) + free_slots;
+}
+
 void Engine::HostStatesLocked(std::vector<HostState>* states) const {
   states->resize(hosts_.size());
   for (HostId h = 0; h < hosts_.size(); ++h) {
-    HostState& state = (*states)[h];
-    state.busy_until.clear();
-    state.busy_needs.clear();
-    state.usable = hosts_[h]->usable;
-    state.memory_gb = hosts_[h]->memory_gb;
-    // Jobs still staging their inputs hold cores the adapter does not know
-    // about yet; adapters count free slots in cores.
-    state.slots =
-        static_cast<int>(hosts_[h]->running_cores - hosts_[h]->staging_cores) +
-        hosts_[h]->adapter->FreeSlots();
+    FillHostState(*hosts_[h], hosts_[h]->adapter->FreeSlots(), &(*states)[h]);
   }
+}
+
+void Engine::LearnHostStatesLocked(std::vector<HostState>* states) {
+  states->resize(hosts_.size());
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    HostEntry& host = *hosts_[h];
+    const int free_slots = host.adapter->FreeSlots();
+    // Hosts sized by what they offer (pilots) may have grown or shrunk.
+    if (host.learns_cores) LearnCapacity(host, free_slots);
+    FillHostState(host, free_slots, &(*states)[h]);
+  }
+}
+
+void Engine::AddJobLocked(JobId id, JobEntry entry) {
+  entry.running_index = static_cast<uint32_t>(running_jobs_.size());
+  running_jobs_.push_back({id, entry.host, entry.predicted_end, entry.need});
+  jobs_.emplace(id, std::move(entry));
+}
+
+void Engine::EraseJobLocked(JobId id) {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return;
+  const uint32_t at = it->second.running_index;
+  jobs_.erase(it);
+  // The last job takes the erased one's place.
+  if (at + 1 != running_jobs_.size()) {
+    running_jobs_[at] = running_jobs_.back();
+    jobs_.at(running_jobs_[at].id).running_index = at;
+  }
+  running_jobs_.pop_back();
 }
 
 void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
@@ -84,17 +117,14 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
     TellBacklogLocked(0);
     return;
   }
-  // Hosts sized by what they offer (pilots) may have grown or shrunk.
-  for (auto& host : hosts_) {
-    if (host->learns_cores) LearnCapacity(*host);
-  }
   // Reused between rounds: a round follows every job's end.
   std::vector<HostState>& states = states_scratch_;
-  HostStatesLocked(&states);
-  for (const auto& [id, job] : jobs_) {
+  LearnHostStatesLocked(&states);
+  for (const RunningJob& job : running_jobs_) {
     states[job.host].AddBusy(job.predicted_end, job.need);
   }
   SchedulingInput in{clock_->Now(), &states, predictor_.get()};
+  round_transfers_stable_ = TransfersStableLocked();
   if (replication_ == ReplicationMode::kDynamic &&
       scheduler_.policy().needs().host_order) {
     scheduler_.mutable_policy()->SetHostOrder(HostOrderLocked());
@@ -120,6 +150,7 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
              scheduler_.num_ready() > 0) {
     PrefetchLocked(&states, out);
   }
+  round_transfers_stable_.reset();
   TellBacklogLocked(scheduler_.num_ready());
 }
 
@@ -200,7 +231,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
     }
   }
   if (WatchedLocked()) ReportJobStartLocked(spec.id, t, h, replica);
-  jobs_.emplace(spec.id, std::move(entry));
+  AddJobLocked(spec.id, std::move(entry));
   ++jobs_submitted_;
   instances_[t].push_back(spec.id);
   ++host.running;

@@ -54,10 +54,10 @@ class RandomPredictor : public Predictor {
     }
   }
   Seconds ExecTime(OpId op, HostId h) const override {
-    ++calls_;
     return model_ ? work_[op] / speeds_[h] : table_[op * hosts_ + h];
   }
   Seconds TransferTime(TaskId t, HostId h) const override {
+    ++calls_;
     return transfer_.empty() ? 0 : transfer_[t * hosts_ + h];
   }
   uint64_t stamp() const override { return stamp_; }
@@ -73,6 +73,8 @@ class RandomPredictor : public Predictor {
     }
     if (!stale && stamp_ != 0) ++stamp_;
   }
+  // Transfer times asked for: one per host whose end a policy computed
+  // (with a speed model, the index computes execution times itself).
   uint64_t calls() const { return calls_; }
   // Every transfer 0; the stamp does not move (a planted bug).
   void ClearTransfers() { std::fill(transfer_.begin(), transfer_.end(), 0); }

@@ -11,32 +11,35 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
   const size_t n = board.num_hosts();
   const std::span<const double> speeds = predictor.speeds();
   model_ = n > 0 && speeds.size() >= n;
-  for (size_t h = 0; model_ && h < n; ++h)
+  // The groups were made of valid speeds: the same speeds need no check.
+  const bool same_speeds =
+      model_ && speeds_.size() == n &&
+      std::equal(speeds_.begin(), speeds_.end(), speeds.begin());
+  for (size_t h = 0; model_ && !same_speeds && h < n; ++h)
     model_ = speeds[h] > 0 && std::isfinite(speeds[h]);
   if (!model_) {
     // Nothing logged: the next round with a model has nothing to replay.
-    steps_.clear();
-    begin_.clear();
+    ForgetRounds();
     logging_ = replaying_ = false;
     return;
   }
-  bool regrouped = false;
-  if (speeds_.size() != n ||
-      !std::equal(speeds_.begin(), speeds_.end(), speeds.begin())) {
-    GroupBySpeed(speeds.first(n));
-    regrouped = true;
-  }
+  const bool regrouped = !same_speeds;
+  if (regrouped) GroupBySpeed(speeds.first(n));
   // Each group back in order of earliest slot: an insertion sort from the
   // previous round's order, where only the hosts whose jobs started or
-  // ended since are out of place. With replay, only when a search reads
-  // the group (a replayed round may search none).
+  // ended since are out of place. With replay, only the groups holding a
+  // host whose earliest slot is not the one it was sorted by (a job's end
+  // and its successor's start: one or two groups a round), and only when a
+  // search reads them (a replayed round may search none).
   least_earliest_ = std::numeric_limits<Seconds>::infinity();
   if (replay_enabled_) {
-    unsorted_.assign(groups_.size(), true);
-    unsorted_list_.resize(groups_.size());
-    for (uint32_t g = 0; g < groups_.size(); ++g) unsorted_list_[g] = g;
-    for (HostId h = 0; h < n; ++h)
-      least_earliest_ = std::min(least_earliest_, EarliestOf(h));
+    unsorted_.assign(groups_.size(), false);
+    unsorted_list_.clear();
+    for (HostId h = 0; h < n; ++h) {
+      const Seconds earliest = EarliestOf(h);
+      least_earliest_ = std::min(least_earliest_, earliest);
+      if (earliest != sorted_by_[h]) MarkUnsorted(h);
+    }
   } else {
     for (const Group& g : groups_) SortGroup(g);
     unsorted_.assign(groups_.size(), false);
@@ -50,21 +53,29 @@ void FinishIndex::Build(const SlotBoard& board, const Predictor& predictor) {
 }
 
 void FinishIndex::SortGroup(const Group& g) {
-  for (uint32_t i = g.begin + 1; i < g.end; ++i) {
-    const HostId h = members_[i];
-    uint32_t p = i;
-    for (; p > g.begin && Before(h, members_[p - 1]); --p)
-      members_[p] = members_[p - 1];
-    members_[p] = h;
+  // Each host's key read once (EarliestOf is three dependent loads), then
+  // an insertion sort: by earliest slot, then index (Before).
+  std::vector<std::pair<Seconds, HostId>>& keys = sort_keys_;
+  keys.clear();
+  for (uint32_t i = g.begin; i < g.end; ++i)
+    keys.push_back({EarliestOf(members_[i]), members_[i]});
+  for (size_t i = 1; i < keys.size(); ++i) {
+    const std::pair<Seconds, HostId> k = keys[i];
+    size_t p = i;
+    for (; p > 0 && k < keys[p - 1]; --p) keys[p] = keys[p - 1];
+    keys[p] = k;
   }
-  for (uint32_t i = g.begin; i < g.end; ++i) position_[members_[i]] = i;
+  for (uint32_t i = g.begin; i < g.end; ++i) {
+    const auto [earliest, h] = keys[i - g.begin];
+    members_[i] = h;
+    sorted_by_[h] = earliest;
+    if (!replay_enabled_) position_[h] = i;  // for Moved without replay
+  }
 }
 
 void FinishIndex::StartRound(bool regrouped) {
-  steps_.swap(old_steps_);
   steps_.clear();
-  carries_.swap(old_carries_);
-  carries_.clear();
+  old_count_ = log_.size();
   slots_.swap(old_slots_);
   begin_.swap(old_begin_);
   begin_.clear();
@@ -78,7 +89,7 @@ void FinishIndex::StartRound(bool regrouped) {
   in_d_.resize(n, false);
   const bool memory = board_->tracks_memory();
   logging_ = !memory;
-  replaying_ = !memory && !regrouped && !old_steps_.empty() &&
+  replaying_ = !memory && !regrouped && old_count_ > 0 &&
                old_predictor_ == predictor_ && old_begin_.size() == n + 1;
   old_predictor_ = predictor_;
   found_ = kept_ = false;
@@ -105,31 +116,49 @@ void FinishIndex::EndRound() {
     // complete up to there, the old steps after the cursor are not.
     replaying_ = false;
   }
-  if (replaying_ && cursor_ < old_steps_.size()) {
-    // The old steps not reached, behind this round's: at the junction the
-    // board may differ from theirs by D (and by their own carries).
+  // The old steps not reached stay behind this round's, where they are:
+  // the log is kept backwards, so they are its bottom and this round's
+  // steps go on top (a round copies its own steps, not the hundreds of
+  // reservations it did not reach).
+  size_t kept_steps = 0;
+  if (replaying_ && cursor_ < old_count_) {
     Arrive();  // the step at the cursor's carries are in D now
-    for (size_t i = cursor_; i < old_steps_.size(); ++i) {
-      Step step = old_steps_[i];
-      const uint32_t begin = static_cast<uint32_t>(carries_.size());
-      if (i == cursor_) {
-        carries_.insert(carries_.end(), d_.begin(), d_.end());
-      } else {
-        carries_.insert(carries_.end(), old_carries_.begin() + step.carry_begin,
-                        old_carries_.begin() + step.carry_end);
-      }
-      step.carry_begin = begin;
-      step.carry_end = static_cast<uint32_t>(carries_.size());
-      steps_.push_back(step);
-    }
+    kept_steps = old_count_ - cursor_;
   }
-  bool reserved = false;
-  for (const Step& step : steps_) reserved = reserved || !step.free;
+  log_.resize(kept_steps);
+  if (kept_steps > 0) {
+    // At the junction the board may differ from the old step's by D (which
+    // holds its own carries now).
+    Step& junction = log_.back();
+    junction.carry_begin = static_cast<uint32_t>(carries_.size());
+    carries_.insert(carries_.end(), d_.begin(), d_.end());
+    junction.carry_end = static_cast<uint32_t>(carries_.size());
+  }
+  for (auto it = steps_.rbegin(); it != steps_.rend(); ++it) {
+    Step step = *it;
+    step.reserved_below =
+        (log_.empty() ? 0 : log_.back().reserved_below) + (step.free ? 0 : 1);
+    log_.push_back(step);
+  }
+  const bool reserved = !log_.empty() && log_.back().reserved_below > 0;
   if (!kept_ || !reserved) {
-    steps_.clear();  // nothing to replay next round
-    carries_.clear();
-    begin_.clear();
+    ForgetRounds();  // nothing to replay next round
+  } else if (carries_.size() > carries_limit_) {
+    CompactCarries();
   }
+}
+
+void FinishIndex::CompactCarries() {
+  std::vector<HostId> live;
+  for (Step& step : log_) {
+    const uint32_t begin = static_cast<uint32_t>(live.size());
+    live.insert(live.end(), carries_.begin() + step.carry_begin,
+                carries_.begin() + step.carry_end);
+    step.carry_begin = begin;
+    step.carry_end = static_cast<uint32_t>(live.size());
+  }
+  carries_.swap(live);
+  carries_limit_ = 2 * carries_.size() + 4096;
 }
 
 bool FinishIndex::SameAsLastRound() {
@@ -140,11 +169,25 @@ bool FinishIndex::SameAsLastRound() {
   // No Take yet this round: the board is as built.
   const auto slots = board_->all_slots();
   const auto begins = board_->begins();
-  for (HostId h = 0; h + 1 < begins.size(); ++h) {
-    if (!std::equal(slots.begin() + begins[h], slots.begin() + begins[h + 1],
-                    old_slots_.begin() + old_begin_[h],
-                    old_slots_.begin() + old_begin_[h + 1])) {
+  if (std::equal(begins.begin(), begins.end(), old_begin_.begin())) {
+    // Every host has as many slots as then (the common case): one pass
+    // over the slots, a changed one's host found from its place.
+    const size_t total = begins.back();
+    for (size_t i = 0; i < total; ++i) {
+      if (slots[i] == old_slots_[i]) continue;
+      const HostId h = static_cast<HostId>(
+          std::upper_bound(begins.begin(), begins.end(), i) - begins.begin() -
+          1);
       Changed(h);
+      i = begins[h + 1] - 1;
+    }
+  } else {
+    for (HostId h = 0; h + 1 < begins.size(); ++h) {
+      if (!std::equal(slots.begin() + begins[h], slots.begin() + begins[h + 1],
+                      old_slots_.begin() + old_begin_[h],
+                      old_slots_.begin() + old_begin_[h + 1])) {
+        Changed(h);
+      }
     }
   }
   for (HostId h : old_taken_) Changed(h);
@@ -152,10 +195,10 @@ bool FinishIndex::SameAsLastRound() {
 }
 
 void FinishIndex::Arrive() {
-  if (carried_ > cursor_ || cursor_ >= old_steps_.size()) return;
-  const Step& step = old_steps_[cursor_];
+  if (carried_ > cursor_ || cursor_ >= old_count_) return;
+  const Step& step = OldStep(cursor_);
   for (uint32_t i = step.carry_begin; i < step.carry_end; ++i)
-    Changed(old_carries_[i]);
+    Changed(carries_[i]);
   carried_ = cursor_ + 1;
 }
 
@@ -171,14 +214,12 @@ const FinishIndex::Step* FinishIndex::Replayable(const ReadyTask& task,
   }
   // The tasks that started last round left the queue: their Takes are not
   // made again.
-  for (Arrive();
-       cursor_ < old_steps_.size() && old_steps_[cursor_].task != task.id &&
-       old_steps_[cursor_].free;
+  for (Arrive(); cursor_ < old_count_ && OldStep(cursor_).task != task.id &&
+                 OldStep(cursor_).free;
        Arrive()) {
-    Changed(old_steps_[cursor_++].host);
+    Changed(OldStep(cursor_++).host);
   }
-  const Step* old =
-      cursor_ < old_steps_.size() ? &old_steps_[cursor_] : nullptr;
+  const Step* old = cursor_ < old_count_ ? &OldStep(cursor_) : nullptr;
   if (old == nullptr || old->task != task.id || !task.need.simple() ||
       old->work != work || old->prefer_free != prefer_free ||
       old->least_time != least_time) {
@@ -352,6 +393,8 @@ void FinishIndex::GroupBySpeed(std::span<const double> speeds) {
       8, static_cast<size_t>(std::sqrt(static_cast<double>(n))));
   position_.resize(n);
   group_of_.resize(n);
+  // NaN equals no earliest slot: every group is sorted at its first search.
+  sorted_by_.assign(n, std::numeric_limits<Seconds>::quiet_NaN());
   groups_.clear();
   for (size_t begin = 0; begin < n; begin += size) {
     const size_t end = std::min(n, begin + size);
@@ -378,10 +421,7 @@ void FinishIndex::Moved(HostId h) {
       Changed(h);
     }
     // Replayed steps need no order: the group is sorted when searched.
-    if (!unsorted_[group_of_[h]]) {
-      unsorted_[group_of_[h]] = true;
-      unsorted_list_.push_back(group_of_[h]);
-    }
+    MarkUnsorted(h);
     return;
   }
   const Group& g = groups_[group_of_[h]];
@@ -509,14 +549,16 @@ FinishIndex::Best FinishIndex::FindOfWork(const ReadyTask& task,
   struct End {
     const FinishIndex& index;
     const ReadyTask& task;
+    Seconds work;
     bool prefer_free;
     Seconds Bound(Seconds earliest, Seconds least_exec) const {
       return earliest + least_exec;
     }
     bool Value(HostId h, Seconds* end, bool* free) const {
       if (!index.board_->Fits(h, task.need)) return false;
-      *end = index.board_->EarliestFor(h, task.need) +
-             index.predictor_->ExecTime(task.op, h) +
+      // ExecTime(op, h) is exactly work / speed (Predictor::speeds): no
+      // call, nor the predictor's lookups of the op.
+      *end = index.board_->EarliestFor(h, task.need) + work / index.speeds_[h] +
              index.predictor_->TransferTime(task.id, h);
       *free = index.board_->FreeNowFor(h, task.need);
       return true;
@@ -526,7 +568,7 @@ FinishIndex::Best FinishIndex::FindOfWork(const ReadyTask& task,
       return a < b;
     }
   };
-  const End cost{*this, task, prefer_free};
+  const End cost{*this, task, work, prefer_free};
   if (!replay_enabled_) return Search(work, cost);
   const Step* old = Replayable(task, work, prefer_free, false);
   Best best;
@@ -552,6 +594,7 @@ FinishIndex::Best FinishIndex::FindLeastTime(
     double mu, gamma;
     const std::vector<bool>& allowed;
     const std::vector<uint32_t>& tie_order;
+    Seconds work;
     // mu * ET >= mu * (least ET), gamma * FTT >= 0 and the wait is at
     // least the one for the earliest slot; rounding keeps the order.
     Seconds Bound(Seconds earliest, Seconds least_exec) const {
@@ -559,7 +602,7 @@ FinishIndex::Best FinishIndex::FindLeastTime(
     }
     bool Value(HostId h, Seconds* time, bool* free) const {
       if (!allowed[h] || !index.board_->Fits(h, task.need)) return false;
-      const Seconds et = index.predictor_->ExecTime(task.op, h);
+      const Seconds et = work / index.speeds_[h];  // ExecTime, exactly
       const Seconds ftt = index.predictor_->TransferTime(task.id, h);
       const Seconds wait = std::max(
           0.0, index.board_->EarliestFor(h, task.need) - index.board_->now());
@@ -571,7 +614,7 @@ FinishIndex::Best FinishIndex::FindLeastTime(
       return tie_order[a] < tie_order[b];
     }
   };
-  const Time cost{*this, task, mu, gamma, allowed, tie_order};
+  const Time cost{*this, task, mu, gamma, allowed, tie_order, work};
   if (!replay_enabled_) return Search(work, cost);
   const Step* old = Replayable(task, work, false, /*least_time=*/true);
   Best best;

@@ -42,6 +42,7 @@
 
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "runtime/sched/scheduler.h"
@@ -119,7 +120,8 @@ class FinishIndex {
   // The next Build replays nothing (what the log's answers depended on
   // besides the board and the predictor changed).
   void ForgetRounds() {
-    steps_.clear();
+    log_.clear();
+    carries_.clear();
     begin_.clear();
   }
   // How many Finds were answered from the log (for tests and benchmarks).
@@ -138,6 +140,14 @@ class FinishIndex {
   void GroupBySpeed(std::span<const double> speeds);
   // Back in order of earliest slot, from a nearly sorted order.
   void SortGroup(const Group& g);
+  // h's group is out of order: sorted when a search next reads it.
+  void MarkUnsorted(HostId h) {
+    const uint32_t g = group_of_[h];
+    if (!unsorted_[g]) {
+      unsorted_[g] = true;
+      unsorted_list_.push_back(g);
+    }
+  }
   // The earliest slot of h; +inf when h is not usable.
   Seconds EarliestOf(HostId h) const {
     return board_->usable(h) ? board_->earliest(h)
@@ -166,7 +176,13 @@ class FinishIndex {
     // where the board may differ from the one the step was made on, when
     // it was made in an earlier round than the steps before it.
     uint32_t carry_begin = 0, carry_end = 0;
+    // In log_: how many steps at or below this one are not free.
+    uint32_t reserved_below = 0;
   };
+  // The last round's step i (counted from its first).
+  const Step& OldStep(size_t i) const { return log_[old_count_ - 1 - i]; }
+  // carries_ without the carries of steps no longer in the log.
+  void CompactCarries();
   void StartRound(bool regrouped);
   // Keeps the board as it was at Build, but for the hosts taken since,
   // which are all hosts of steps_ (told to the next round as changed).
@@ -208,6 +224,10 @@ class FinishIndex {
   // Groups whose order Moved left to the next Search (with replay).
   std::vector<bool> unsorted_;
   std::vector<uint32_t> unsorted_list_;
+  // Each host's earliest slot when its group was last sorted: its group is
+  // in order while no host's differs.
+  std::vector<Seconds> sorted_by_;
+  std::vector<std::pair<Seconds, HostId>> sort_keys_;  // SortGroup's
   // Reused per Find: each group's bound and least execution time.
   std::vector<std::pair<Seconds, Seconds>> bounds_;
 
@@ -222,8 +242,14 @@ class FinishIndex {
   HostId expect_ = kNoHost;  // that Take repeats the old step's
   bool kept_ = false;        // KeepBoard was called this round
   bool first_find_ = false;  // no Find yet this round
-  std::vector<Step> steps_, old_steps_;
-  std::vector<HostId> carries_, old_carries_;
+  // This round's steps, in order; the log of the rounds before, backwards
+  // (during a round it is the old steps: step i at log_[old_count_ - 1 - i]).
+  std::vector<Step> steps_, log_;
+  size_t old_count_ = 0;
+  // The log's carries, by index; steps that left the log leave theirs
+  // behind until CompactCarries.
+  std::vector<HostId> carries_;
+  size_t carries_limit_ = 4096;
   size_t carried_ = 0;  // old steps whose carries were added to D
   std::vector<SlotBoard::Slot> slots_, old_slots_;
   std::vector<uint32_t> begin_, old_begin_;  // empty: not kept

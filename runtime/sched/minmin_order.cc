@@ -26,16 +26,16 @@ uint32_t MinMinOrder::RemovedBefore(uint32_t slot) const {
 
 void MinMinOrder::MarkRemoved(uint32_t slot) {
   removed_[slot] = true;
+  removals_.push_back(slot);
   --live_;
   for (uint32_t i = slot + 1; i < fenwick_.size(); i += i & (0 - i))
     ++fenwick_[i];
   while (live_ > 0 && removed_[last_live_]) --last_live_;
 }
 
-bool MinMinOrder::Matches(uint32_t slot, uint32_t place) const {
+bool MinMinOrder::Matches(const ReadyTask& e, uint32_t place) const {
   if (place >= ready_.size()) return false;
   const ReadyTask& r = ready_[place];
-  const ReadyTask& e = entries_[slot].task;
   return r.id == e.id && r.op == e.op && r.need.cores == e.need.cores &&
          r.need.memory_gb == e.need.memory_gb;
 }
@@ -50,6 +50,7 @@ void MinMinOrder::Sort(std::span<const ReadyTask> ready,
   for (const ReadyTask& t : ready)
     entries_.push_back({t, WorkOf(t, predictor)});
   removed_.assign(n, false);
+  removals_.clear();
   fenwick_.assign(n + 1, 0);
   live_ = n;
   last_live_ = n > 0 ? n - 1 : 0;
@@ -90,13 +91,16 @@ void MinMinOrder::Update(std::span<const ReadyTask> ready,
   // last one known would have moved).
   bool keep = predictor_ == &predictor && stamp != 0 && stamp == stamp_ &&
               ready.size() >= live_;
-  if (keep && live_ > 0) keep = Matches(last_live_, PlaceOf(last_live_));
+  if (keep && live_ > 0)
+    keep = Matches(entries_[last_live_].task, PlaceOf(last_live_));
   // Removed slots pile up in the order: sorted afresh when they are most.
   if (keep && order_.size() - front_ > 2 * live_ + 1024) keep = false;
   if (!keep) {
     Sort(ready, predictor);
+    ForgetPlaces();  // other places in order_
   } else if (ready.size() > live_) {
     Append(ready.subspan(live_), predictor);
+    ForgetPlaces();
   }
   while (front_ < order_.size() && removed_[order_[front_]]) ++front_;
   walk_ = front_;
@@ -105,13 +109,29 @@ void MinMinOrder::Update(std::span<const ReadyTask> ready,
 MinMinOrder::Next MinMinOrder::Walk(uint32_t* index, Seconds* work) {
   while (walk_ < order_.size() && removed_[order_[walk_]]) ++walk_;
   if (walk_ == order_.size()) return Next::kEnd;
-  const uint32_t slot = order_[walk_++];
-  const uint32_t place = PlaceOf(slot);
-  if (!Matches(slot, place)) return Next::kBroken;
-  walked_.push_back({place, slot});
-  *index = place;
-  *work = entries_[slot].work;
+  const uint32_t at = static_cast<uint32_t>(walk_++);
+  const uint32_t slot = order_[at];
+  Walked& known = walked_at_[at];
+  const size_t removals = removals_.size();
+  if (known.removals <= removals && removals - known.removals <= 32) {
+    // Its place when last walked, less the tasks removed before it since.
+    for (size_t i = known.removals; i < removals; ++i)
+      known.place -= removals_[i] < slot ? 1 : 0;
+  } else {
+    known.place = PlaceOf(slot);
+    known.entry = entries_[slot];
+  }
+  known.removals = static_cast<uint32_t>(removals);
+  if (!Matches(known.entry.task, known.place)) return Next::kBroken;
+  walked_.push_back({known.place, slot});
+  *index = known.place;
+  *work = known.entry.work;
   return Next::kTask;
+}
+
+void MinMinOrder::ForgetPlaces() {
+  // removals above every count: none known.
+  walked_at_.assign(order_.size(), Walked{0, kNotWalked, {}});
 }
 
 void MinMinOrder::Placed(uint32_t index) {

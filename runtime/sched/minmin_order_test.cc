@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <vector>
 
 namespace gs {
@@ -103,6 +105,53 @@ TEST(MinMinOrderTest, AWalkThatMeetsAnotherTaskBreaks) {
   Seconds work;
   ASSERT_EQ(order.Walk(&index, &work), MinMinOrder::Next::kTask);  // 11
   EXPECT_EQ(order.Walk(&index, &work), MinMinOrder::Next::kBroken);
+}
+
+// Rounds that walk part of the queue, place some of the tasks walked and
+// add others at the end: each walk (and its works) is that of an order
+// sorted afresh on the same queue. The kept order reuses the last round's
+// places for the front it walks again.
+TEST(MinMinOrderTest, KeptWalksAreFreshWalksOverManyRounds) {
+  std::mt19937_64 rng(11);
+  for (int run = 0; run < 50; ++run) {
+    WorkPredictor p;
+    for (int op = 0; op < 40; ++op)
+      p.work.push_back(rng() % 5 == 0 ? -1 : static_cast<Seconds>(rng() % 12));
+    std::vector<ReadyTask> queue;
+    TaskId next = 0;
+    auto add = [&](size_t n) {
+      for (size_t i = 0; i < n; ++i, ++next)
+        queue.push_back({next, static_cast<OpId>(rng() % 40), {}});
+    };
+    add(1 + rng() % 60);
+    MinMinOrder kept;
+    for (int round = 0; round < 40 && !queue.empty(); ++round) {
+      kept.Update(queue, p);
+      MinMinOrder fresh;
+      fresh.Update(queue, p);
+      const size_t steps = 1 + rng() % queue.size();
+      std::vector<uint32_t> walked;
+      for (size_t i = 0; i < steps; ++i) {
+        uint32_t a, b;
+        Seconds wa, wb;
+        const auto na = kept.Walk(&a, &wa), nb = fresh.Walk(&b, &wb);
+        ASSERT_EQ(na, nb) << "run " << run << " round " << round;
+        if (na != MinMinOrder::Next::kTask) break;
+        ASSERT_EQ(a, b) << "run " << run << " round " << round;
+        ASSERT_EQ(wa, wb);
+        walked.push_back(a);
+      }
+      // Some walked tasks start; the queue loses them, keeping its order.
+      std::vector<uint32_t> placed;
+      for (uint32_t i : walked)
+        if (rng() % 3 == 0) placed.push_back(i);
+      for (uint32_t i : placed) kept.Placed(i);
+      std::sort(placed.rbegin(), placed.rend());
+      for (uint32_t i : placed) queue.erase(queue.begin() + i);
+      if (rng() % 4 == 0) add(rng() % 5);
+    }
+    EXPECT_EQ(kept.sorts(), 1u) << "run " << run;
+  }
 }
 
 }  // namespace

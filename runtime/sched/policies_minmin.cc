@@ -143,7 +143,8 @@ class MinMinPolicy : public Policy {
     }
     for (const MinMinStep& s : steps_) {
       if (!s.starts_now) continue;
-      out->push_back({ready[s.task_index].id, s.host, s.end});
+      out->push_back({ready[s.task_index].id, s.host, s.end,
+                      static_cast<uint32_t>(s.task_index)});
       order_.Placed(static_cast<uint32_t>(s.task_index));
     }
   }

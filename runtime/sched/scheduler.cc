@@ -38,48 +38,71 @@ int HostState::FreeFor(const Need& need) const {
 }
 
 SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
+  // A board is made every round (after every job's end) over every host:
+  // one allocation for all slots, written in place.
   const auto& hosts = *in.hosts;
-  begin_.resize(hosts.size() + 1);
-  host_free_.assign(hosts.size(), 0);
+  const size_t n = hosts.size();
+  begin_.resize(n + 1);
+  host_free_.resize(n);
   size_t total = 0;
   bool any_memory = false;
-  for (size_t h = 0; h < hosts.size(); ++h) {
-    if (hosts[h].usable)
-      total += hosts[h].busy_cores() + std::max(0, hosts[h].free_slots());
-    any_memory = any_memory || hosts[h].memory_gb > 0;
+  for (const HostState& host : hosts) {
+    any_memory = any_memory || host.memory_gb > 0;
+    if (!host.usable) continue;
+    // What the loop below writes: each job's cores, then the free slots.
+    const size_t jobs = host.busy_until.size();
+    const size_t with_needs = std::min(jobs, host.busy_needs.size());
+    total += jobs - with_needs + std::max(0, host.free_slots());
+    for (size_t j = 0; j < with_needs; ++j)
+      total += std::max(0, host.busy_needs[j].cores);
   }
   // Memory is tracked only when some host has a capacity (every use is
   // behind memory_of(h) > 0): without one, no per-host vectors each round.
   if (any_memory) {
-    memory_.assign(hosts.size(), 0);
-    held_.assign(hosts.size(), 0);
-    holds_.resize(hosts.size());
+    memory_.assign(n, 0);
+    held_.assign(n, 0);
+    holds_.resize(n);
   }
-  slots_.reserve(total);
-  for (size_t h = 0; h < hosts.size(); ++h) {
-    begin_[h] = static_cast<uint32_t>(slots_.size());
-    if (!hosts[h].usable) continue;
+  slots_.resize(total);
+  // Local pointers: the compiler cannot tell the slots written from the
+  // members, and would read them again after every write.
+  Slot* const first = slots_.data();
+  Slot* out = first;
+  uint32_t* const begin = begin_.data();
+  int* const host_free = host_free_.data();
+  const Seconds now = now_;
+  int free = 0;
+  for (size_t h = 0; h < n; ++h) {
+    begin[h] = static_cast<uint32_t>(out - first);
+    host_free[h] = 0;
     const HostState& host = hosts[h];
-    for (size_t j = 0; j < host.busy_until.size(); ++j) {
+    if (!host.usable) continue;
+    Slot* const host_first = out;
+    const size_t jobs = host.busy_until.size();
+    for (size_t j = 0; j < jobs; ++j) {
       // An overrunning job still holds its slots: never "free" at now.
-      Seconds until = std::max(host.busy_until[j], now_);
-      const bool needs = j < host.busy_needs.size();
-      int cores = needs ? host.busy_needs[j].cores : 1;
-      for (int c = 0; c < cores; ++c) slots_.push_back({until, false});
-      if (needs && host.memory_gb > 0 && host.busy_needs[j].memory_gb > 0) {
-        holds_[h].push_back({until, host.busy_needs[j].memory_gb});
-        held_[h] += host.busy_needs[j].memory_gb;
+      const Seconds until = std::max(host.busy_until[j], now);
+      if (j >= host.busy_needs.size()) {  // one core, no memory
+        *out++ = {until, false};
+        continue;
+      }
+      const Need& need = host.busy_needs[j];
+      for (int c = 0; c < need.cores; ++c) *out++ = {until, false};
+      if (host.memory_gb > 0 && need.memory_gb > 0) {
+        holds_[h].push_back({until, need.memory_gb});
+        held_[h] += need.memory_gb;
       }
     }
     for (int i = host.free_slots(); i > 0; --i) {
-      slots_.push_back({now_, true});
-      ++free_;
-      ++host_free_[h];
+      *out++ = {now, true};
+      ++free;
+      ++host_free[h];
     }
     if (any_memory) memory_[h] = host.memory_gb;
-    std::make_heap(slots_.begin() + begin_[h], slots_.end(), Later);
+    if (out - host_first > 1) std::make_heap(host_first, out, Later);
   }
-  begin_[hosts.size()] = static_cast<uint32_t>(slots_.size());
+  begin[n] = static_cast<uint32_t>(out - first);
+  free_ = free;
 }
 
 bool SlotBoard::Later(const Slot& a, const Slot& b) {
@@ -175,7 +198,10 @@ void Policy::Place(std::span<const ReadyTask> ready, const SchedulingInput& in,
     bool start_now = board.FreeNowFor(c.host, task.need);
     board.Take(c.host, task.need, c.end);  // reserve even when waiting
     Took(c.host);
-    if (start_now) out->push_back({task.id, c.host, c.end});
+    if (start_now) {
+      out->push_back({task.id, c.host, c.end,
+                      static_cast<uint32_t>(&task - ready.data())});
+    }
   }
   EndRound();
 }
@@ -292,14 +318,64 @@ const char kPolicyNames[] =
     "iay, e.g. y-ie); docs/configuration.md, \"Choosing a policy\", says "
     "when to use which";
 
+bool Scheduler::PlacesOf(const std::vector<Placement>& placed,
+                         std::vector<size_t>* places) const {
+  places->clear();
+  for (const Placement& p : placed) {
+    if (p.ready_index >= num_ready()) return false;
+    const size_t at = head_ + p.ready_index;
+    if (ready_[at].id != p.task) return false;
+    places->push_back(at);
+  }
+  std::sort(places->begin(), places->end());
+  return std::adjacent_find(places->begin(), places->end()) == places->end();
+}
+
+void Scheduler::RemoveAt(size_t at) {
+  if (at - head_ <= ready_.size() - at) {
+    std::move_backward(ready_.begin() + head_, ready_.begin() + at,
+                       ready_.begin() + at + 1);
+    ++head_;
+  } else {
+    ready_.erase(ready_.begin() + at);
+  }
+}
+
+void Scheduler::DropConsumedFront() {
+  // The consumed front is dropped once it is most of the vector.
+  if (head_ >= 4096 && head_ * 2 >= ready_.size()) {
+    ready_.erase(ready_.begin(), ready_.begin() + head_);
+    head_ = 0;
+  }
+}
+
 std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
   std::vector<Placement> placed;
   if (num_ready() == 0) return placed;
   policy_->Place(ready(), in, &placed);
   if (placed.empty()) return placed;
+  std::vector<size_t> places;
+  if (PlacesOf(placed, &places)) {
+    if (places.size() == 1) {
+      RemoveAt(places.front());
+    } else {
+      // The tasks kept before the last placed one move up against it, in
+      // order; the rest of the queue does not move.
+      size_t w = places.back() + 1;
+      for (size_t r = places.back() + 1, k = places.size(); r-- > head_;) {
+        if (k > 0 && places[k - 1] == r) {
+          --k;
+        } else {
+          ready_[--w] = ready_[r];
+        }
+      }
+      head_ = w;
+    }
+    DropConsumedFront();
+    return placed;
+  }
   if (placed.size() == 1) {
-    // One task (a round per job's end): Min-Min's is anywhere in the
-    // queue, so it is looked for from both ends and the shorter side moves.
+    // Not told where: looked for from both ends.
     const TaskId id = placed.front().task;
     size_t front = head_, back = ready_.size();
     size_t at = back;
@@ -315,17 +391,8 @@ std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
       ++front;
     }
     if (at == ready_.size()) return placed;  // not in the queue
-    if (at - head_ <= ready_.size() - at) {
-      std::move_backward(ready_.begin() + head_, ready_.begin() + at,
-                         ready_.begin() + at + 1);
-      ++head_;
-    } else {
-      ready_.erase(ready_.begin() + at);
-    }
-    if (head_ >= 4096 && head_ * 2 >= ready_.size()) {
-      ready_.erase(ready_.begin(), ready_.begin() + head_);
-      head_ = 0;
-    }
+    RemoveAt(at);
+    DropConsumedFront();
     return placed;
   }
   // Placed tasks are usually near the front of a long queue: find the last
@@ -347,11 +414,7 @@ std::vector<Placement> Scheduler::Schedule(const SchedulingInput& in) {
     if (!is_taken(ready_[r])) ready_[--w] = ready_[r];
   }
   head_ = w;
-  // The consumed front is dropped once it is most of the vector.
-  if (head_ >= 4096 && head_ * 2 >= ready_.size()) {
-    ready_.erase(ready_.begin(), ready_.begin() + head_);
-    head_ = 0;
-  }
+  DropConsumedFront();
   return placed;
 }
 

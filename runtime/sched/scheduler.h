@@ -104,6 +104,11 @@ struct Placement {
   TaskId task;
   HostId host;
   Seconds predicted_end;
+  // The task's index in the `ready` span Place was given, when the policy
+  // tells it (kNoIndex: not told): the Scheduler then removes it without
+  // looking for it.
+  static constexpr uint32_t kNoIndex = static_cast<uint32_t>(-1);
+  uint32_t ready_index = kNoIndex;
 };
 
 struct SchedulingInput {
@@ -308,6 +313,15 @@ class Scheduler {
   Policy* mutable_policy() { return policy_.get(); }
 
  private:
+  // The places in ready_ of the tasks in `placed`, ascending; false when
+  // a policy did not tell one (or told a wrong one).
+  bool PlacesOf(const std::vector<Placement>& placed,
+                std::vector<size_t>* places) const;
+  // Removes one task at `at` (Min-Min's is anywhere in the queue): the
+  // shorter side moves.
+  void RemoveAt(size_t at);
+  void DropConsumedFront();
+
   std::unique_ptr<Policy> policy_;
   // The queue is ready_[head_, end): placed tasks leave from the nearer
   // end, by moving head_ and the few kept before them or the tail after

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 namespace gs {
 namespace {
@@ -147,6 +149,70 @@ TEST(MctTest, UnknownTimesSpreadOverFreeHosts) {
   ASSERT_EQ(placed.size(), 2u);
   EXPECT_EQ(placed[0].host, 1u);
   EXPECT_EQ(placed[1].host, 2u);
+}
+
+// Places the tasks at the given indices of the queue, telling the index
+// (`tell`), a wrong one, or none.
+class ScriptedPolicy : public Policy {
+ public:
+  enum class Tell { kRight, kWrong, kNone };
+  ScriptedPolicy(std::vector<uint32_t> picks, Tell tell)
+      : picks_(std::move(picks)), tell_(tell) {}
+  std::string_view name() const override { return "scripted"; }
+  Choice Choose(const ReadyTask&, const SlotBoard&, const Predictor&) override {
+    return {};
+  }
+  void Place(std::span<const ReadyTask> ready, const SchedulingInput&,
+             std::vector<Placement>* out) override {
+    for (uint32_t i : picks_) {
+      Placement p{ready[i].id, 0, 0};
+      if (tell_ == Tell::kRight) p.ready_index = i;
+      if (tell_ == Tell::kWrong) p.ready_index = (i + 1) % ready.size();
+      out->push_back(p);
+    }
+  }
+
+ private:
+  std::vector<uint32_t> picks_;
+  Tell tell_;
+};
+
+// Placed tasks leave the queue and the others keep their order, whether
+// the policy told where they were, told wrongly or did not tell; over
+// rounds, with the queue's consumed front and tasks added at its end.
+TEST(SchedulerTest, PlacedTasksLeaveTheQueueWhereverTheyAre) {
+  TablePredictor p;
+  auto hosts = Hosts({1});
+  for (auto tell : {ScriptedPolicy::Tell::kRight, ScriptedPolicy::Tell::kWrong,
+                    ScriptedPolicy::Tell::kNone}) {
+    for (const std::vector<uint32_t>& picks :
+         std::vector<std::vector<uint32_t>>{
+             {0}, {5}, {9}, {2, 7}, {8, 1, 4}, {0, 1, 2}, {9, 3}}) {
+      Scheduler s(std::make_unique<ScriptedPolicy>(picks, tell));
+      std::vector<TaskId> model;
+      TaskId next = 100;
+      for (int round = 0; round < 40; ++round) {
+        while (model.size() < 10) {
+          s.AddReady(next, 0);
+          model.push_back(next++);
+        }
+        std::vector<TaskId> placed_ids;
+        for (const Placement& pl : s.Schedule({0, &hosts, &p}))
+          placed_ids.push_back(pl.task);
+        std::vector<TaskId> expected_placed;
+        for (uint32_t i : picks) expected_placed.push_back(model[i]);
+        EXPECT_EQ(placed_ids, expected_placed);
+        std::erase_if(model, [&](TaskId t) {
+          return std::find(expected_placed.begin(), expected_placed.end(), t) !=
+                 expected_placed.end();
+        });
+        std::vector<TaskId> left;
+        for (const ReadyTask& r : s.ready()) left.push_back(r.id);
+        ASSERT_EQ(left, model)
+            << "round " << round << ", tell " << static_cast<int>(tell);
+      }
+    }
+  }
 }
 
 }  // namespace
