@@ -20,6 +20,7 @@
 #include "tests/support/run_until.h"
 #include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_files.h"
 
 namespace gs {
 namespace {
@@ -82,17 +83,10 @@ TEST(SshHostAdapterTest, AConnectedAgentSurvivesALongSetupStepOfAnotherHost) {
   first.Shutdown();
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
+// Programs by default.
 void WriteFile(const std::string& path, const std::string& bytes,
                std::filesystem::perms mode = std::filesystem::perms(0755)) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-  std::filesystem::permissions(path, mode);
+  WriteText(path, bytes, mode);
 }
 
 // A host that does not share the master's files: the agent and a worker
@@ -133,7 +127,7 @@ class InstalledHostTest : public ::testing::Test {
       EXPECT_TRUE(probe && probe->ok());
     }
     host.Shutdown();
-    return ReadFile(log_);
+    return ReadAll(log_);
   }
   std::string RemoteWorker() const {
     return workdir_ + "/bin/" +
@@ -151,7 +145,7 @@ TEST_F(InstalledHostTest,
   const std::string first = ConnectOnce();
   EXPECT_THAT(first, HasSubstr("--version\n")) << "installed, then checked";
   EXPECT_THAT(first, HasSubstr("--workdir")) << "then started";
-  EXPECT_EQ(ReadFile(RemoteWorker()), ReadFile(GSRT_SERVE_TEST_WORKER));
+  EXPECT_EQ(ReadAll(RemoteWorker()), ReadAll(GSRT_SERVE_TEST_WORKER));
   const std::string later = ConnectOnce();
   EXPECT_THAT(later, ::testing::StartsWith("--workdir"))
       << "nothing installed, no --version: the check execs the agent";
@@ -162,9 +156,9 @@ TEST_F(InstalledHostTest,
 
 TEST_F(InstalledHostTest, AWorkerThatDiffersIsInstalledBeforeTheAgentStarts) {
   ConnectOnce();
-  WriteFile(RemoteWorker(), ReadFile(GSRT_SERVE_TEST_WORKER) + "changed");
+  WriteFile(RemoteWorker(), ReadAll(GSRT_SERVE_TEST_WORKER) + "changed");
   const std::string later = ConnectOnce();
-  EXPECT_EQ(ReadFile(RemoteWorker()), ReadFile(GSRT_SERVE_TEST_WORKER))
+  EXPECT_EQ(ReadAll(RemoteWorker()), ReadAll(GSRT_SERVE_TEST_WORKER))
       << "uploaded again";
   EXPECT_THAT(later, ::testing::StartsWith("--version\n--workdir"))
       << "the check ran the agent's --version once, as it would not start "
@@ -174,7 +168,7 @@ TEST_F(InstalledHostTest, AWorkerThatDiffersIsInstalledBeforeTheAgentStarts) {
 // /bin/true with another machine type in its ELF header: what an agent
 // built for another architecture looks like.
 std::string ForeignElf() {
-  std::string elf = ReadFile("/bin/true");
+  std::string elf = ReadAll("/bin/true");
   struct utsname u;
   ::uname(&u);
   elf[18] = static_cast<char>(std::string(u.machine) == "x86_64" ? 0xB7 : 0x3E);
@@ -191,7 +185,7 @@ TEST_F(InstalledHostTest, AnAgentThatCannotStartIsNamedWithItsHost) {
   // install path says why the agent does not start.
   for (bool in_place : {true, false}) {
     if (in_place) {
-      WriteFile(remote_agent, ReadFile(agent_));
+      WriteFile(remote_agent, ReadAll(agent_));
     } else {
       std::filesystem::remove(remote_agent);
     }

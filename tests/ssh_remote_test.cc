@@ -28,6 +28,7 @@
 #include "tests/support/ssh_command_cost.h"
 #include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_files.h"
 
 namespace gs {
 namespace {
@@ -45,17 +46,9 @@ double Since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void WriteFile(const std::string& path, const std::string& bytes,
                int mode = 0644) {
-  std::ofstream(path, std::ios::binary) << bytes;
-  std::filesystem::permissions(path, static_cast<std::filesystem::perms>(mode));
+  WriteText(path, bytes, static_cast<std::filesystem::perms>(mode));
 }
 
 int ModeOf(const std::string& path) {
@@ -271,7 +264,7 @@ TEST_F(SshRemoteTest, UploadStreamsTheFileAndChecksItsHash) {
   ASSERT_TRUE(HashFile(local, &sha).ok());
   const std::string digest = sha.Hex();
   EXPECT_EQ(up->sha256, digest);
-  EXPECT_TRUE(ReadFile(remote) == bytes);
+  EXPECT_TRUE(ReadAll(remote) == bytes);
   EXPECT_EQ(ModeOf(remote), 0640);
   // No temporary file is left behind.
   int entries = 0;
@@ -390,7 +383,7 @@ TEST_F(SshRemoteTest, ACheckedStartHandsTheChannelToTheProgram) {
 TEST_F(SshRemoteTest, AProgramThatCannotStartGivesAClearError) {
   // /bin/true with another machine type in its ELF header: what a binary
   // built for the wrong architecture looks like.
-  std::string elf = ReadFile("/bin/true");
+  std::string elf = ReadAll("/bin/true");
   ASSERT_GT(elf.size(), 20u);
   struct utsname u;
   ::uname(&u);

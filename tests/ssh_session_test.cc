@@ -21,6 +21,7 @@
 #include "tests/support/run_until.h"
 #include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_files.h"
 
 namespace gs {
 namespace {
@@ -33,17 +34,6 @@ static auto* const kSshd = ::gs::testing::SshdEnvironment::Register(3);
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
 }
 
 // A TCP socket on 127.0.0.1 bound to a free port; listening (accepting
@@ -116,7 +106,7 @@ TEST_F(SshSessionTest, ConnectsAndRunsEchoWithAwkwardArguments) {
 TEST_F(SshSessionTest, StrictRefusesAnUnknownHostKeyShowingItsFingerprint) {
   SshTarget t = Sshd().Target(1);
   t.known_hosts = tmp_ / "known_hosts";
-  WriteFile(t.known_hosts, "");
+  WriteText(t.known_hosts, "");
   auto session = Connect(t);
   ASSERT_FALSE(session.ok());
   const Status& s = session.status();
@@ -131,7 +121,7 @@ TEST_F(SshSessionTest, StrictRefusesAnUnknownHostKeyShowingItsFingerprint) {
   EXPECT_THAT(s.message(),
               HasSubstr("ssh-keyscan -p " + std::to_string(Sshd().port()) +
                         " 127.0.0.2 >> " + t.known_hosts));
-  EXPECT_EQ(ReadFile(t.known_hosts), "");  // nothing recorded
+  EXPECT_EQ(ReadAll(t.known_hosts), "");  // nothing recorded
 }
 
 TEST_F(SshSessionTest, ChangedHostKeyIsRefusedUnderStrictAndAcceptNew) {
@@ -141,7 +131,7 @@ TEST_F(SshSessionTest, ChangedHostKeyIsRefusedUnderStrictAndAcceptNew) {
   const std::string text =
       "# kept\n[127.0.0.2]:" + std::to_string(Sshd().port()) + " " +
       Sshd().HostKeyLine(2) + "\n";
-  WriteFile(t.known_hosts, text);
+  WriteText(t.known_hosts, text);
   for (HostKeyCheck check : {HostKeyCheck::kStrict, HostKeyCheck::kAcceptNew}) {
     t.host_key_check = check;
     auto session = Connect(t);
@@ -152,7 +142,7 @@ TEST_F(SshSessionTest, ChangedHostKeyIsRefusedUnderStrictAndAcceptNew) {
     EXPECT_THAT(s.message(), HasSubstr(Sshd().Fingerprint(1)));
     EXPECT_THAT(s.message(),
                 HasSubstr("remove the old line 2 of " + t.known_hosts));
-    EXPECT_EQ(ReadFile(t.known_hosts), text) << "the file must stay as it was";
+    EXPECT_EQ(ReadAll(t.known_hosts), text) << "the file must stay as it was";
   }
 }
 
@@ -164,7 +154,7 @@ TEST_F(SshSessionTest, AcceptNewRecordsTheKeyAndStrictThenAccepts) {
     auto first = Connect(t);
     ASSERT_TRUE(first.ok()) << first.status().ToString();
   }
-  const std::string recorded = ReadFile(t.known_hosts);
+  const std::string recorded = ReadAll(t.known_hosts);
   EXPECT_THAT(recorded,
               HasSubstr("[127.0.0.3]:" + std::to_string(Sshd().port()) + " " +
                         Sshd().HostKeyLine(2)));
@@ -174,7 +164,7 @@ TEST_F(SshSessionTest, AcceptNewRecordsTheKeyAndStrictThenAccepts) {
   auto r = RunCommand(**second, {"echo", "ok"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->out, "ok\n");
-  EXPECT_EQ(ReadFile(t.known_hosts), recorded);  // recorded once
+  EXPECT_EQ(ReadAll(t.known_hosts), recorded);  // recorded once
 }
 
 TEST_F(SshSessionTest, WrongClientKeyIsRefusedNamingUserHostAndIdentity) {

@@ -22,6 +22,18 @@ inline std::optional<std::string> ReadText(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// The file's content, or "" when it cannot be read.
+inline std::string ReadAll(const std::string& path) {
+  return ReadText(path).value_or(std::string());
+}
+
+// WriteText, then the file's permissions set to `mode`.
+inline void WriteText(const std::string& path, const std::string& text,
+                      std::filesystem::perms mode) {
+  WriteText(path, text);
+  std::filesystem::permissions(path, mode);
+}
+
 inline bool Exists(const std::string& path) {
   std::error_code ec;
   return std::filesystem::exists(path, ec);
