@@ -23,7 +23,7 @@
 #include "adapters/ssh/install_check.h"
 #include "adapters/ssh/ssh_channel_stream.h"
 #include "runtime/base/asio_clock.h"
-#include "runtime/base/hashing.h"
+#include "runtime/base/sha256.h"
 #include "tests/support/run_until.h"
 #include "tests/support/ssh_command_cost.h"
 #include "tests/support/sshd_testbed.h"

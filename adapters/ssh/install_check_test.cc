@@ -11,8 +11,8 @@
 #include <fstream>
 
 #include "adapters/ssh/shell_quote.h"
-#include "runtime/base/hashing.h"
 #include "runtime/base/process_spawn.h"
+#include "runtime/base/sha256.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {

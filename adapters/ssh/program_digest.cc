@@ -7,7 +7,7 @@
 #include <mutex>
 #include <tuple>
 
-#include "runtime/base/hashing.h"
+#include "runtime/base/sha256.h"
 
 namespace gs {
 namespace {

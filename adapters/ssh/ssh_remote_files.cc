@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "adapters/ssh/ssh_remote.h"
-#include "runtime/base/hashing.h"
+#include "runtime/base/sha256.h"
 
 namespace gs {
 namespace {

@@ -1,12 +1,11 @@
 #include "runtime/base/hashing.h"
 
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <unistd.h>
 
-#include <cassert>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 namespace gs {
 
@@ -80,49 +79,8 @@ uint64_t ContentHash::Of(std::string_view data) {
   return hash.Digest();
 }
 
-struct Sha256::Ctx {
-  EVP_MD_CTX* md = EVP_MD_CTX_new();
-  ~Ctx() { EVP_MD_CTX_free(md); }
-};
-
-Sha256::Sha256() : ctx_(std::make_unique<Ctx>()) {
-  const int ok = ctx_->md != nullptr &&
-                 EVP_DigestInit_ex(ctx_->md, EVP_sha256(), nullptr) == 1;
-  assert(ok && "OpenSSL has no SHA-256");
-  (void)ok;
-}
-
-Sha256::~Sha256() = default;
-
-void Sha256::Update(std::string_view bytes) {
-  EVP_DigestUpdate(ctx_->md, bytes.data(), bytes.size());
-  total_ += bytes.size();
-}
-
-std::string Sha256::Hex() {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(ctx_->md, digest, &len);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < len; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 15];
-  }
-  return out;
-}
-
-std::string Sha256::HexOf(std::string_view bytes) {
-  Sha256 hash;
-  hash.Update(bytes);
-  return hash.Hex();
-}
-
-namespace {
-
-// Reads the file at `path` in large chunks, each given to `hash`.
-template <typename Hash>
-Status FeedFile(const std::string& path, Hash* hash) {
+Status ReadFileInPieces(const std::string& path,
+                        const std::function<void(std::string_view)>& update) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
@@ -142,20 +100,15 @@ Status FeedFile(const std::string& path, Hash* hash) {
       ::close(fd);
       return Status::FromErrno("cannot read '" + path + "'", err);
     }
-    hash->Update(std::string_view(buf.get(), static_cast<size_t>(n)));
+    update(std::string_view(buf.get(), static_cast<size_t>(n)));
   }
   ::close(fd);
   return Status::Ok();
 }
 
-}  // namespace
-
 Status HashFile(const std::string& path, ContentHash* hash) {
-  return FeedFile(path, hash);
-}
-
-Status HashFile(const std::string& path, Sha256* hash) {
-  return FeedFile(path, hash);
+  return ReadFileInPieces(
+      path, [hash](std::string_view bytes) { hash->Update(bytes); });
 }
 
 }  // namespace gs

@@ -1,12 +1,13 @@
-// The project's hashes, one module with one way to hash a file:
+// The project's hashes, one family with one way to hash a file:
 //   ContentHash  gsrt-hash64: fast and not cryptographic. Checks that a
 //                staged file arrived intact (the agent protocol) and names
 //                the content of the master's files in the journal. Defined
 //                exactly in docs/agent-protocol.md, so another
 //                implementation can reproduce it.
-//   Sha256       what hosts compute with `sha256sum`: gsdeploy and the ssh
-//                installer compare installed programs with it, and task
-//                signatures in the journal use it.
+//   Sha256       runtime/base/sha256.h: what hosts compute with
+//                `sha256sum`. OpenSSL's, so in a file of its own: code
+//                that needs only gsrt-hash64 (gsrt-agent) needs no
+//                libcrypto.
 // Both take bytes through Update() in any split (the digest depends only
 // on the bytes) and count them in size(); HashFile feeds either one a
 // file.
@@ -15,7 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -50,34 +51,15 @@ class ContentHash {
   uint64_t total_ = 0;
 };
 
-// SHA-256 (OpenSSL's).
-class Sha256 {
- public:
-  Sha256();
-  ~Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
-
-  void Update(std::string_view bytes);
-  // 64 lower-case hex digits, as sha256sum prints. Finishes: call once.
-  std::string Hex();
-
-  // Bytes given so far.
-  uint64_t size() const { return total_; }
-
-  static std::string HexOf(std::string_view bytes);
-
- private:
-  struct Ctx;
-  std::unique_ptr<Ctx> ctx_;
-  uint64_t total_ = 0;
-};
-
 // Feeds every byte of the file at `path` to `hash` (its size() then says
 // how many). NotFound when there is no such file; other failures to open
 // or read are IoErrors naming the path.
 Status HashFile(const std::string& path, ContentHash* hash);
-Status HashFile(const std::string& path, Sha256* hash);
+
+// HashFile's reading, for any hash: gives the file's bytes to `update` in
+// large pieces, with HashFile's errors.
+Status ReadFileInPieces(const std::string& path,
+                        const std::function<void(std::string_view)>& update);
 
 }  // namespace gs
 

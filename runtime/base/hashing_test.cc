@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "runtime/base/sha256.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_files.h"
 

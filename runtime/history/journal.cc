@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "runtime/base/hashing.h"
+#include "runtime/base/sha256.h"
 
 namespace gs {
 

@@ -1,0 +1,52 @@
+#include "runtime/base/sha256.h"
+
+#include <openssl/evp.h>
+
+#include <cassert>
+
+namespace gs {
+
+struct Sha256::Ctx {
+  EVP_MD_CTX* md = EVP_MD_CTX_new();
+  ~Ctx() { EVP_MD_CTX_free(md); }
+};
+
+Sha256::Sha256() : ctx_(std::make_unique<Ctx>()) {
+  const int ok = ctx_->md != nullptr &&
+                 EVP_DigestInit_ex(ctx_->md, EVP_sha256(), nullptr) == 1;
+  assert(ok && "OpenSSL has no SHA-256");
+  (void)ok;
+}
+
+Sha256::~Sha256() = default;
+
+void Sha256::Update(std::string_view bytes) {
+  EVP_DigestUpdate(ctx_->md, bytes.data(), bytes.size());
+  total_ += bytes.size();
+}
+
+std::string Sha256::Hex() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(ctx_->md, digest, &len);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 15];
+  }
+  return out;
+}
+
+std::string Sha256::HexOf(std::string_view bytes) {
+  Sha256 hash;
+  hash.Update(bytes);
+  return hash.Hex();
+}
+
+Status HashFile(const std::string& path, Sha256* hash) {
+  return ReadFileInPieces(
+      path, [hash](std::string_view bytes) { hash->Update(bytes); });
+}
+
+}  // namespace gs
