@@ -34,7 +34,7 @@ struct QueuedJob {
 // Records batch jobs about to be submitted (batch_id "": `dir` and
 // `index` say which element) and returns once they are durable, so that a
 // master killed inside the submission finds them when started again
-// (adapters/batch/batch_claim.h).
+// (adapters/batch/node/batch_claim.h).
 using SubmissionRecorder = std::function<void(const std::vector<QueuedJob>&)>;
 
 }  // namespace gs

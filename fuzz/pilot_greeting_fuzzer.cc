@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/node/pilot_auth.h"
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_input.h"
 

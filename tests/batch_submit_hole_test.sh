@@ -2,7 +2,7 @@
 # The submission hole of job mode: the master is SIGKILLed after the queue
 # accepted a batch job but before `sbatch` printed its id, so the id is
 # nowhere in the history. Started again, the master finds the element it
-# recorded as being submitted (adapters/batch/batch_claim.h) and the task
+# recorded as being submitted (adapters/batch/node/batch_claim.h) and the task
 # runs exactly once:
 #   batch_submit_hole_test.sh SRC TESTBED_DIR SCENARIO SCRATCH SCRATCH_SEQ
 # SCENARIO:

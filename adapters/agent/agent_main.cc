@@ -1,8 +1,8 @@
 // gsrt-agent: serves one master with the agent protocol
 // (docs/agent-protocol.md), running jobs with the local adapter in
 // --workdir: over stdin/stdout (ssh; adapters/agent/agent_serve.h), over
-// TCP as a pilot job (adapters/batch/pilot_agent.h), or once for a batch
-// job (adapters/batch/batch_job_runner.h). The command line is
+// TCP as a pilot job (adapters/batch/node/pilot_agent.h), or once for a batch
+// job (adapters/batch/node/batch_job_runner.h). The command line is
 // adapters/agent/agent_args.h.
 #include <signal.h>
 
@@ -10,8 +10,8 @@
 
 #include "adapters/agent/agent_args.h"
 #include "adapters/agent/agent_serve.h"
-#include "adapters/batch/batch_job_runner.h"
-#include "adapters/batch/pilot_agent.h"
+#include "adapters/batch/node/batch_job_runner.h"
+#include "adapters/batch/node/pilot_agent.h"
 #include "runtime/base/command_line.h"
 
 int main(int argc, char** argv) {

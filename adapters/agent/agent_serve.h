@@ -2,7 +2,7 @@
 // its jobs run by an embedded LocalAdapter in the work dir, until SHUTDOWN,
 // the end of the stream, an error or a signal (SIGTERM, SIGINT and SIGHUP
 // act like SHUTDOWN). The ssh mode serves its stdin/stdout; a pilot
-// (adapters/batch/pilot_agent.h) a TCP connection.
+// (adapters/batch/node/pilot_agent.h) a TCP connection.
 #ifndef GSRT_ADAPTERS_AGENT_AGENT_SERVE_H_
 #define GSRT_ADAPTERS_AGENT_AGENT_SERVE_H_
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <variant>
 
-#include "adapters/batch/batch_claim.h"
-#include "adapters/batch/batch_job_runner.h"
+#include "adapters/batch/node/batch_claim.h"
+#include "adapters/batch/node/batch_job_runner.h"
 #include "adapters/batch/via_ssh.h"
 
 namespace gs {

@@ -12,8 +12,8 @@
 #include <map>
 #include <set>
 
-#include "adapters/batch/batch_job_runner.h"
-#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/node/batch_job_runner.h"
+#include "adapters/batch/node/pilot_auth.h"
 #include "adapters/ssh/shell_quote.h"
 
 namespace gs {

@@ -13,8 +13,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "adapters/batch/batch_job_runner.h"
-#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/node/batch_job_runner.h"
+#include "adapters/batch/node/pilot_auth.h"
 #include "adapters/batch/pilot_record.h"
 #include "adapters/batch/pilot_scaling.h"
 #include "adapters/batch/pilot_token_file.h"

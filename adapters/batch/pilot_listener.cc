@@ -5,7 +5,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <set>
 
-#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/node/pilot_auth.h"
 #include "adapters/transport/tcp_stream.h"
 
 namespace gs {

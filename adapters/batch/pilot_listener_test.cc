@@ -5,7 +5,7 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/node/pilot_auth.h"
 #include "adapters/transport/tcp_stream.h"
 #include "runtime/base/asio_clock.h"
 #include "tests/support/run_until.h"

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "adapters/batch/batch_job_runner.h"
+#include "adapters/batch/node/batch_job_runner.h"
 #include "adapters/ssh/shell_quote.h"
 #include "runtime/base/file_io.h"
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/node/pilot_auth.h"
 
 namespace gs {
 

@@ -1,4 +1,4 @@
-#include "adapters/batch/batch_claim.h"
+#include "adapters/batch/node/batch_claim.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/batch/batch_job_runner.h"
+#include "adapters/batch/node/batch_job_runner.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {

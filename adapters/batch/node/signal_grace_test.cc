@@ -1,4 +1,4 @@
-#include "adapters/batch/signal_grace.h"
+#include "adapters/batch/node/signal_grace.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

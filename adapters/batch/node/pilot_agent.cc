@@ -1,4 +1,4 @@
-#include "adapters/batch/pilot_agent.h"
+#include "adapters/batch/node/pilot_agent.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -6,9 +6,9 @@
 #include <cstdlib>
 
 #include "adapters/agent/agent_serve.h"
-#include "adapters/batch/batch_allocation.h"
-#include "adapters/batch/pilot_auth.h"
-#include "adapters/batch/signal_grace.h"
+#include "adapters/batch/node/batch_allocation.h"
+#include "adapters/batch/node/pilot_auth.h"
+#include "adapters/batch/node/signal_grace.h"
 #include "adapters/transport/tcp_stream.h"
 
 namespace gs {

@@ -8,8 +8,8 @@
 // queue without one is an infrastructure failure.
 //
 // Both files are frames of the agent protocol (RUN_JOB and JOB_FINISHED).
-#ifndef GSRT_ADAPTERS_BATCH_BATCH_JOB_RUNNER_H_
-#define GSRT_ADAPTERS_BATCH_BATCH_JOB_RUNNER_H_
+#ifndef GSRT_ADAPTERS_BATCH_NODE_BATCH_JOB_RUNNER_H_
+#define GSRT_ADAPTERS_BATCH_NODE_BATCH_JOB_RUNNER_H_
 
 #include <string>
 #include <string_view>
@@ -44,4 +44,4 @@ int RunBatchJob(const std::string& dir, const std::string& work_dir);
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_BATCH_BATCH_JOB_RUNNER_H_
+#endif  // GSRT_ADAPTERS_BATCH_NODE_BATCH_JOB_RUNNER_H_

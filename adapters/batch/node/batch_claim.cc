@@ -1,4 +1,4 @@
-#include "adapters/batch/batch_claim.h"
+#include "adapters/batch/node/batch_claim.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cerrno>
 
-#include "adapters/batch/batch_job_runner.h"
+#include "adapters/batch/node/batch_job_runner.h"
 
 namespace gs {
 

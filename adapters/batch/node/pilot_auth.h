@@ -3,8 +3,8 @@
 // own name. The token is made per run from the kernel's random source and
 // reaches the pilot only in a file of mode 0600 (or its environment), never
 // on a command line, so `ps` and `squeue` do not show it. Pure logic.
-#ifndef GSRT_ADAPTERS_BATCH_PILOT_AUTH_H_
-#define GSRT_ADAPTERS_BATCH_PILOT_AUTH_H_
+#ifndef GSRT_ADAPTERS_BATCH_NODE_PILOT_AUTH_H_
+#define GSRT_ADAPTERS_BATCH_NODE_PILOT_AUTH_H_
 
 #include <string>
 #include <string_view>
@@ -60,4 +60,4 @@ PilotName SplitPilotName(std::string_view name);
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_BATCH_PILOT_AUTH_H_
+#endif  // GSRT_ADAPTERS_BATCH_NODE_PILOT_AUTH_H_

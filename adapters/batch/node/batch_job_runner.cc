@@ -1,4 +1,4 @@
-#include "adapters/batch/batch_job_runner.h"
+#include "adapters/batch/node/batch_job_runner.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -13,8 +13,8 @@
 #include <variant>
 
 #include "adapters/agent/protocol.h"
-#include "adapters/batch/batch_claim.h"
-#include "adapters/batch/signal_grace.h"
+#include "adapters/batch/node/batch_claim.h"
+#include "adapters/batch/node/signal_grace.h"
 #include "adapters/local/local_adapter.h"
 #include "runtime/base/asio_clock.h"
 

@@ -1,4 +1,4 @@
-#include "adapters/batch/batch_allocation.h"
+#include "adapters/batch/node/batch_allocation.h"
 
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 // agent is stopped meanwhile (Shutdown), they are never sent, and the
 // master sees the pilot or job lost (an infrastructure failure); if not,
 // they go out as they were. Everything else is the wrapped runner's.
-#ifndef GSRT_ADAPTERS_BATCH_SIGNAL_GRACE_H_
-#define GSRT_ADAPTERS_BATCH_SIGNAL_GRACE_H_
+#ifndef GSRT_ADAPTERS_BATCH_NODE_SIGNAL_GRACE_H_
+#define GSRT_ADAPTERS_BATCH_NODE_SIGNAL_GRACE_H_
 
 #include <map>
 #include <memory>
@@ -47,4 +47,4 @@ class SignalGraceAdapter : public AdapterWrapper {
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_BATCH_SIGNAL_GRACE_H_
+#endif  // GSRT_ADAPTERS_BATCH_NODE_SIGNAL_GRACE_H_

@@ -2,8 +2,8 @@
 // in the job's environment. A pilot sized by its allocation runs as many
 // jobs at once as it was given CPUs, and offers the memory it was given,
 // whatever the node has besides (docs/slurm.md, "What a pilot offers").
-#ifndef GSRT_ADAPTERS_BATCH_BATCH_ALLOCATION_H_
-#define GSRT_ADAPTERS_BATCH_BATCH_ALLOCATION_H_
+#ifndef GSRT_ADAPTERS_BATCH_NODE_BATCH_ALLOCATION_H_
+#define GSRT_ADAPTERS_BATCH_NODE_BATCH_ALLOCATION_H_
 
 #include <cstdint>
 #include <functional>
@@ -27,4 +27,4 @@ BatchAllocation AllocationFromEnvironment(const EnvironmentLookup& lookup);
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_BATCH_BATCH_ALLOCATION_H_
+#endif  // GSRT_ADAPTERS_BATCH_NODE_BATCH_ALLOCATION_H_

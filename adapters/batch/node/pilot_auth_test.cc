@@ -1,4 +1,4 @@
-#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/node/pilot_auth.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -10,8 +10,8 @@
 // running the spec, and the task runs again as a new job; if the job
 // claimed it first, its id is in the claim and the job is taken over.
 // Either way the task runs once.
-#ifndef GSRT_ADAPTERS_BATCH_BATCH_CLAIM_H_
-#define GSRT_ADAPTERS_BATCH_BATCH_CLAIM_H_
+#ifndef GSRT_ADAPTERS_BATCH_NODE_BATCH_CLAIM_H_
+#define GSRT_ADAPTERS_BATCH_NODE_BATCH_CLAIM_H_
 
 #include <functional>
 #include <string>
@@ -47,4 +47,4 @@ std::string OwnBatchId(const std::function<const char*(const char*)>& lookup);
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_BATCH_BATCH_CLAIM_H_
+#endif  // GSRT_ADAPTERS_BATCH_NODE_BATCH_CLAIM_H_

@@ -1,4 +1,4 @@
-#include "adapters/batch/pilot_agent.h"
+#include "adapters/batch/node/pilot_agent.h"
 
 #include <arpa/inet.h>
 #include <gmock/gmock.h>
@@ -14,7 +14,7 @@
 #include <map>
 #include <sstream>
 
-#include "adapters/batch/pilot_auth.h"
+#include "adapters/batch/node/pilot_auth.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_files.h"
 

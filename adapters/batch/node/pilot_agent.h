@@ -5,13 +5,13 @@
 // pilot is a lost host and not a failed task. With --reattach, a lost
 // master does not end it: its jobs go on and it serves the next master
 // that its token file names (a master restarted after a crash).
-#ifndef GSRT_ADAPTERS_BATCH_PILOT_AGENT_H_
-#define GSRT_ADAPTERS_BATCH_PILOT_AGENT_H_
+#ifndef GSRT_ADAPTERS_BATCH_NODE_PILOT_AGENT_H_
+#define GSRT_ADAPTERS_BATCH_NODE_PILOT_AGENT_H_
 
 #include <ostream>
 
 #include "adapters/agent/agent_args.h"
-#include "adapters/batch/batch_allocation.h"
+#include "adapters/batch/node/batch_allocation.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/status.h"
 
@@ -48,4 +48,4 @@ int RunPilotAgent(const AgentArgs& args, std::ostream& err);
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_BATCH_PILOT_AGENT_H_
+#endif  // GSRT_ADAPTERS_BATCH_NODE_PILOT_AGENT_H_
