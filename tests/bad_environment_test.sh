@@ -72,7 +72,7 @@ unshare -m bash -c '
   mkdir "$4/files"; cp -p ./* "$4/files/" 2>/dev/null || true
 ' _ "$top/a" "$top/old" "$master" "$top" > "$top/a.result"
 grep -q ran "$top/a.result" && fail "full-staging: the run succeeded on a full disk"
-grep -q "No space left on device" "$top/err" ||
+grep -qi "no space left on device" "$top/err" ||
   { cat "$top/err"; fail "full-staging: no error names the full disk"; }
 # One grep: with pipefail, `grep | grep -q` fails when the first grep is
 # still writing as the second leaves at its first match (SIGPIPE).
