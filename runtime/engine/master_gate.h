@@ -47,6 +47,7 @@ class MasterGate {
     } while (!p());
     blocked_ = false;
   }
+
   // A bounded wait in real time; in virtual time time only passes while
   // the master waits, so the bound is not needed and the wait is plain.
   template <typename Rep, typename Period, typename Pred>
@@ -67,6 +68,7 @@ class MasterGate {
     } while (!p());
     return true;
   }
+
   // Any thread, with the engine mutex held: wakes the master if what it
   // waits for holds now.
   void notify_all() {
@@ -76,6 +78,7 @@ class MasterGate {
     blocked_ = false;
     cv_.notify_all();
   }
+
   // The master will not wait here again (GS_Off is ending the run).
   void MasterLeaves() {
     gone_ = true;
