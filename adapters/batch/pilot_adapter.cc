@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 
 #include "adapters/batch/node/batch_job_runner.h"
 #include "adapters/batch/node/pilot_auth.h"
@@ -255,26 +254,20 @@ void PilotAdapter::TakeOverQueuedPilots() {
       PilotsReadingTokenFiles(script_dir_, taken_over_files_);
   if (records.empty()) return;
   taken_over_running_ = 0;
-  // Job name -> id -> state; nullopt when the listing failed.
-  std::map<std::string, std::optional<std::map<std::string, std::string>>>
-      listed;
-  for (const PilotRecord& r : records) {
-    if (listed.count(r.job_name)) continue;
-    auto jobs = commands().List(r.job_name);
-    auto& entry = listed[r.job_name];
-    if (jobs.ok()) {
-      entry = std::move(jobs).value();
-    } else {
-      // Not taken: Forget cancels them, and new pilots replace them.
-      std::fprintf(stderr,
-                   "gsrt: %s: cannot list the pilots of an interrupted "
-                   "master: %s\n",
-                   Host().c_str(), jobs.status().message().c_str());
-    }
+  std::vector<std::string> names;
+  for (const PilotRecord& r : records) names.push_back(r.job_name);
+  const Listings listed = ListByJobName(names);
+  for (const auto& [name, jobs] : listed) {
+    if (jobs.ok()) continue;
+    // Not taken: Forget cancels them, and new pilots replace them.
+    std::fprintf(stderr,
+                 "gsrt: %s: cannot list the pilots of an interrupted "
+                 "master: %s\n",
+                 Host().c_str(), jobs.status().message().c_str());
   }
   for (const PilotRecord& r : records) {
-    const auto& jobs = listed[r.job_name];
-    if (!jobs) continue;
+    const auto& jobs = listed.at(r.job_name);
+    if (!jobs.ok()) continue;
     auto it = jobs->find(r.batch_id);
     if (it == jobs->end()) {
       // Ended meanwhile: its output may say why.
@@ -307,6 +300,15 @@ void PilotAdapter::TakeOverQueuedPilots() {
                  running ? "running" : "still queued",
                  running ? "" : ", it serves this run when it starts");
   }
+}
+
+PilotAdapter::Listings PilotAdapter::ListByJobName(
+    const std::vector<std::string>& job_names) {
+  Listings listings;
+  for (const std::string& name : job_names) {
+    if (!listings.count(name)) listings.emplace(name, commands().List(name));
+  }
+  return listings;
 }
 
 void PilotAdapter::AwaitReturningPilots(int want) {
@@ -442,18 +444,14 @@ void PilotAdapter::Retire(Pilot& pilot, const std::string& why) {
 
 void PilotAdapter::Maintain(bool list) {
   if (shut_down_ || !prepared_) return;
-  // Job name -> the queue's listing of it (nullopt: not listed now). A
-  // dead master's pilots taken over keep their names.
-  std::map<std::string, std::optional<std::map<std::string, std::string>>>
-      listings;
+  // By job name: a dead master's pilots taken over keep their names.
+  Listings listings;
   if (list) {
+    std::vector<std::string> queued;
     for (const auto& p : pilots_) {
-      if (p->state != PilotState::kQueued || listings.count(p->job_name))
-        continue;
-      auto l = commands().List(p->job_name);
-      auto& entry = listings[p->job_name];
-      if (l.ok()) entry = std::move(l).value();
+      if (p->state == PilotState::kQueued) queued.push_back(p->job_name);
     }
+    listings = ListByJobName(queued);
   }
   for (auto& p : pilots_) {
     switch (p->state) {
@@ -464,7 +462,7 @@ void PilotAdapter::Maintain(bool list) {
         break;
       case PilotState::kQueued: {
         auto listed = listings.find(p->job_name);
-        if (listed == listings.end() || !listed->second) break;
+        if (listed == listings.end() || !listed->second.ok()) break;
         if (listed->second->count(p->batch_id)) {
           p->missing = 0;
         } else if (++p->missing >= 2) {

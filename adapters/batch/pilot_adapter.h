@@ -115,6 +115,11 @@ class PilotAdapter : public BatchHostAdapter {
   // (pilot_record.h): a queued one keeps its place in the queue and serves
   // this run when it starts.
   void TakeOverQueuedPilots();
+  // The queue's listing (batch id -> state) of each job name, each listed
+  // once.
+  using Listings =
+      std::map<std::string, StatusOr<std::map<std::string, std::string>>>;
+  Listings ListByJobName(const std::vector<std::string>& job_names);
   // Waits in Connect() for pilots of a dead master to come back.
   void AwaitReturningPilots(int want);
   // Records the jobs Submit queued (committed), then sends them.
