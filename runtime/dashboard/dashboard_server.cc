@@ -1,8 +1,5 @@
 #include "runtime/dashboard/dashboard_server.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
@@ -11,6 +8,7 @@
 #include <chrono>
 #include <thread>
 
+#include "runtime/base/random_token.h"
 #include "runtime/dashboard/dashboard_assets.h"
 
 namespace gs {
@@ -23,23 +21,6 @@ using tcp = asio::ip::tcp;
 namespace {
 
 bool IsLoopback(const asio::ip::address& a) { return a.is_loopback(); }
-
-std::string RandomToken() {
-  unsigned char bytes[16] = {};
-  int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    ssize_t n = read(fd, bytes, sizeof bytes);
-    (void)n;
-    close(fd);
-  }
-  static const char kHex[] = "0123456789abcdef";
-  std::string token;
-  for (unsigned char b : bytes) {
-    token += kHex[b >> 4];
-    token += kHex[b & 15];
-  }
-  return token;
-}
 
 // The query's token=... value ("" when absent).
 std::string TokenOf(std::string_view target) {
@@ -248,7 +229,15 @@ StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(
     }
     address = found.begin()->endpoint().address();
   }
-  if (!IsLoopback(address)) impl->token = RandomToken();
+  if (!IsLoopback(address)) {
+    auto token = NewRandomToken(16);
+    if (!token.ok()) {
+      return Status::Unavailable("no token for the dashboard on " +
+                                 impl->options.host + ": " +
+                                 token.status().message());
+    }
+    impl->token = *std::move(token);
+  }
   tcp::endpoint endpoint(address, impl->options.port);
   impl->acceptor.open(endpoint.protocol(), ec);
   if (!ec)

@@ -1,34 +1,17 @@
 #include "adapters/batch/node/pilot_auth.h"
 
 #include <fcntl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
+#include "runtime/base/random_token.h"
+
 namespace gs {
 
-StatusOr<std::string> NewPilotToken() {
-  unsigned char bytes[32];
-  size_t got = 0;
-  while (got < sizeof bytes) {
-    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Status::FromErrno("getrandom", errno);
-    }
-    got += static_cast<size_t>(n);
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string token;
-  for (unsigned char b : bytes) {
-    token += kHex[b >> 4];
-    token += kHex[b & 15];
-  }
-  return token;
-}
+StatusOr<std::string> NewPilotToken() { return NewRandomToken(32); }
 
 std::string PilotGreeting(std::string_view token, std::string_view pilot) {
   std::string line(kPilotGreeting);
