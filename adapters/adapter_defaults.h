@@ -45,6 +45,7 @@ class AdapterDefaults : public Adapter {
                                     " adapter does not stage files"));
   }
   void Remove(std::string host_path) override {}
+  void Sweep(std::string owner, std::vector<std::string> keep) override {}
 
   // HostProber
   void Probe(ProbeCallback done) override {

@@ -66,6 +66,9 @@ class AdapterWrapper : public Adapter {
   void Remove(std::string host_path) override {
     target_.Remove(std::move(host_path));
   }
+  void Sweep(std::string owner, std::vector<std::string> keep) override {
+    target_.Sweep(std::move(owner), std::move(keep));
+  }
 
   // HostProber
   void Probe(ProbeCallback done) override { target_.Probe(std::move(done)); }

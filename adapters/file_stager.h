@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "runtime/base/status.h"
 
@@ -37,6 +38,16 @@ class FileStager {
 
   // Deletes `host_path` on the host, if it is there (no answer).
   virtual void Remove(std::string host_path) = 0;
+
+  // Clears the host's work dir of what earlier connections of this master
+  // left there (a host killed or stopped with jobs running, a run killed):
+  // every version file in its data dir but those named in `keep`, the job
+  // sandboxes and the partial temporaries. `owner` names the master's work
+  // dir; a host work dir another master used is left alone. Called on a
+  // fresh connection, before any job or transfer (no answer). Hosts that
+  // share the master's files, or whose work dir several agents share
+  // (pilots), ignore it.
+  virtual void Sweep(std::string owner, std::vector<std::string> keep) = 0;
 };
 
 }  // namespace gs

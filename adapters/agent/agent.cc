@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <utility>
 
+#include "adapters/agent/work_dir_sweep.h"
+
 #ifndef GSRT_VERSION
 #define GSRT_VERSION "0.1.0"
 #endif
@@ -177,6 +179,7 @@ void Agent::Handle(Message& message) {
           [&](Remove& m) { OnRemove(m); },
           [&](Error& m) { OnError(m); },
           [&](Shutdown&) { Finish(Status::Ok()); },
+          [&](Sweep& m) { OnSweep(m); },
           [&](HeartbeatAck& m) { unexpected(m); },
           [&](JobFinished& m) { unexpected(m); },
           [&](PutDone& m) { unexpected(m); },
@@ -313,6 +316,26 @@ void Agent::OnRemove(const Remove& m) {
   std::error_code ec;
   std::filesystem::remove(*path, ec);
   if (ec) Log("cannot remove '" + *path + "': " + ec.message());
+}
+
+void Agent::OnSweep(const Sweep& m) {
+  // What runs or is being received here is this agent's own: a sweep is
+  // for a fresh connection, before any job or transfer.
+  if (!running_.empty() || !held_reports_.empty() || !uploads_.empty()) {
+    return Log(
+        "SWEEP refused: this agent runs or holds jobs or receives "
+        "files");
+  }
+  auto counts = SweepWorkDir(options_.work_dir, m.owner, m.keep);
+  if (!counts.ok()) return Log("SWEEP: " + counts.status().message());
+  for (const std::string& failure : counts->failures) {
+    Log("SWEEP: cannot remove " + failure);
+  }
+  if (counts->data_entries + counts->sandboxes > 0) {
+    Log("removed what earlier agents of this master left: " +
+        std::to_string(counts->data_entries) + " entries of data/, " +
+        std::to_string(counts->sandboxes) + " job sandboxes");
+  }
 }
 
 void Agent::OnError(const Error& m) {

@@ -100,6 +100,7 @@ class Agent {
   void OnPutEnd(const agent::PutEnd& m);
   void OnGetRequest(const agent::GetRequest& m);
   void OnRemove(const agent::Remove& m);
+  void OnSweep(const agent::Sweep& m);
   void OnError(const agent::Error& m);
   void Send(const agent::Message& message);
   void SendError(uint64_t request, const Status& s);

@@ -458,6 +458,11 @@ void AgentAdapter::Remove(std::string host_path) {
   if (state_ == State::kReady) Send(agent::Remove{std::move(host_path)});
 }
 
+void AgentAdapter::Sweep(std::string owner, std::vector<std::string> keep) {
+  if (state_ != State::kReady || hello_.minor < 3) return;
+  Send(agent::Sweep{std::move(owner), std::move(keep)});
+}
+
 void AgentAdapter::PostReport(DoneCallback done, JobReport report) {
   boost::asio::post(
       io_, [done = std::move(done), report = std::move(report)]() mutable {

@@ -116,6 +116,9 @@ class AgentAdapter : public AdapterDefaults {
   void Get(std::string host_path, std::string master_path,
            StatusCallback done) override;
   void Remove(std::string host_path) override;
+  // Sent only to an agent of protocol 2.3 or later; the others keep what
+  // their work dir holds.
+  void Sweep(std::string owner, std::vector<std::string> keep) override;
 
   bool connected() const override { return state_ == State::kReady; }
   Seconds last_heard() const override { return last_heard_; }

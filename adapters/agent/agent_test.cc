@@ -279,6 +279,48 @@ TEST_F(AgentTest, RemoveDeletesInsideTheWorkDir) {
   EXPECT_EQ(master_->Count<Error>(), 0u);
 }
 
+TEST_F(AgentTest, SweepClearsWhatEarlierAgentsLeft) {
+  Greet();
+  std::filesystem::create_directories(root_ + "/jobs/41");
+  std::filesystem::create_directories(root_ + "/data");
+  WriteText(root_ + "/jobs/41/out", "a killed job's partial output");
+  WriteText(root_ + "/data/1-a", "kept");
+  WriteText(root_ + "/data/2-b", "dropped");
+  WriteText(root_ + "/data/3-c.gsrt-part-77-1", "half received");
+  master_->Send(Sweep{"m:/p/.gsrt", {"1-a"}});
+  master_->Send(Heartbeat{1});
+  ASSERT_TRUE(Until([&] { return master_->Count<HeartbeatAck>() == 1; }));
+  EXPECT_FALSE(Exists(root_ + "/jobs/41"));
+  EXPECT_FALSE(Exists(root_ + "/data/2-b"));
+  EXPECT_FALSE(Exists(root_ + "/data/3-c.gsrt-part-77-1"));
+  EXPECT_EQ(ReadText(root_ + "/data/1-a"), "kept");
+  EXPECT_THAT(log_, HasSubstr("2 entries of data/, 1 job sandboxes"));
+  EXPECT_EQ(master_->Count<Error>(), 0u);
+}
+
+TEST_F(AgentTest, SweepIsRefusedWhileTheAgentHasJobsOrAnotherOwner) {
+  Greet();
+  std::filesystem::create_directories(root_ + "/data");
+  WriteText(root_ + "/data/2-b", "a copy");
+  JobSpec spec;
+  spec.id = 12;
+  master_->Send(RunJob{spec});
+  master_->Send(Sweep{"m:/p/.gsrt", {}});
+  master_->Send(Heartbeat{1});
+  ASSERT_TRUE(Until([&] { return master_->Count<HeartbeatAck>() == 1; }));
+  EXPECT_TRUE(Exists(root_ + "/data/2-b"));
+  EXPECT_THAT(log_, HasSubstr("SWEEP refused"));
+  runner_.Finish(12, Exited{});
+  ASSERT_TRUE(Until([&] { return master_->Count<JobFinished>() == 1; }));
+  WriteText(root_ + "/owner", "other:/q/.gsrt\n");
+  master_->Send(Sweep{"m:/p/.gsrt", {}});
+  master_->Send(Heartbeat{2});
+  ASSERT_TRUE(Until([&] { return master_->Count<HeartbeatAck>() == 2; }));
+  EXPECT_TRUE(Exists(root_ + "/data/2-b"));
+  EXPECT_THAT(log_, HasSubstr("belongs to the master of other:/q/.gsrt"));
+  EXPECT_FALSE(exit_.has_value()) << "a refused sweep ends nothing";
+}
+
 TEST_F(AgentTest, MasterErrorAbortsAnUpload) {
   Greet();
   master_->Send(PutBegin{9, "part", 10});

@@ -187,6 +187,11 @@ void Put(Writer& w, const Error& m) {
   w.Str(m.message);
 }
 void Put(Writer&, const Shutdown&) {}
+void Put(Writer& w, const Sweep& m) {
+  w.Str(m.owner);
+  w.U32(static_cast<uint32_t>(m.keep.size()));
+  for (const std::string& name : m.keep) w.Str(name);
+}
 
 // Decoders return false for values no encoder writes.
 bool Get(Reader& r, Hello& m) {
@@ -345,10 +350,18 @@ bool Get(Reader& r, Error& m) {
   return true;
 }
 bool Get(Reader&, Shutdown&) { return true; }
+bool Get(Reader& r, Sweep& m) {
+  m.owner = r.Str();
+  const uint32_t n = r.U32();
+  // Nothing is reserved from the count: a count past what the frame
+  // holds stops at the first short read.
+  for (uint32_t i = 0; i < n && r.ok(); ++i) m.keep.push_back(r.Str());
+  return true;
+}
 
 // Variant index i <-> MessageType i + 1.
 static_assert(std::variant_size_v<Message> ==
-              static_cast<size_t>(MessageType::kShutdown));
+              static_cast<size_t>(MessageType::kSweep));
 
 template <size_t I = 0>
 bool DecodeAs(size_t index, Reader& r, Message* out) {
@@ -408,6 +421,8 @@ const char* TypeName(MessageType type) {
       return "ERROR";
     case MessageType::kShutdown:
       return "SHUTDOWN";
+    case MessageType::kSweep:
+      return "SWEEP";
   }
   return "UNKNOWN";
 }
@@ -480,7 +495,7 @@ Status MakeStatus(Status::Code code, std::string_view message) {
 StatusOr<Message> DecodeBody(std::string_view body) {
   if (body.empty()) return Status::InvalidArgument("empty frame (no type)");
   const uint8_t type = static_cast<uint8_t>(body[0]);
-  if (type < 1 || type > static_cast<uint8_t>(MessageType::kShutdown)) {
+  if (type < 1 || type > static_cast<uint8_t>(MessageType::kSweep)) {
     return Status::InvalidArgument("unknown message type " +
                                    std::to_string(type));
   }

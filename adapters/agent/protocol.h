@@ -28,8 +28,10 @@ namespace gs::agent {
 // and memory the job holds (a 2.1 agent reads 2.0 jobs as one core).
 // 2.2: the agent's HELLO ends with the jobs it holds from an earlier
 // master (a pilot that outlived its master; read as none from 2.1).
+// 2.3: SWEEP (a 2.2 agent refuses the frame and ends the connection, so a
+// master sends it only to an agent that said 2.3 or later).
 inline constexpr uint16_t kProtocolMajor = 2;
-inline constexpr uint16_t kProtocolMinor = 2;
+inline constexpr uint16_t kProtocolMinor = 3;
 // First bytes of every HELLO payload: identifies the protocol on the wire.
 inline constexpr std::string_view kMagic = "GSRTAGNT";
 // Largest `length` accepted. Frames are at most a chunk plus a little, or a
@@ -56,6 +58,7 @@ enum class MessageType : uint8_t {
   kRemove = 14,
   kError = 15,
   kShutdown = 16,
+  kSweep = 17,
 };
 
 // Both directions open with HELLO: the master's carries its version only
@@ -141,11 +144,19 @@ struct Error {
   std::string message;
 };
 struct Shutdown {};
+// Clears what earlier agents of this master left in the work dir
+// (docs/agent-protocol.md): `owner` names the master's work dir; version
+// files in data/ other than `keep` (names, not paths) go, and so do job
+// sandboxes no agent runs and partial temporaries.
+struct Sweep {
+  std::string owner;
+  std::vector<std::string> keep;
+};
 
 using Message =
     std::variant<Hello, RunJob, Cancel, Heartbeat, HeartbeatAck, JobFinished,
                  PutBegin, PutChunk, PutEnd, PutDone, GetRequest, GetChunk,
-                 GetEnd, Remove, Error, Shutdown>;
+                 GetEnd, Remove, Error, Shutdown, Sweep>;
 
 MessageType TypeOf(const Message& message);
 const char* TypeName(MessageType type);

@@ -89,7 +89,9 @@ std::vector<Message> AllMessages() {
           GetEnd{2, 5, 99},
           Remove{"/w/old"},
           Error{3, Status::Code::kPermissionDenied, "no"},
-          Shutdown{}};
+          Shutdown{},
+          Sweep{"node1:/home/u/.gsrt", {"3-C.dat", "12-odd name\n"}},
+          Sweep{}};
 }
 
 // Messages compare equal when they encode the same.

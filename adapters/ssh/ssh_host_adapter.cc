@@ -269,6 +269,11 @@ void SshHostAdapter::Remove(std::string host_path) {
   if (agent_) agent_->Remove(std::move(host_path));
 }
 
+void SshHostAdapter::Sweep(std::string owner, std::vector<std::string> keep) {
+  if (agent_ && !options_.host.shared_fs)
+    agent_->Sweep(std::move(owner), std::move(keep));
+}
+
 void SshHostAdapter::Probe(ProbeCallback done) {
   if (!agent_) return done(Status::Unavailable("host not connected"));
   agent_->Probe(std::move(done));

@@ -66,6 +66,9 @@ class SshHostAdapter : public AdapterDefaults {
   void Get(std::string host_path, std::string master_path,
            StatusCallback done) override;
   void Remove(std::string host_path) override;
+  // Forwarded to the agent when this host keeps its own files (one agent
+  // per host work dir).
+  void Sweep(std::string owner, std::vector<std::string> keep) override;
   void Probe(ProbeCallback done) override;
 
  private:

@@ -86,6 +86,8 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     io_->run();
   });
   if (journal_ && journal_->resuming) FetchResumeOutputs();
+  // Before any job or transfer is posted (handlers run in order).
+  boost::asio::post(*io_, [this] { SweepHostsAtStart(); });
   // The interrupted run's pilots leave the queue now (on the engine
   // thread, which runs the batch commands).
   if (journal_ && !journal_->forget.empty())

@@ -365,7 +365,24 @@ class Engine {
   void HostLostLocked(HostId host, const std::string& why);
   // Engine thread: tries the lost host again after its backoff.
   void ScheduleReconnect(HostId host);
+  void ReconnectNow(HostId host);
   void ReconnectEnded(HostId host, const Status& s);
+
+  // Clearing hosts of what lost connections left (engine_sweep.cc).
+  // This master's name for Adapter::Sweep: its machine and work dir.
+  std::string SweepOwner() const;
+  // Engine thread, on a fresh connection: sweeps all but the copies the
+  // engine counts on there.
+  void SweepHost(HostId host);
+  // Engine thread, once the hosts are connected and a resume fetched what
+  // it takes over.
+  void SweepHostsAtStart();
+  // GS_Off: one bounded attempt to reach each host lost and not back, to
+  // sweep it.
+  void SweepLostHostsLocked(std::unique_lock<std::mutex>& lock);
+  // A reconnect that SweepLostHostsLocked waits for ended; false when the
+  // reconnect is an ordinary one.
+  bool FinalReconnectEnded(HostId host, const Status& s);
   // A copy of `v` on `host` turned out unusable (missing, unreadable): it is
   // dropped, and if no copy is left its producer is rewound.
   void CopyLostLocked(VersionId v, HostId host, const std::string& why);
@@ -626,6 +643,7 @@ class Engine {
   int waiters_ = 0;
   bool wake_posted_ = false;
   bool stopping_ = false;
+  bool sweeping_lost_hosts_ = false;  // SweepLostHostsLocked waits
   // The signal (SIGINT, SIGTERM) the engine thread is ending the process
   // for; 0 if none. The program's thread then never returns from a gsrt
   // call: what the stop cancelled must not be reported as a failure.

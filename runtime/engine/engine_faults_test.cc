@@ -202,6 +202,87 @@ TEST_F(EngineFaultsTest, HostDownRewindsOnlyCopiesAndComesBack) {
   EXPECT_EQ(Read("x"), "produce(1,)");
 }
 
+// --- what a lost host keeps is swept when it answers again ---
+
+// Each sweep of host `h` so far, as its keep list ("" for none).
+std::vector<std::string> Sweeps(FakeHost& h) {
+  std::lock_guard<std::mutex> lock(h.log.mu);
+  std::vector<std::string> keeps;
+  for (const std::string& s : h.log.sweeps) {
+    // "HOST OWNER KEEP...": the owner holds no space.
+    size_t owner_end = s.find(' ', h.name.size() + 1);
+    keeps.push_back(owner_end == std::string::npos ? ""
+                                                   : s.substr(owner_end + 1));
+  }
+  return keeps;
+}
+
+TEST_F(EngineFaultsTest, ALostHostIsSweptWhenItComesBack) {
+  FakeHost& a = AddHost("a", true);
+  FakeHost& b = AddHost("b", true);
+  FakeHost& shared = AddHost("shared", false);
+  Start();
+  Produce("x", 1);  // on a: its copy of x is dropped when a is lost
+  engine_->Barrier();
+  ASSERT_TRUE(WaitFor(a, [](auto& log) { return log.sweeps.size() == 1; }));
+  a.plan->SetDown(true);
+  Consume("x", "y");
+  engine_->Barrier();
+  EXPECT_EQ(Sweeps(a).size(), 1u) << "swept while it was down";
+  a.plan->SetDown(false);
+  // Back after its backoff: swept before anything else reaches it, and
+  // of everything, since the run counts on no copy there any more.
+  ASSERT_TRUE(WaitFor(a, [](auto& log) { return log.sweeps.size() == 2; }));
+  EXPECT_EQ(Sweeps(a), (std::vector<std::string>{"", ""}));
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Sweeps(b), (std::vector<std::string>{""}));
+  EXPECT_TRUE(Sweeps(shared).empty()) << "it keeps no files of its own";
+  EXPECT_EQ(Read("y"), "consume([produce(1,)],)");
+}
+
+TEST_F(EngineFaultsTest, GsOffReachesOnceMoreForAHostLostAndNotBack) {
+  // No reconnect during the run: only GS_Off's own attempt.
+  options_.reconnect_backoff = 600;
+  options_.reconnect_backoff_max = 600;
+  FakeHost& a = AddHost("a", true);
+  FakeHost& b = AddHost("b", true);
+  Start();
+  Produce("x", 1);
+  engine_->Barrier();
+  a.plan->SetDown(true);
+  Consume("x", "y");
+  engine_->Barrier();
+  a.plan->SetDown(false);
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(Sweeps(a), (std::vector<std::string>{"", ""}));
+  EXPECT_EQ(Sweeps(b).size(), 1u);
+}
+
+TEST_F(EngineFaultsTest, GsOffSaysWhatStaysOnAHostThatDoesNotAnswer) {
+  options_.reconnect_backoff = 600;
+  options_.reconnect_backoff_max = 600;
+  FakeHost& a = AddHost("a", true);
+  AddHost("b", true);
+  Start();
+  Produce("x", 1);
+  engine_->Barrier();
+  a.plan->SetDown(true);
+  Consume("x", "y");
+  const auto before = std::chrono::steady_clock::now();
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(engine_->Stop(), 0);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  // The failed attempt ends the wait; the 15 s bound is for a silent host.
+  EXPECT_LT(std::chrono::steady_clock::now() - before,
+            std::chrono::seconds(10));
+  EXPECT_EQ(Sweeps(a).size(), 1u);
+  EXPECT_NE(err.find("host a did not answer again"), std::string::npos) << err;
+  EXPECT_NE(err.find("removed by the next run that reaches it"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(Read("y"), "consume([produce(1,)],)");
+}
+
 // --- a hang: suspect, skipped by FTMCT, given up, used again ---
 
 TEST_F(EngineFaultsTest, HungHostIsSuspectSkippedAndGivenUp) {

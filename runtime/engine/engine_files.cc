@@ -244,6 +244,7 @@ int Engine::Stop() {
   finished_cv_.wait(lock,
                     [&] { return signalled_ == 0 && AllFinishedLocked(); });
   EndWaitLocked();
+  SweepLostHostsLocked(lock);
   stopping_ = true;
   finished_cv_.MasterLeaves();
   lock.unlock();

@@ -45,6 +45,11 @@ struct Engine::HostEntry {
   std::unique_ptr<Timer> reconnect_timer;
   Seconds reconnect_delay = 0;
   std::string reconnect_error;  // why the last attempt failed ("": none yet)
+  bool reconnecting = false;    // an attempt is under way
+  // Lost with what the run put there (copies, sandboxes): swept when it is
+  // back (engine_sweep.cc).
+  bool left_behind = false;
+  bool final_try = false;  // GS_Off waits for this host's last attempt
   // Jobs that ended here and how many of them succeeded (the host's
   // success rate, for WQDR-FT's host order).
   uint64_t jobs_finished = 0;

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -480,6 +481,39 @@ TEST_F(EngineResumeTest, OutputsLeftOnAnotherHostAreFetched) {
   EXPECT_EQ(Read("b"), "consume([produce(1,)],)");
   std::lock_guard<std::mutex> lock(log_.mu);
   EXPECT_GE(log_.gets.size(), 2u);  // both outputs came from the host
+}
+
+// The resumed run clears the host of what the killed one left there but
+// keeps what it takes over (the outputs it fetched back).
+TEST_F(EngineResumeTest, TheHostIsSweptOfAllButWhatTheResumeTakesOver) {
+  Start(/*remote=*/true);
+  Produce("a", 1);
+  Consume("a", "b");
+  engine_->Barrier();
+  Kill();
+  std::set<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir_ / "host" / "data"))
+    left.insert(e.path().filename().string());
+  ASSERT_EQ(left.size(), 2u);  // a's and b's versions
+  Start(/*remote=*/true);
+  Produce("a", 1);
+  Consume("a", "b");
+  EXPECT_EQ(engine_->Stop(), 0);
+  std::lock_guard<std::mutex> lock(log_.mu);
+  ASSERT_EQ(log_.sweeps.size(), 2u);
+  // "HOST OWNER KEEP...": the first run kept nothing, the second both.
+  std::istringstream first(log_.sweeps[0]), second(log_.sweeps[1]);
+  std::string host, owner1, owner2, name;
+  first >> host >> owner1;
+  EXPECT_EQ(host, "node");
+  EXPECT_NE(owner1.find(":" + (dir_ / ".gsrt").string()), std::string::npos)
+      << owner1;
+  EXPECT_FALSE(first >> name) << "the first run kept " << name;
+  second >> host >> owner2;
+  EXPECT_EQ(owner2, owner1);
+  std::set<std::string> kept;
+  while (second >> name) kept.insert(name);
+  EXPECT_EQ(kept, left);
 }
 
 TEST_F(EngineResumeTest, AnOutputGoneFromItsHostIsMadeAgainWhenNeeded) {

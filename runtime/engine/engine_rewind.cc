@@ -18,6 +18,7 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
   HostEntry& host = *hosts_[lost];
   host.usable = false;
   host.reconnect_delay = 0;
+  if (!host.shared) host.left_behind = true;
   // Volatile policies learn the loss now, not at the next slot.
   if (availability_) availability_->ObserveChange(lost, HostAvail::kDown);
   // Timers run on the engine thread, where this is called from.
@@ -253,20 +254,29 @@ void Engine::ScheduleReconnect(HostId h) {
       std::lock_guard<std::mutex> lock(mu_);
       if (stopping_) return;
     }
-    WatchedCall watched(loop_watchdog_.get(),
-                        "reconnecting to host " + hosts_[h]->name);
-    hosts_[h]->adapter->Reconnect(
-        [this, h](Status s) { ReconnectEnded(h, s); });
+    ReconnectNow(h);
   });
 }
 
+void Engine::ReconnectNow(HostId h) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    hosts_[h]->reconnecting = true;
+  }
+  WatchedCall watched(loop_watchdog_.get(),
+                      "reconnecting to host " + hosts_[h]->name);
+  hosts_[h]->adapter->Reconnect([this, h](Status s) { ReconnectEnded(h, s); });
+}
+
 void Engine::ReconnectEnded(HostId h, const Status& s) {
+  if (FinalReconnectEnded(h, s)) return;
   std::vector<Dispatch> out;
   std::string failed;  // said when the reason is new, not at every attempt
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return;
     HostEntry& host = *hosts_[h];
+    host.reconnecting = false;
     // A reconnect is an availability check (paper 004 eq. 1-2), not a new
     // failure: the loss was already charged to the host's distrust.
     unrecorded_.checks.push_back(HostCheck{
@@ -303,6 +313,8 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
   if (!options_.quiet) {
     std::fprintf(stderr, "\ngsrt: host %s is back\n", hosts_[h]->name.c_str());
   }
+  // What the lost connection left there goes before anything new arrives.
+  SweepHost(h);
   Send(std::move(out));
 }
 

@@ -53,6 +53,8 @@ class FakeAdapter : public AdapterDefaults {
     // Staging through Put/Get (hosts with a remote_dir), as (from, to).
     std::vector<std::pair<std::string, std::string>> puts, gets;
     std::vector<std::string> removes;
+    // Each Sweep as "host owner keep...", in order.
+    std::vector<std::string> sweeps;
     // Hosts (by name) that fail every job and transfer from now on.
     std::set<std::string> down;
     int reconnects = 0;
@@ -219,6 +221,15 @@ class FakeAdapter : public AdapterDefaults {
     std::remove(path.c_str());
     std::lock_guard<std::mutex> lock(log_->mu);
     log_->removes.push_back(path);
+  }
+  void Sweep(std::string owner, std::vector<std::string> keep) override {
+    std::string call = name_ + " " + owner;
+    for (const std::string& name : keep) call += " " + name;
+    {
+      std::lock_guard<std::mutex> lock(log_->mu);
+      log_->sweeps.push_back(std::move(call));
+    }
+    log_->cv.notify_all();
   }
 
   // Lets held jobs finish (call through the engine's io_context).

@@ -110,6 +110,11 @@ class RecordingAdapter : public Adapter {
     done(Status::IoError("recorded Get"));
   }
   void Remove(std::string host_path) override { Record("Remove " + host_path); }
+  void Sweep(std::string owner, std::vector<std::string> keep) override {
+    std::string call = "Sweep " + owner;
+    for (const std::string& name : keep) call += " " + name;
+    Record(call);
+  }
   void Probe(ProbeCallback done) override {
     Record("Probe");
     HostProbe probe;
@@ -255,6 +260,10 @@ inline std::vector<SeamCall> SeamCalls() {
          });
        }},
       {"Remove /host/c", [](Adapter& a, R) { a.Remove("/host/c"); }},
+      {"Sweep m:/w 1-a 2-b",
+       [](Adapter& a, R) {
+         a.Sweep("m:/w", {"1-a", "2-b"});
+       }},
       {"Probe",
        [](Adapter& a, R) {
          bool done = false;

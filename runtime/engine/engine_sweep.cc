@@ -1,0 +1,143 @@
+// What a run leaves on hosts that keep their own files (docs/design.md,
+// "Failures"): a host killed or stopped with jobs running keeps their
+// sandboxes, the copies the run dropped when it gave the host up and the
+// partial temporary of a file it was receiving; a killed master leaves its
+// copies everywhere. Whoever connects to such a host next clears it
+// (Adapter::Sweep) before anything new arrives: this run when the host comes
+// back, the next run of the same work dir otherwise (keeping what it resumes
+// from), and GS_Off tries once more to reach a host lost and not back.
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/engine_journal.h"
+
+namespace gs {
+
+namespace {
+
+// How long GS_Off waits for lost hosts to answer, at most.
+constexpr auto kFinalSweepWait = std::chrono::seconds(15);
+
+}  // namespace
+
+std::string Engine::SweepOwner() const {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (::gethostname(name, sizeof(name) - 1) != 0) name[0] = '\0';
+  return std::string(name) + ":" + options_.work_dir;
+}
+
+void Engine::SweepHost(HostId h) {
+  std::vector<std::string> keep;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    HostEntry& host = *hosts_[h];
+    if (host.shared || !host.usable) return;
+    host.left_behind = false;
+    for (const auto& [v, holders] : remote_copies_) {
+      for (HostId holder : holders) {
+        if (holder == h) keep.push_back(VersionFileName(v));
+      }
+    }
+  }
+  hosts_[h]->adapter->Sweep(SweepOwner(), std::move(keep));
+}
+
+void Engine::SweepHostsAtStart() {
+  // The copies an interrupted run left and this one resumes from stay:
+  // they are taken as this run's copies when their tasks are submitted.
+  std::vector<std::vector<std::string>> keep(hosts_.size());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (journal_) {
+      for (const auto& [key, host] : journal_->fetched) {
+        if (host == kNoHost) continue;
+        keep[host].push_back(key.substr(key.find('\n') + 1));
+      }
+    }
+  }
+  const std::string owner = SweepOwner();
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    const HostEntry& host = *hosts_[h];
+    if (host.shared || !host.usable) continue;
+    host.adapter->Sweep(owner, std::move(keep[h]));
+  }
+}
+
+void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
+  std::vector<HostId> lost;
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    const HostEntry& host = *hosts_[h];
+    if (!host.shared && !host.usable && host.left_behind) lost.push_back(h);
+  }
+  if (lost.empty()) return;
+  sweeping_lost_hosts_ = true;
+  for (HostId h : lost) {
+    hosts_[h]->final_try = true;
+    if (!options_.quiet) {
+      std::fprintf(stderr,
+                   "gsrt: trying host %s once more, to remove what this run "
+                   "left in its work dir when it was lost\n",
+                   hosts_[h]->name.c_str());
+    }
+  }
+  lock.unlock();
+  boost::asio::post(*io_, [this, lost] {
+    for (HostId h : lost) {
+      if (hosts_[h]->reconnect_timer) hosts_[h]->reconnect_timer->Cancel();
+      bool busy;
+      {
+        std::lock_guard<std::mutex> guard(mu_);
+        busy = hosts_[h]->reconnecting;  // its answer ends the try
+      }
+      if (!busy) ReconnectNow(h);
+    }
+  });
+  lock.lock();
+  ++waiters_;
+  finished_cv_.wait_for(lock, kFinalSweepWait, [&] {
+    for (HostId h : lost) {
+      if (hosts_[h]->final_try) return false;
+    }
+    return true;
+  });
+  EndWaitLocked();
+  for (HostId h : lost) {
+    const HostEntry& host = *hosts_[h];
+    if (!host.left_behind) continue;
+    stats_.notes.push_back(
+        "host " + host.name +
+        " did not answer again: what this run left in its work dir "
+        "(data/, jobs/) is removed by the next run that reaches it");
+  }
+  sweeping_lost_hosts_ = false;
+}
+
+bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    HostEntry& host = *hosts_[h];
+    if (stopping_ || !sweeping_lost_hosts_ || !host.final_try) return false;
+    host.reconnecting = false;
+    unrecorded_.checks.push_back(HostCheck{
+        host.name, clock_->Now(), s.ok(), std::nullopt, CheckSource::kRuntime});
+    if (s.ok()) {
+      host.usable = true;
+      host.reconnect_delay = 0;
+      if (availability_) availability_->ObserveChange(h, HostAvail::kUp);
+    }
+  }
+  if (s.ok()) SweepHost(h);
+  std::lock_guard<std::mutex> lock(mu_);
+  hosts_[h]->final_try = false;
+  finished_cv_.notify_all();
+  return true;
+}
+
+}  // namespace gs
