@@ -4,7 +4,9 @@
 # the versions only it held are recomputed elsewhere, and the run still
 # ends with the sequential run's files.
 # gsdeploy then reads the distrust the runtime recorded: node2's rose, the
-# others' did not.
+# others' did not. node2 stays down to the end, so GS_Off says what stays
+# in its work dir (the killed job's sandbox, the copies the run dropped);
+# once node2 is back, the next run in the same directory removes it.
 #   ssh_host_loss_test.sh SOURCE_DIR MATMUL MATMUL_SEQUENTIAL GSDEPLOY
 set -euo pipefail
 src=$1 master=$2 sequential=$3 gsdeploy=$4
@@ -69,4 +71,19 @@ distrust_of() {
 [ "$(distrust_of node1)" = 0 ] || { echo "FAIL: node1 was charged"; exit 1; }
 echo "gsdeploy distrust: node1 $(distrust_of node1), node2 $(distrust_of node2)"
 grep "host node2 was lost\|jobs on\|tasks in" "$work/err"
+
+# What the killed host keeps, and the next run that reaches it.
+node2=$work/sshd/host2/work
+grep -q "host node2 did not answer again" "$work/err" ||
+  { echo "FAIL: GS_Off does not say what stays on node2"; tail "$work/err"; exit 1; }
+# (Sandboxes of jobs that ran, or idle ones kept for reuse, named .idle.*.)
+sandboxes=$(find "$node2/jobs" -mindepth 1 -maxdepth 1 | wc -l)
+copies=$(find "$node2/data" -mindepth 1 -maxdepth 1 | wc -l)
+((copies >= 1)) || { echo "FAIL: no copy the run dropped is on node2"; ls -la "$node2/data"; exit 1; }
+bash "$testbed" revive "$work/sshd" 2 >/dev/null
+GSRT_CONFIG="$work/gsrt.yaml" timeout 300 "$master" 2 32 >/dev/null 2>"$work/err2" ||
+  { echo "FAIL: the next run failed"; tail "$work/err2"; exit 1; }
+left=$(find "$node2/jobs" "$node2/data" -mindepth 1 -maxdepth 1)
+[ -z "$left" ] || { echo "FAIL: left on node2 after the next run: $left"; exit 1; }
+echo "the next run removed what node2 kept: $copies entries of data/, $sandboxes of jobs/"
 echo "OK: node2 killed mid-run; the run finished with the sequential run's files"

@@ -377,8 +377,8 @@ class Engine {
   // Engine thread, once the hosts are connected and a resume fetched what
   // it takes over.
   void SweepHostsAtStart();
-  // GS_Off: one bounded attempt to reach each host lost and not back, to
-  // sweep it.
+  // GS_Off: a few seconds of attempts to reach each host lost and not
+  // back, to sweep it.
   void SweepLostHostsLocked(std::unique_lock<std::mutex>& lock);
   // A reconnect that SweepLostHostsLocked waits for ended; false when the
   // reconnect is an ordinary one.
@@ -644,6 +644,7 @@ class Engine {
   bool wake_posted_ = false;
   bool stopping_ = false;
   bool sweeping_lost_hosts_ = false;  // SweepLostHostsLocked waits
+  Seconds final_sweep_until_ = 0;     // for hosts to answer
   // The signal (SIGINT, SIGTERM) the engine thread is ending the process
   // for; 0 if none. The program's thread then never returns from a gsrt
   // call: what the stop cancelled must not be reported as a failure.

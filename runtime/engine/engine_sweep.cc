@@ -5,7 +5,8 @@
 // copies everywhere. Whoever connects to such a host next clears it
 // (Adapter::Sweep) before anything new arrives: this run when the host comes
 // back, the next run of the same work dir otherwise (keeping what it resumes
-// from), and GS_Off tries once more to reach a host lost and not back.
+// from), and GS_Off tries a few seconds more to reach a host lost and not
+// back.
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
@@ -22,8 +23,11 @@ namespace gs {
 
 namespace {
 
-// How long GS_Off waits for lost hosts to answer, at most.
-constexpr auto kFinalSweepWait = std::chrono::seconds(15);
+// How long GS_Off keeps trying lost hosts (a machine rebooting, an sshd
+// being restarted), and how often: a host that stays down costs the run's
+// end this much once, said on stderr.
+constexpr Seconds kFinalSweepTime = 5;
+constexpr Seconds kFinalSweepEvery = 0.25;
 
 }  // namespace
 
@@ -78,13 +82,14 @@ void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
   }
   if (lost.empty()) return;
   sweeping_lost_hosts_ = true;
+  final_sweep_until_ = clock_->Now() + kFinalSweepTime;
   for (HostId h : lost) {
     hosts_[h]->final_try = true;
     if (!options_.quiet) {
       std::fprintf(stderr,
-                   "gsrt: trying host %s once more, to remove what this run "
-                   "left in its work dir when it was lost\n",
-                   hosts_[h]->name.c_str());
+                   "gsrt: trying host %s again for up to %.0f s, to remove "
+                   "what this run left in its work dir when it was lost\n",
+                   hosts_[h]->name.c_str(), kFinalSweepTime);
     }
   }
   lock.unlock();
@@ -101,7 +106,10 @@ void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
   });
   lock.lock();
   ++waiters_;
-  finished_cv_.wait_for(lock, kFinalSweepWait, [&] {
+  // Bounded twice: by the attempts' deadline and, should an attempt never
+  // answer, here.
+  const auto bound = std::chrono::duration<double>(kFinalSweepTime + 10);
+  finished_cv_.wait_for(lock, bound, [&] {
     for (HostId h : lost) {
       if (hosts_[h]->final_try) return false;
     }
@@ -132,6 +140,11 @@ bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
       host.reconnect_delay = 0;
       if (availability_) availability_->ObserveChange(h, HostAvail::kUp);
     }
+  }
+  if (!s.ok() && clock_->Now() + kFinalSweepEvery < final_sweep_until_) {
+    hosts_[h]->reconnect_timer =
+        clock_->After(kFinalSweepEvery, [this, h] { ReconnectNow(h); });
+    return true;
   }
   if (s.ok()) SweepHost(h);
   std::lock_guard<std::mutex> lock(mu_);

@@ -70,7 +70,7 @@ fi
 root=$(mktemp -d "${TMPDIR:-/tmp}/gsrt-chaos.XXXXXX")
 hosts_dir=$root/sshd
 mkdir "$root/tmp" "$root/seq" "$root/rounds"
-mpid='' master_pids='' known_left=0
+mpid='' master_pids=''
 failures=()
 finish() {
   [ -n "$mpid" ] && kill -KILL "$mpid" 2>/dev/null || true
@@ -252,16 +252,10 @@ run_round() {
     { fail_round "$app does not say its result matches: $(head -n 2 "$mout" | tr '\n' ' ')"; return 1; }
   # Agents end with their connection, workers with their parent: give them
   # a bounded moment, then everything must be gone.
-  wait_for 20 '[ -z "$( (soak_processes; host_sessions; batch_jobs; stray_files "$rdir" "$disturbed") | grep -v "^known: ")" ]' || true
-  local left known
+  wait_for 20 '[ -z "$( (soak_processes; host_sessions; batch_jobs; stray_files "$rdir" "$disturbed"))" ]' || true
+  local left
   left=$( (soak_processes; host_sessions; batch_jobs; stray_files "$rdir" "$disturbed") | head -n 8)
-  known=$(grep "^known: " <<<"$left" || true)
-  left=$(grep -v "^known: " <<<"$left" || true)
   [ -z "$left" ] || { fail_round "left behind: $(echo "$left" | tr '\n' ';')"; return 1; }
-  if [ -n "$known" ]; then
-    known_left=$((known_left + $(wc -l <<<"$known")))
-    echo "  $known"
-  fi
   echo "  ok: $((SECONDS - started)) s, $starts master run(s), $(grep -o '[0-9]* jobs (.*' "$merr"), files identical, nothing left"
 }
 
@@ -304,7 +298,6 @@ echo "$line total $total_faults"
 line="faults skipped (nothing to hit, or the run had ended):"
 for k in "${kinds[@]}"; do line+=" $k ${skipped[$k]},"; done
 echo "${line%,}"
-echo "known leftovers (temporaries of killed processes, docs/reliability.md): $known_left"
 for f in "${failures[@]}"; do echo "FAILED $f"; done
 ((${#failures[@]} == 0)) || exit 1
 # Rounds whose faults all came too late prove nothing about faults.

@@ -53,12 +53,13 @@ batch_jobs() {
 # - .gsrt holds the history, the lock, last_job, logs/ and the evidence of
 #   failed attempts (failed/): no data/ (GS_Off removes the versions), no
 #   jobs/ sandbox, no unsaved/ final version;
-# - a host's work dir holds its installed bin/, logs/, failed/ and an empty
-#   jobs/; its data/ is empty after an undisturbed round (GS_Off removes
-#   the copies); after a host loss or a master kill it may keep version
-#   files ("<id>-<name>") that the run dropped when it lost the host, or
-#   that a killed master's successor did not adopt (design.md, Resume,
-#   Limits), and the sandboxes of the jobs killed with the host;
+# - a host's work dir holds its installed bin/, logs/, failed/, its owner
+#   file (the master work dir it belongs to) and an empty jobs/ and data/:
+#   GS_Off removes the copies; what a host killed or stopped with jobs
+#   running kept (their sandboxes, the copies the run dropped, a partial
+#   temporary) is swept when the host is back, in the run or at GS_Off,
+#   and what a killed master left by the run started again (design.md,
+#   Failures);
 # - no temporary (*.gsrt-part-*, *.gsrt-upload-*, last_job.new) anywhere,
 #   nothing in the soak's TMPDIR (gsrt-run-* scratch directories).
 stray_files() {
@@ -73,22 +74,10 @@ stray_files() {
     for e in "$node"/*; do
       [ -e "$e" ] || continue
       case "${e##*/}" in
-        bin | failed | logs) ;;
-        jobs)
-          # A host killed or stopped with jobs running keeps their
-          # sandboxes: its next agent does not know them (noticed, not
-          # fixed: see docs/reliability.md).
-          ((disturbed)) || [ -z "$(ls -A "$e")" ] ||
-            echo "job sandboxes left in ${e#"$root"/}: $(ls -A "$e" | head -5 | tr '\n' ' ')" ;;
-        data)
-          for f in "$e"/*; do
-            [ -e "$f" ] || continue
-            if ((!disturbed)); then
-              echo "copy left on an undisturbed host: ${f#"$root"/}"
-            elif ! [[ ${f##*/} =~ ^[0-9]+- ]]; then
-              echo "not a version file: ${f#"$root"/}"
-            fi
-          done ;;
+        bin | failed | logs | owner) ;;
+        jobs | data)
+          [ -z "$(ls -A "$e")" ] ||
+            echo "left in ${e#"$root"/}: $(ls -A "$e" | head -5 | tr '\n' ' ')" ;;
         *) echo "unexpected ${e#"$root"/}" ;;
       esac
     done
@@ -120,15 +109,7 @@ stray_files() {
       *) echo "unexpected ${e#"$root"/}" ;;
     esac
   done
-  # A host's process killed while writing leaves its temporary: a known
-  # gap (docs/reliability.md), told apart as "known:" after a disturbance.
-  local t
-  while read -r t; do
-    if ((disturbed)) && [[ ($t == "$rdir"/node* || $t == "$rdir"/cluster/*) && $t == *.gsrt-part-* ]]; then
-      echo "known: temporary of a killed process ${t#"$root"/}"
-    else
-      echo "temporary ${t#"$root"/}"
-    fi
-  done < <(find "$rdir" \( -name '*.gsrt-part-*' -o -name '*.gsrt-upload-*' -o -name 'last_job.new' \) 2>/dev/null)
+  find "$rdir" \( -name '*.gsrt-part-*' -o -name '*.gsrt-upload-*' -o -name 'last_job.new' \) \
+    -printf "temporary %P\n" 2>/dev/null
   find "$root/tmp" -mindepth 1 -maxdepth 1 -printf 'in TMPDIR: %f\n' 2>/dev/null
 }
