@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "adapters/batch/batch_evidence.h"
 #include "adapters/batch/node/batch_job_runner.h"
 #include "adapters/batch/node/pilot_auth.h"
 #include "adapters/ssh/shell_quote.h"
@@ -128,6 +129,14 @@ void BatchJobAdapter::Adopt(QueuedJob job, JobSpec spec, DoneCallback done) {
   Queued(std::move(job));
   // Its record may be there already: the next tick reads it (never from
   // inside this call, as Submit).
+}
+
+void BatchJobAdapter::Forget(std::vector<QueuedJob> jobs) {
+  for (const QueuedJob& j : jobs) {
+    if (!j.dir.empty())
+      old_run_dirs_.insert(fs::path(j.dir).parent_path().string());
+  }
+  BatchHostAdapter::Forget(std::move(jobs));
 }
 
 void BatchJobAdapter::Flush() {
@@ -296,14 +305,16 @@ void BatchJobAdapter::Poll(bool list) {
                             (e.batch_id.find('_') != std::string::npos
                                  ? "." + std::to_string(e.index)
                                  : "");
-    keep_files_ = true;  // its output may say why
+    // Its output may say why; its batch directory goes at the run's end.
+    const std::string kept = KeepBatchOutput(
+        options().host.workdir, out,
+        fs::path(run_dir_).filename().string() + "-" + e.batch_id + ".out");
     const Seconds now = clock().Now();
     Report(id,
            HostFailed{"batch job " + e.batch_id + " of " + Host() +
                       " left the queue without an exit record (cancelled "
-                      "outside gsrt, past its walltime, or its node failed); "
-                      "its output: " +
-                      out},
+                      "outside gsrt, past its walltime, or its node failed); " +
+                      kept},
            now, now);
   }
 }
@@ -385,9 +396,9 @@ void BatchJobAdapter::Shutdown() {
   if (!ids.empty()) {
     (void)commands().Cancel(std::vector<std::string>(ids.begin(), ids.end()));
   }
-  // The run's job files go, unless a job vanished (its output may say
-  // why) or jobs are still cancelling.
-  if (!keep_files_ && ids.empty() && !run_dir_.empty()) {
+  // The run's job files go (a vanished job's output was kept as evidence),
+  // unless jobs are still cancelling.
+  if (ids.empty() && !run_dir_.empty()) {
     std::error_code ec;
     fs::remove_all(run_dir_, ec);
     // The interrupted runs' files whose jobs this run took over, too.

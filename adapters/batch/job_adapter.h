@@ -41,6 +41,9 @@ class BatchJobAdapter : public BatchHostAdapter {
   // its own job name) until it leaves one; gone without one, `spec` is
   // submitted as a new batch job.
   void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override;
+  // Cancels them (BatchHostAdapter) and removes their batch directories at
+  // this run's end, as those of the jobs it took over.
+  void Forget(std::vector<QueuedJob> jobs) override;
   void Cancel(JobId id) override;
   // Cancels every batch job of the run; outstanding jobs report Cancelled
   // before this returns.
@@ -93,7 +96,6 @@ class BatchJobAdapter : public BatchHostAdapter {
   int submissions_ = 0;
   int ticks_ = 0;
   bool connected_ = false;
-  bool keep_files_ = false;  // a job vanished: keep the run's files
   bool shut_down_ = false;
   std::unique_ptr<Timer> tick_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

@@ -271,7 +271,7 @@ void PilotAdapter::TakeOverQueuedPilots() {
     auto it = jobs->find(r.batch_id);
     if (it == jobs->end()) {
       // Ended meanwhile: its output may say why.
-      RemovePilotFiles(script_dir_, r.name, /*keep_output=*/true);
+      RemovePilotFiles(script_dir_, r.name, options().host.workdir);
       continue;
     }
     const std::string& state = it->second;
@@ -879,12 +879,12 @@ void PilotAdapter::Shutdown() {
   if (listener_) listener_->Close();
   if (!token_file_.empty()) ::unlink(token_file_.c_str());
   for (const std::string& f : taken_over_files_) ::unlink(f.c_str());
-  // The scripts and outputs of pilots that ended well; a lost pilot's
-  // output stays (it may say why).
+  // The scripts and outputs of pilots; a lost pilot's output is kept in
+  // failed/batch/ (it may say why).
   for (const auto& p : pilots_) {
     // A pilot come back is "NAME@BATCHID"; its files are NAME's.
     RemovePilotFiles(script_dir_, SplitPilotName(p->name).pilot,
-                     /*keep_output=*/p->lost);
+                     p->lost ? options().host.workdir : std::string());
   }
   FinishWaiters(Status::Cancelled(Host() + " was shut down"));
 }

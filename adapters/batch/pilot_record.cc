@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "adapters/batch/batch_evidence.h"
 #include "adapters/batch/node/batch_job_runner.h"
 #include "adapters/ssh/shell_quote.h"
 #include "runtime/base/file_io.h"
@@ -73,11 +74,16 @@ std::vector<PilotRecord> PilotsReadingTokenFiles(
 }
 
 void RemovePilotFiles(const std::string& dir, std::string_view name,
-                      bool keep_output) {
+                      const std::string& evidence_workdir) {
   const std::string stem = dir + "/" + std::string(name);
   ::unlink((stem + ".sh").c_str());
   ::unlink((stem + ".id").c_str());
-  if (!keep_output) ::unlink((stem + ".out").c_str());
+  if (evidence_workdir.empty()) {
+    ::unlink((stem + ".out").c_str());
+  } else {
+    (void)KeepBatchOutput(evidence_workdir, stem + ".out",
+                          std::string(name) + ".out");
+  }
 }
 
 }  // namespace gs

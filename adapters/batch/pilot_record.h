@@ -40,10 +40,11 @@ std::vector<PilotRecord> PilotsReadingTokenFiles(
 // Whether a pilot script's text names `token_file` as its --token-file.
 bool ScriptReadsTokenFile(std::string_view script, std::string_view token_file);
 
-// Removes NAME.sh and NAME.id, and NAME.out unless `keep_output` (a lost
-// pilot's output may say why).
+// Removes NAME.sh, NAME.id and NAME.out; a lost pilot's output may say
+// why, so with an `evidence_workdir` it is kept there instead
+// (KeepBatchOutput: failed/batch/NAME.out).
 void RemovePilotFiles(const std::string& dir, std::string_view name,
-                      bool keep_output);
+                      const std::string& evidence_workdir);
 
 }  // namespace gs
 

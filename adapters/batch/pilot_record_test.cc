@@ -81,19 +81,22 @@ TEST(PilotRecordTest, FindsTheRecordedPilotsOfTheGivenTokenFilesOnly) {
   EXPECT_EQ(st.st_mode & 077, 0u);
 }
 
-TEST(PilotRecordTest, RemovingAPilotsFilesKeepsALostOnesOutput) {
-  TempDir dir;
-  const std::string d = dir.path();
+TEST(PilotRecordTest, RemovingAPilotsFilesKeepsALostOnesOutputInFailed) {
+  TempDir work;
+  const std::string d = work.path() + "/pilots";
+  std::filesystem::create_directories(d);
   for (const char* f : {"a.sh", "a.id", "a.out", "b.sh", "b.id", "b.out"}) {
-    Write(dir / f, "x");
+    Write(d + "/" + f, f);
   }
-  RemovePilotFiles(d, "a", /*keep_output=*/false);
-  RemovePilotFiles(d, "b", /*keep_output=*/true);
-  std::vector<std::string> left;
-  for (const auto& e : std::filesystem::directory_iterator(d)) {
-    left.push_back(e.path().filename().string());
+  RemovePilotFiles(d, "a", "");
+  RemovePilotFiles(d, "b", work.path());
+  EXPECT_TRUE(std::filesystem::is_empty(d));
+  std::vector<std::string> kept;
+  for (const auto& e :
+       std::filesystem::directory_iterator(work.path() + "/failed/batch")) {
+    kept.push_back(e.path().filename().string());
   }
-  EXPECT_THAT(left, ElementsAre("b.out"));
+  EXPECT_THAT(kept, ElementsAre("b.out"));
 }
 
 }  // namespace

@@ -378,8 +378,10 @@ class Engine {
   // it takes over.
   void SweepHostsAtStart();
   // GS_Off: a few seconds of attempts to reach each host lost and not
-  // back, to sweep it.
+  // back (or whose connection ended unnoticed), to sweep it.
   void SweepLostHostsLocked(std::unique_lock<std::mutex>& lock);
+  // Its engine-thread half: which hosts, and their first attempts.
+  void BeginFinalSweep();
   // A reconnect that SweepLostHostsLocked waits for ended; false when the
   // reconnect is an ordinary one.
   bool FinalReconnectEnded(HostId host, const Status& s);
@@ -645,6 +647,7 @@ class Engine {
   bool stopping_ = false;
   bool sweeping_lost_hosts_ = false;  // SweepLostHostsLocked waits
   Seconds final_sweep_until_ = 0;     // for hosts to answer
+  bool final_sweep_begun_ = false;    // BeginFinalSweep has chosen them
   // The signal (SIGINT, SIGTERM) the engine thread is ending the process
   // for; 0 if none. The program's thread then never returns from a gsrt
   // call: what the stop cancelled must not be reported as a failure.

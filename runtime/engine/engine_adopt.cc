@@ -43,8 +43,13 @@ void Engine::LoadQueuedJobs(RunId run) {
       journal_->forget.push_back(std::move(e));
       continue;
     }
-    // Finished and journaled: nothing to take over (its record was read).
-    if (journal_->index.Find(e.signature, e.outputs) != nullptr) continue;
+    // Finished and journaled: nothing to take over (its record was read);
+    // forgotten, so that its batch directory goes with this run (the
+    // cancel of a job that left the queue does nothing).
+    if (journal_->index.Find(e.signature, e.outputs) != nullptr) {
+      journal_->forget.push_back(std::move(e));
+      continue;
+    }
     std::string key = QueuedJobKey(e.signature, e.outputs);
     // Runs come newest first: a newer run's job (or its take-over) wins.
     if (journal_->queued.count(key)) continue;

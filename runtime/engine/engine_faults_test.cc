@@ -283,6 +283,21 @@ TEST_F(EngineFaultsTest, GsOffSaysWhatStaysOnAHostThatDoesNotAnswer) {
   EXPECT_EQ(Read("y"), "consume([produce(1,)],)");
 }
 
+TEST_F(EngineFaultsTest, GsOffTakesAHostWhoseConnectionEndedUnnoticedForLost) {
+  FakeHost& a = AddHost("a", true);
+  AddHost("b", true);
+  Start();
+  // Nothing is asked of it: only GS_Off can notice.
+  a.plan->SetDown(true);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(engine_->Stop(), 0);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("host a was lost (its connection had ended)"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("host a did not answer again"), std::string::npos) << err;
+}
+
 // --- a hang: suspect, skipped by FTMCT, given up, used again ---
 
 TEST_F(EngineFaultsTest, HungHostIsSuspectSkippedAndGivenUp) {

@@ -75,56 +75,81 @@ void Engine::SweepHostsAtStart() {
 }
 
 void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
-  std::vector<HostId> lost;
-  for (HostId h = 0; h < hosts_.size(); ++h) {
-    const HostEntry& host = *hosts_[h];
-    if (!host.shared && !host.usable && host.left_behind) lost.push_back(h);
-  }
-  if (lost.empty()) return;
-  sweeping_lost_hosts_ = true;
-  final_sweep_until_ = clock_->Now() + kFinalSweepTime;
-  for (HostId h : lost) {
-    hosts_[h]->final_try = true;
-    if (!options_.quiet) {
-      std::fprintf(stderr,
-                   "gsrt: trying host %s again for up to %.0f s, to remove "
-                   "what this run left in its work dir when it was lost\n",
-                   hosts_[h]->name.c_str(), kFinalSweepTime);
-    }
-  }
+  bool any = false;
+  for (const auto& host : hosts_) any = any || !host->shared;
+  if (!any) return;
+  final_sweep_begun_ = false;
   lock.unlock();
-  boost::asio::post(*io_, [this, lost] {
-    for (HostId h : lost) {
-      if (hosts_[h]->reconnect_timer) hosts_[h]->reconnect_timer->Cancel();
-      bool busy;
-      {
-        std::lock_guard<std::mutex> guard(mu_);
-        busy = hosts_[h]->reconnecting;  // its answer ends the try
-      }
-      if (!busy) ReconnectNow(h);
-    }
-  });
+  boost::asio::post(*io_, [this] { BeginFinalSweep(); });
   lock.lock();
   ++waiters_;
   // Bounded twice: by the attempts' deadline and, should an attempt never
   // answer, here.
   const auto bound = std::chrono::duration<double>(kFinalSweepTime + 10);
   finished_cv_.wait_for(lock, bound, [&] {
-    for (HostId h : lost) {
-      if (hosts_[h]->final_try) return false;
+    if (!final_sweep_begun_) return false;
+    for (const auto& host : hosts_) {
+      if (host->final_try) return false;
     }
     return true;
   });
   EndWaitLocked();
-  for (HostId h : lost) {
-    const HostEntry& host = *hosts_[h];
-    if (!host.left_behind) continue;
+  for (const auto& host : hosts_) {
+    if (host->shared || !host->left_behind) continue;
     stats_.notes.push_back(
-        "host " + host.name +
+        "host " + host->name +
         " did not answer again: what this run left in its work dir "
         "(data/, jobs/) is removed by the next run that reaches it");
   }
   sweeping_lost_hosts_ = false;
+}
+
+void Engine::BeginFinalSweep() {
+  std::vector<HostId> lost;
+  std::vector<std::string> lines;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    final_sweep_until_ = clock_->Now() + kFinalSweepTime;
+    for (HostId h = 0; h < hosts_.size(); ++h) {
+      HostEntry& host = *hosts_[h];
+      if (host.shared) continue;
+      if (host.usable && !host.adapter->connected()) {
+        // Its connection ended after its last job (an agent or a machine
+        // killed): nothing noticed, and the copies removed a moment ago
+        // never reached it.
+        host.usable = false;
+        host.left_behind = true;
+        const std::string why = "its connection had ended";
+        unrecorded_.failures.push_back(HostFailure{
+            host.name, clock_->Now(), "host_lost", why, run_id_, 0});
+        lines.push_back("host " + host.name + " was lost (" + why + ")");
+        stats_.notes.push_back(lines.back());
+      }
+      if (host.usable || !host.left_behind) continue;
+      host.final_try = true;
+      lost.push_back(h);
+      lines.push_back("trying host " + host.name + " again for up to " +
+                      std::to_string(static_cast<int>(kFinalSweepTime)) +
+                      " s, to remove what this run left in its work dir");
+    }
+    sweeping_lost_hosts_ = !lost.empty();
+    final_sweep_begun_ = true;
+    finished_cv_.notify_all();
+  }
+  if (!options_.quiet) {
+    for (const std::string& line : lines) {
+      std::fprintf(stderr, "gsrt: %s\n", line.c_str());
+    }
+  }
+  for (HostId h : lost) {
+    if (hosts_[h]->reconnect_timer) hosts_[h]->reconnect_timer->Cancel();
+    bool busy;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      busy = hosts_[h]->reconnecting;  // its answer ends the try
+    }
+    if (!busy) ReconnectNow(h);
+  }
 }
 
 bool Engine::FinalReconnectEnded(HostId h, const Status& s) {

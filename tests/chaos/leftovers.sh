@@ -82,30 +82,24 @@ stray_files() {
       esac
     done
   done
-  # The Slurm host (--slurm): its logs/, failed/, an empty jobs/ and
-  # pilots/; after a disturbance, batch directories (a job cancelled
-  # outside gsrt keeps its run's files, its output may say why; a killed
-  # master's run dir stays unless the next run took its jobs over:
-  # design.md, Resume) and a lost pilot's script, record and output (the
-  # same).
+  # The Slurm host (--slurm): its logs/, failed/ (the output of a job or
+  # pilot cancelled outside gsrt is kept in failed/batch/) and an empty
+  # jobs/ and pilots/ (a killed master's pilots, token and scripts, are
+  # the restarted master's to remove). No batch directory: the run's go at
+  # its end, and a killed master's with the run started again, unless it
+  # voided an element there (its claim must outlive the queued job).
   for e in "$rdir"/cluster/*; do
     [ -e "$e" ] || continue
     case "${e##*/}" in
       logs | failed) ;;
-      jobs)
+      jobs | pilots)
         [ -z "$(ls -A "$e")" ] || echo "left in ${e#"$root"/}: $(ls -A "$e" | head -5 | tr '\n' ' ')" ;;
-      pilots)
-        # A killed master's token (token.HOST.PID) is removed by the master
-        # started again in the same work dir: none may stay.
-        for f in "$e"/*; do
-          [ -e "$f" ] || continue
-          if ((disturbed)) && [[ ${f##*/} == *-p[0-9]*.sh || ${f##*/} == *-p[0-9]*.out || ${f##*/} == *-p[0-9]*.id ]]; then
-            :
-          else
-            echo "left in ${e#"$root"/}: ${f##*/}"
-          fi
-        done ;;
-      batch-*) ((disturbed)) || echo "batch directory left by an undisturbed run: ${e#"$root"/}" ;;
+      batch-*)
+        if ((disturbed)) && grep -qsx void "$e"/*/claim.* "$e"/claim.*; then
+          :
+        else
+          echo "batch directory left: ${e#"$root"/}: $(ls -A "$e" | head -5 | tr '\n' ' ')"
+        fi ;;
       *) echo "unexpected ${e#"$root"/}" ;;
     esac
   done
