@@ -367,6 +367,9 @@ class Engine {
   void ScheduleReconnect(HostId host);
   void ReconnectNow(HostId host);
   void ReconnectEnded(HostId host, const Status& s);
+  // A reconnect attempt answered: recorded as an availability check, and
+  // the host usable again if it connected.
+  void ReconnectAnsweredLocked(HostId host, bool ok);
 
   // Clearing hosts of what lost connections left (engine_sweep.cc).
   // This master's name for Adapter::Sweep: its machine and work dir.

@@ -268,6 +268,19 @@ void Engine::ReconnectNow(HostId h) {
   hosts_[h]->adapter->Reconnect([this, h](Status s) { ReconnectEnded(h, s); });
 }
 
+void Engine::ReconnectAnsweredLocked(HostId h, bool ok) {
+  HostEntry& host = *hosts_[h];
+  host.reconnecting = false;
+  // A reconnect is an availability check (paper 004 eq. 1-2), not a new
+  // failure: the loss was already charged to the host's distrust.
+  unrecorded_.checks.push_back(HostCheck{host.name, clock_->Now(), ok,
+                                         std::nullopt, CheckSource::kRuntime});
+  if (!ok) return;
+  host.usable = true;
+  host.reconnect_delay = 0;
+  if (availability_) availability_->ObserveChange(h, HostAvail::kUp);
+}
+
 void Engine::ReconnectEnded(HostId h, const Status& s) {
   if (FinalReconnectEnded(h, s)) return;
   std::vector<Dispatch> out;
@@ -276,15 +289,8 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return;
     HostEntry& host = *hosts_[h];
-    host.reconnecting = false;
-    // A reconnect is an availability check (paper 004 eq. 1-2), not a new
-    // failure: the loss was already charged to the host's distrust.
-    unrecorded_.checks.push_back(HostCheck{
-        host.name, clock_->Now(), s.ok(), std::nullopt, CheckSource::kRuntime});
+    ReconnectAnsweredLocked(h, s.ok());
     if (s.ok()) {
-      host.usable = true;
-      host.reconnect_delay = 0;
-      if (availability_) availability_->ObserveChange(h, HostAvail::kUp);
       stats_.notes.push_back("host " + host.name + " is back");
       if (WatchedLocked()) {
         RunEvent e{"host_up", clock_->Now()};

@@ -158,16 +158,9 @@ void Engine::BeginFinalSweep() {
 bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    HostEntry& host = *hosts_[h];
-    if (stopping_ || !sweeping_lost_hosts_ || !host.final_try) return false;
-    host.reconnecting = false;
-    unrecorded_.checks.push_back(HostCheck{
-        host.name, clock_->Now(), s.ok(), std::nullopt, CheckSource::kRuntime});
-    if (s.ok()) {
-      host.usable = true;
-      host.reconnect_delay = 0;
-      if (availability_) availability_->ObserveChange(h, HostAvail::kUp);
-    }
+    if (stopping_ || !sweeping_lost_hosts_ || !hosts_[h]->final_try)
+      return false;
+    ReconnectAnsweredLocked(h, s.ok());
   }
   if (!s.ok() && clock_->Now() + kFinalSweepEvery < final_sweep_until_) {
     hosts_[h]->reconnect_timer =
