@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "stubgen/test_support.h"
+#include "tests/support/unprivileged.h"
 
 namespace gs {
 namespace {
@@ -56,16 +56,21 @@ TEST(WriteFilesAtomicallyTest, WritesAllFilesAndCreatesTheDirectory) {
   EXPECT_EQ(testing::ReadFileOrEmpty(out + "/x.h"), "three");
 }
 
+// As root, the write runs as nobody (tests/support/unprivileged.h): root
+// ignores directory permissions.
 TEST(WriteFilesAtomicallyTest, FailureLeavesNoFilesBehind) {
-  if (::geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
   testing::TempDir dir;
+  ASSERT_EQ(GiveToUnprivileged(dir.path()), "");
   std::string out = dir / "ro";
-  ASSERT_EQ(::mkdir(out.c_str(), 0555), 0);
-  Status s = WriteFilesAtomically(out, {{"x.h", "one"}, {"x.cc", "two"}});
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("cannot create " + out + "/x.h.gsrt-part-"),
+  UnprivilegedRun run = RunAsUnprivileged([&out] {
+    if (::mkdir(out.c_str(), 0555) != 0) return std::string("mkdir failed");
+    Status s = WriteFilesAtomically(out, {{"x.h", "one"}, {"x.cc", "two"}});
+    return s.ok() ? std::string("written") : s.message();
+  });
+  ASSERT_TRUE(run.ran) << run.failure;
+  EXPECT_NE(run.result.find("cannot create " + out + "/x.h.gsrt-part-"),
             std::string::npos)
-      << s.message();
+      << run.result;
   EXPECT_TRUE(testing::ListDir(out).empty());
   ::chmod(out.c_str(), 0755);
 }

@@ -2,12 +2,12 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_files.h"
+#include "tests/support/unprivileged.h"
 
 namespace gs {
 namespace {
@@ -129,15 +129,22 @@ TEST(IncomingFileTest, AbandonedTransferRemovesItsTemporary) {
   EXPECT_EQ(FilesIn(dir.path()), 0u);
 }
 
+// As root, the write runs as nobody (tests/support/unprivileged.h): root
+// writes anywhere.
 TEST(IncomingFileTest, UnwritableDirectoryIsAnError) {
-  if (::geteuid() == 0) GTEST_SKIP() << "root writes anywhere";
   TempDir dir;
-  fs::create_directory(dir / "ro");
-  fs::permissions(dir / "ro", fs::perms::owner_read | fs::perms::owner_exec);
-  auto f = IncomingFile::Create(dir / "ro/x");
-  EXPECT_FALSE(f.ok());
-  EXPECT_THAT(f.status().message(), HasSubstr("ro/x"));
-  fs::permissions(dir / "ro", fs::perms::owner_all);
+  ASSERT_EQ(GiveToUnprivileged(dir.path()), "");
+  UnprivilegedRun run = RunAsUnprivileged([&dir] {
+    fs::create_directory(dir / "ro");
+    fs::permissions(dir / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+    auto f = IncomingFile::Create(dir / "ro/x");
+    return f.ok() ? std::string("created") : f.status().message();
+  });
+  std::error_code ignored;  // when the child did not get as far as ro
+  fs::permissions(dir / "ro", fs::perms::owner_all, ignored);
+  ASSERT_TRUE(run.ran) << run.failure;
+  EXPECT_NE(run.result, "created");
+  EXPECT_THAT(run.result, HasSubstr("ro/x"));
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
 
   bool ok() const { return !path_.empty(); }
+  const std::string& path() const { return path_; }
   std::string File(const std::string& name) const {
     return (std::filesystem::path(path_) / name).string();
   }
