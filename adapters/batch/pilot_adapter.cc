@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "adapters/batch/node/batch_job_runner.h"
 #include "adapters/batch/node/pilot_auth.h"
@@ -869,13 +870,16 @@ void PilotAdapter::Shutdown() {
   tick_.reset();
   wait_deadline_.reset();
   std::vector<std::string> ids;
+  std::vector<const Pilot*> unstarted;  // queued or starting when cancelled
   for (auto& p : pilots_) {
     if (p->agent) p->agent->Shutdown();
     if (p->state != PilotState::kGone) ids.push_back(p->batch_id);
+    if (p->state == PilotState::kQueued) unstarted.push_back(p.get());
     p->state = PilotState::kGone;
   }
   // Nothing of the run stays in the queue, started or not.
   if (!ids.empty()) (void)commands().Cancel(ids);
+  WaitUntilUnlisted(unstarted);
   if (listener_) listener_->Close();
   if (!token_file_.empty()) ::unlink(token_file_.c_str());
   for (const std::string& f : taken_over_files_) ::unlink(f.c_str());
@@ -887,6 +891,30 @@ void PilotAdapter::Shutdown() {
                      p->lost ? options().host.workdir : std::string());
   }
   FinishWaiters(Status::Cancelled(Host() + " was shut down"));
+}
+
+void PilotAdapter::WaitUntilUnlisted(const std::vector<const Pilot*>& pilots) {
+  // A pilot cancelled while its job was starting gets its output file
+  // written by the batch system after the cancel ("CANCELLED"): removed
+  // before that, the file would come back. Bounded: after the wait, what
+  // comes back is left.
+  std::vector<std::string> names;
+  for (const Pilot* p : pilots) names.push_back(p->job_name);
+  if (names.empty()) return;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const Listings listed = ListByJobName(names);
+    bool any = false;
+    for (const Pilot* p : pilots) {
+      auto it = listed.find(p->job_name);
+      // An unreadable listing counts as listed: it is asked again.
+      any = any || it == listed.end() || !it->second.ok() ||
+            it->second->count(p->batch_id) > 0;
+    }
+    if (!any) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
 std::vector<std::string> PilotAdapter::PilotJobIds() const {

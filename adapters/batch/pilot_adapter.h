@@ -120,6 +120,8 @@ class PilotAdapter : public BatchHostAdapter {
   using Listings =
       std::map<std::string, StatusOr<std::map<std::string, std::string>>>;
   Listings ListByJobName(const std::vector<std::string>& job_names);
+  // At the shutdown: until the queue lists none of `pilots` (bounded).
+  void WaitUntilUnlisted(const std::vector<const Pilot*>& pilots);
   // Waits in Connect() for pilots of a dead master to come back.
   void AwaitReturningPilots(int want);
   // Records the jobs Submit queued (committed), then sends them.

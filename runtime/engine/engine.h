@@ -385,6 +385,12 @@ class Engine {
   void SweepLostHostsLocked(std::unique_lock<std::mutex>& lock);
   // Its engine-thread half: which hosts, and their first attempts.
   void BeginFinalSweep();
+  // GS_Off, first: the run's copies on other hosts are removed, and each
+  // host must answer after them (bounded); one that does not is lost.
+  void ConfirmRemovalsLocked(std::unique_lock<std::mutex>& lock);
+  void ConfirmRemovals(HostId host);
+  // A host found gone once the run is over: no rewind, only the sweep.
+  void TakeForLostAtTheEndLocked(HostId host, const std::string& why);
   // A reconnect that SweepLostHostsLocked waits for ended; false when the
   // reconnect is an ordinary one.
   bool FinalReconnectEnded(HostId host, const Status& s);
@@ -651,6 +657,7 @@ class Engine {
   bool sweeping_lost_hosts_ = false;  // SweepLostHostsLocked waits
   Seconds final_sweep_until_ = 0;     // for hosts to answer
   bool final_sweep_begun_ = false;    // BeginFinalSweep has chosen them
+  bool confirms_posted_ = false;      // ConfirmRemovalsLocked asked them
   // The signal (SIGINT, SIGTERM) the engine thread is ending the process
   // for; 0 if none. The program's thread then never returns from a gsrt
   // call: what the stop cancelled must not be reported as a failure.

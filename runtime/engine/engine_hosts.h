@@ -49,7 +49,8 @@ struct Engine::HostEntry {
   // Lost with what the run put there (copies, sandboxes): swept when it is
   // back (engine_sweep.cc).
   bool left_behind = false;
-  bool final_try = false;  // GS_Off waits for this host's last attempt
+  bool final_try = false;   // GS_Off waits for this host's last attempt
+  bool confirming = false;  // GS_Off waits for its answer after removals
   // Jobs that ended here and how many of them succeeded (the host's
   // success rate, for WQDR-FT's host order).
   uint64_t jobs_finished = 0;

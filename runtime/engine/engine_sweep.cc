@@ -28,6 +28,9 @@ namespace {
 // end this much once, said on stderr.
 constexpr Seconds kFinalSweepTime = 5;
 constexpr Seconds kFinalSweepEvery = 0.25;
+// How long GS_Off waits for each host to confirm the run's last removals
+// (a round trip; a hung host is given up after it).
+constexpr Seconds kConfirmTime = 5;
 
 }  // namespace
 
@@ -81,6 +84,7 @@ void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
   bool any = false;
   for (const auto& host : hosts_) any = any || !host->shared;
   if (!any) return;
+  ConfirmRemovalsLocked(lock);
   final_sweep_begun_ = false;
   lock.unlock();
   boost::asio::post(*io_, [this] { BeginFinalSweep(); });
@@ -107,6 +111,77 @@ void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
   sweeping_lost_hosts_ = false;
 }
 
+void Engine::ConfirmRemovalsLocked(std::unique_lock<std::mutex>& lock) {
+  confirms_posted_ = false;
+  lock.unlock();
+  boost::asio::post(*io_, [this] {
+    // The copies go now rather than at the shutdown, so that a host that
+    // dies before it acted on them is known and swept below.
+    RemoveRemoteCopies();
+    std::vector<HostId> asked;
+    {
+      std::lock_guard<std::mutex> guard(mu_);
+      for (HostId h = 0; h < hosts_.size(); ++h) {
+        HostEntry& host = *hosts_[h];
+        if (host.shared || !host.usable) continue;
+        host.confirming = true;
+        asked.push_back(h);
+      }
+      confirms_posted_ = true;
+      finished_cv_.notify_all();
+    }
+    for (HostId h : asked) ConfirmRemovals(h);
+  });
+  lock.lock();
+  ++waiters_;
+  const auto bound = std::chrono::duration<double>(kConfirmTime);
+  finished_cv_.wait_for(lock, bound, [&] {
+    if (!confirms_posted_) return false;
+    for (const auto& host : hosts_) {
+      if (host->confirming) return false;
+    }
+    return true;
+  });
+  EndWaitLocked();
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    if (!hosts_[h]->confirming) continue;
+    TakeForLostAtTheEndLocked(
+        h, "no answer in " + std::to_string(static_cast<int>(kConfirmTime)) +
+               " s to the run's last removals");
+  }
+}
+
+void Engine::ConfirmRemovals(HostId h) {
+  // The agent acts on frames in order: the probe's answer means that the
+  // removals sent before it were done.
+  hosts_[h]->adapter->Probe([this, h](StatusOr<HostProbe> answer) {
+    std::lock_guard<std::mutex> lock(mu_);
+    HostEntry& host = *hosts_[h];
+    if (!host.confirming) return;  // given up waiting already
+    host.confirming = false;
+    // An adapter that cannot be probed is taken at its word.
+    if (!answer.ok() &&
+        answer.status().code() != Status::Code::kFailedPrecondition) {
+      TakeForLostAtTheEndLocked(h, answer.status().message());
+    }
+    finished_cv_.notify_all();
+  });
+}
+
+void Engine::TakeForLostAtTheEndLocked(HostId h, const std::string& why) {
+  HostEntry& host = *hosts_[h];
+  host.confirming = false;
+  if (!host.usable) return;
+  // The run is over: nothing to rewind; what it left there is swept.
+  host.usable = false;
+  host.left_behind = true;
+  unrecorded_.failures.push_back(
+      HostFailure{host.name, clock_->Now(), "host_lost", why, run_id_, 0});
+  const std::string line = "host " + host.name + " was lost (" + why + ")";
+  stats_.notes.push_back(line);
+  if (!options_.quiet) std::fprintf(stderr, "gsrt: %s\n", line.c_str());
+}
+
 void Engine::BeginFinalSweep() {
   std::vector<HostId> lost;
   std::vector<std::string> lines;
@@ -120,13 +195,7 @@ void Engine::BeginFinalSweep() {
         // Its connection ended after its last job (an agent or a machine
         // killed): nothing noticed, and the copies removed a moment ago
         // never reached it.
-        host.usable = false;
-        host.left_behind = true;
-        const std::string why = "its connection had ended";
-        unrecorded_.failures.push_back(HostFailure{
-            host.name, clock_->Now(), "host_lost", why, run_id_, 0});
-        lines.push_back("host " + host.name + " was lost (" + why + ")");
-        stats_.notes.push_back(lines.back());
+        TakeForLostAtTheEndLocked(h, "its connection had ended");
       }
       if (host.usable || !host.left_behind) continue;
       host.final_try = true;
@@ -167,10 +236,32 @@ bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
         clock_->After(kFinalSweepEvery, [this, h] { ReconnectNow(h); });
     return true;
   }
-  if (s.ok()) SweepHost(h);
-  std::lock_guard<std::mutex> lock(mu_);
-  hosts_[h]->final_try = false;
-  finished_cv_.notify_all();
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    hosts_[h]->final_try = false;
+    finished_cv_.notify_all();
+    return true;
+  }
+  SweepHost(h);
+  // Done once the agent answers after the sweep; a host killed again
+  // meanwhile is tried again while time remains.
+  hosts_[h]->adapter->Probe([this, h](StatusOr<HostProbe> answer) {
+    std::lock_guard<std::mutex> lock(mu_);
+    HostEntry& host = *hosts_[h];
+    if (!sweeping_lost_hosts_ || !host.final_try) return;
+    if (!answer.ok() &&
+        answer.status().code() != Status::Code::kFailedPrecondition) {
+      host.usable = false;
+      host.left_behind = true;
+      if (clock_->Now() + kFinalSweepEvery < final_sweep_until_) {
+        host.reconnect_timer =
+            clock_->After(kFinalSweepEvery, [this, h] { ReconnectNow(h); });
+        return;
+      }
+    }
+    host.final_try = false;
+    finished_cv_.notify_all();
+  });
   return true;
 }
 
