@@ -1,12 +1,13 @@
 // What a run leaves on hosts that keep their own files (docs/design.md,
-// "Failures"): a host killed or stopped with jobs running keeps their
-// sandboxes, the copies the run dropped when it gave the host up and the
-// partial temporary of a file it was receiving; a killed master leaves its
-// copies everywhere. Whoever connects to such a host next clears it
-// (Adapter::Sweep) before anything new arrives: this run when the host comes
-// back, the next run of the same work dir otherwise (keeping what it resumes
-// from), and GS_Off tries a few seconds more to reach a host lost and not
-// back.
+// "Remote hosts: agents and data"): a host killed or stopped with jobs
+// running keeps their sandboxes, the copies the run dropped when it gave
+// the host up and the partial temporary of a file it was receiving; a
+// killed master leaves its copies everywhere. Whoever connects to such a
+// host next clears it (Adapter::Sweep) before anything new arrives: this
+// run when the host comes back, the next run of the same work dir
+// otherwise (keeping what it resumes from). At GS_Off each host must
+// answer after the run's last removals; one that does not, or that was
+// lost and is not back, is tried a few seconds more and swept.
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
