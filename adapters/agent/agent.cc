@@ -326,6 +326,8 @@ void Agent::OnSweep(const Sweep& m) {
         "SWEEP refused: this agent runs or holds jobs or receives "
         "files");
   }
+  // The runner's idle sandboxes are in jobs/ too: it lets go of them first.
+  runner_.Sweep(m.owner, m.keep);
   auto counts = SweepWorkDir(options_.work_dir, m.owner, m.keep);
   if (!counts.ok()) return Log("SWEEP: " + counts.status().message());
   for (const std::string& failure : counts->failures) {

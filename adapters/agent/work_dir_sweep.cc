@@ -79,8 +79,7 @@ StatusOr<SweepCounts> SweepWorkDir(const std::string& work_dir,
       [&](const std::string& name) { return kept.count(name) > 0; },
       &counts.failures);
   counts.sandboxes = RemoveEntries(
-      work_dir + "/jobs",
-      [](const std::string& name) { return name.rfind(".idle.", 0) == 0; },
+      work_dir + "/jobs", [](const std::string&) { return false; },
       &counts.failures);
   return counts;
 }

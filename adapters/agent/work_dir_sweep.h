@@ -24,9 +24,10 @@ struct SweepCounts {
 };
 
 // Removes every entry of `work_dir`/data whose name is not in `keep` and
-// every entry of `work_dir`/jobs but the sandbox pool's idle ones (".idle."
-// names, which the pool checks itself). Nothing else in `work_dir` (bin/,
-// logs/, failed/) is touched. FailedPrecondition, touching nothing, when
+// every entry of `work_dir`/jobs, the sandbox pools' idle ones (".idle.")
+// included: the caller's own pool drops its list first (a pool that finds
+// an idle sandbox gone makes a fresh one anyway). Nothing else in
+// `work_dir` (bin/, logs/, failed/) is touched. FailedPrecondition, touching nothing, when
 // `work_dir`/owner names another master; InvalidArgument for an empty
 // `owner`.
 StatusOr<SweepCounts> SweepWorkDir(const std::string& work_dir,

@@ -37,14 +37,14 @@ TEST_F(SweepWorkDirTest, RemovesWhatNoAgentUsesAndKeepsTheRest) {
   auto counts = SweepWorkDir(root_, "master:/p/.gsrt", {"3-C.dat"});
   ASSERT_TRUE(counts.ok()) << counts.status().ToString();
   EXPECT_EQ(counts->data_entries, 2);
-  EXPECT_EQ(counts->sandboxes, 1);
+  EXPECT_EQ(counts->sandboxes, 2);
   EXPECT_TRUE(counts->failures.empty());
   EXPECT_EQ(ReadAll(root_ + "/data/3-C.dat"), "kept");
   EXPECT_FALSE(fs::exists(root_ + "/data/4-C.dat"));
   EXPECT_FALSE(fs::exists(root_ + "/data/5-A.dat.gsrt-part-123-1"));
   EXPECT_FALSE(fs::exists(root_ + "/jobs/17"));
-  // The pool checks its idle sandboxes itself; the rest is not swept.
-  EXPECT_TRUE(fs::exists(root_ + "/jobs/.idle.99.1"));
+  EXPECT_FALSE(fs::exists(root_ + "/jobs/.idle.99.1"));
+  // The rest is not swept.
   EXPECT_TRUE(fs::exists(root_ + "/bin/gsrt-agent"));
   EXPECT_TRUE(fs::exists(root_ + "/logs/agent.log"));
   EXPECT_TRUE(fs::exists(root_ + "/failed/17/stderr"));

@@ -52,6 +52,9 @@ Status BatchJobAdapter::Connect() {
   fs::permissions(options().host.workdir, fs::perms::owner_all,
                   fs::perm_options::replace, ec);
   auto max_array = CheckSystem(run_dir_);
+  // Made again by the first submission (create_directories): a master
+  // killed before it submits leaves no empty run dir.
+  fs::remove(run_dir_, ec);
   if (!max_array.ok()) return max_array.status();
   max_array_ = *max_array;
   if (options().max_array > 0)

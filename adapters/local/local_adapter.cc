@@ -644,6 +644,10 @@ void LocalAdapter::Remove(std::string host_path) {
   std::filesystem::remove(host_path, ec);
 }
 
+void LocalAdapter::Sweep(std::string, std::vector<std::string>) {
+  if (running_.empty()) sandboxes_.Clear();
+}
+
 void LocalAdapter::Probe(ProbeCallback done) {
   const Seconds asked = clock_.Now();
   Status usable = EnsureOpen();

@@ -129,6 +129,9 @@ class LocalAdapter : public AdapterDefaults {
            StatusCallback done) override;
   // Deletes the file, if it is there.
   void Remove(std::string host_path) override;
+  // Inside an agent, before its SWEEP: drops the idle sandboxes it keeps
+  // for reuse (none while jobs run).
+  void Sweep(std::string owner, std::vector<std::string> keep) override;
 
   // Reads this machine's cores, memory (/proc/meminfo MemTotal and
   // MemAvailable) and 1-minute load (/proc/loadavg) on the io_context; rtt

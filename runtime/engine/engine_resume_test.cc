@@ -500,8 +500,9 @@ TEST_F(EngineResumeTest, TheHostIsSweptOfAllButWhatTheResumeTakesOver) {
   Consume("a", "b");
   EXPECT_EQ(engine_->Stop(), 0);
   std::lock_guard<std::mutex> lock(log_.mu);
-  ASSERT_EQ(log_.sweeps.size(), 2u);
-  // "HOST OWNER KEEP...": the first run kept nothing, the second both.
+  // "HOST OWNER KEEP..." at the killed run's start, the second run's start
+  // and its end: the first kept nothing, the second both at its start.
+  ASSERT_EQ(log_.sweeps.size(), 3u);
   std::istringstream first(log_.sweeps[0]), second(log_.sweeps[1]);
   std::string host, owner1, owner2, name;
   first >> host >> owner1;

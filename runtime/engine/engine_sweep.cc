@@ -153,8 +153,10 @@ void Engine::ConfirmRemovalsLocked(std::unique_lock<std::mutex>& lock) {
 }
 
 void Engine::ConfirmRemovals(HostId h) {
-  // The agent acts on frames in order: the probe's answer means that the
+  // Its agent's idle sandboxes go too, and whatever else is there; the
+  // agent acts on frames in order, so the probe's answer means that the
   // removals sent before it were done.
+  SweepHost(h);
   hosts_[h]->adapter->Probe([this, h](StatusOr<HostProbe> answer) {
     std::lock_guard<std::mutex> lock(mu_);
     HostEntry& host = *hosts_[h];
