@@ -28,7 +28,8 @@ asan_tests=(
   engine_test engine_files_test engine_faults_test engine_resume_test
   outcome_plan_test
   job_files_test local_adapter_test sandbox_pool_test worker_command_test
-  protocol_test staging_files_test chunk_pump_test agent_test agent_pipe_test
+  protocol_test staging_files_test work_dir_sweep_test chunk_pump_test
+  agent_test agent_pipe_test
   agent_serve_test agent_adapter_test
   pilot_auth_test pilot_agent_test pilot_listener_test pilot_scaling_test
   signal_grace_test
