@@ -27,9 +27,9 @@ struct SweepCounts {
 // every entry of `work_dir`/jobs, the sandbox pools' idle ones (".idle.")
 // included: the caller's own pool drops its list first (a pool that finds
 // an idle sandbox gone makes a fresh one anyway). Nothing else in
-// `work_dir` (bin/, logs/, failed/) is touched. FailedPrecondition, touching nothing, when
-// `work_dir`/owner names another master; InvalidArgument for an empty
-// `owner`.
+// `work_dir` (bin/, logs/, failed/) is touched. FailedPrecondition, touching
+// nothing, when `work_dir`/owner names another master; InvalidArgument for an
+// empty `owner`.
 StatusOr<SweepCounts> SweepWorkDir(const std::string& work_dir,
                                    const std::string& owner,
                                    const std::vector<std::string>& keep);

@@ -389,6 +389,10 @@ class Engine {
   // host must answer after them (bounded); one that does not is lost.
   void ConfirmRemovalsLocked(std::unique_lock<std::mutex>& lock);
   void ConfirmRemovals(HostId host);
+  // Master thread: waits (at most `bound`) until `begun` holds and no
+  // host has its `pending` flag set.
+  void WaitForHostsLocked(std::unique_lock<std::mutex>& lock, Seconds bound,
+                          const bool& begun, bool HostEntry::*pending);
   // A host found gone once the run is over: no rewind, only the sweep.
   void TakeForLostAtTheEndLocked(HostId host, const std::string& why);
   // A reconnect that SweepLostHostsLocked waits for ended; false when the

@@ -33,7 +33,28 @@ constexpr Seconds kFinalSweepEvery = 0.25;
 // (a round trip; a hung host is given up after it).
 constexpr Seconds kConfirmTime = 5;
 
+// Whether a probe's answer tells that the host acted on what was sent
+// before it. An adapter that cannot be probed is taken at its word.
+bool Answered(const StatusOr<HostProbe>& answer) {
+  return answer.ok() ||
+         answer.status().code() == Status::Code::kFailedPrecondition;
+}
+
 }  // namespace
+
+void Engine::WaitForHostsLocked(std::unique_lock<std::mutex>& lock,
+                                Seconds bound, const bool& begun,
+                                bool HostEntry::*pending) {
+  ++waiters_;
+  finished_cv_.wait_for(lock, std::chrono::duration<double>(bound), [&] {
+    if (!begun) return false;
+    for (const auto& host : hosts_) {
+      if ((*host).*pending) return false;
+    }
+    return true;
+  });
+  EndWaitLocked();
+}
 
 std::string Engine::SweepOwner() const {
   char name[HOST_NAME_MAX + 1] = {};
@@ -90,18 +111,10 @@ void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
   lock.unlock();
   boost::asio::post(*io_, [this] { BeginFinalSweep(); });
   lock.lock();
-  ++waiters_;
   // Bounded twice: by the attempts' deadline and, should an attempt never
   // answer, here.
-  const auto bound = std::chrono::duration<double>(kFinalSweepTime + 10);
-  finished_cv_.wait_for(lock, bound, [&] {
-    if (!final_sweep_begun_) return false;
-    for (const auto& host : hosts_) {
-      if (host->final_try) return false;
-    }
-    return true;
-  });
-  EndWaitLocked();
+  WaitForHostsLocked(lock, kFinalSweepTime + 10, final_sweep_begun_,
+                     &HostEntry::final_try);
   for (const auto& host : hosts_) {
     if (host->shared || !host->left_behind) continue;
     stats_.notes.push_back(
@@ -134,16 +147,8 @@ void Engine::ConfirmRemovalsLocked(std::unique_lock<std::mutex>& lock) {
     for (HostId h : asked) ConfirmRemovals(h);
   });
   lock.lock();
-  ++waiters_;
-  const auto bound = std::chrono::duration<double>(kConfirmTime);
-  finished_cv_.wait_for(lock, bound, [&] {
-    if (!confirms_posted_) return false;
-    for (const auto& host : hosts_) {
-      if (host->confirming) return false;
-    }
-    return true;
-  });
-  EndWaitLocked();
+  WaitForHostsLocked(lock, kConfirmTime, confirms_posted_,
+                     &HostEntry::confirming);
   for (HostId h = 0; h < hosts_.size(); ++h) {
     if (!hosts_[h]->confirming) continue;
     TakeForLostAtTheEndLocked(
@@ -162,9 +167,7 @@ void Engine::ConfirmRemovals(HostId h) {
     HostEntry& host = *hosts_[h];
     if (!host.confirming) return;  // given up waiting already
     host.confirming = false;
-    // An adapter that cannot be probed is taken at its word.
-    if (!answer.ok() &&
-        answer.status().code() != Status::Code::kFailedPrecondition) {
+    if (!Answered(answer)) {
       TakeForLostAtTheEndLocked(h, answer.status().message());
     }
     finished_cv_.notify_all();
@@ -252,8 +255,7 @@ bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
     std::lock_guard<std::mutex> lock(mu_);
     HostEntry& host = *hosts_[h];
     if (!sweeping_lost_hosts_ || !host.final_try) return;
-    if (!answer.ok() &&
-        answer.status().code() != Status::Code::kFailedPrecondition) {
+    if (!Answered(answer)) {
       host.usable = false;
       host.left_behind = true;
       if (clock_->Now() + kFinalSweepEvery < final_sweep_until_) {
