@@ -31,9 +31,9 @@
 #include "adapters/host_knowledge.h"
 #include "adapters/host_link.h"
 #include "adapters/host_prober.h"
-#include "adapters/job.h"
 #include "adapters/job_runner.h"
 #include "runtime/base/status.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "adapters/queued_job.h"
 #include "runtime/base/clock.h"
+#include "runtime/jobs/queued_job.h"
 
 namespace gs {
 

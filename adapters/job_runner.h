@@ -6,8 +6,8 @@
 #include <functional>
 #include <vector>
 
-#include "adapters/job.h"
-#include "adapters/queued_job.h"
+#include "runtime/jobs/job.h"
+#include "runtime/jobs/queued_job.h"
 
 namespace gs {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/worker_mode.h"
+#include "runtime/jobs/worker_mode.h"
 
 namespace gs {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "adapters/agent/agent_adapter.h"
-#include "adapters/worker_mode.h"
+#include "runtime/jobs/worker_mode.h"
 
 namespace gs {
 

@@ -17,8 +17,8 @@
 #include <variant>
 #include <vector>
 
-#include "adapters/job.h"
 #include "runtime/base/status.h"
+#include "runtime/jobs/job.h"
 
 namespace gs::agent {
 

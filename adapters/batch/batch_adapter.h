@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "adapters/adapter.h"
-#include "adapters/host_config.h"
-#include "adapters/worker_mode.h"
 #include "runtime/base/clock.h"
+#include "runtime/jobs/host_config.h"
+#include "runtime/jobs/worker_mode.h"
 
 namespace boost::asio {
 class io_context;

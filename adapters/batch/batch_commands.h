@@ -12,9 +12,9 @@
 
 #include "adapters/batch/batch_system.h"
 #include "adapters/batch/via_ssh.h"
-#include "adapters/host_config.h"
 #include "runtime/base/process_spawn.h"
 #include "runtime/base/status.h"
+#include "runtime/jobs/host_config.h"
 
 namespace gs {
 

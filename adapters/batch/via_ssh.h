@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "adapters/host_config.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/process_spawn.h"
 #include "runtime/base/status.h"
+#include "runtime/jobs/host_config.h"
 
 namespace boost::asio {
 class io_context;

@@ -12,9 +12,9 @@
 #include <ctime>
 #include <string>
 
-#include "adapters/job.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/status.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

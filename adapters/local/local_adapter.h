@@ -51,8 +51,8 @@
 #include "adapters/local/failure_evidence.h"
 #include "adapters/local/sandbox_pool.h"
 #include "adapters/local/worker_pool.h"
-#include "adapters/worker_mode.h"
 #include "runtime/base/clock.h"
+#include "runtime/jobs/worker_mode.h"
 
 namespace boost::asio {
 class io_context;

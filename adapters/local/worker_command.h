@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/job.h"
 #include "runtime/base/status.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/host_config.h"
 #include "runtime/base/status.h"
+#include "runtime/jobs/host_config.h"
 
 typedef struct ssh_key_struct* ssh_key;
 

@@ -5,9 +5,9 @@
 
 #include <memory>
 
-#include "adapters/host_config.h"
 #include "adapters/host_installer.h"
 #include "runtime/base/clock.h"
+#include "runtime/jobs/host_config.h"
 
 namespace gs {
 

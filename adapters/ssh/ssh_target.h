@@ -1,12 +1,12 @@
 // Where and how to reach one ssh host: the connection settings of a
-// `hosts:` entry (adapters/host_config.h) plus timeouts.
+// `hosts:` entry (runtime/jobs/host_config.h) plus timeouts.
 #ifndef GSRT_ADAPTERS_SSH_SSH_TARGET_H_
 #define GSRT_ADAPTERS_SSH_SSH_TARGET_H_
 
 #include <string>
 
-#include "adapters/host_config.h"
 #include "runtime/base/clock.h"
+#include "runtime/jobs/host_config.h"
 
 namespace gs {
 

@@ -17,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/host_config.h"
-#include "adapters/worker_mode.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/status.h"
+#include "runtime/jobs/host_config.h"
+#include "runtime/jobs/worker_mode.h"
 
 namespace gs {
 

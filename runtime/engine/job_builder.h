@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/job.h"
 #include "gs/gs_abi.h"
 #include "runtime/base/status.h"
 #include "runtime/graph/operation_table.h"
 #include "runtime/graph/task_graph.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

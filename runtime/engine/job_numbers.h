@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/job.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

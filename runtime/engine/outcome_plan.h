@@ -16,8 +16,8 @@
 #include <string>
 #include <variant>
 
-#include "adapters/job.h"
 #include "runtime/config/config.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "adapters/job.h"
 #include "runtime/base/clock.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

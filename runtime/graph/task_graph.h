@@ -13,10 +13,10 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/job.h"
 #include "runtime/graph/file_table.h"
 #include "runtime/graph/stable_array.h"
 #include "runtime/graph/wait_lists.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

@@ -12,8 +12,8 @@
 #include <limits>
 #include <vector>
 
-#include "adapters/job.h"
 #include "runtime/graph/stable_array.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/job.h"
 #include "runtime/base/clock.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

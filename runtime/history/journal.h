@@ -20,11 +20,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "adapters/job.h"
-#include "adapters/queued_job.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/status.h"
 #include "runtime/history/history_records.h"
+#include "runtime/jobs/job.h"
+#include "runtime/jobs/queued_job.h"
 
 namespace gs {
 

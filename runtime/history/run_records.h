@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/job.h"
 #include "runtime/base/clock.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

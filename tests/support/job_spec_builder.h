@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/job.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/job.h"
 #include "runtime/base/file_io.h"  // spec and record files: WriteFileAtomically
 #include "runtime/base/status.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 

@@ -3,8 +3,8 @@
 // that forks a fresh process per job from a worker that has run no user
 // function (runtime/worker/persistent_loop.h). Chosen by `runtime.workers`
 // and a host's `workers` (docs/configuration.md).
-#ifndef GSRT_ADAPTERS_WORKER_MODE_H_
-#define GSRT_ADAPTERS_WORKER_MODE_H_
+#ifndef GSRT_RUNTIME_JOBS_WORKER_MODE_H_
+#define GSRT_RUNTIME_JOBS_WORKER_MODE_H_
 
 #include <cstdint>
 #include <string_view>
@@ -27,4 +27,4 @@ inline std::string_view WorkerModeName(WorkerMode mode) {
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_WORKER_MODE_H_
+#endif  // GSRT_RUNTIME_JOBS_WORKER_MODE_H_

@@ -1,7 +1,7 @@
 // What an adapter is asked to run (JobSpec) and what it reports back
 // (JobReport with a JobOutcome variant). Plain data, no I/O.
-#ifndef GSRT_ADAPTERS_JOB_H_
-#define GSRT_ADAPTERS_JOB_H_
+#ifndef GSRT_RUNTIME_JOBS_JOB_H_
+#define GSRT_RUNTIME_JOBS_JOB_H_
 
 #include <cstdint>
 #include <string>
@@ -104,4 +104,4 @@ struct JobReport {
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_JOB_H_
+#endif  // GSRT_RUNTIME_JOBS_JOB_H_

@@ -1,4 +1,4 @@
-#include "adapters/host_config.h"
+#include "runtime/jobs/host_config.h"
 
 #include <algorithm>
 

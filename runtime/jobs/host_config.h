@@ -3,8 +3,8 @@
 // settings. The config layer (runtime/config/) fills these from YAML and
 // checks them; adapters only read them. docs/configuration.md is the user's
 // reference for every key and default.
-#ifndef GSRT_ADAPTERS_HOST_CONFIG_H_
-#define GSRT_ADAPTERS_HOST_CONFIG_H_
+#ifndef GSRT_RUNTIME_JOBS_HOST_CONFIG_H_
+#define GSRT_RUNTIME_JOBS_HOST_CONFIG_H_
 
 #include <cstdint>
 #include <map>
@@ -138,4 +138,4 @@ struct HostConfig {
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_HOST_CONFIG_H_
+#endif  // GSRT_RUNTIME_JOBS_HOST_CONFIG_H_

@@ -2,14 +2,14 @@
 // that a master started again after a crash can take the job over
 // (docs/design.md, "Resume"): the batch system's id, and where the job
 // leaves its exit record. Plain data, no I/O.
-#ifndef GSRT_ADAPTERS_QUEUED_JOB_H_
-#define GSRT_ADAPTERS_QUEUED_JOB_H_
+#ifndef GSRT_RUNTIME_JOBS_QUEUED_JOB_H_
+#define GSRT_RUNTIME_JOBS_QUEUED_JOB_H_
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "adapters/job.h"
+#include "runtime/jobs/job.h"
 
 namespace gs {
 
@@ -39,4 +39,4 @@ using SubmissionRecorder = std::function<void(const std::vector<QueuedJob>&)>;
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_QUEUED_JOB_H_
+#endif  // GSRT_RUNTIME_JOBS_QUEUED_JOB_H_
