@@ -42,7 +42,7 @@ Engine::Engine(EngineOptions options)
 Engine::~Engine() {
   if (thread_.joinable()) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       finished_cv_.MasterLeaves();
     }
     io_->stop();
@@ -254,7 +254,7 @@ void Engine::StartTimers() {
 void Engine::OnSignal(int sig) {
   uint64_t running;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     stopping_ = true;
     signalled_ = sig;
     running = stats_.running;
@@ -278,7 +278,7 @@ void Engine::ShutdownOnEngineThread() {
   if (flush_timer_) flush_timer_->Cancel();
   if (health_timer_) health_timer_->Cancel();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     retry_timers_.clear();
   }
   if (journal_) {
@@ -325,7 +325,7 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   }
   std::string scalars;
   if (n != op->num_params) EncodeScalars(*op, args, &scalars);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   OpId id = ops_.Intern(op);
   if (id >= admitted_.size()) admitted_.push_back(AdmitLocked(id));
   if (!admitted_[id].ok()) return kRefusedTask;
@@ -344,7 +344,7 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
 }
 
 Status Engine::Refusal(const gs_operation* op) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   OpId id = ops_.Intern(op);
   if (id >= admitted_.size()) admitted_.push_back(AdmitLocked(id));
   return admitted_[id];
@@ -373,7 +373,7 @@ Status Engine::AdmitLocked(OpId op) {
 }
 
 Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   ++waiters_;
   finished_cv_.wait(lock, [&] {
     TaskState s = graph_.task(t).state;
@@ -432,7 +432,7 @@ SyncStop Engine::SyncStopLocked(TaskId t) const {
 bool Engine::AllFinishedLocked() const { return stats_.all_finished(); }
 
 void Engine::Barrier() {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   ++waiters_;
   finished_cv_.wait(lock,
                     [&] { return signalled_ == 0 && AllFinishedLocked(); });
@@ -447,7 +447,7 @@ void Engine::ScheduleProgress() {
 }
 
 void Engine::ShowProgress() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   // Drawn only while the master waits in gsrt: it prints nothing then.
   if (stopping_ || waiters_ == 0) return;
   progress_line_.Show(FormatProgress(stats_));

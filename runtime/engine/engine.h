@@ -20,6 +20,7 @@
 #include "gs/gs_abi.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/file_system.h"
+#include "runtime/base/mutex.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
 #include "runtime/engine/loop_watchdog.h"
@@ -269,8 +270,8 @@ class Engine {
   void CollectGarbageLocked(std::vector<std::string>* doomed);
   void RemoveFiles(const std::vector<std::string>& paths);
   // Master thread: waits until `v` is on the master's machine.
-  Status BringToMasterLocked(std::unique_lock<std::mutex>& lock, VersionId v);
-  Status FetchOnceLocked(std::unique_lock<std::mutex>& lock, VersionId v);
+  Status BringToMasterLocked(MutexLock& lock, VersionId v);
+  Status FetchOnceLocked(MutexLock& lock, VersionId v);
 
   // Scheduling rounds (engine_schedule.cc).
   void WakeLocked();
@@ -382,16 +383,16 @@ class Engine {
   void SweepHostsAtStart();
   // GS_Off: a few seconds of attempts to reach each host lost and not
   // back (or whose connection ended unnoticed), to sweep it.
-  void SweepLostHostsLocked(std::unique_lock<std::mutex>& lock);
+  void SweepLostHostsLocked(MutexLock& lock);
   // Its engine-thread half: which hosts, and their first attempts.
   void BeginFinalSweep();
   // GS_Off, first: the run's copies on other hosts are removed, and each
   // host must answer after them (bounded); one that does not is lost.
-  void ConfirmRemovalsLocked(std::unique_lock<std::mutex>& lock);
+  void ConfirmRemovalsLocked(MutexLock& lock);
   void ConfirmRemovals(HostId host);
   // Master thread: waits (at most `bound`) until `begun` holds and no
   // host has its `pending` flag set.
-  void WaitForHostsLocked(std::unique_lock<std::mutex>& lock, Seconds bound,
+  void WaitForHostsLocked(MutexLock& lock, Seconds bound,
                           const bool& begun, bool HostEntry::*pending);
   // A host found gone once the run is over: no rewind, only the sweep.
   void TakeForLostAtTheEndLocked(HostId host, const std::string& why);
@@ -443,16 +444,16 @@ class Engine {
 
   // The master's own files and the end of the run (engine_files.cc).
   bool AllFinishedLocked() const;
-  Status WaitVersionLocked(std::unique_lock<std::mutex>& lock, VersionId v,
+  Status WaitVersionLocked(MutexLock& lock, VersionId v,
                            const char* name);
   void CloseForgottenFilesLocked();
-  void FinalizeFilesLocked(std::unique_lock<std::mutex>& lock);
+  void FinalizeFilesLocked(MutexLock& lock);
   // The newest version of `f` the master wrote itself (GS_Open) whose data
   // is still on the master; kNoVersion if none. A failed run leaves it in
   // place of a last version that was never made.
   VersionId LastMasterVersionLocked(FileId f) const;
   // Puts file `f`'s final version `latest` under the user's name.
-  void FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
+  void FinalizeFileLocked(MutexLock& lock, FileId f,
                           VersionId latest);
   // Moves a final version that could not be put in place to
   // WORK_DIR/unsaved/ (kept after the run); its path there, "" if that
@@ -557,11 +558,11 @@ class Engine {
   bool NeedsRecomputeLocked(VersionId v) const;
   void RecomputeLocked(VersionId v);
   // Before the master reads `v`: recomputes it if needed and waits.
-  Status RecoverCollectedLocked(std::unique_lock<std::mutex>& lock,
+  Status RecoverCollectedLocked(MutexLock& lock,
                                 VersionId v);
   // GS_Off, before any final version is moved onto its user's name: makes
   // again the final versions reused without data, and waits.
-  void RecoverFinalVersionsLocked(std::unique_lock<std::mutex>& lock);
+  void RecoverFinalVersionsLocked(MutexLock& lock);
 
   EngineOptions options_;
   FileSystem* fs_;
@@ -653,7 +654,7 @@ class Engine {
   int64_t run_id_ = 0;
   Seconds started_ = 0;
 
-  std::mutex mu_;
+  Mutex mu_;
   MasterGate finished_cv_;  // a task or version finished
   int waiters_ = 0;
   bool wake_posted_ = false;

@@ -124,7 +124,7 @@ void Engine::RecordSubmissions(const std::string& host,
 
 void Engine::WriteQueuedJobs(std::vector<QueuedJobEntry> rows, bool commit) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     for (QueuedJobEntry& e : rows) {
       if (e.job.job == 0 || e.job.task >= graph_.num_tasks()) continue;
       e.signature = SignatureLocked(e.job.task);
@@ -143,7 +143,7 @@ void Engine::WriteQueuedJobs(std::vector<QueuedJobEntry> rows, bool commit) {
 void Engine::ForgetQueuedJobs(bool all) {
   std::vector<QueuedJobEntry> forget;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     forget.swap(journal_->forget);
     if (all) {
       for (auto& [key, e] : journal_->queued) forget.push_back(std::move(e));

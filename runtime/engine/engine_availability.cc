@@ -30,7 +30,7 @@ void Engine::ObserveAvailabilityLocked() {
 
 void Engine::ScheduleAvailability(Seconds every) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stopping_) return;
     ObserveAvailabilityLocked();
   }

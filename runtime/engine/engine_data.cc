@@ -92,7 +92,7 @@ void Engine::StageAndSubmit(Dispatch d) {
       if (--pending->left > 0) return;
       Dispatch& d = pending->dispatch;
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        MutexLock lock(&mu_);
         --hosts_[d.host]->staging;
         hosts_[d.host]->staging_cores -= d.spec.cores;
       }
@@ -119,7 +119,7 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
   bool on_master;
   std::string master_path, host_path;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (HasCopyLocked(v, host)) {
       boost::asio::post(*io_, [done = std::move(done)] { done(Status::Ok()); });
       return;
@@ -142,7 +142,7 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
   auto finish = [this, v, host, started](Status s) {
     std::vector<DoneFn> waiters;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       auto it = in_flight_.find({v, host});
       waiters = std::move(it->second);
       in_flight_.erase(it);
@@ -179,7 +179,7 @@ void Engine::FetchToMaster(VersionId v, DoneFn done) {
   HostId from = kNoHost;
   std::string host_path, master_path;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (graph_.version(v).on_master) {
       boost::asio::post(*io_, [done = std::move(done)] { done(Status::Ok()); });
       return;
@@ -202,7 +202,7 @@ void Engine::FetchToMaster(VersionId v, DoneFn done) {
   auto finish = [this, v, from, started](Status s) {
     std::vector<DoneFn> waiters;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       auto it = in_flight_.find({v, kNoHost});
       waiters = std::move(it->second);
       in_flight_.erase(it);
@@ -273,7 +273,7 @@ void Engine::RemoveFiles(const std::vector<std::string>& paths) {
 void Engine::RemoveVersionData(VersionId v) {
   std::vector<std::pair<HostId, std::string>> copies;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     auto it = remote_copies_.find(v);
     if (it == remote_copies_.end()) return;
     for (HostId h : it->second) copies.push_back({h, PathOn(v, h)});
@@ -288,13 +288,13 @@ void Engine::RemoveVersionData(VersionId v) {
 void Engine::RemoveRemoteCopies() {
   std::vector<VersionId> versions;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     for (const auto& [v, hosts] : remote_copies_) versions.push_back(v);
   }
   for (VersionId v : versions) RemoveVersionData(v);
 }
 
-Status Engine::BringToMasterLocked(std::unique_lock<std::mutex>& lock,
+Status Engine::BringToMasterLocked(MutexLock& lock,
                                    VersionId v) {
   // A copy that turns out lost is recomputed (CopyLostLocked): wait for
   // that and fetch again, a few times at most.
@@ -313,7 +313,7 @@ Status Engine::BringToMasterLocked(std::unique_lock<std::mutex>& lock,
   return s;
 }
 
-Status Engine::FetchOnceLocked(std::unique_lock<std::mutex>& lock,
+Status Engine::FetchOnceLocked(MutexLock& lock,
                                VersionId v) {
   if (journal_) {
     if (Status s = RecoverCollectedLocked(lock, v); !s.ok()) return s;
@@ -322,7 +322,7 @@ Status Engine::FetchOnceLocked(std::unique_lock<std::mutex>& lock,
   auto result = std::make_shared<std::optional<Status>>();
   boost::asio::post(*io_, [this, v, result] {
     FetchToMaster(v, [this, result](Status s) {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       *result = s;
       finished_cv_.notify_all();
     });

@@ -17,7 +17,7 @@
 
 namespace gs {
 
-Status Engine::WaitVersionLocked(std::unique_lock<std::mutex>& lock,
+Status Engine::WaitVersionLocked(MutexLock& lock,
                                  VersionId v, const char* name) {
   ++waiters_;
   finished_cv_.wait(lock, [&] {
@@ -36,7 +36,7 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
   if (mode != R && mode != W && mode != A) {
     return Status::InvalidArgument("GS_Open: mode must be R, W or A");
   }
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   FileId f = files_.Intern(name);
   OpenFile entry;
   std::string path;
@@ -59,10 +59,10 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
     path = VersionPath(nv);
     flags = O_WRONLY | O_CREAT | (mode == A ? O_APPEND : O_TRUNC);
     if (mode == A) {
-      lock.unlock();
+      lock.Unlock();
       Status copied;
       if (fs_->Stat(source).exists) copied = fs_->CopyFile(source, path);
-      lock.lock();
+      lock.Lock();
       graph_.ReleaseReader(entry.read);
       entry.read = kNoVersion;
       if (!copied.ok()) {
@@ -91,7 +91,7 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
 Status Engine::Close(int fd, bool already_closed) {
   OpenFile entry;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     auto it = open_files_.find(fd);
     if (it == open_files_.end()) {
       return Status::InvalidArgument("GS_Close: descriptor " +
@@ -105,7 +105,7 @@ Status Engine::Close(int fd, bool already_closed) {
   int err = errno;
   std::vector<std::string> doomed;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (entry.read != kNoVersion) graph_.ReleaseReader(entry.read);
     if (entry.write != kNoVersion) {
       std::vector<TaskId> ready;
@@ -121,7 +121,7 @@ Status Engine::Close(int fd, bool already_closed) {
   return Status::Ok();
 }
 
-void Engine::FinalizeFilesLocked(std::unique_lock<std::mutex>& lock) {
+void Engine::FinalizeFilesLocked(MutexLock& lock) {
   for (FileId f = 0; f < files_.size(); ++f) {
     uint32_t latest = files_.latest(f);
     if (latest == FileTable::kNone) continue;
@@ -161,7 +161,7 @@ VersionId Engine::LastMasterVersionLocked(FileId f) const {
   return best;
 }
 
-void Engine::FinalizeFileLocked(std::unique_lock<std::mutex>& lock, FileId f,
+void Engine::FinalizeFileLocked(MutexLock& lock, FileId f,
                                 VersionId latest) {
   Status s = BringToMasterLocked(lock, latest);
   // The host holding it was found lost while fetching: its producer was
@@ -230,7 +230,7 @@ void Engine::CloseForgottenFilesLocked() {
 
 int Engine::Stop() {
   if (!io_) return 1;
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   ++waiters_;
   finished_cv_.wait(lock,
                     [&] { return signalled_ == 0 && AllFinishedLocked(); });
@@ -247,7 +247,7 @@ int Engine::Stop() {
   SweepLostHostsLocked(lock);
   stopping_ = true;
   finished_cv_.MasterLeaves();
-  lock.unlock();
+  lock.Unlock();
   // The engine thread may still be inside a handler; stop it before the
   // adapters go away.
   boost::asio::post(*io_, [this] { ShutdownOnEngineThread(); });

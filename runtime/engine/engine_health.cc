@@ -33,7 +33,7 @@ void Engine::ScheduleHealthCheck(Seconds every) {
 void Engine::CheckHealth() {
   std::vector<std::string> lines;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stopping_) return;
     health_seen_.resize(hosts_.size(), HealthState::kUp);
     for (HostId h = 0; h < hosts_.size(); ++h) {

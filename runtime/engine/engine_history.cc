@@ -110,7 +110,7 @@ void Engine::RecordJobLocked(const JobEntry& job, HostId host,
 void Engine::RecordPending() {
   Unrecorded pending;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     std::swap(pending, unrecorded_);
   }
   if (!history_) return;

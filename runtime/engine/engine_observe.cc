@@ -14,7 +14,7 @@ void Engine::ReportRunStarted() {
   if (observers_.empty()) return;
   std::vector<std::string> names;
   for (const auto& h : hosts_) names.push_back(h->name);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   observers_.OnRunStarted(started_, names);
 }
 
@@ -64,7 +64,7 @@ void Engine::ReportTaskEndLocked(TaskId t, const char* state) {
 
 void Engine::ReportRunEnded(RunStatus status) {
   if (observers_.empty()) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   observers_.OnRunEnded(clock_->Now(), status);
 }
 

@@ -17,7 +17,7 @@ namespace gs {
 void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
   Aftermath after;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     auto it = jobs_.find(report.id);
     if (it == jobs_.end()) return;
     JobEntry job = std::move(it->second);
@@ -221,7 +221,7 @@ void Engine::RetryLaterLocked(TaskId t, Seconds delay) {
   retry_timers_[t] = clock_->After(delay, [this, t] {
     std::vector<Dispatch> out;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       retry_timers_.erase(t);
       Task& task = graph_.task(t);
       if (stopping_ || task.state != TaskState::kWaiting ||

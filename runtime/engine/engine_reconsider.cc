@@ -14,7 +14,7 @@ void Engine::ScheduleReconsider() {
   reconsider_timer_ = clock_->After(period, [this] {
     std::vector<std::pair<HostId, JobId>> stop;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       if (stopping_) return;
       if (!jobs_.empty()) {
         std::vector<HostState> states;

@@ -104,16 +104,16 @@ void Engine::FetchResumeOutputs() {
   // they exist (and checks their bytes), which the adapters cannot tell
   // otherwise. Those the master holds already are not fetched again.
   // The engine thread runs already (host state may change): hold the lock.
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   std::vector<ResumeFetch> wants = ResumeFetchesLocked();
   if (wants.empty()) return;
-  lock.unlock();
+  lock.Unlock();
   auto left = std::make_shared<size_t>(wants.size());
   boost::asio::post(*io_, [this, wants, left] {
     for (const ResumeFetch& w : wants) {
       hosts_[w.host]->adapter->Get(w.host_path, w.master_path,
                                    [this, w, left](Status s) {
-                                     std::lock_guard<std::mutex> lock(mu_);
+                                     MutexLock lock(&mu_);
                                      if (s.ok())
                                        journal_->fetched[w.key] = w.host;
                                      --*left;
@@ -121,7 +121,7 @@ void Engine::FetchResumeOutputs() {
                                    });
     }
   });
-  lock.lock();
+  lock.Lock();
   ++waiters_;
   // Bounded: a host that stops answering leaves its outputs to be
   // recomputed (a late transfer writes the same bytes).
@@ -220,14 +220,14 @@ void Engine::WriteJournal() {
   // collected versions are deleted only after the next commit.
   JournalBatch batch;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     TakeJournalBatchLocked(&batch);
   }
   if (batch.finished.empty() && batch.entries.empty()) return;
   for (auto& [v, path] : batch.to_hash) path = ContentIdOfFile(path);
   // 2. The entries, with the paths of outputs on the master to stat.
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     for (auto& [v, id] : batch.to_hash) journal_->content_ids[v] = id;
     MakeJournalEntriesLocked(&batch);
   }
@@ -321,7 +321,7 @@ void Engine::DeleteCollectedData() {
   std::vector<std::string> paths;
   std::vector<VersionId> remote;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     for (VersionId v : journal_->collected) {
       Version& ver = graph_.version(v);
       // Still garbage? A rewind (host loss, recompute) may need it again.
@@ -474,7 +474,7 @@ void Engine::RecomputeLocked(VersionId v) {
   RequeueLocked(p);
 }
 
-void Engine::RecoverFinalVersionsLocked(std::unique_lock<std::mutex>& lock) {
+void Engine::RecoverFinalVersionsLocked(MutexLock& lock) {
   if (!journal_->resuming) return;
   bool any = false;
   for (FileId f = 0; f < files_.size(); ++f) {
@@ -490,7 +490,7 @@ void Engine::RecoverFinalVersionsLocked(std::unique_lock<std::mutex>& lock) {
   --waiters_;
 }
 
-Status Engine::RecoverCollectedLocked(std::unique_lock<std::mutex>& lock,
+Status Engine::RecoverCollectedLocked(MutexLock& lock,
                                       VersionId v) {
   if (!journal_->resuming || !NeedsRecomputeLocked(v)) return Status::Ok();
   RecomputeLocked(v);

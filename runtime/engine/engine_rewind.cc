@@ -242,7 +242,7 @@ void Engine::ReportRewindLocked(const RewindPlan& plan, HostId lost_host,
 void Engine::ScheduleReconnect(HostId h) {
   HostEntry& host = *hosts_[h];
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stopping_ || host.usable) return;
     host.reconnect_delay = host.reconnect_delay == 0
                                ? options_.reconnect_backoff
@@ -251,7 +251,7 @@ void Engine::ScheduleReconnect(HostId h) {
   }
   host.reconnect_timer = clock_->After(host.reconnect_delay, [this, h] {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       if (stopping_) return;
     }
     ReconnectNow(h);
@@ -260,7 +260,7 @@ void Engine::ScheduleReconnect(HostId h) {
 
 void Engine::ReconnectNow(HostId h) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     hosts_[h]->reconnecting = true;
   }
   WatchedCall watched(loop_watchdog_.get(),
@@ -286,7 +286,7 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
   std::vector<Dispatch> out;
   std::string failed;  // said when the reason is new, not at every attempt
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stopping_) return;
     HostEntry& host = *hosts_[h];
     ReconnectAnsweredLocked(h, s.ok());

@@ -52,7 +52,7 @@ void Engine::WakeLocked() {
 void Engine::RunSchedule() {
   std::vector<Dispatch> out;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     wake_posted_ = false;
     ScheduleLocked(&out);
   }

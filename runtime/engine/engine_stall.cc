@@ -37,7 +37,7 @@ bool Engine::AdaptersOfferSlotsLocked() const {
 void Engine::CheckStall() {
   std::string message;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stopping_) return;
     StallLook look;
     look.now = clock_->Now();

@@ -42,7 +42,7 @@ bool Answered(const StatusOr<HostProbe>& answer) {
 
 }  // namespace
 
-void Engine::WaitForHostsLocked(std::unique_lock<std::mutex>& lock,
+void Engine::WaitForHostsLocked(MutexLock& lock,
                                 Seconds bound, const bool& begun,
                                 bool HostEntry::*pending) {
   ++waiters_;
@@ -65,7 +65,7 @@ std::string Engine::SweepOwner() const {
 void Engine::SweepHost(HostId h) {
   std::vector<std::string> keep;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     HostEntry& host = *hosts_[h];
     if (host.shared || !host.usable) return;
     host.left_behind = false;
@@ -83,7 +83,7 @@ void Engine::SweepHostsAtStart() {
   // they are taken as this run's copies when their tasks are submitted.
   std::vector<std::vector<std::string>> keep(hosts_.size());
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (journal_) {
       for (const auto& [key, host] : journal_->fetched) {
         if (host == kNoHost) continue;
@@ -99,7 +99,7 @@ void Engine::SweepHostsAtStart() {
   }
 }
 
-void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
+void Engine::SweepLostHostsLocked(MutexLock& lock) {
   // Simulated hosts keep no files, and the attempts would add to the
   // simulated run's length.
   if (options_.virtual_time) return;
@@ -108,9 +108,9 @@ void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
   if (!any) return;
   ConfirmRemovalsLocked(lock);
   final_sweep_begun_ = false;
-  lock.unlock();
+  lock.Unlock();
   boost::asio::post(*io_, [this] { BeginFinalSweep(); });
-  lock.lock();
+  lock.Lock();
   // Bounded twice: by the attempts' deadline and, should an attempt never
   // answer, here.
   WaitForHostsLocked(lock, kFinalSweepTime + 10, final_sweep_begun_,
@@ -125,16 +125,16 @@ void Engine::SweepLostHostsLocked(std::unique_lock<std::mutex>& lock) {
   sweeping_lost_hosts_ = false;
 }
 
-void Engine::ConfirmRemovalsLocked(std::unique_lock<std::mutex>& lock) {
+void Engine::ConfirmRemovalsLocked(MutexLock& lock) {
   confirms_posted_ = false;
-  lock.unlock();
+  lock.Unlock();
   boost::asio::post(*io_, [this] {
     // The copies go now rather than at the shutdown, so that a host that
     // dies before it acted on them is known and swept below.
     RemoveRemoteCopies();
     std::vector<HostId> asked;
     {
-      std::lock_guard<std::mutex> guard(mu_);
+      MutexLock guard(&mu_);
       for (HostId h = 0; h < hosts_.size(); ++h) {
         HostEntry& host = *hosts_[h];
         if (host.shared || !host.usable) continue;
@@ -146,7 +146,7 @@ void Engine::ConfirmRemovalsLocked(std::unique_lock<std::mutex>& lock) {
     }
     for (HostId h : asked) ConfirmRemovals(h);
   });
-  lock.lock();
+  lock.Lock();
   WaitForHostsLocked(lock, kConfirmTime, confirms_posted_,
                      &HostEntry::confirming);
   for (HostId h = 0; h < hosts_.size(); ++h) {
@@ -163,7 +163,7 @@ void Engine::ConfirmRemovals(HostId h) {
   // removals sent before it were done.
   SweepHost(h);
   hosts_[h]->adapter->Probe([this, h](StatusOr<HostProbe> answer) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     HostEntry& host = *hosts_[h];
     if (!host.confirming) return;  // given up waiting already
     host.confirming = false;
@@ -192,7 +192,7 @@ void Engine::BeginFinalSweep() {
   std::vector<HostId> lost;
   std::vector<std::string> lines;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     final_sweep_until_ = clock_->Now() + kFinalSweepTime;
     for (HostId h = 0; h < hosts_.size(); ++h) {
       HostEntry& host = *hosts_[h];
@@ -223,7 +223,7 @@ void Engine::BeginFinalSweep() {
     if (hosts_[h]->reconnect_timer) hosts_[h]->reconnect_timer->Cancel();
     bool busy;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       busy = hosts_[h]->reconnecting;  // its answer ends the try
     }
     if (!busy) ReconnectNow(h);
@@ -232,7 +232,7 @@ void Engine::BeginFinalSweep() {
 
 bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stopping_ || !sweeping_lost_hosts_ || !hosts_[h]->final_try)
       return false;
     ReconnectAnsweredLocked(h, s.ok());
@@ -243,7 +243,7 @@ bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
     return true;
   }
   if (!s.ok()) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     hosts_[h]->final_try = false;
     finished_cv_.notify_all();
     return true;
@@ -252,7 +252,7 @@ bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
   // Done once the agent answers after the sweep; a host killed again
   // meanwhile is tried again while time remains.
   hosts_[h]->adapter->Probe([this, h](StatusOr<HostProbe> answer) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     HostEntry& host = *hosts_[h];
     if (!sweeping_lost_hosts_ || !host.final_try) return;
     if (!Answered(answer)) {

@@ -27,14 +27,14 @@ void Engine::RunVirtualTime() {
   auto guard = boost::asio::make_work_guard(*io_);
   while (!io_->stopped()) {
     {
-      std::unique_lock<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       finished_cv_.WaitForTurn(lock);
     }
     if (io_->poll_one() > 0) continue;
     if (io_->stopped()) break;
     bool gone;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       gone = finished_cv_.master_gone();
     }
     if (gone) {

@@ -18,6 +18,8 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+
+#include "runtime/base/mutex.h"
 #include <vector>
 
 namespace gs {
@@ -30,20 +32,20 @@ class MasterGate {
   // state guarded by that mutex, and every change that can make it true
   // must be followed by notify_all() before the mutex is released.
   template <typename Pred>
-  void wait(std::unique_lock<std::mutex>& lock, Pred pred) {
+  void wait(MutexLock& lock, Pred pred) {
     std::function<bool()> p = pred;
     if (p()) return;
     Waiting waiting(this, &p);
     if (!virtual_) {
       do {
-        cv_.wait(lock);
+        cv_.wait(lock.native());
       } while (!p());
       return;
     }
     do {
       blocked_ = true;
       engine_cv_.notify_all();
-      cv_.wait(lock);
+      cv_.wait(lock.native());
     } while (!p());
     blocked_ = false;
   }
@@ -51,7 +53,7 @@ class MasterGate {
   // A bounded wait in real time; in virtual time time only passes while
   // the master waits, so the bound is not needed and the wait is plain.
   template <typename Rep, typename Period, typename Pred>
-  bool wait_for(std::unique_lock<std::mutex>& lock,
+  bool wait_for(MutexLock& lock,
                 std::chrono::duration<Rep, Period> bound, Pred pred) {
     if (virtual_) {
       wait(lock, pred);
@@ -62,7 +64,7 @@ class MasterGate {
     Waiting waiting(this, &p);
     const auto deadline = std::chrono::steady_clock::now() + bound;
     do {
-      if (cv_.wait_until(lock, deadline) == std::cv_status::timeout) {
+      if (cv_.wait_until(lock.native(), deadline) == std::cv_status::timeout) {
         return p();
       }
     } while (!p());
@@ -89,8 +91,8 @@ class MasterGate {
   bool engine_may_run() const { return blocked_ || gone_; }
   bool master_gone() const { return gone_; }
   // Engine thread: waits until it may run. `lock` holds the engine mutex.
-  void WaitForTurn(std::unique_lock<std::mutex>& lock) {
-    engine_cv_.wait(lock, [this] { return engine_may_run(); });
+  void WaitForTurn(MutexLock& lock) {
+    engine_cv_.wait(lock.native(), [this] { return engine_may_run(); });
   }
 
  private:

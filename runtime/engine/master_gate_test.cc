@@ -14,12 +14,12 @@ namespace {
 // the waiter wakes once it holds, and only then.
 TEST(MasterGateTest, TheWaiterWakesWhenItsPredicateHolds) {
   MasterGate gate;
-  std::mutex mu;
+  Mutex mu;
   int done = 0;  // guarded by mu
   std::atomic<int> seen_by_waiter{0};
   const std::thread::id main_id = std::this_thread::get_id();
   std::thread waiter([&] {
-    std::unique_lock<std::mutex> lock(mu);
+    MutexLock lock(&mu);
     gate.wait(lock, [&] {
       if (std::this_thread::get_id() != main_id) ++seen_by_waiter;
       return done == 1000;
@@ -37,7 +37,7 @@ TEST(MasterGateTest, TheWaiterWakesWhenItsPredicateHolds) {
   // it at every notify).
   for (int i = 0; i < 1000; ++i) {
     {
-      std::lock_guard<std::mutex> lock(mu);
+      MutexLock lock(&mu);
       ++done;
       gate.notify_all();
     }
@@ -52,27 +52,27 @@ TEST(MasterGateTest, TheWaiterWakesWhenItsPredicateHolds) {
 
 TEST(MasterGateTest, EachWaiterWakesOnItsOwnCondition) {
   MasterGate gate;
-  std::mutex mu;
+  Mutex mu;
   bool a = false, b = false;  // guarded by mu
   bool a_back = false, b_back = false;
   std::thread wait_a([&] {
-    std::unique_lock<std::mutex> lock(mu);
+    MutexLock lock(&mu);
     gate.wait(lock, [&] { return a; });
     a_back = true;
   });
   std::thread wait_b([&] {
-    std::unique_lock<std::mutex> lock(mu);
+    MutexLock lock(&mu);
     gate.wait(lock, [&] { return b; });
     b_back = true;
   });
   {
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(&mu);
     b = true;
     gate.notify_all();
   }
   wait_b.join();
   {
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(&mu);
     EXPECT_TRUE(b_back);
     EXPECT_FALSE(a_back);
     a = true;
@@ -84,15 +84,15 @@ TEST(MasterGateTest, EachWaiterWakesOnItsOwnCondition) {
 
 TEST(MasterGateTest, ABoundedWaitEndsAtItsBoundOrWhenItHolds) {
   MasterGate gate;
-  std::mutex mu;
-  std::unique_lock<std::mutex> lock(mu);
+  Mutex mu;
+  MutexLock lock(&mu);
   EXPECT_FALSE(
       gate.wait_for(lock, std::chrono::milliseconds(20), [] { return false; }));
   EXPECT_TRUE(
       gate.wait_for(lock, std::chrono::seconds(60), [] { return true; }));
   bool ready = false;  // guarded by mu
   std::thread notifier([&] {
-    std::lock_guard<std::mutex> l(mu);
+    MutexLock l(&mu);
     ready = true;
     gate.notify_all();
   });

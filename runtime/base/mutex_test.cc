@@ -1,0 +1,45 @@
+#include "runtime/base/mutex.h"
+
+#include <condition_variable>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+namespace gs {
+namespace {
+
+TEST(MutexTest, LockExcludesAnotherThreadUntilReleased) {
+  Mutex mu;
+  int value = 0;
+  MutexLock lock(&mu);
+  std::thread other([&] {
+    MutexLock l(&mu);
+    value = 2;
+  });
+  value = 1;
+  EXPECT_EQ(value, 1);  // the other thread waits for the lock
+  lock.Unlock();
+  other.join();
+  lock.Lock();
+  EXPECT_EQ(value, 2);
+}
+
+TEST(MutexTest, ConditionVariableWaitsOnTheScopedLock) {
+  Mutex mu;
+  std::condition_variable cv;
+  bool ready = false;
+  std::thread other([&] {
+    MutexLock l(&mu);
+    ready = true;
+    cv.notify_all();
+  });
+  {
+    MutexLock lock(&mu);
+    cv.wait(lock.native(), [&] { return ready; });
+    EXPECT_TRUE(ready);
+  }
+  other.join();
+}
+
+}  // namespace
+}  // namespace gs
