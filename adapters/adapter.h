@@ -33,6 +33,7 @@
 #include "adapters/host_prober.h"
 #include "adapters/job_runner.h"
 #include "runtime/base/status.h"
+#include "runtime/base/messages.h"
 #include "runtime/jobs/job.h"
 
 namespace gs {
@@ -47,6 +48,10 @@ class Adapter : public JobRunner,
 
   // "local", "ssh", "slurm", "pbs", "sim".
   virtual std::string_view kind() const = 0;
+  // Where the adapter's messages to the user go (the engine hands it its
+  // own before Connect); null: StderrMessages(). Not owned; must outlive
+  // the adapter.
+  virtual void SetMessages(MessageSink* sink) = 0;
 };
 
 }  // namespace gs

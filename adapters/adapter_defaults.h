@@ -18,6 +18,11 @@ namespace gs {
 
 class AdapterDefaults : public Adapter {
  public:
+  void SetMessages(MessageSink* sink) override {
+    messages_ = sink ? sink : &StderrMessages();
+  }
+  // What the kind says to the user goes here.
+  MessageSink& messages() const { return *messages_; }
   // JobRunner: nothing to take over.
   void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override {
     Submit(std::move(spec), std::move(done));
@@ -60,6 +65,8 @@ class AdapterDefaults : public Adapter {
   Seconds expected_start_delay() const override { return 0; }
   uint64_t memory_capacity() const override { return 0; }
   int core_capacity() const override { return 0; }
+ private:
+  MessageSink* messages_ = &StderrMessages();
 };
 
 }  // namespace gs

@@ -23,6 +23,7 @@ class AdapterWrapper : public Adapter {
   Adapter& target() const { return target_; }
 
   std::string_view kind() const override { return target_.kind(); }
+  void SetMessages(MessageSink* sink) override { target_.SetMessages(sink); }
 
   // JobRunner
   void Submit(JobSpec spec, DoneCallback done) override {

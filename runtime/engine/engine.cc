@@ -177,6 +177,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   if (!entry->adapter) {
     return Status::Internal("host '" + setup.name + "': no adapter was made");
   }
+  entry->adapter->SetMessages(options_.messages);
   Status s = entry->adapter->Connect();
   for (auto& fallback : setup.fallbacks) {
     if (s.ok()) break;
@@ -185,6 +186,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     std::fprintf(stderr, "gsrt: %s; trying adapter %s\n", s.message().c_str(),
                  std::string(next->kind()).c_str());
     entry->adapter = std::move(next);
+    entry->adapter->SetMessages(options_.messages);
     s = entry->adapter->Connect();
   }
   // gsrt.yaml's `slots` and `memory:` win; else what the host told.

@@ -20,6 +20,7 @@
 #include "gs/gs_abi.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/file_system.h"
+#include "runtime/base/messages.h"
 #include "runtime/base/mutex.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
@@ -126,6 +127,10 @@ struct EngineOptions {
   // machine, GS_Off's renames, the lock); null: this machine's
   // (RealFileSystem()). Not owned; must outlive the engine.
   FileSystem* file_system = nullptr;
+
+  // Where what the user is told goes (the engine's and its adapters');
+  // null: StderrMessages(). Not owned; must outlive the engine.
+  MessageSink* messages = nullptr;
 };
 
 // One host to run jobs on, made on the engine's io_context.

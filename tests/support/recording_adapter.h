@@ -37,6 +37,7 @@ class RecordingAdapter : public Adapter {
   // "Name arg..." for each call, in order (const methods record too).
   mutable std::vector<std::string> calls;
 
+  void SetMessages(MessageSink* sink) override { calls.push_back("SetMessages"); }
   std::string_view kind() const override {
     Record("kind");
     return "recording";
@@ -185,6 +186,7 @@ inline std::vector<SeamCall> SeamCalls() {
       };
   return {
       {"kind", [](Adapter& a, R) { EXPECT_EQ(a.kind(), "recording"); }},
+      {"SetMessages", [](Adapter& a, R) { a.SetMessages(nullptr); }},
       {"Submit 5",
        [](Adapter& a, R) {
          JobSpec spec;
