@@ -32,8 +32,8 @@
 #include "adapters/host_link.h"
 #include "adapters/host_prober.h"
 #include "adapters/job_runner.h"
-#include "runtime/base/status.h"
 #include "runtime/base/messages.h"
+#include "runtime/base/status.h"
 #include "runtime/jobs/job.h"
 
 namespace gs {

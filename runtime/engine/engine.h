@@ -397,8 +397,8 @@ class Engine {
   void ConfirmRemovals(HostId host);
   // Master thread: waits (at most `bound`) until `begun` holds and no
   // host has its `pending` flag set.
-  void WaitForHostsLocked(MutexLock& lock, Seconds bound,
-                          const bool& begun, bool HostEntry::*pending);
+  void WaitForHostsLocked(MutexLock& lock, Seconds bound, const bool& begun,
+                          bool HostEntry::*pending);
   // A host found gone once the run is over: no rewind, only the sweep.
   void TakeForLostAtTheEndLocked(HostId host, const std::string& why);
   // A reconnect that SweepLostHostsLocked waits for ended; false when the
@@ -449,8 +449,7 @@ class Engine {
 
   // The master's own files and the end of the run (engine_files.cc).
   bool AllFinishedLocked() const;
-  Status WaitVersionLocked(MutexLock& lock, VersionId v,
-                           const char* name);
+  Status WaitVersionLocked(MutexLock& lock, VersionId v, const char* name);
   void CloseForgottenFilesLocked();
   void FinalizeFilesLocked(MutexLock& lock);
   // The newest version of `f` the master wrote itself (GS_Open) whose data
@@ -458,8 +457,7 @@ class Engine {
   // place of a last version that was never made.
   VersionId LastMasterVersionLocked(FileId f) const;
   // Puts file `f`'s final version `latest` under the user's name.
-  void FinalizeFileLocked(MutexLock& lock, FileId f,
-                          VersionId latest);
+  void FinalizeFileLocked(MutexLock& lock, FileId f, VersionId latest);
   // Moves a final version that could not be put in place to
   // WORK_DIR/unsaved/ (kept after the run); its path there, "" if that
   // failed too.
@@ -563,8 +561,7 @@ class Engine {
   bool NeedsRecomputeLocked(VersionId v) const;
   void RecomputeLocked(VersionId v);
   // Before the master reads `v`: recomputes it if needed and waits.
-  Status RecoverCollectedLocked(MutexLock& lock,
-                                VersionId v);
+  Status RecoverCollectedLocked(MutexLock& lock, VersionId v);
   // GS_Off, before any final version is moved onto its user's name: makes
   // again the final versions reused without data, and waits.
   void RecoverFinalVersionsLocked(MutexLock& lock);

@@ -294,8 +294,7 @@ void Engine::RemoveRemoteCopies() {
   for (VersionId v : versions) RemoveVersionData(v);
 }
 
-Status Engine::BringToMasterLocked(MutexLock& lock,
-                                   VersionId v) {
+Status Engine::BringToMasterLocked(MutexLock& lock, VersionId v) {
   // A copy that turns out lost is recomputed (CopyLostLocked): wait for
   // that and fetch again, a few times at most.
   Status s;
@@ -313,8 +312,7 @@ Status Engine::BringToMasterLocked(MutexLock& lock,
   return s;
 }
 
-Status Engine::FetchOnceLocked(MutexLock& lock,
-                               VersionId v) {
+Status Engine::FetchOnceLocked(MutexLock& lock, VersionId v) {
   if (journal_) {
     if (Status s = RecoverCollectedLocked(lock, v); !s.ok()) return s;
   }

@@ -17,8 +17,8 @@
 
 namespace gs {
 
-Status Engine::WaitVersionLocked(MutexLock& lock,
-                                 VersionId v, const char* name) {
+Status Engine::WaitVersionLocked(MutexLock& lock, VersionId v,
+                                 const char* name) {
   ++waiters_;
   finished_cv_.wait(lock, [&] {
     return signalled_ == 0 && graph_.version(v).state != VersionState::kPending;
@@ -161,8 +161,7 @@ VersionId Engine::LastMasterVersionLocked(FileId f) const {
   return best;
 }
 
-void Engine::FinalizeFileLocked(MutexLock& lock, FileId f,
-                                VersionId latest) {
+void Engine::FinalizeFileLocked(MutexLock& lock, FileId f, VersionId latest) {
   Status s = BringToMasterLocked(lock, latest);
   // The host holding it was found lost while fetching: its producer was
   // rewound (engine_rewind.cc). Let it run again, wait, fetch anew.

@@ -490,8 +490,7 @@ void Engine::RecoverFinalVersionsLocked(MutexLock& lock) {
   --waiters_;
 }
 
-Status Engine::RecoverCollectedLocked(MutexLock& lock,
-                                      VersionId v) {
+Status Engine::RecoverCollectedLocked(MutexLock& lock, VersionId v) {
   if (!journal_->resuming || !NeedsRecomputeLocked(v)) return Status::Ok();
   RecomputeLocked(v);
   WakeLocked();

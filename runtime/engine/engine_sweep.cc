@@ -42,9 +42,8 @@ bool Answered(const StatusOr<HostProbe>& answer) {
 
 }  // namespace
 
-void Engine::WaitForHostsLocked(MutexLock& lock,
-                                Seconds bound, const bool& begun,
-                                bool HostEntry::*pending) {
+void Engine::WaitForHostsLocked(MutexLock& lock, Seconds bound,
+                                const bool& begun, bool HostEntry::*pending) {
   ++waiters_;
   finished_cv_.wait_for(lock, std::chrono::duration<double>(bound), [&] {
     if (!begun) return false;
