@@ -36,6 +36,8 @@ Engine::Engine(EngineOptions options)
       files_(options_.cwd),
       graph_(&files_),
       scheduler_(MakeMctPolicy()),
+      recorder_(graph_, ops_,
+                options_.messages ? *options_.messages : StderrMessages()),
       stall_(options_.stall_timeout),
       quiet_(options_.stall_timeout) {}
 
@@ -55,6 +57,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   if (Status s = PrepareWorkDir(); !s.ok()) return s;
   io_ = std::make_unique<boost::asio::io_context>(1);
   clock_ = MakeClock();
+  recorder_.set_clock(clock_.get());
   predictor_ = std::make_unique<EstimatorPredictor>(&ops_);
   predictor_->set_oracle(options_.exec_oracle);
   for (const HostSetup& setup : hosts) predictor_->AddHost(setup.name);
@@ -72,8 +75,11 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   if (Status s = ConnectHosts(hosts); !s.ok()) return s;
   if (identity.valid()) options_.worker_identity = identity.get();
   started_ = clock_->Now();
-  OpenHistory();
-  ReportRunStarted();
+  if (recorder_.OpenHistory(options_.history_path, options_.program,
+                            options_.cwd, started_)) {
+    LearnFromHistory();
+  }
+  recorder_.ReportRunStarted(&mu_, started_, options_.observers);
   OpenJournal();
   RecordSubmissionsOfAdapters();
   ChooseJobNumbers();
@@ -204,8 +210,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     *refused += "\n  " + setup.name + ": " + s.message();
     entry->usable = false;
   }
-  unrecorded_.checks.push_back(HostCheck{setup.name, clock_->Now(), s.ok(),
-                                         std::nullopt, CheckSource::kRuntime});
+  recorder_.AddHost(setup.name, std::string(entry->adapter->kind()), s.ok());
   links_.AddHost(entry->shared);
   TransfersChangedLocked();
   hosts_.push_back(std::move(entry));
@@ -246,7 +251,16 @@ void Engine::StartTimers() {
   boost::asio::post(*io_, [this, heartbeat, slot] {
     if (availability_) ScheduleAvailability(slot);
     if (options_.progress) ScheduleProgress();
-    if (history_) ScheduleHistoryFlush();
+    if (journal_) {
+      // Batch jobs just queued are committed within a second, like the
+      // journal: a master killed later finds them (engine_adopt.cc). Even
+      // when the commit failed, collected data goes: disk use stays
+      // bounded, and a resume that misses entries only recomputes.
+      recorder_.StartFlushing([this] { RecordQueuedJobs(); },
+                              [this] { DeleteCollectedData(); });
+    } else {
+      recorder_.StartFlushing();
+    }
     if (heartbeat > 0) ScheduleHealthCheck(heartbeat / 2);
     ScheduleReconsider();
     ScheduleStallCheck();
@@ -265,10 +279,8 @@ void Engine::OnSignal(int sig) {
   std::fprintf(stderr, "\ngsrt: %s\n", SignalStopMessage(sig, running).c_str());
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
-  ReportRunEnded(RunStatus::kCancelled);
-  if (history_) {
-    (void)history_->EndRun(run_id_, RunStatus::kCancelled, clock_->Now());
-  }
+  recorder_.ReportRunEnded(&mu_, RunStatus::kCancelled);
+  (void)recorder_.EndRun(RunStatus::kCancelled);
   std::_Exit(128 + sig);
 }
 
@@ -277,7 +289,7 @@ void Engine::ShutdownOnEngineThread() {
   for (auto& h : hosts_) {
     if (h->reconnect_timer) h->reconnect_timer->Cancel();
   }
-  if (flush_timer_) flush_timer_->Cancel();
+  recorder_.StopFlushing();
   if (health_timer_) health_timer_->Cancel();
   {
     MutexLock lock(&mu_);
@@ -286,7 +298,7 @@ void Engine::ShutdownOnEngineThread() {
   if (journal_) {
     RecordPending();
     ForgetQueuedJobs(true);
-    (void)history_->Flush();
+    (void)recorder_.history()->Flush();
     DeleteCollectedData();
   }
   if (reconsider_timer_) reconsider_timer_->Cancel();
@@ -333,7 +345,7 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   if (!admitted_[id].ok()) return kRefusedTask;
   TaskId t = graph_.AddTask(id, files, n, scalars);
   ++stats_.submitted;
-  if (WatchedLocked()) ReportTaskSubmittedLocked(t);
+  if (recorder_.watched()) recorder_.ReportTaskSubmitted(mu_, t);
   if (journal_ && journal_->resuming && ResumeSubmittedLocked(t)) return t;
   TaskState state = graph_.task(t).state;
   if (state == TaskState::kReady) {

@@ -29,6 +29,7 @@
 #include "runtime/engine/outcome_plan.h"
 #include "runtime/engine/progress_line.h"
 #include "runtime/engine/quiet_watch.h"
+#include "runtime/engine/run_recorder.h"
 #include "runtime/engine/run_stats.h"
 #include "runtime/engine/stall_watch.h"
 #include "runtime/engine/sync_stop.h"
@@ -53,7 +54,6 @@ class io_context;
 
 namespace gs {
 
-class History;
 struct GtpInput;
 struct JournalEntry;
 struct JournalOutput;
@@ -470,24 +470,13 @@ class Engine {
   void EndWaitLocked();
   void ScheduleProgress();
 
-  // The history (engine_history.cc).
-  void OpenHistory();
-  // Predictions, success rates and the policy's facts from earlier runs.
-  void LearnFromHistory(History& history);
-  void ScheduleHistoryFlush();
-  void RecordJobLocked(const JobEntry& job, HostId host,
-                       const JobReport& report);
-  // Engine thread, no lock: writes what was recorded since the last call.
+  // The history's side in the engine (engine_history.cc); the recorder
+  // (run_recorder.h) owns it. Start, the history open: predictions,
+  // success rates and the policy's facts from earlier runs.
+  void LearnFromHistory();
+  // Engine thread, no lock: writes what was recorded since the last call
+  // (and the adapters' queue waits, the journal).
   void RecordPending();
-
-  // What the observers and the history hear of (engine_observe.cc).
-  bool WatchedLocked() const { return history_ || !observers_.empty(); }
-  void ReportRunStarted();
-  void ReportTaskSubmittedLocked(TaskId task);
-  void ReportJobStartLocked(JobId job, TaskId task, HostId host, bool replica);
-  void ReportEventLocked(RunEvent event);
-  void ReportTaskEndLocked(TaskId task, const char* state);
-  void ReportRunEnded(RunStatus status);
 
   // The engine thread's loop in virtual time (engine_virtual_time.cc).
   void RunVirtualTime();
@@ -580,8 +569,9 @@ class Engine {
 
   std::unique_ptr<boost::asio::io_context> io_;
   std::unique_ptr<Clock> clock_;
-  std::unique_ptr<History> history_;
-  ObserverList observers_;
+  // The history and the observers (run_recorder.h): under mu_, except its
+  // writes (engine thread, no lock).
+  RunRecorder recorder_;
   std::unique_ptr<EstimatorPredictor> predictor_;
   std::vector<std::unique_ptr<HostEntry>> hosts_;
   std::unordered_map<JobId, JobEntry> jobs_;
@@ -608,23 +598,11 @@ class Engine {
   std::optional<bool> round_transfers_stable_;
   size_t backlog_told_ = 0;  // TellBacklogLocked's last
   std::unordered_map<TaskId, uint32_t> staging_failures_;
-  // Recorded under the lock, written to the history outside it
-  // (RecordPending).
-  struct Unrecorded {
-    std::vector<JobRecord> jobs;
-    std::vector<HostFailure> failures;
-    std::vector<HostCheck> checks;
-    std::vector<TaskRecord> tasks;
-    std::vector<TaskEnd> task_ends;
-    std::vector<RunEvent> events;
-  };
-  Unrecorded unrecorded_;
   // Transfers under way, (version, destination host or kNoHost for the
   // master) -> what to do when they end; later requests join them.
   std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;
   std::unique_ptr<Timer> progress_timer_;
   ProgressLine progress_line_ = ProgressLine::ForStderr();  // under mu_
-  std::unique_ptr<Timer> flush_timer_;
   std::unique_ptr<Timer> health_timer_;
   std::unique_ptr<Timer> reconsider_timer_;
   std::unique_ptr<Timer> stall_timer_;
@@ -653,7 +631,6 @@ class Engine {
   JobId next_job_ = 1;                // ChooseJobNumbers sets the first
   JobId jobs_reserved_ = 0;  // numbers up to this are in WORK_DIR/last_job
   bool last_job_warned_ = false;
-  int64_t run_id_ = 0;
   Seconds started_ = 0;
 
   Mutex mu_;

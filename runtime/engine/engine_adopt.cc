@@ -30,7 +30,7 @@ std::vector<std::string> Engine::OutputFileNamesLocked(TaskId t) const {
 }
 
 void Engine::LoadQueuedJobs(RunId run) {
-  auto entries = history_->LoadQueuedJobs(run);
+  auto entries = recorder_.history()->LoadQueuedJobs(run);
   if (!entries.ok()) {
     std::fprintf(
         stderr, "gsrt: warning: cannot read the batch jobs of run %lld: %s\n",
@@ -86,7 +86,7 @@ bool Engine::RecordQueuedJobs(bool commit) {
     if (!h->adapter) continue;
     for (QueuedJob& j : h->adapter->TakeQueuedJobs()) {
       QueuedJobEntry e;
-      e.run = run_id_;
+      e.run = recorder_.run_id();
       e.host = h->name;
       e.job = std::move(j);
       rows.push_back(std::move(e));
@@ -113,7 +113,7 @@ void Engine::RecordSubmissions(const std::string& host,
   std::vector<QueuedJobEntry> rows;
   for (const QueuedJob& j : jobs) {
     QueuedJobEntry e;
-    e.run = run_id_;
+    e.run = recorder_.run_id();
     e.host = host;
     e.job = j;
     rows.push_back(std::move(e));
@@ -132,12 +132,12 @@ void Engine::WriteQueuedJobs(std::vector<QueuedJobEntry> rows, bool commit) {
     }
   }
   for (const QueuedJobEntry& e : rows) {
-    if (Status s = history_->RecordQueuedJob(e); !s.ok()) {
-      std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+    if (Status s = recorder_.history()->RecordQueuedJob(e); !s.ok()) {
+      recorder_.WarnHistory(s);
       return;
     }
   }
-  if (commit) (void)history_->Flush();
+  if (commit) (void)recorder_.history()->Flush();
 }
 
 void Engine::ForgetQueuedJobs(bool all) {

@@ -151,12 +151,12 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
         links_.Observe(host, graph_.version(v).size, clock_->Now() - started);
         TransfersChangedLocked();
       }
-      if (WatchedLocked()) {
+      if (recorder_.watched()) {
         RunEvent e{"transfer", started, clock_->Now() - started};
         e.host = hosts_[host]->name;
         e.bytes = graph_.version(v).size;
         e.detail = VersionFileName(v) + (s.ok() ? "" : " (failed)");
-        ReportEventLocked(std::move(e));
+        recorder_.ReportEvent(mu_, std::move(e));
       }
     }
     for (DoneFn& w : waiters) w(s);
@@ -221,12 +221,12 @@ void Engine::FetchToMaster(VersionId v, DoneFn done) {
 
 void Engine::FetchedLocked(VersionId v, HostId from, Seconds started,
                            const Status& s) {
-  if (WatchedLocked() && from != kNoHost) {
+  if (recorder_.watched() && from != kNoHost) {
     RunEvent e{"transfer", started, clock_->Now() - started};
     e.bytes = graph_.version(v).size;  // to the master: host ""
     e.detail = VersionFileName(v) + " from " + hosts_[from]->name +
                (s.ok() ? "" : " (failed)");
-    ReportEventLocked(std::move(e));
+    recorder_.ReportEvent(mu_, std::move(e));
   }
   if (s.ok()) {
     graph_.version(v).on_master = true;

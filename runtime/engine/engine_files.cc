@@ -255,8 +255,8 @@ int Engine::Stop() {
   std::string summary = FormatSummary(stats_, clock_->Now() - started_);
   if (!options_.quiet) std::fputs(summary.c_str(), stderr);
   // After the summary: observers may add to it (summary_observer.h).
-  ReportRunEnded(stats_.failed + stats_.futile == 0 ? RunStatus::kOk
-                                                    : RunStatus::kFailed);
+  const bool ok = stats_.failed + stats_.futile == 0;
+  recorder_.ReportRunEnded(&mu_, ok ? RunStatus::kOk : RunStatus::kFailed);
   return stats_.failed + stats_.futile + stats_.lost_outputs == 0 ? 0 : 1;
 }
 
@@ -276,12 +276,8 @@ void Engine::CleanUpAfterRun() {
   progress_line_.Clear();  // the engine thread has ended: no lock needed
   const bool ok = stats_.failed + stats_.futile == 0;
   RecordPending();  // the last tasks' ends and events
-  if (history_) {
-    Status s = history_->EndRun(
-        run_id_, ok ? RunStatus::kOk : RunStatus::kFailed, clock_->Now());
-    if (!s.ok())
-      std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
-  }
+  Status s = recorder_.EndRun(ok ? RunStatus::kOk : RunStatus::kFailed);
+  if (!s.ok()) recorder_.WarnHistory(s);
 }
 
 }  // namespace gs

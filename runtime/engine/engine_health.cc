@@ -48,23 +48,19 @@ void Engine::CheckHealth() {
                std::to_string(static_cast<int>(clock_->Now() -
                                                host.adapter->last_heard())) +
                " s (missed a heartbeat)";
-        unrecorded_.checks.push_back(HostCheck{host.name, clock_->Now(), false,
-                                               std::nullopt,
-                                               CheckSource::kRuntime});
+        recorder_.RecordCheck(mu_, h, false);
       } else if (now == HealthState::kUp && before == HealthState::kSuspect) {
         line = "host " + host.name + " answers again";
-        unrecorded_.checks.push_back(HostCheck{host.name, clock_->Now(), true,
-                                               std::nullopt,
-                                               CheckSource::kRuntime});
+        recorder_.RecordCheck(mu_, h, true);
       }
       // Down and back up are told by HostLostLocked / ScheduleReconnect.
       if (line.empty()) continue;
-      if (WatchedLocked()) {
+      if (recorder_.watched()) {
         RunEvent e{now == HealthState::kSuspect ? "host_suspect" : "host_up",
                    clock_->Now()};
         e.host = host.name;
         e.detail = line;
-        ReportEventLocked(std::move(e));
+        recorder_.ReportEvent(mu_, std::move(e));
       }
       stats_.notes.push_back(line);
       lines.push_back(line);

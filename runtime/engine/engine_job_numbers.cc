@@ -31,8 +31,8 @@ void Engine::ChooseJobNumbers() {
                    LastJobPath().c_str());
     }
   }
-  if (history_) {
-    auto largest = history_->LargestJobId();
+  if (History* history = recorder_.history()) {
+    auto largest = history->LargestJobId();
     if (largest.ok() && *largest > 0) {
       earlier.in_history = static_cast<JobId>(*largest);
     }

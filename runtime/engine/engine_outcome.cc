@@ -28,7 +28,8 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     host.running_cores -= job.need.cores;  // an alternative's, if it ran one
     std::vector<JobId> others = EndInstanceLocked(job.task, report.id);
     NameUserFilesLocked(job, host_id, &report);
-    RecordJobLocked(job, host_id, report);
+    recorder_.RecordJob(mu_, job.task, host_id, report, job.replica,
+                        job.submitted);
     if (host.prefetch_window > 0 &&
         std::holds_alternative<Exited>(report.outcome)) {
       // How deep the host's prefetch may go (runtime/sched/prefetch.h).
@@ -197,12 +198,12 @@ void Engine::TaskFailedLocked(const OutcomePlan& plan, TaskId t) {
   if (plan.staging_failure) ++staging_failures_[t];
   if (const auto* retry = std::get_if<TaskRetry>(&plan.decision)) {
     ++stats_.retries;
-    if (WatchedLocked()) {
+    if (recorder_.watched()) {
       RunEvent e{"retry", clock_->Now()};
       e.task = t;
       e.detail = "attempt " + std::to_string(plan.attempts + 1) + " after " +
                  std::to_string(retry->delay) + " s";
-      ReportEventLocked(std::move(e));
+      recorder_.ReportEvent(mu_, std::move(e));
     }
     RetryLaterLocked(t, retry->delay);
   } else {
@@ -238,7 +239,7 @@ void Engine::RetryLaterLocked(TaskId t, Seconds delay) {
 void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
   graph_.MarkDone(t, ready);
   ++stats_.done;
-  if (WatchedLocked()) ReportTaskEndLocked(t, "done");
+  if (recorder_.watched()) recorder_.ReportTaskEnd(mu_, t, "done");
   if (journal_) JournalFinishedLocked(t);
 }
 
@@ -248,9 +249,9 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
   graph_.MarkFailed(t, &futile);
   ++stats_.failed;
   stats_.futile += futile.size();
-  if (WatchedLocked()) {
-    ReportTaskEndLocked(t, "failed");
-    for (TaskId f : futile) ReportTaskEndLocked(f, "futile");
+  if (recorder_.watched()) {
+    recorder_.ReportTaskEnd(mu_, t, "failed");
+    for (TaskId f : futile) recorder_.ReportTaskEnd(mu_, f, "futile");
   }
   const Task& task = graph_.task(t);
   stats_.failures.push_back({t, ops_[task.op].name, CallTextLocked(t), error,

@@ -60,7 +60,7 @@ std::string Engine::ContentIdOfFile(const std::string& path) {
 }
 
 void Engine::OpenJournal() {
-  if (!history_) return;
+  if (!recorder_.history()) return;
   journal_ = std::make_unique<Journal>();
   // Start took the work dir's lock (PrepareWorkDir): no master that still
   // runs can own a run that looks interrupted.
@@ -68,15 +68,15 @@ void Engine::OpenJournal() {
 }
 
 void Engine::LoadInterruptedRuns() {
-  auto runs =
-      history_->FindInterruptedRuns(options_.program, options_.cwd, run_id_);
+  auto runs = recorder_.history()->FindInterruptedRuns(
+      options_.program, options_.cwd, recorder_.run_id());
   if (!runs.ok()) {
     std::fprintf(stderr, "gsrt: warning: cannot read the journal: %s\n",
                  runs.status().message().c_str());
     return;
   }
   for (RunId run : *runs) {
-    auto entries = history_->LoadJournal(run);
+    auto entries = recorder_.history()->LoadJournal(run);
     if (!entries.ok()) {
       std::fprintf(stderr, "gsrt: warning: cannot resume from run %lld: %s\n",
                    static_cast<long long>(run),
@@ -235,7 +235,7 @@ void Engine::WriteJournal() {
   // adopts exactly these files.
   StatJournalOutputs(&batch);
   for (const JournalEntry& e : batch.entries) {
-    Status s = history_->RecordTaskJournal(e);
+    Status s = recorder_.history()->RecordTaskJournal(e);
     if (!s.ok()) {
       std::fprintf(stderr, "gsrt: warning: journal: %s\n", s.message().c_str());
       break;
@@ -265,7 +265,7 @@ void Engine::MakeJournalEntriesLocked(JournalBatch* batch) {
     const Task& task = graph_.task(f.task);
     const FileAccess* acc = graph_.accesses(f.task);
     JournalEntry e;
-    e.run = run_id_;
+    e.run = recorder_.run_id();
     e.task = f.task;
     e.signature = SignatureLocked(f.task);
     e.operation = ops_[task.op].name;
@@ -373,7 +373,7 @@ void Engine::ReuseTaskLocked(TaskId t, const JournalEntry& from) {
   Task& task = graph_.task(t);
   const FileAccess* acc = graph_.accesses(t);
   JournalEntry mine;
-  mine.run = run_id_;
+  mine.run = recorder_.run_id();
   mine.task = t;
   mine.signature = from.signature;
   mine.operation = from.operation;

@@ -23,13 +23,12 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
   if (availability_) availability_->ObserveChange(lost, HostAvail::kDown);
   // Timers run on the engine thread, where this is called from.
   boost::asio::post(*io_, [this, lost] { ScheduleReconnect(lost); });
-  unrecorded_.failures.push_back(
-      HostFailure{host.name, clock_->Now(), "host_lost", why, run_id_, 0});
-  if (WatchedLocked()) {
+  recorder_.RecordHostLost(mu_, lost, why);
+  if (recorder_.watched()) {
     RunEvent e{"host_down", clock_->Now()};
     e.host = host.name;
     e.detail = why;
-    ReportEventLocked(std::move(e));
+    recorder_.ReportEvent(mu_, std::move(e));
   }
   RewindLocked(lost, kNoVersion, why);
 }
@@ -225,12 +224,12 @@ void Engine::ReportRewindLocked(const RewindPlan& plan, HostId lost_host,
                          std::to_string(plan.rt) + " tasks (RT), " +
                          std::to_string(finished) + " of them finished, over " +
                          std::to_string(plan.lr) + " levels (LR)");
-  if (WatchedLocked() && plan.rt > 0) {
+  if (recorder_.watched() && plan.rt > 0) {
     RunEvent e{"rewind", clock_->Now()};
     e.host = host.name;
     e.detail = what + " (" + why + "): rewound " + std::to_string(plan.rt) +
                " tasks over " + std::to_string(plan.lr) + " levels";
-    ReportEventLocked(std::move(e));
+    recorder_.ReportEvent(mu_, std::move(e));
   }
   if (!options_.quiet) {
     std::fprintf(stderr,
@@ -273,8 +272,7 @@ void Engine::ReconnectAnsweredLocked(HostId h, bool ok) {
   host.reconnecting = false;
   // A reconnect is an availability check (paper 004 eq. 1-2), not a new
   // failure: the loss was already charged to the host's distrust.
-  unrecorded_.checks.push_back(HostCheck{host.name, clock_->Now(), ok,
-                                         std::nullopt, CheckSource::kRuntime});
+  recorder_.RecordCheck(mu_, h, ok);
   if (!ok) return;
   host.usable = true;
   host.reconnect_delay = 0;
@@ -292,11 +290,11 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
     ReconnectAnsweredLocked(h, s.ok());
     if (s.ok()) {
       stats_.notes.push_back("host " + host.name + " is back");
-      if (WatchedLocked()) {
+      if (recorder_.watched()) {
         RunEvent e{"host_up", clock_->Now()};
         e.host = host.name;
         e.detail = "reconnected";
-        ReportEventLocked(std::move(e));
+        recorder_.ReportEvent(mu_, std::move(e));
       }
       ScheduleLocked(&out);
     }

@@ -230,7 +230,8 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       entry.replica_outputs.push_back({p.dest, final_path});
     }
   }
-  if (WatchedLocked()) ReportJobStartLocked(spec.id, t, h, replica);
+  if (recorder_.watched())
+    recorder_.ReportJobStart(mu_, spec.id, t, h, replica);
   AddJobLocked(spec.id, std::move(entry));
   ++jobs_submitted_;
   instances_[t].push_back(spec.id);

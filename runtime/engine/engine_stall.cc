@@ -99,10 +99,10 @@ std::string Engine::DescribeQuietLocked(Seconds quiet_for) {
   std::string message = DescribeQuiet(quiet_for, quiet_.next_report(), jobs,
                                       in_flight_.size(), hosts);
   stats_.notes.push_back(message);
-  if (WatchedLocked()) {
+  if (recorder_.watched()) {
     RunEvent e{"quiet", now};
     e.detail = message;
-    ReportEventLocked(std::move(e));
+    recorder_.ReportEvent(mu_, std::move(e));
   }
   return message;
 }

@@ -180,8 +180,7 @@ void Engine::TakeForLostAtTheEndLocked(HostId h, const std::string& why) {
   // The run is over: nothing to rewind; what it left there is swept.
   host.usable = false;
   host.left_behind = true;
-  unrecorded_.failures.push_back(
-      HostFailure{host.name, clock_->Now(), "host_lost", why, run_id_, 0});
+  recorder_.RecordHostLost(mu_, h, why);
   const std::string line = "host " + host.name + " was lost (" + why + ")";
   stats_.notes.push_back(line);
   if (!options_.quiet) std::fprintf(stderr, "gsrt: %s\n", line.c_str());
