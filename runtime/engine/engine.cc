@@ -37,7 +37,10 @@ Engine::Engine(EngineOptions options)
       graph_(&files_),
       scheduler_(MakeMctPolicy()),
       stall_(options_.stall_timeout),
-      quiet_(options_.stall_timeout) {}
+      quiet_(options_.stall_timeout),
+      job_numbers_(*fs_,
+                   options_.messages ? *options_.messages : StderrMessages(),
+                   options_.work_dir) {}
 
 Engine::~Engine() {
   if (thread_.joinable()) {
@@ -76,7 +79,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   ReportRunStarted();
   OpenJournal();
   RecordSubmissionsOfAdapters();
-  ChooseJobNumbers();
+  job_numbers_.Choose(JobNumbers::LargestIn(history_.get()));
   // Before the engine thread, which reads it; it judges from the first
   // beat (the stall timer's, started by StartTimers).
   StartLoopWatchdog();

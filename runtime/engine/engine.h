@@ -24,6 +24,7 @@
 #include "runtime/base/mutex.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
+#include "runtime/engine/job_numbers.h"
 #include "runtime/engine/loop_watchdog.h"
 #include "runtime/engine/master_gate.h"
 #include "runtime/engine/outcome_plan.h"
@@ -495,15 +496,6 @@ class Engine {
   void RunVirtualTime();
   std::unique_ptr<Clock> MakeClock();
 
-  // Job numbers unique per work dir across runs (engine_job_numbers.cc).
-  std::string LastJobPath() const;
-  // Start, after the history opened: continues after earlier runs' numbers
-  // and reserves the first block.
-  void ChooseJobNumbers();
-  JobId NextJobNumberLocked();
-  // Records in WORK_DIR/last_job that numbers up to `last` may be in use.
-  void ReserveJobNumbers(JobId last);
-
   // Batch jobs an interrupted run left in the queue (engine_adopt.cc):
   // recorded when queued, taken over by the task that would run them
   // again, the others (pilots, jobs no task takes) cancelled.
@@ -653,9 +645,7 @@ class Engine {
   std::unique_ptr<FileLock> work_dir_lock_;
   std::unique_ptr<Journal> journal_;  // with a history only
   std::shared_ptr<void> signals_;     // boost::asio::signal_set, when handled
-  JobId next_job_ = 1;                // ChooseJobNumbers sets the first
-  JobId jobs_reserved_ = 0;  // numbers up to this are in WORK_DIR/last_job
-  bool last_job_warned_ = false;
+  JobNumbers job_numbers_;            // Next() under mu_
   int64_t run_id_ = 0;
   Seconds started_ = 0;
 

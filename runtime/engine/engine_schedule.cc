@@ -212,7 +212,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   JobSpec spec = BuildJobSpec(
       graph_, t, ops_[task.op], [this, h](VersionId v) { return PathOn(v, h); },
       host.worker);
-  spec.id = NextJobNumberLocked();
+  spec.id = job_numbers_.Next();
   const Need need = implementation != nullptr ? NeedOfOperation(*implementation)
                                               : scheduler_.NeedOf(task.op);
   SetWhatRuns(implementation != nullptr ? *implementation : *ops_[task.op].desc,
