@@ -20,8 +20,8 @@
 #include <type_traits>
 
 #include "runtime/engine/engine_hosts.h"
-#include "runtime/engine/engine_journal.h"
 #include "runtime/engine/job_builder.h"
+#include "runtime/engine/resume_journal.h"
 #include "runtime/engine/work_dir_lock.h"
 #include "runtime/history/history.h"
 #include "runtime/sched/policies_ft.h"
@@ -88,12 +88,12 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     auto guard = boost::asio::make_work_guard(*io_);
     io_->run();
   });
-  if (journal_ && journal_->resuming) FetchResumeOutputs();
+  if (journal_ && journal_->resuming()) FetchResumeOutputs();
   // Before any job or transfer is posted (handlers run in order).
   boost::asio::post(*io_, [this] { SweepHostsAtStart(); });
   // The interrupted run's pilots leave the queue now (on the engine
   // thread, which runs the batch commands).
-  if (journal_ && !journal_->forget.empty())
+  if (journal_ && journal_->HasJobsToForget())
     boost::asio::post(*io_, [this] { ForgetQueuedJobs(false); });
   if (options_.handle_signals) HandleSignals();
   StartTimers();
@@ -337,7 +337,8 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   TaskId t = graph_.AddTask(id, files, n, scalars);
   ++stats_.submitted;
   if (WatchedLocked()) ReportTaskSubmittedLocked(t);
-  if (journal_ && journal_->resuming && ResumeSubmittedLocked(t)) return t;
+  if (journal_ && journal_->resuming() && journal_->ResumeSubmitted(t))
+    return t;
   TaskState state = graph_.task(t).state;
   if (state == TaskState::kReady) {
     scheduler_.AddReady(t, id);

@@ -10,7 +10,7 @@
 
 #include "gs/gs.h"
 #include "runtime/engine/engine.h"
-#include "runtime/engine/engine_journal.h"
+#include "runtime/engine/resume_journal.h"
 #include "runtime/engine/user_file_names.h"
 #include "runtime/graph/dot_writer.h"
 #include "runtime/history/history.h"

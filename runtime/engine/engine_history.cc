@@ -7,6 +7,7 @@
 
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/resume_journal.h"
 #include "runtime/history/history.h"
 
 namespace gs {
@@ -149,7 +150,7 @@ void Engine::RecordPending() {
   if (journal_) {
     RecordQueuedJobs();
     ForgetQueuedJobs(false);
-    WriteJournal();
+    journal_->Write(mu_);
   }
 }
 
