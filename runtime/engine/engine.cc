@@ -20,8 +20,8 @@
 #include <type_traits>
 
 #include "runtime/engine/engine_hosts.h"
-#include "runtime/engine/engine_journal.h"
 #include "runtime/engine/job_builder.h"
+#include "runtime/engine/resume_journal.h"
 #include "runtime/engine/work_dir_lock.h"
 #include "runtime/history/history.h"
 #include "runtime/sched/policies_ft.h"
@@ -39,7 +39,10 @@ Engine::Engine(EngineOptions options)
       recorder_(graph_, ops_,
                 options_.messages ? *options_.messages : StderrMessages()),
       stall_(options_.stall_timeout),
-      quiet_(options_.stall_timeout) {}
+      quiet_(options_.stall_timeout),
+      job_numbers_(*fs_,
+                   options_.messages ? *options_.messages : StderrMessages(),
+                   options_.work_dir) {}
 
 Engine::~Engine() {
   if (thread_.joinable()) {
@@ -82,7 +85,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   recorder_.ReportRunStarted(&mu_, started_, options_.observers);
   OpenJournal();
   RecordSubmissionsOfAdapters();
-  ChooseJobNumbers();
+  job_numbers_.Choose(JobNumbers::LargestIn(recorder_.history()));
   // Before the engine thread, which reads it; it judges from the first
   // beat (the stall timer's, started by StartTimers).
   StartLoopWatchdog();
@@ -91,12 +94,12 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     auto guard = boost::asio::make_work_guard(*io_);
     io_->run();
   });
-  if (journal_ && journal_->resuming) FetchResumeOutputs();
+  if (journal_ && journal_->resuming()) FetchResumeOutputs();
   // Before any job or transfer is posted (handlers run in order).
   boost::asio::post(*io_, [this] { SweepHostsAtStart(); });
   // The interrupted run's pilots leave the queue now (on the engine
   // thread, which runs the batch commands).
-  if (journal_ && !journal_->forget.empty())
+  if (journal_ && journal_->HasJobsToForget())
     boost::asio::post(*io_, [this] { ForgetQueuedJobs(false); });
   if (options_.handle_signals) HandleSignals();
   StartTimers();
@@ -346,7 +349,8 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   TaskId t = graph_.AddTask(id, files, n, scalars);
   ++stats_.submitted;
   if (recorder_.watched()) recorder_.ReportTaskSubmitted(mu_, t);
-  if (journal_ && journal_->resuming && ResumeSubmittedLocked(t)) return t;
+  if (journal_ && journal_->resuming() && journal_->ResumeSubmitted(t))
+    return t;
   TaskState state = graph_.task(t).state;
   if (state == TaskState::kReady) {
     scheduler_.AddReady(t, id);

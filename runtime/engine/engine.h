@@ -24,6 +24,7 @@
 #include "runtime/base/mutex.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
+#include "runtime/engine/job_numbers.h"
 #include "runtime/engine/loop_watchdog.h"
 #include "runtime/engine/master_gate.h"
 #include "runtime/engine/outcome_plan.h"
@@ -54,10 +55,8 @@ class io_context;
 
 namespace gs {
 
+class ResumeJournal;
 struct GtpInput;
-struct JournalEntry;
-struct JournalOutput;
-struct QueuedJobEntry;
 
 struct EngineOptions {
   std::string cwd;       // the master's working directory (absolute)
@@ -212,7 +211,7 @@ class Engine {
     JobSpec spec;
     std::vector<VersionId> inputs;  // to stage on `host` first
     // Resuming: the interrupted run's batch job of the same task on this
-    // host, to take over instead of submitting `spec` (engine_adopt.cc).
+    // host, to take over instead of submitting `spec` (ResumeJournal).
     std::optional<QueuedJob> adopt;
   };
   // What a job's end leaves to do once the engine mutex is released.
@@ -482,73 +481,27 @@ class Engine {
   void RunVirtualTime();
   std::unique_ptr<Clock> MakeClock();
 
-  // Job numbers unique per work dir across runs (engine_job_numbers.cc).
-  std::string LastJobPath() const;
-  // Start, after the history opened: continues after earlier runs' numbers
-  // and reserves the first block.
-  void ChooseJobNumbers();
-  JobId NextJobNumberLocked();
-  // Records in WORK_DIR/last_job that numbers up to `last` may be in use.
-  void ReserveJobNumbers(JobId last);
-
-  // Batch jobs an interrupted run left in the queue (engine_adopt.cc):
-  // recorded when queued, taken over by the task that would run them
-  // again, the others (pilots, jobs no task takes) cancelled.
-  void LoadQueuedJobs(RunId run);
-  // Engine thread, no lock: records what the adapters queued (and commits
-  // it at once with `commit`); true when there was something.
+  // Batch jobs an interrupted run left in the queue (engine_adopt.cc), on
+  // the engine thread without the lock: ResumeJournal decides, these reach
+  // the adapters. Records what the adapters queued (and commits it at once
+  // with `commit`); true when there was something.
   bool RecordQueuedJobs(bool commit = false);
   // Hands every adapter the recorder of the batch jobs it is about to
   // submit (when the run keeps a journal).
   void RecordSubmissionsOfAdapters();
-  // Engine thread, no lock: records and commits `jobs`, which `host` is
-  // about to submit.
-  void RecordSubmissions(const std::string& host,
-                         const std::vector<QueuedJob>& jobs);
-  void WriteQueuedJobs(std::vector<QueuedJobEntry> rows, bool commit);
-  // DispatchLocked, resuming: the interrupted run's batch job of `task` if
-  // it ran on `host`; one on another host is cancelled.
-  std::optional<QueuedJob> TakeOverLocked(TaskId task, HostId host);
-  // Engine thread, no lock: cancels what no task takes over; `all` at the
-  // end of the run (every job not taken over by then).
+  // Cancels what no task takes over; `all` at the end of the run (every
+  // job not taken over by then).
   void ForgetQueuedJobs(bool all);
-  // The version file names of `task`'s outputs, in parameter order.
-  std::vector<std::string> OutputFileNamesLocked(TaskId task) const;
 
-  // Task journal and resume (engine_resume.cc, engine_journal.h).
-  struct Journal;
-  struct JournalBatch;
-  struct ResumeFetch;
-  // Start: the lock on the work dir, the interrupted runs' journals, and
+  // Task journal and resume (engine_resume.cc; ResumeJournal decides).
+  class JournalLink;  // what the journal asks of the engine
+  // Start, after the history opened: the interrupted runs' journals, and
   // (after the engine thread started) their outputs on other hosts.
   void OpenJournal();
-  void LoadInterruptedRuns();
   void FetchResumeOutputs();
-  std::vector<ResumeFetch> ResumeFetchesLocked();
-  // Submit, resuming: true when it took care of `task` (reused it, or made
-  // it wait for inputs that must be recomputed).
-  bool ResumeSubmittedLocked(TaskId task);
-  void ReuseTaskLocked(TaskId task, const JournalEntry& entry);
-  // Takes `v`, output `o` of a journaled task, where the journal says it
-  // is, if it is still there; returns this run's record of it.
-  JournalOutput AdoptOutputLocked(VersionId v, const JournalOutput& o);
-  void JournalFinishedLocked(TaskId task);
-  // Engine thread, no lock: writes what finished since the last call.
-  void WriteJournal();
-  void TakeJournalBatchLocked(JournalBatch* batch);
-  void MakeJournalEntriesLocked(JournalBatch* batch);
-  // Size, time and inode of the outputs on the master.
-  void StatJournalOutputs(JournalBatch* batch);
-  // After a history commit: deletes the data of versions collected before.
+  // Engine thread, no lock, after a history commit: deletes the data of
+  // versions collected before.
   void DeleteCollectedData();
-  std::string SignatureLocked(TaskId task);
-  std::string VersionIdentityLocked(VersionId v);
-  // The identity of a file the master provides, from its bytes.
-  std::string ContentIdOfFile(const std::string& path);
-  // A reused version whose data is gone and that is needed again: its
-  // producer runs again (and, recursively, what it needs).
-  bool NeedsRecomputeLocked(VersionId v) const;
-  void RecomputeLocked(VersionId v);
   // Before the master reads `v`: recomputes it if needed and waits.
   Status RecoverCollectedLocked(MutexLock& lock, VersionId v);
   // GS_Off, before any final version is moved onto its user's name: makes
@@ -626,11 +579,9 @@ class Engine {
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
   // work_dir/lock, held while the master runs: one master per work dir.
   std::unique_ptr<FileLock> work_dir_lock_;
-  std::unique_ptr<Journal> journal_;  // with a history only
-  std::shared_ptr<void> signals_;     // boost::asio::signal_set, when handled
-  JobId next_job_ = 1;                // ChooseJobNumbers sets the first
-  JobId jobs_reserved_ = 0;  // numbers up to this are in WORK_DIR/last_job
-  bool last_job_warned_ = false;
+  std::unique_ptr<ResumeJournal> journal_;  // with a history only
+  std::shared_ptr<void> signals_;  // boost::asio::signal_set, when handled
+  JobNumbers job_numbers_;         // Next() under mu_
   Seconds started_ = 0;
 
   Mutex mu_;

@@ -12,7 +12,7 @@
 
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
-#include "runtime/engine/engine_journal.h"
+#include "runtime/engine/resume_journal.h"
 
 namespace gs {
 
@@ -252,7 +252,7 @@ void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
     if (graph_.version(v).producer == kMasterTask) continue;
     if (journal_) {
       // Deleted after the next history commit (DeleteCollectedData).
-      journal_->collected.push_back(v);
+      journal_->Collected(v);
       continue;
     }
     if (graph_.version(v).on_master) doomed->push_back(VersionPath(v));

@@ -10,7 +10,7 @@
 
 #include "gs/gs.h"
 #include "runtime/engine/engine.h"
-#include "runtime/engine/engine_journal.h"
+#include "runtime/engine/resume_journal.h"
 #include "runtime/engine/user_file_names.h"
 #include "runtime/graph/dot_writer.h"
 #include "runtime/history/history.h"
@@ -268,7 +268,7 @@ void Engine::CleanUpAfterRun() {
   (void)fs_->RemoveAll(options_.work_dir + "/jobs");
   // No number is given out any more and none above this one was: the next
   // run continues right after it instead of after the reserved block.
-  ReserveJobNumbers(next_job_ - 1);
+  job_numbers_.RecordLastUsed();
   if (!options_.dot_path.empty() &&
       !fs_->WriteFile(options_.dot_path, WriteDot(graph_, ops_)).ok()) {
     stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);

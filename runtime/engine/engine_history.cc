@@ -6,6 +6,8 @@
 // transactions flushed every second.
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/resume_journal.h"
+#include "runtime/history/history.h"
 
 namespace gs {
 
@@ -69,7 +71,7 @@ void Engine::RecordPending() {
   if (journal_) {
     RecordQueuedJobs();
     ForgetQueuedJobs(false);
-    WriteJournal();
+    journal_->Write(mu_);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "runtime/engine/call_text.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/resume_journal.h"
 #include "runtime/engine/user_file_names.h"
 
 namespace gs {
@@ -240,7 +241,7 @@ void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
   graph_.MarkDone(t, ready);
   ++stats_.done;
   if (recorder_.watched()) recorder_.ReportTaskEnd(mu_, t, "done");
-  if (journal_) JournalFinishedLocked(t);
+  if (journal_) journal_->Finished(t);
 }
 
 void Engine::FailTaskLocked(TaskId t, const std::string& error,

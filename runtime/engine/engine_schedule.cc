@@ -11,8 +11,8 @@
 
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
-#include "runtime/engine/engine_journal.h"
 #include "runtime/engine/job_builder.h"
+#include "runtime/engine/resume_journal.h"
 #include "runtime/sched/gtp_plan.h"
 #include "runtime/sched/implementation_choice.h"
 #include "runtime/sched/policies_gtp.h"
@@ -212,7 +212,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   JobSpec spec = BuildJobSpec(
       graph_, t, ops_[task.op], [this, h](VersionId v) { return PathOn(v, h); },
       host.worker);
-  spec.id = NextJobNumberLocked();
+  spec.id = job_numbers_.Next();
   const Need need = implementation != nullptr ? NeedOfOperation(*implementation)
                                               : scheduler_.NeedOf(task.op);
   SetWhatRuns(implementation != nullptr ? *implementation : *ops_[task.op].desc,
@@ -253,8 +253,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
     host.staging_cores += need.cores;
   }
   std::optional<QueuedJob> adopt;
-  if (!replica && journal_ && !journal_->queued.empty())
-    adopt = TakeOverLocked(t, h);
+  if (!replica && journal_) adopt = journal_->TakeOver(t, host.name);
   return Dispatch{h, std::move(spec), std::move(inputs), std::move(adopt)};
 }
 
@@ -281,10 +280,9 @@ void Engine::SubmitToHost(Dispatch d) {
   // Batch adapters queue jobs in a handler they posted just now: the ids
   // are committed right after it, so a master killed a moment later has
   // recorded every job it queued (engine_adopt.cc).
-  if (!journal_ || journal_->queued_commit_posted) return;
-  journal_->queued_commit_posted = true;
+  if (!journal_ || !journal_->PostQueuedCommit()) return;
   boost::asio::post(*io_, [this] {
-    journal_->queued_commit_posted = false;
+    journal_->QueuedCommitRan();
     RecordQueuedJobs(/*commit=*/true);
   });
 }

@@ -18,7 +18,7 @@
 
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
-#include "runtime/engine/engine_journal.h"
+#include "runtime/engine/resume_journal.h"
 
 namespace gs {
 
@@ -84,10 +84,8 @@ void Engine::SweepHostsAtStart() {
   {
     MutexLock lock(&mu_);
     if (journal_) {
-      for (const auto& [key, host] : journal_->fetched) {
-        if (host == kNoHost) continue;
-        keep[host].push_back(key.substr(key.find('\n') + 1));
-      }
+      for (auto& [host, file] : journal_->FetchedCopies())
+        keep[host].push_back(std::move(file));
     }
   }
   const std::string owner = SweepOwner();

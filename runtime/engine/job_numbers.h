@@ -4,8 +4,8 @@
 // the largest number an earlier run may have used, which the work dir's
 // `last_job` file records before any job of a block gets it (so a master
 // killed with SIGKILL leaves a bound its stragglers stay under); the
-// history's largest job number covers a work dir whose file is gone. These
-// are the decisions; runtime/engine/engine_job_numbers.cc does the I/O.
+// history's largest job number covers a work dir whose file is gone. The
+// functions are the decisions; JobNumbers does the I/O.
 #ifndef GSRT_RUNTIME_ENGINE_JOB_NUMBERS_H_
 #define GSRT_RUNTIME_ENGINE_JOB_NUMBERS_H_
 
@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/base/file_system.h"
+#include "runtime/base/messages.h"
 #include "runtime/jobs/job.h"
 
 namespace gs {
@@ -48,6 +50,49 @@ std::string FormatLastJob(JobId last);
 // The number in `text` (FormatLastJob's form; surrounding blanks allowed);
 // nullopt when it is anything else or above kMaxJobNumber.
 std::optional<JobId> ParseLastJob(std::string_view text);
+
+class History;
+
+// This run's job numbers: reads and writes WORK_DIR/last_job. Choose
+// reserves a first block before any job can be dispatched; Next reserves
+// the next block when the current one runs out; RecordLastUsed, at a clean
+// end, writes back the last number given out so the next run continues
+// right after it. A master that dies leaves its block's end, above every
+// number its stragglers may still write under.
+// Not locked: the engine calls Choose at Start (before its thread), Next
+// under its mutex, RecordLastUsed after its thread stopped.
+class JobNumbers {
+ public:
+  // `fs` and `messages` are not owned and must outlive this.
+  JobNumbers(FileSystem& fs, MessageSink& messages, std::string work_dir);
+
+  // The largest job number in `history` (0: none, unreadable, or null).
+  static JobId LargestIn(History* history);
+  // Continues after `last_job` and after `in_history` (the history's
+  // largest number, 0: none) and reserves the first block.
+  void Choose(JobId in_history);
+  // The next number; a small write once per block: a job never gets its
+  // number before the number is on disk.
+  JobId Next();
+  // Records that no number past the last one given out was used.
+  void RecordLastUsed() { Reserve(next_ - 1); }
+
+  JobId next() const { return next_; }
+  JobId reserved() const { return reserved_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  // Records in `last_job` that numbers up to `last` may be in use; warns
+  // once when it cannot.
+  void Reserve(JobId last);
+
+  FileSystem& fs_;
+  MessageSink& messages_;
+  const std::string path_;  // WORK_DIR/last_job
+  JobId next_ = 1;          // Choose sets the first
+  JobId reserved_ = 0;      // numbers up to this are in `last_job`
+  bool warned_ = false;
+};
 
 }  // namespace gs
 
