@@ -24,7 +24,7 @@ std::vector<std::string> Engine::OutputFileNamesLocked(TaskId t) const {
   std::vector<std::string> outputs;
   for (uint32_t i = 0; i < task.num_files; ++i) {
     if (acc[i].out != kNoVersion)
-      outputs.push_back(VersionFileName(acc[i].out));
+      outputs.push_back(data_.VersionFileName(acc[i].out));
   }
   return outputs;
 }

@@ -17,8 +17,8 @@
 
 namespace gs {
 
-Status Engine::WaitVersionLocked(MutexLock& lock,
-                                 VersionId v, const char* name) {
+Status Engine::WaitVersionLocked(MutexLock& lock, VersionId v,
+                                 const char* name) {
   ++waiters_;
   finished_cv_.wait(lock, [&] {
     return signalled_ == 0 && graph_.version(v).state != VersionState::kPending;
@@ -49,14 +49,14 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
     // Hold it so it is not collected while open or copied.
     graph_.AddReader(v);
     entry.read = v;
-    path = VersionPath(v);
+    path = data_.VersionPath(v);
     flags = O_RDONLY;
   }
   if (mode == W || mode == A) {
     VersionId nv = graph_.NewVersion(f, kMasterTask);
     entry.write = nv;
     std::string source = path;
-    path = VersionPath(nv);
+    path = data_.VersionPath(nv);
     flags = O_WRONLY | O_CREAT | (mode == A ? O_APPEND : O_TRUNC);
     if (mode == A) {
       lock.Unlock();
@@ -161,8 +161,7 @@ VersionId Engine::LastMasterVersionLocked(FileId f) const {
   return best;
 }
 
-void Engine::FinalizeFileLocked(MutexLock& lock, FileId f,
-                                VersionId latest) {
+void Engine::FinalizeFileLocked(MutexLock& lock, FileId f, VersionId latest) {
   Status s = BringToMasterLocked(lock, latest);
   // The host holding it was found lost while fetching: its producer was
   // rewound (engine_rewind.cc). Let it run again, wait, fetch anew.
@@ -187,11 +186,11 @@ void Engine::FinalizeFileLocked(MutexLock& lock, FileId f,
   // The user's file may be in a directory made since.
   const std::string& user = files_.path(f);
   (void)fs_->CreateDirs(user.substr(0, user.rfind('/')));
-  s = fs_->Rename(VersionPath(latest), user);
+  s = fs_->Rename(data_.VersionPath(latest), user);
   if (!s.ok()) {
     // The user's file kept its old content (Rename is atomic); the result
     // must outlive the clean-up of the data directory.
-    std::string kept = KeepUnsaved(VersionPath(latest));
+    std::string kept = KeepUnsaved(data_.VersionPath(latest));
     stats_.notes.push_back(
         "cannot put the final version of " + UserNameOf(f) + " in place (" +
         s.message() + "); " +
@@ -254,7 +253,7 @@ int Engine::Stop() {
   thread_.join();
   CleanUpAfterRun();
   std::string summary = FormatSummary(stats_, clock_->Now() - started_);
-  if (!options_.quiet) std::fputs(summary.c_str(), stderr);
+  console_.messages().Say(MessageKind::kSummary, summary);
   // After the summary: observers may add to it (summary_observer.h).
   ReportRunEnded(stats_.failed + stats_.futile == 0 ? RunStatus::kOk
                                                     : RunStatus::kFailed);
@@ -274,14 +273,15 @@ void Engine::CleanUpAfterRun() {
       !fs_->WriteFile(options_.dot_path, WriteDot(graph_, ops_)).ok()) {
     stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
   }
-  progress_line_.Clear();  // the engine thread has ended: no lock needed
+  console_.progress().Clear();  // the engine thread has ended: no lock needed
   const bool ok = stats_.failed + stats_.futile == 0;
   RecordPending();  // the last tasks' ends and events
   if (history_) {
     Status s = history_->EndRun(
         run_id_, ok ? RunStatus::kOk : RunStatus::kFailed, clock_->Now());
     if (!s.ok())
-      std::fprintf(stderr, "gsrt: warning: history: %s\n", s.message().c_str());
+      Sayf(console_.messages(), MessageKind::kWarning,
+           "gsrt: warning: history: %s\n", s.message().c_str());
   }
 }
 

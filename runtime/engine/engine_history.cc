@@ -56,10 +56,10 @@ void Engine::LearnFromHistory(History& history) {
   }
   // Volatile policies start from the availability checks and the host
   // losses of earlier runs.
-  if (availability_) {
+  if (LearnedAvailability* availability = hosts_.availability()) {
     for (HostId h = 0; h < hosts_.size(); ++h) {
       if (auto r = history.LoadHostReliability(hosts_[h]->name); r.ok())
-        availability_->Seed(h, r->attempts, r->not_answered, r->distrust);
+        availability->Seed(h, r->attempts, r->not_answered, r->distrust);
     }
   }
   // grank ranks hosts by the reliability the history accumulated.

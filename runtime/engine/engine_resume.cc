@@ -169,7 +169,7 @@ std::string Engine::VersionIdentityLocked(VersionId v) {
     if (it != journal_->content_ids.end() && !it->second.empty())
       return it->second;
     // Usually hashed outside the lock (WriteJournal); resuming needs it now.
-    std::string id = ContentIdOfFile(VersionPath(v));
+    std::string id = ContentIdOfFile(data_.VersionPath(v));
     journal_->content_ids[v] = id;
     return id;
   }
@@ -255,7 +255,7 @@ void Engine::TakeJournalBatchLocked(JournalBatch* batch) {
           journal_->content_ids.count(v))
         continue;
       journal_->content_ids.emplace(v, "");  // being hashed
-      batch->to_hash.emplace_back(v, VersionPath(v));
+      batch->to_hash.emplace_back(v, data_.VersionPath(v));
     }
   }
 }
@@ -282,7 +282,7 @@ void Engine::MakeJournalEntriesLocked(JournalBatch* batch) {
       if (acc[i].out == kNoVersion) continue;
       JournalOutput o;
       o.param = i;
-      o.file = VersionFileName(acc[i].out);
+      o.file = data_.VersionFileName(acc[i].out);
       if (!shared) {
         o.host = e.host;
         // Adapters report the bytes of all outputs together (and some
@@ -290,7 +290,7 @@ void Engine::MakeJournalEntriesLocked(JournalBatch* batch) {
         uint64_t size = graph_.version(acc[i].out).size;
         if (outputs == 1 && size > 0) o.size = static_cast<int64_t>(size);
       }
-      stat_paths.push_back(shared ? VersionPath(acc[i].out) : "");
+      stat_paths.push_back(shared ? data_.VersionPath(acc[i].out) : "");
       e.outputs.push_back(std::move(o));
     }
     batch->stat_paths.push_back(std::move(stat_paths));
@@ -328,10 +328,10 @@ void Engine::DeleteCollectedData() {
       if (ver.readers != 0 || ver.state != VersionState::kAvailable ||
           files_.latest(ver.file) == v)
         continue;
-      if (ver.on_master) paths.push_back(VersionPath(v));
+      if (ver.on_master) paths.push_back(data_.VersionPath(v));
       ver.on_master = false;
       TransfersChangedLocked();
-      if (remote_copies_.count(v)) remote.push_back(v);
+      if (data_.HasRemoteCopy(v)) remote.push_back(v);
     }
     journal_->collected.clear();
   }
@@ -408,7 +408,7 @@ void Engine::ReuseTaskLocked(TaskId t, const JournalEntry& from) {
 
 JournalOutput Engine::AdoptOutputLocked(VersionId v, const JournalOutput& o) {
   Version& ver = graph_.version(v);
-  FileFacts found = FactsOf(fs_->Stat(VersionPath(v)));
+  FileFacts found = FactsOf(fs_->Stat(data_.VersionPath(v)));
   bool ok;
   HostId from_host = kNoHost;
   if (o.host.empty()) {
@@ -424,7 +424,7 @@ JournalOutput Engine::AdoptOutputLocked(VersionId v, const JournalOutput& o) {
   TransfersChangedLocked();
   if (ok) {
     ver.size = static_cast<uint64_t>(found.size);
-    if (from_host != kNoHost) remote_copies_[v] = {from_host};
+    if (from_host != kNoHost) data_.SetOnlyCopy(v, from_host);
   }
   JournalOutput rec;
   rec.file = o.file;
@@ -442,9 +442,7 @@ bool Engine::NeedsRecomputeLocked(VersionId v) const {
   if (ver.state != VersionState::kAvailable || ver.number == 0 ||
       ver.on_master || ver.producer == kMasterTask)
     return false;
-  if (auto it = remote_copies_.find(v);
-      it != remote_copies_.end() && !it->second.empty())
-    return false;
+  if (data_.HasRemoteCopy(v)) return false;
   const auto& reused = journal_->reused;
   return ver.producer < reused.size() && reused[ver.producer];
 }
@@ -490,8 +488,7 @@ void Engine::RecoverFinalVersionsLocked(MutexLock& lock) {
   --waiters_;
 }
 
-Status Engine::RecoverCollectedLocked(MutexLock& lock,
-                                      VersionId v) {
+Status Engine::RecoverCollectedLocked(MutexLock& lock, VersionId v) {
   if (!journal_->resuming || !NeedsRecomputeLocked(v)) return Status::Ok();
   RecomputeLocked(v);
   WakeLocked();

@@ -18,9 +18,9 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <vector>
 
 #include "runtime/base/mutex.h"
-#include <vector>
 
 namespace gs {
 
@@ -53,8 +53,8 @@ class MasterGate {
   // A bounded wait in real time; in virtual time time only passes while
   // the master waits, so the bound is not needed and the wait is plain.
   template <typename Rep, typename Period, typename Pred>
-  bool wait_for(MutexLock& lock,
-                std::chrono::duration<Rep, Period> bound, Pred pred) {
+  bool wait_for(MutexLock& lock, std::chrono::duration<Rep, Period> bound,
+                Pred pred) {
     if (virtual_) {
       wait(lock, pred);
       return true;

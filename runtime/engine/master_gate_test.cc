@@ -98,7 +98,7 @@ TEST(MasterGateTest, ABoundedWaitEndsAtItsBoundOrWhenItHolds) {
   });
   EXPECT_TRUE(
       gate.wait_for(lock, std::chrono::seconds(60), [&] { return ready; }));
-  lock.unlock();
+  lock.Unlock();
   notifier.join();
 }
 

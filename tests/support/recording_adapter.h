@@ -37,7 +37,7 @@ class RecordingAdapter : public Adapter {
   // "Name arg..." for each call, in order (const methods record too).
   mutable std::vector<std::string> calls;
 
-  void SetMessages(MessageSink* sink) override { calls.push_back("SetMessages"); }
+  void SetMessages(MessageSink* sink) override { Record("SetMessages"); }
   std::string_view kind() const override {
     Record("kind");
     return "recording";
