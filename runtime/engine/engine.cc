@@ -32,17 +32,18 @@ namespace gs {
 
 Engine::Engine(EngineOptions options)
     : options_(std::move(options)),
-      fs_(options_.file_system ? options_.file_system : &RealFileSystem()),
+      fs_(options_.hooks.file_system ? options_.hooks.file_system
+                                     : &RealFileSystem()),
       files_(options_.cwd),
       graph_(&files_),
       scheduler_(MakeMctPolicy()),
-      recorder_(graph_, ops_,
-                options_.messages ? *options_.messages : StderrMessages()),
+      console_(options_.messages, options_.quiet),
+      recorder_(graph_, ops_, console_.messages()),
+      hosts_(options_.rtt_bound),
+      data_(options_.work_dir, files_, graph_, hosts_),
       stall_(options_.stall_timeout),
       quiet_(options_.stall_timeout),
-      job_numbers_(*fs_,
-                   options_.messages ? *options_.messages : StderrMessages(),
-                   options_.work_dir) {}
+      job_numbers_(*fs_, console_.messages(), options_.work_dir) {}
 
 Engine::~Engine() {
   if (thread_.joinable()) {
@@ -61,15 +62,17 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   io_ = std::make_unique<boost::asio::io_context>(1);
   clock_ = MakeClock();
   recorder_.set_clock(clock_.get());
+  hosts_.set_clock(clock_.get());
+  timers_ = std::make_unique<PeriodicTimers>(clock_.get());
   predictor_ = std::make_unique<EstimatorPredictor>(&ops_);
-  predictor_->set_oracle(options_.exec_oracle);
+  predictor_->set_oracle(options_.hooks.exec_oracle);
   for (const HostSetup& setup : hosts) predictor_->AddHost(setup.name);
   // Called while scheduling, with the engine mutex held.
   predictor_->set_transfer(
-      [this](TaskId t, HostId h) { return PredictTransferLocked(t, h); });
+      [this](TaskId t, HostId h) { return data_.PredictTransfer(t, h); });
   predictor_->set_transfers_stable([this] {
     return round_transfers_stable_ ? *round_transfers_stable_
-                                   : TransfersStableLocked();
+                                   : hosts_.TransfersStable();
   });
   std::future<std::string> identity;
   if (options_.worker_identity_of) {
@@ -90,7 +93,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   // beat (the stall timer's, started by StartTimers).
   StartLoopWatchdog();
   thread_ = std::thread([this] {
-    if (options_.virtual_time) return RunVirtualTime();
+    if (options_.hooks.virtual_time) return RunVirtualTime();
     auto guard = boost::asio::make_work_guard(*io_);
     io_->run();
   });
@@ -107,8 +110,8 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
 }
 
 Status Engine::SetUpPolicy() {
-  auto policy =
-      options_.make_policy ? MakePolicy("mct") : MakePolicy(options_.policy);
+  auto policy = options_.hooks.make_policy ? MakePolicy("mct")
+                                           : MakePolicy(options_.policy);
   if (!policy.ok()) return policy.status();
   if (options_.policy == "grank") {
     RankOptions rank;
@@ -118,19 +121,20 @@ Status Engine::SetUpPolicy() {
     rank.gamma = options_.rank.gamma;
     *policy = MakeGrankPolicy(rank);
   }
-  if (options_.make_policy) *policy = options_.make_policy();
+  if (options_.hooks.make_policy) *policy = options_.hooks.make_policy();
   // Volatile policies learn availability from what this run sees, unless
   // the caller (the simulator) gives them a model of its own.
-  availability_ = std::make_unique<LearnedAvailability>(1.0);
-  AttachVolatileHosts(**policy, availability_.get());
-  if (options_.configure_policy) options_.configure_policy(**policy);
-  if (AttachedVolatileHosts(**policy) != availability_.get()) {
-    availability_.reset();
+  auto availability = std::make_unique<LearnedAvailability>(1.0);
+  AttachVolatileHosts(**policy, availability.get());
+  if (options_.hooks.configure_policy)
+    options_.hooks.configure_policy(**policy);
+  if (AttachedVolatileHosts(**policy) == availability.get()) {
+    hosts_.set_availability(std::move(availability));
   }
-  if (options_.rewind != "gtp-c-r" && options_.rewind != "gtp-r" &&
-      options_.rewind != "restart") {
+  if (options_.hooks.rewind != "gtp-c-r" && options_.hooks.rewind != "gtp-r" &&
+      options_.hooks.rewind != "restart") {
     return Status::InvalidArgument("unknown rewinding mode '" +
-                                   options_.rewind +
+                                   options_.hooks.rewind +
                                    "'; known: gtp-c-r, gtp-r, restart");
   }
   scheduler_ = Scheduler(std::move(policy).value());
@@ -139,8 +143,7 @@ Status Engine::SetUpPolicy() {
   if (replication_ == ReplicationMode::kOff) {
     replication_ = scheduler_.policy().needs().replication;
   }
-  health_ = std::make_unique<Health>(this);
-  AttachHostHealth(*scheduler_.mutable_policy(), health_.get());
+  AttachHostHealth(*scheduler_.mutable_policy(), &hosts_);
   return Status::Ok();
 }
 
@@ -173,7 +176,8 @@ Status Engine::ConnectHosts(std::vector<HostSetup>& hosts) {
     return Status::Unavailable("no host can run jobs:" + refused);
   }
   if (!refused.empty()) {
-    std::fprintf(stderr, "gsrt: some hosts are not used:%s\n", refused.c_str());
+    Sayf(console_.messages(), MessageKind::kWarning,
+         "gsrt: some hosts are not used:%s\n", refused.c_str());
   }
   return Status::Ok();
 }
@@ -186,16 +190,17 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   if (!entry->adapter) {
     return Status::Internal("host '" + setup.name + "': no adapter was made");
   }
-  entry->adapter->SetMessages(options_.messages);
+  entry->adapter->SetMessages(console_.sink());
   Status s = entry->adapter->Connect();
   for (auto& fallback : setup.fallbacks) {
     if (s.ok()) break;
     std::unique_ptr<Adapter> next = fallback(*io_, *clock_);
     if (!next) continue;
-    std::fprintf(stderr, "gsrt: %s; trying adapter %s\n", s.message().c_str(),
-                 std::string(next->kind()).c_str());
+    Sayf(console_.messages(), MessageKind::kWarning,
+         "gsrt: %s; trying adapter %s\n", s.message().c_str(),
+         std::string(next->kind()).c_str());
     entry->adapter = std::move(next);
-    entry->adapter->SetMessages(options_.messages);
+    entry->adapter->SetMessages(console_.sink());
     s = entry->adapter->Connect();
   }
   // gsrt.yaml's `slots` and `memory:` win; else what the host told.
@@ -205,8 +210,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   entry->memory_gb = setup.memory_gb;
   entry->prefetch = std::max(0, setup.prefetch);
   entry->prefetch_window = std::max(0.0, setup.prefetch_window);
-  prefetching_ = prefetching_ || entry->prefetch > 0;
-  LearnCapacity(*entry);
+  HostSet::LearnCapacity(*entry);
   entry->shared = entry->adapter->shares_master_files();
   entry->data_dir = entry->adapter->work_dir() + "/data";
   if (!s.ok()) {
@@ -214,22 +218,10 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     entry->usable = false;
   }
   recorder_.AddHost(setup.name, std::string(entry->adapter->kind()), s.ok());
-  links_.AddHost(entry->shared);
+  data_.AddHost(entry->shared);
   TransfersChangedLocked();
-  hosts_.push_back(std::move(entry));
+  hosts_.Add(std::move(entry));
   return Status::Ok();
-}
-
-void Engine::LearnCapacity(HostEntry& host, std::optional<int> free_slots) {
-  if (host.learns_cores) {
-    const int offered = host.adapter->core_capacity();
-    const int free = free_slots ? *free_slots : host.adapter->FreeSlots();
-    host.cores = std::max(1, offered > 0 ? offered : free);
-  }
-  // 0: not known, so not limited.
-  if (host.learns_memory) {
-    host.memory_gb = host.adapter->memory_capacity() / double(1 << 30);
-  }
 }
 
 void Engine::HandleSignals() {
@@ -250,10 +242,17 @@ void Engine::StartTimers() {
   // One availability slot per heartbeat: a host's state cannot be seen to
   // change faster; hosts without heartbeats are looked at every second.
   Seconds slot = heartbeat > 0 ? heartbeat : 1.0;
-  if (availability_) availability_->set_slot(slot);
+  if (hosts_.availability()) hosts_.availability()->set_slot(slot);
   boost::asio::post(*io_, [this, heartbeat, slot] {
-    if (availability_) ScheduleAvailability(slot);
-    if (options_.progress) ScheduleProgress();
+    if (hosts_.availability() && ObserveAvailability()) {
+      timers_->Every(slot, [this] { return ObserveAvailability(); });
+    }
+    if (options_.progress) {
+      timers_->Every(0.25, [this] {
+        ShowProgress();
+        return true;
+      });
+    }
     if (journal_) {
       // Batch jobs just queued are committed within a second, like the
       // journal: a master killed later finds them (engine_adopt.cc). Even
@@ -264,9 +263,16 @@ void Engine::StartTimers() {
     } else {
       recorder_.StartFlushing();
     }
-    if (heartbeat > 0) ScheduleHealthCheck(heartbeat / 2);
-    ScheduleReconsider();
-    ScheduleStallCheck();
+    if (heartbeat > 0) {
+      timers_->Every(heartbeat / 2, [this] {
+        CheckHealth();
+        return true;
+      });
+    }
+    if (Seconds period = scheduler_.policy().reconsider_period(); period > 0) {
+      timers_->Every(period, [this] { return Reconsider(); });
+    }
+    StartStallCheck();
   });
 }
 
@@ -279,7 +285,8 @@ void Engine::OnSignal(int sig) {
     running = stats_.running;
   }
   // Not a task's failure: said so, so that it is never read as one.
-  std::fprintf(stderr, "\ngsrt: %s\n", SignalStopMessage(sig, running).c_str());
+  Sayf(console_.messages(), MessageKind::kWarning, "\ngsrt: %s\n",
+       SignalStopMessage(sig, running).c_str());
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
   recorder_.ReportRunEnded(&mu_, RunStatus::kCancelled);
@@ -288,12 +295,11 @@ void Engine::OnSignal(int sig) {
 }
 
 void Engine::ShutdownOnEngineThread() {
-  if (progress_timer_) progress_timer_->Cancel();
+  if (timers_) timers_->CancelAll();
   for (auto& h : hosts_) {
     if (h->reconnect_timer) h->reconnect_timer->Cancel();
   }
   recorder_.StopFlushing();
-  if (health_timer_) health_timer_->Cancel();
   {
     MutexLock lock(&mu_);
     retry_timers_.clear();
@@ -304,10 +310,7 @@ void Engine::ShutdownOnEngineThread() {
     (void)recorder_.history()->Flush();
     DeleteCollectedData();
   }
-  if (reconsider_timer_) reconsider_timer_->Cancel();
-  if (stall_timer_) stall_timer_->Cancel();
   if (loop_watchdog_) loop_watchdog_->Stop();  // no more beats from here
-  if (availability_timer_) availability_timer_->Cancel();
   // The run has ended (this is GS_Off; a signal ends it elsewhere, keeping
   // what a resumed run may adopt): no later run reads these copies.
   RemoveRemoteCopies();
@@ -457,22 +460,15 @@ void Engine::Barrier() {
   EndWaitLocked();
 }
 
-void Engine::ScheduleProgress() {
-  progress_timer_ = clock_->After(0.25, [this] {
-    ShowProgress();
-    ScheduleProgress();
-  });
-}
-
 void Engine::ShowProgress() {
   MutexLock lock(&mu_);
   // Drawn only while the master waits in gsrt: it prints nothing then.
   if (stopping_ || waiters_ == 0) return;
-  progress_line_.Show(FormatProgress(stats_));
+  console_.progress().Show(FormatProgress(stats_));
 }
 
 void Engine::EndWaitLocked() {
-  if (--waiters_ == 0) progress_line_.Clear();
+  if (--waiters_ == 0) console_.progress().Clear();
 }
 
 }  // namespace gs

@@ -24,12 +24,16 @@
 #include "runtime/base/mutex.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
+#include "runtime/engine/data_places.h"
+#include "runtime/engine/host_set.h"
 #include "runtime/engine/job_numbers.h"
 #include "runtime/engine/loop_watchdog.h"
 #include "runtime/engine/master_gate.h"
 #include "runtime/engine/outcome_plan.h"
+#include "runtime/engine/periodic_timers.h"
 #include "runtime/engine/progress_line.h"
 #include "runtime/engine/quiet_watch.h"
+#include "runtime/engine/run_console.h"
 #include "runtime/engine/run_recorder.h"
 #include "runtime/engine/run_stats.h"
 #include "runtime/engine/stall_watch.h"
@@ -57,6 +61,30 @@ namespace gs {
 
 class ResumeJournal;
 struct GtpInput;
+
+// What the simulator (gsrt-sim) and the tests set in the engine; a
+// program's run keeps the defaults.
+struct EngineHooks {
+  // Runs on a VirtualClock: the engine thread advances virtual time to the
+  // next timer whenever the master waits and nothing else is ready
+  // (engine_virtual_time.cc). Adapters get that clock.
+  bool virtual_time = false;
+  // What a lost host's results cost: "gtp-c-r" (copies elsewhere are
+  // reused; the default), "gtp-r" (everything placed on the lost host is
+  // rewound) or "restart" (every finished result is treated as lost).
+  std::string rewind = "gtp-c-r";
+  // Given execution times instead of learnt ones (may be null).
+  std::shared_ptr<const ExecOracle> exec_oracle;
+  // Makes the policy instead of the one `policy` names, which then only
+  // labels it in messages (tests: a policy that refuses to place).
+  std::function<std::unique_ptr<Policy>()> make_policy;
+  // Called with the policy once it is made (to hand it a host model).
+  std::function<void(Policy&)> configure_policy;
+  // Where the engine's own file operations go (versions on the master's
+  // machine, GS_Off's renames, the lock); null: this machine's
+  // (RealFileSystem()). Not owned; must outlive the engine.
+  FileSystem* file_system = nullptr;
+};
 
 struct EngineOptions {
   std::string cwd;       // the master's working directory (absolute)
@@ -99,33 +127,16 @@ struct EngineOptions {
   // directory was interrupted, reuse the tasks its journal says finished.
   bool resume = true;
 
-  // --- Simulation (gsrt-sim, adapters/sim) ---
-  // Runs on a VirtualClock: the engine thread advances virtual time to the
-  // next timer whenever the master waits and nothing else is ready
-  // (runtime/engine/engine_virtual_time.cc). Adapters get that clock.
-  bool virtual_time = false;
-  // No messages on stderr about hosts and no summary (the caller reports).
+  // No messages about hosts and no summary (the caller reports): the
+  // engine's messages pass through QuietMessages.
   bool quiet = false;
-  // What a lost host's results cost: "gtp-c-r" (copies elsewhere are
-  // reused; the default), "gtp-r" (everything placed on the lost host is
-  // rewound) or "restart" (every finished result is treated as lost).
-  std::string rewind = "gtp-c-r";
-  // Given execution times instead of learnt ones (may be null).
-  std::shared_ptr<const ExecOracle> exec_oracle;
-  // Makes the policy instead of the one `policy` names, which then only
-  // labels it in messages (tests: a policy that refuses to place).
-  std::function<std::unique_ptr<Policy>()> make_policy;
-  // Called with the policy once it is made (to hand it a host model).
-  std::function<void(Policy&)> configure_policy;
 
   // Watch the run (the trace, the live page, the summary additions):
   // called as it goes, see runtime/observe/run_observer.h.
   std::vector<std::shared_ptr<RunObserver>> observers;
 
-  // Where the engine's own file operations go (versions on the master's
-  // machine, GS_Off's renames, the lock); null: this machine's
-  // (RealFileSystem()). Not owned; must outlive the engine.
-  FileSystem* file_system = nullptr;
+  // What the simulator and the tests change; a program leaves it alone.
+  EngineHooks hooks;
 
   // Where what the user is told goes (the engine's and its adapters');
   // null: StderrMessages(). Not owned; must outlive the engine.
@@ -200,7 +211,6 @@ class Engine {
   const TaskGraph& graph() const { return graph_; }
 
  private:
-  struct HostEntry;
   struct JobEntry;
   struct OpenFile {
     VersionId read = kNoVersion;
@@ -231,30 +241,16 @@ class Engine {
   // only when no adapter could be made; a host that does not connect is
   // added unusable (and named in `refused`).
   Status AddHost(HostSetup& setup, std::string* refused);
-  // A host's cores and memory from its adapter, where gsrt.yaml gives none
-  // (`free_slots`: its adapter's FreeSlots() when the caller has it).
-  void LearnCapacity(HostEntry& host,
-                     std::optional<int> free_slots = std::nullopt);
   void HandleSignals();
   void OnSignal(int signal);
   void StartTimers();
   void ShutdownOnEngineThread();
 
-  // Where versions live (engine_data.cc).
-  std::string VersionPath(VersionId v) const;
-  // "<id>-<user's base name>": a version's file name in a data dir.
-  std::string VersionFileName(VersionId v) const;
-  // Where version `v` lives (or will) on `host`.
-  std::string PathOn(VersionId v, HostId host) const;
-  bool HasCopyLocked(VersionId v, HostId host) const;
-  Seconds PredictTransferLocked(TaskId task, HostId host) const;
   // After any change PredictTransferLocked reads (copies, sizes, links):
   // policies stop reusing the last round's times (Predictor::stamp).
   void TransfersChangedLocked() {
     if (predictor_) predictor_->TransfersChanged();
   }
-  // No host's expected start delay could move on its own (all are 0).
-  bool TransfersStableLocked() const;
 
   // Data layer (engine thread): copies versions where jobs and the master
   // need them. engine_data.cc.
@@ -289,17 +285,6 @@ class Engine {
   // waiting: a second pass of the policy (engine_prefetch.cc).
   void PrefetchLocked(std::vector<HostState>* states,
                       std::vector<Dispatch>* out);
-  // Some usable host's adapter has a free slot now.
-  bool AdaptersOfferSlotsLocked() const;
-  // What the policies know of each host now: slots, jobs and their ends.
-  void HostStatesLocked(std::vector<HostState>* states) const;
-  // The same without the jobs, after LearnCapacity for the hosts that learn
-  // their cores, in one pass asking each adapter for its free slots once (a
-  // round's: it follows every job's end).
-  void LearnHostStatesLocked(std::vector<HostState>* states);
-  // `host`'s state without its jobs, given its adapter's free slots.
-  static void FillHostState(const HostEntry& host, int free_slots,
-                            HostState* state);
   // jobs_ and running_jobs_ together.
   void AddJobLocked(JobId id, JobEntry entry);
   void EraseJobLocked(JobId id);
@@ -327,8 +312,6 @@ class Engine {
   void ReplicateLocked(const std::vector<HostState>& states,
                        const std::vector<Placement>& placed,
                        std::vector<Dispatch>* out);
-  // Hosts in the order WorkQueue placement and replication try them.
-  std::vector<HostId> HostOrderLocked() const;
 
   // A job's end (engine_outcome.cc): PlanOutcome decides, these apply.
   // `host_at_fault` is false when the job never reached the host (its
@@ -424,15 +407,13 @@ class Engine {
 
   // Host health (engine_health.cc): up, suspect, down, as the policies and
   // the user see it.
-  class Health;
-  HealthState HealthOfLocked(HostId host) const;
-  void ScheduleHealthCheck(Seconds every);
   void CheckHealth();
   // Proactive policies: their periodic look at what runs
   // (engine_reconsider.cc).
-  void ScheduleReconsider();
+  // One look; false once the run is stopping.
+  bool Reconsider();
   // The stall watchdog (engine_stall.cc).
-  void ScheduleStallCheck();
+  void StartStallCheck();
   void StartLoopWatchdog();
   // The quiet-run report (quiet_watch.h) of what is out and where.
   std::string DescribeQuietLocked(Seconds quiet_for);
@@ -443,8 +424,8 @@ class Engine {
                                 const std::vector<HostState>& states);
   // Volatile policies in live runs: each host's state every slot, for the
   // availability model they learn (engine_availability.cc).
-  void ScheduleAvailability(Seconds every);
-  void ObserveAvailabilityLocked();
+  // One slot's observation; false once the run is stopping.
+  bool ObserveAvailability();
 
   // The master's own files and the end of the run (engine_files.cc).
   bool AllFinishedLocked() const;
@@ -467,7 +448,6 @@ class Engine {
   // Ends a wait of the master; the last one erases the progress line, so
   // the master's own output never lands on it.
   void EndWaitLocked();
-  void ScheduleProgress();
 
   // The history's side in the engine (engine_history.cc); the recorder
   // (run_recorder.h) owns it. Start, the history open: predictions,
@@ -522,11 +502,13 @@ class Engine {
 
   std::unique_ptr<boost::asio::io_context> io_;
   std::unique_ptr<Clock> clock_;
+  // The messages and the progress line (drawn under mu_).
+  RunConsole console_;
   // The history and the observers (run_recorder.h): under mu_, except its
   // writes (engine thread, no lock).
-  RunRecorder recorder_;
+  RunRecorder recorder_;  // after console_, whose sink it speaks through
   std::unique_ptr<EstimatorPredictor> predictor_;
-  std::vector<std::unique_ptr<HostEntry>> hosts_;
+  HostSet hosts_;
   std::unordered_map<JobId, JobEntry> jobs_;
   // Every job of jobs_ as a round reads it, in one array (JobEntry::
   // running_index): walking the map's nodes after every job's end cost a
@@ -540,9 +522,8 @@ class Engine {
   std::vector<RunningJob> running_jobs_;
   std::unordered_map<TaskId, std::string> results_;
   std::unordered_map<int, OpenFile> open_files_;
-  // Hosts that do not share the master's files holding a copy of a version.
-  std::unordered_map<VersionId, std::vector<HostId>> remote_copies_;
-  LinkModel links_;                        // learned from transfers
+  // Where versions are and how they move between hosts.
+  DataPlaces data_;
   std::vector<HostId> task_host_;          // where each task last ran
   std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
   // TransfersStableLocked's answer during a round: it asks every host's
@@ -551,29 +532,15 @@ class Engine {
   std::optional<bool> round_transfers_stable_;
   size_t backlog_told_ = 0;  // TellBacklogLocked's last
   std::unordered_map<TaskId, uint32_t> staging_failures_;
-  // Transfers under way, (version, destination host or kNoHost for the
-  // master) -> what to do when they end; later requests join them.
-  std::map<std::pair<VersionId, HostId>, std::vector<DoneFn>> in_flight_;
-  std::unique_ptr<Timer> progress_timer_;
-  ProgressLine progress_line_ = ProgressLine::ForStderr();  // under mu_
-  std::unique_ptr<Timer> health_timer_;
-  std::unique_ptr<Timer> reconsider_timer_;
-  std::unique_ptr<Timer> stall_timer_;
+  // The periodic work of the engine thread (made with the clock).
+  std::unique_ptr<PeriodicTimers> timers_;
   StallWatch stall_;
   QuietWatch quiet_;
   // Watches the engine thread from outside (engine_stall.cc starts it).
   std::unique_ptr<LoopWatchdog> loop_watchdog_;
-  std::unique_ptr<Timer> availability_timer_;
-  // The model a volatile policy learns; null with other policies, or when
-  // the simulator gives the policy its own.
-  std::unique_ptr<LearnedAvailability> availability_;
-  std::unique_ptr<Health> health_;
-  std::vector<HealthState> health_seen_;  // last state reported, per host
   // Jobs running for each task: more than one when replicated.
   std::unordered_map<TaskId, std::vector<JobId>> instances_;
   ReplicationMode replication_ = ReplicationMode::kOff;
-  // Some host has a prefetch depth (else rounds skip PrefetchLocked).
-  bool prefetching_ = false;
   // WQDR-FT's success rate SR = ok / submitted (history included).
   uint64_t jobs_ok_ = 0, jobs_submitted_ = 0;
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
@@ -589,10 +556,6 @@ class Engine {
   int waiters_ = 0;
   bool wake_posted_ = false;
   bool stopping_ = false;
-  bool sweeping_lost_hosts_ = false;  // SweepLostHostsLocked waits
-  Seconds final_sweep_until_ = 0;     // for hosts to answer
-  bool final_sweep_begun_ = false;    // BeginFinalSweep has chosen them
-  bool confirms_posted_ = false;      // ConfirmRemovalsLocked asked them
   // The signal (SIGINT, SIGTERM) the engine thread is ending the process
   // for; 0 if none. The program's thread then never returns from a gsrt
   // call: what the stop cancelled must not be reported as a failure.

@@ -7,35 +7,11 @@
 
 namespace gs {
 
-namespace {
-
-HostAvail AvailOf(HealthState health) {
-  switch (health) {
-    case HealthState::kUp:
-      return HostAvail::kUp;
-    case HealthState::kSuspect:  // there, but not answering us for now
-      return HostAvail::kReclaimed;
-    case HealthState::kDown:
-      return HostAvail::kDown;
-  }
-  return HostAvail::kDown;
-}
-
-}  // namespace
-
-void Engine::ObserveAvailabilityLocked() {
-  for (HostId h = 0; h < hosts_.size(); ++h)
-    availability_->Observe(h, AvailOf(HealthOfLocked(h)));
-}
-
-void Engine::ScheduleAvailability(Seconds every) {
-  {
-    MutexLock lock(&mu_);
-    if (stopping_) return;
-    ObserveAvailabilityLocked();
-  }
-  availability_timer_ =
-      clock_->After(every, [this, every] { ScheduleAvailability(every); });
+bool Engine::ObserveAvailability() {
+  MutexLock lock(&mu_);
+  if (stopping_) return false;
+  hosts_.ObserveAvailability();
+  return true;
 }
 
 }  // namespace gs

@@ -70,7 +70,7 @@ TEST(EngineAvailabilityTest, IpLeavesAHostOnceItsLearnedAvailabilityDrops) {
   o.cwd = dir.string();
   o.work_dir = (dir / ".gsrt").string();
   o.policy = "ip";
-  o.exec_oracle = std::make_shared<TenSeconds>();
+  o.hooks.exec_oracle = std::make_shared<TenSeconds>();
   o.retries.backoff = 0;
   o.reconnect_backoff = 0.01;
   o.reconnect_backoff_max = 0.01;

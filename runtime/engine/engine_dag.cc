@@ -106,16 +106,17 @@ GtpInput Engine::DagForPlanningLocked(std::vector<TaskId>* ids) const {
         span > 0 ? std::clamp((in.now - job.submitted) / span, 0.0, 0.999) : 0;
   }
   AddEdges(
-      graph_, index, *ids, remote_copies_,
-      [this](VersionId v, HostId h) { return HasCopyLocked(v, h); }, &in);
+      graph_, index, *ids, data_.copies(),
+      [this](VersionId v, HostId h) { return data_.HasCopy(v, h); }, &in);
   // gsrt moves data through the master: from a host, up then down.
   // Called by the planner within the round (the engine's mutex held).
   in.transfer = [this](const GtpEdge& edge, size_t src, size_t dst,
                        double remaining) {
     const uint64_t size = static_cast<uint64_t>(edge.data * remaining + 0.5);
     if (hosts_[dst]->shared && src == kGtpMaster) return Seconds{0};
-    Seconds t = hosts_[dst]->shared ? 0 : links_.Time(dst, size);
-    if (src != kGtpMaster && !hosts_[src]->shared) t += links_.Time(src, size);
+    Seconds t = hosts_[dst]->shared ? 0 : data_.LinkTime(dst, size);
+    if (src != kGtpMaster && !hosts_[src]->shared)
+      t += data_.LinkTime(src, size);
     return t;
   };
   return in;

@@ -16,66 +16,6 @@
 
 namespace gs {
 
-std::string Engine::VersionPath(VersionId v) const {
-  const Version& ver = graph_.version(v);
-  const std::string& user = files_.path(ver.file);
-  if (ver.number == 0) return user;
-  return options_.work_dir + "/data/" + VersionFileName(v);
-}
-
-std::string Engine::VersionFileName(VersionId v) const {
-  // Keep the user's base name (and so its extension) for functions that
-  // look at it; bound its length to stay under NAME_MAX.
-  const std::string& user = files_.path(graph_.version(v).file);
-  std::string base = user.substr(user.rfind('/') + 1);
-  if (base.size() > 200) base = base.substr(base.size() - 200);
-  return std::to_string(v) + "-" + base;
-}
-
-std::string Engine::PathOn(VersionId v, HostId host) const {
-  const HostEntry& h = *hosts_[host];
-  if (h.shared) return VersionPath(v);
-  return h.data_dir + "/" + VersionFileName(v);
-}
-
-bool Engine::HasCopyLocked(VersionId v, HostId host) const {
-  if (hosts_[host]->shared) return graph_.version(v).on_master;
-  auto it = remote_copies_.find(v);
-  if (it == remote_copies_.end()) return false;
-  for (HostId h : it->second) {
-    if (h == host) return true;
-  }
-  return false;
-}
-
-bool Engine::TransfersStableLocked() const {
-  for (const auto& host : hosts_) {
-    if (host->adapter->expected_start_delay() != 0) return false;
-  }
-  return true;
-}
-
-Seconds Engine::PredictTransferLocked(TaskId task, HostId host) const {
-  // A batch queue's expected wait delays the start like a transfer does.
-  Seconds total = hosts_[host]->adapter->expected_start_delay();
-  const Task& t = graph_.task(task);
-  const FileAccess* acc = graph_.accesses(task);
-  for (uint32_t i = 0; i < t.num_files; ++i) {
-    VersionId v = acc[i].in;
-    if (v == kNoVersion || HasCopyLocked(v, host)) continue;
-    const Version& ver = graph_.version(v);
-    if (!ver.on_master) {
-      // Two hops: to the master first, from wherever a copy is.
-      auto it = remote_copies_.find(v);
-      if (it != remote_copies_.end() && !it->second.empty()) {
-        total += links_.Time(it->second.front(), ver.size);
-      }
-    }
-    total += links_.Time(host, ver.size);
-  }
-  return total;
-}
-
 void Engine::StageAndSubmit(Dispatch d) {
   struct Pending {
     Dispatch dispatch;
@@ -120,16 +60,15 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
   std::string master_path, host_path;
   {
     MutexLock lock(&mu_);
-    if (HasCopyLocked(v, host)) {
+    if (data_.HasCopy(v, host)) {
       boost::asio::post(*io_, [done = std::move(done)] { done(Status::Ok()); });
       return;
     }
-    auto& waiters = in_flight_[{v, host}];
-    waiters.push_back(std::move(done));
-    if (waiters.size() > 1) return;  // joins the transfer under way
+    // A later request joins the transfer under way.
+    if (!data_.JoinTransfer(v, host, std::move(done))) return;
     on_master = graph_.version(v).on_master;
-    master_path = VersionPath(v);
-    host_path = PathOn(v, host);
+    master_path = data_.VersionPath(v);
+    host_path = data_.PathOn(v, host);
     if (on_master && graph_.version(v).number == 0) {
       // The user's own file: its size is learnt when first sent.
       if (FileInfo f = fs_->Stat(master_path); f.exists) {
@@ -143,19 +82,18 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
     std::vector<DoneFn> waiters;
     {
       MutexLock lock(&mu_);
-      auto it = in_flight_.find({v, host});
-      waiters = std::move(it->second);
-      in_flight_.erase(it);
+      waiters = data_.EndTransfer(v, host);
       if (s.ok()) {
-        remote_copies_[v].push_back(host);
-        links_.Observe(host, graph_.version(v).size, clock_->Now() - started);
+        data_.AddCopy(v, host);
+        data_.ObserveTransfer(host, graph_.version(v).size,
+                              clock_->Now() - started);
         TransfersChangedLocked();
       }
       if (recorder_.watched()) {
         RunEvent e{"transfer", started, clock_->Now() - started};
         e.host = hosts_[host]->name;
         e.bytes = graph_.version(v).size;
-        e.detail = VersionFileName(v) + (s.ok() ? "" : " (failed)");
+        e.detail = data_.VersionFileName(v) + (s.ok() ? "" : " (failed)");
         recorder_.ReportEvent(mu_, std::move(e));
       }
     }
@@ -184,28 +122,22 @@ void Engine::FetchToMaster(VersionId v, DoneFn done) {
       boost::asio::post(*io_, [done = std::move(done)] { done(Status::Ok()); });
       return;
     }
-    auto& waiters = in_flight_[{v, kNoHost}];
-    waiters.push_back(std::move(done));
-    if (waiters.size() > 1) return;
-    if (auto it = remote_copies_.find(v); it != remote_copies_.end()) {
-      for (HostId h : it->second) {
-        if (hosts_[h]->usable) {
-          from = h;
-          break;
-        }
+    if (!data_.JoinTransfer(v, kNoHost, std::move(done))) return;
+    for (HostId h : data_.Holders(v)) {
+      if (hosts_[h]->usable) {
+        from = h;
+        break;
       }
     }
-    master_path = VersionPath(v);
-    if (from != kNoHost) host_path = PathOn(v, from);
+    master_path = data_.VersionPath(v);
+    if (from != kNoHost) host_path = data_.PathOn(v, from);
   }
   Seconds started = clock_->Now();
   auto finish = [this, v, from, started](Status s) {
     std::vector<DoneFn> waiters;
     {
       MutexLock lock(&mu_);
-      auto it = in_flight_.find({v, kNoHost});
-      waiters = std::move(it->second);
-      in_flight_.erase(it);
+      waiters = data_.EndTransfer(v, kNoHost);
       FetchedLocked(v, from, started, s);
     }
     for (DoneFn& w : waiters) w(s);
@@ -224,13 +156,14 @@ void Engine::FetchedLocked(VersionId v, HostId from, Seconds started,
   if (recorder_.watched() && from != kNoHost) {
     RunEvent e{"transfer", started, clock_->Now() - started};
     e.bytes = graph_.version(v).size;  // to the master: host ""
-    e.detail = VersionFileName(v) + " from " + hosts_[from]->name +
+    e.detail = data_.VersionFileName(v) + " from " + hosts_[from]->name +
                (s.ok() ? "" : " (failed)");
     recorder_.ReportEvent(mu_, std::move(e));
   }
   if (s.ok()) {
     graph_.version(v).on_master = true;
-    links_.Observe(from, graph_.version(v).size, clock_->Now() - started);
+    data_.ObserveTransfer(from, graph_.version(v).size,
+                          clock_->Now() - started);
     TransfersChangedLocked();
   } else if (from != kNoHost && hosts_[from]->usable &&
              !hosts_[from]->adapter->connected()) {
@@ -255,10 +188,10 @@ void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
       journal_->Collected(v);
       continue;
     }
-    if (graph_.version(v).on_master) doomed->push_back(VersionPath(v));
+    if (graph_.version(v).on_master) doomed->push_back(data_.VersionPath(v));
     graph_.version(v).on_master = false;  // its data is gone everywhere
     TransfersChangedLocked();
-    if (remote_copies_.count(v)) {
+    if (data_.HasRemoteCopy(v)) {
       // Remote copies are removed through their adapters, on the engine
       // thread.
       boost::asio::post(*io_, [this, v] { RemoveVersionData(v); });
@@ -274,10 +207,10 @@ void Engine::RemoveVersionData(VersionId v) {
   std::vector<std::pair<HostId, std::string>> copies;
   {
     MutexLock lock(&mu_);
-    auto it = remote_copies_.find(v);
-    if (it == remote_copies_.end()) return;
-    for (HostId h : it->second) copies.push_back({h, PathOn(v, h)});
-    remote_copies_.erase(it);
+    for (HostId h : data_.TakeCopies(v)) {
+      copies.push_back({h, data_.PathOn(v, h)});
+    }
+    if (copies.empty()) return;
     TransfersChangedLocked();
   }
   for (auto& [h, path] : copies) {
@@ -289,7 +222,7 @@ void Engine::RemoveRemoteCopies() {
   std::vector<VersionId> versions;
   {
     MutexLock lock(&mu_);
-    for (const auto& [v, hosts] : remote_copies_) versions.push_back(v);
+    versions = data_.VersionsWithCopies();
   }
   for (VersionId v : versions) RemoveVersionData(v);
 }

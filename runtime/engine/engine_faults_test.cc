@@ -503,7 +503,9 @@ class RefusingPolicy : public Policy {
 
 TEST_F(EngineFaultsTest, PolicyThatRefusesToPlaceFailsCleanlyInsteadOfHanging) {
   options_.policy = "refuses";
-  options_.make_policy = [] { return std::make_unique<RefusingPolicy>(); };
+  options_.hooks.make_policy = [] {
+    return std::make_unique<RefusingPolicy>();
+  };
   options_.stall_timeout = 0.3;
   options_.quiet = true;
   FakeHost& a = AddHost("a", false, 2);
@@ -534,7 +536,9 @@ TEST_F(EngineFaultsTest, PolicyThatRefusesToPlaceFailsCleanlyInsteadOfHanging) {
 }
 
 TEST_F(EngineFaultsTest, StalledSynchronousWaitEndsWithAnError) {
-  options_.make_policy = [] { return std::make_unique<RefusingPolicy>(); };
+  options_.hooks.make_policy = [] {
+    return std::make_unique<RefusingPolicy>();
+  };
   options_.stall_timeout = 0.2;
   options_.quiet = true;
   AddHost("a", false);

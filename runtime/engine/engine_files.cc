@@ -49,14 +49,14 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
     // Hold it so it is not collected while open or copied.
     graph_.AddReader(v);
     entry.read = v;
-    path = VersionPath(v);
+    path = data_.VersionPath(v);
     flags = O_RDONLY;
   }
   if (mode == W || mode == A) {
     VersionId nv = graph_.NewVersion(f, kMasterTask);
     entry.write = nv;
     std::string source = path;
-    path = VersionPath(nv);
+    path = data_.VersionPath(nv);
     flags = O_WRONLY | O_CREAT | (mode == A ? O_APPEND : O_TRUNC);
     if (mode == A) {
       lock.Unlock();
@@ -186,11 +186,11 @@ void Engine::FinalizeFileLocked(MutexLock& lock, FileId f, VersionId latest) {
   // The user's file may be in a directory made since.
   const std::string& user = files_.path(f);
   (void)fs_->CreateDirs(user.substr(0, user.rfind('/')));
-  s = fs_->Rename(VersionPath(latest), user);
+  s = fs_->Rename(data_.VersionPath(latest), user);
   if (!s.ok()) {
     // The user's file kept its old content (Rename is atomic); the result
     // must outlive the clean-up of the data directory.
-    std::string kept = KeepUnsaved(VersionPath(latest));
+    std::string kept = KeepUnsaved(data_.VersionPath(latest));
     stats_.notes.push_back(
         "cannot put the final version of " + UserNameOf(f) + " in place (" +
         s.message() + "); " +
@@ -253,7 +253,7 @@ int Engine::Stop() {
   thread_.join();
   CleanUpAfterRun();
   std::string summary = FormatSummary(stats_, clock_->Now() - started_);
-  if (!options_.quiet) std::fputs(summary.c_str(), stderr);
+  console_.messages().Say(MessageKind::kSummary, summary);
   // After the summary: observers may add to it (summary_observer.h).
   const bool ok = stats_.failed + stats_.futile == 0;
   recorder_.ReportRunEnded(&mu_, ok ? RunStatus::kOk : RunStatus::kFailed);
@@ -273,7 +273,7 @@ void Engine::CleanUpAfterRun() {
       !fs_->WriteFile(options_.dot_path, WriteDot(graph_, ops_)).ok()) {
     stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
   }
-  progress_line_.Clear();  // the engine thread has ended: no lock needed
+  console_.progress().Clear();  // the engine thread has ended: no lock needed
   const bool ok = stats_.failed + stats_.futile == 0;
   RecordPending();  // the last tasks' ends and events
   Status s = recorder_.EndRun(ok ? RunStatus::kOk : RunStatus::kFailed);

@@ -204,7 +204,7 @@ class EngineFilesTest : public ::testing::Test {
     options.retries.app = 1;
     options.retries.backoff = 0;
     options.quiet = true;
-    options.file_system = &fs_;
+    options.hooks.file_system = &fs_;
     engine_ = std::make_unique<Engine>(options);
     std::vector<HostSetup> setups;
     for (size_t i = 0; i < hosts.size(); ++i) {

@@ -13,7 +13,7 @@ namespace gs {
 
 void Engine::LearnFromHistory() {
   const bool grank = scheduler_.policy().needs().reliability;
-  HistoryLessons lessons = recorder_.ReadLessons(availability_ || grank);
+  HistoryLessons lessons = recorder_.ReadLessons(hosts_.availability() != nullptr || grank);
   // Predictions start from what earlier runs measured.
   if (lessons.exec_times) predictor_->Seed(*lessons.exec_times);
   // Replication orders hosts by the success rates of earlier runs too.
@@ -27,10 +27,10 @@ void Engine::LearnFromHistory() {
   }
   // Volatile policies start from the availability checks and the host
   // losses of earlier runs.
-  if (availability_) {
+  if (LearnedAvailability* availability = hosts_.availability()) {
     for (HostId h = 0; h < hosts_.size(); ++h) {
       if (const auto& r = lessons.reliability[h])
-        availability_->Seed(h, r->attempts, r->not_answered, r->distrust);
+        availability->Seed(h, r->attempts, r->not_answered, r->distrust);
     }
   }
   // grank ranks hosts by the reliability the history accumulated.

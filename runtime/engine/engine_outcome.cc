@@ -89,9 +89,9 @@ void Engine::NameUserFilesLocked(const JobEntry& job, HostId host,
 void Engine::AddVersionNames(VersionId v, HostId host,
                              std::vector<PathName>* names) const {
   std::string name = UserNameOf(graph_.version(v).file);
-  if (host != kNoHost) names->push_back({PathOn(v, host), name});
-  names->push_back({VersionPath(v), name});
-  names->push_back({VersionFileName(v), name});
+  if (host != kNoHost) names->push_back({data_.PathOn(v, host), name});
+  names->push_back({data_.VersionPath(v), name});
+  names->push_back({data_.VersionFileName(v), name});
 }
 
 std::string Engine::CallTextLocked(TaskId t) const {
@@ -185,11 +185,7 @@ void Engine::PlaceOutputsLocked(TaskId t, HostId host_id, uint64_t bytes_out) {
     // The new data is where the job ran (a rewound task may have run
     // elsewhere before).
     out_version.on_master = shared;
-    if (shared) {
-      remote_copies_.erase(acc[i].out);
-    } else {
-      remote_copies_[acc[i].out] = {host_id};
-    }
+    data_.SetOnlyCopy(acc[i].out, shared ? kNoHost : host_id);
   }
 }
 

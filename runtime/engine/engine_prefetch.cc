@@ -27,7 +27,7 @@ void Engine::PrefetchLocked(std::vector<HostState>* states,
   }
   if (!any) return;
   // Every job booked so far, this round's first pass included.
-  HostStatesLocked(states);
+  hosts_.HostStates(states);
   for (const auto& [id, job] : jobs_) {
     (*states)[job.host].AddBusy(job.predicted_end, job.need);
   }

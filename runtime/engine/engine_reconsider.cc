@@ -8,38 +8,34 @@
 
 namespace gs {
 
-void Engine::ScheduleReconsider() {
-  Seconds period = scheduler_.policy().reconsider_period();
-  if (period <= 0) return;
-  reconsider_timer_ = clock_->After(period, [this] {
-    std::vector<std::pair<HostId, JobId>> stop;
-    {
-      MutexLock lock(&mu_);
-      if (stopping_) return;
-      if (!jobs_.empty()) {
-        std::vector<HostState> states;
-        HostStatesLocked(&states);
-        // In job id order, so the policy sees the same list every run.
-        std::vector<std::pair<JobId, const JobEntry*>> jobs;
-        for (const auto& [id, job] : jobs_) jobs.push_back({id, &job});
-        std::sort(jobs.begin(), jobs.end());
-        std::vector<Placement> running;
-        for (auto& [id, job] : jobs) {
-          states[job->host].AddBusy(job->predicted_end, job->need);
-          running.push_back({job->task, job->host, job->predicted_end});
-        }
-        SchedulingInput in{clock_->Now(), &states, predictor_.get()};
-        std::vector<TaskId> tasks =
-            scheduler_.mutable_policy()->Reconsider(running, in);
-        for (auto& [id, job] : jobs) {
-          if (std::find(tasks.begin(), tasks.end(), job->task) != tasks.end())
-            stop.push_back({job->host, id});
-        }
+bool Engine::Reconsider() {
+  std::vector<std::pair<HostId, JobId>> stop;
+  {
+    MutexLock lock(&mu_);
+    if (stopping_) return false;
+    if (!jobs_.empty()) {
+      std::vector<HostState> states;
+      hosts_.HostStates(&states);
+      // In job id order, so the policy sees the same list every run.
+      std::vector<std::pair<JobId, const JobEntry*>> jobs;
+      for (const auto& [id, job] : jobs_) jobs.push_back({id, &job});
+      std::sort(jobs.begin(), jobs.end());
+      std::vector<Placement> running;
+      for (auto& [id, job] : jobs) {
+        states[job->host].AddBusy(job->predicted_end, job->need);
+        running.push_back({job->task, job->host, job->predicted_end});
+      }
+      SchedulingInput in{clock_->Now(), &states, predictor_.get()};
+      std::vector<TaskId> tasks =
+          scheduler_.mutable_policy()->Reconsider(running, in);
+      for (auto& [id, job] : jobs) {
+        if (std::find(tasks.begin(), tasks.end(), job->task) != tasks.end())
+          stop.push_back({job->host, id});
       }
     }
-    for (auto& [host, id] : stop) hosts_[host]->adapter->Cancel(id);
-    ScheduleReconsider();
-  });
+  }
+  for (auto& [host, id] : stop) hosts_[host]->adapter->Cancel(id);
+  return true;
 }
 
 }  // namespace gs

@@ -10,22 +10,6 @@
 
 namespace gs {
 
-std::vector<HostId> Engine::HostOrderLocked() const {
-  // Hosts by success rate, best first (WQDR-FT); a host with no finished
-  // job yet counts as reliable. Ties keep the index order (WQR-FT).
-  std::vector<HostId> order(hosts_.size());
-  for (HostId h = 0; h < hosts_.size(); ++h) order[h] = h;
-  if (replication_ == ReplicationMode::kDynamic) {
-    auto rate = [this](HostId h) {
-      const HostEntry& e = *hosts_[h];
-      return (e.jobs_ok + 1.0) / (e.jobs_finished + 1.0);
-    };
-    std::stable_sort(order.begin(), order.end(),
-                     [&](HostId a, HostId b) { return rate(a) > rate(b); });
-  }
-  return order;
-}
-
 void Engine::ReplicateLocked(const std::vector<HostState>& states,
                              const std::vector<Placement>& placed,
                              std::vector<Dispatch>* out) {
@@ -51,7 +35,7 @@ void Engine::ReplicateLocked(const std::vector<HostState>& states,
   int free = 0;
   for (int f : in.free_slots) free += std::max(f, 0);
   if (free == 0) return;
-  in.host_order = HostOrderLocked();
+  in.host_order = hosts_.Order(replication_ == ReplicationMode::kDynamic);
   // Oldest tasks first: they are the most likely to hold the run up.
   std::vector<TaskId> running;
   running.reserve(instances_.size());

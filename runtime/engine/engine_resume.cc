@@ -19,10 +19,10 @@ class Engine::JournalLink final : public ResumeJournal::Site {
  public:
   explicit JournalLink(Engine* engine) : e_(*engine) {}
   std::string VersionPath(VersionId v) const override {
-    return e_.VersionPath(v);
+    return e_.data_.VersionPath(v);
   }
   std::string VersionFileName(VersionId v) const override {
-    return e_.VersionFileName(v);
+    return e_.data_.VersionFileName(v);
   }
   size_t NumHosts() const override { return e_.hosts_.size(); }
   ResumeJournal::HostView Host(HostId h) const override {
@@ -39,6 +39,12 @@ class Engine::JournalLink final : public ResumeJournal::Site {
     if (e_.waiters_ > 0) e_.finished_cv_.notify_all();
   }
   void TransfersChanged() override { e_.TransfersChangedLocked(); }
+  bool HasRemoteCopy(VersionId v) const override {
+    return e_.data_.HasRemoteCopy(v);
+  }
+  void SetOnlyCopy(VersionId v, HostId host) override {
+    e_.data_.SetOnlyCopy(v, host);
+  }
 
  private:
   Engine& e_;
@@ -52,10 +58,9 @@ void Engine::OpenJournal() {
   setup.ops = &ops_;
   setup.stats = &stats_;
   setup.results = &results_;
-  setup.remote_copies = &remote_copies_;
   setup.task_host = &task_host_;
   setup.fs = fs_;
-  setup.messages = options_.messages ? options_.messages : &StderrMessages();
+  setup.messages = &console_.messages();
   setup.history = recorder_.history();
   setup.clock = clock_.get();
   setup.run = recorder_.run_id();

@@ -20,7 +20,7 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
   host.reconnect_delay = 0;
   if (!host.shared) host.left_behind = true;
   // Volatile policies learn the loss now, not at the next slot.
-  if (availability_) availability_->ObserveChange(lost, HostAvail::kDown);
+  hosts_.ObserveChange(lost, HostAvail::kDown);
   // Timers run on the engine thread, where this is called from.
   boost::asio::post(*io_, [this, lost] { ScheduleReconnect(lost); });
   recorder_.RecordHostLost(mu_, lost, why);
@@ -35,14 +35,9 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
 
 void Engine::CopyLostLocked(VersionId v, HostId host, const std::string& why) {
   TransfersChangedLocked();
-  auto it = remote_copies_.find(v);
-  if (it != remote_copies_.end()) {
-    std::erase(it->second, host);
-    if (it->second.empty()) remote_copies_.erase(it);
-  }
+  const bool another = data_.DropCopy(v, host);
   const Version& ver = graph_.version(v);
-  if (ver.state != VersionState::kAvailable || ver.on_master ||
-      remote_copies_.count(v)) {
+  if (ver.state != VersionState::kAvailable || ver.on_master || another) {
     return;  // another copy serves
   }
   RewindLocked(host, v, why);
@@ -56,13 +51,13 @@ void Engine::RewindLocked(HostId lost_host, VersionId only,
       only == kNoVersion ? lost_host : static_cast<HostId>(hosts_.size() + 1);
   std::vector<RewindTask> tasks = RewindTasksLocked();
   std::vector<RewindVersion> versions = RewindVersionsLocked(lost, only);
-  auto plan = PlanRewind(
-      tasks, versions, lost,
-      options_.rewind == "gtp-r" ? RewindMode::kGtpR : RewindMode::kGtpCR);
+  auto plan = PlanRewind(tasks, versions, lost,
+                         options_.hooks.rewind == "gtp-r" ? RewindMode::kGtpR
+                                                          : RewindMode::kGtpCR);
   if (!plan.ok()) {
-    std::fprintf(stderr, "gsrt: cannot plan the recovery from losing %s: %s\n",
-                 hosts_[lost_host]->name.c_str(),
-                 plan.status().message().c_str());
+    Sayf(console_.messages(), MessageKind::kError,
+         "gsrt: cannot plan the recovery from losing %s: %s\n",
+         hosts_[lost_host]->name.c_str(), plan.status().message().c_str());
     return;
   }
   uint32_t finished = ApplyRewindLocked(*plan, lost, only);
@@ -79,9 +74,7 @@ std::vector<RewindVersion> Engine::RewindVersionsLocked(HostId lost,
     versions[v].producer = ver.producer;
     if (ver.state != VersionState::kAvailable) continue;
     if (ver.on_master) versions[v].copies.push_back(master);
-    if (auto it = remote_copies_.find(v); it != remote_copies_.end()) {
-      for (HostId h : it->second) versions[v].copies.push_back(h);
-    }
+    for (HostId h : data_.Holders(v)) versions[v].copies.push_back(h);
     // A version whose data was already collected (superseded, nobody left
     // to read it) is as good as lost: if a rewound task needs it again,
     // its producer must rewind too.
@@ -89,7 +82,7 @@ std::vector<RewindVersion> Engine::RewindVersionsLocked(HostId lost,
       versions[v].copies.push_back(lost);
     }
     // Restart from scratch: every result a task made counts as lost.
-    if (options_.rewind == "restart" && ver.producer != kMasterTask) {
+    if (options_.hooks.rewind == "restart" && ver.producer != kMasterTask) {
       versions[v].copies = {lost};
     }
   }
@@ -146,10 +139,7 @@ uint32_t Engine::ApplyRewindLocked(const RewindPlan& plan, HostId lost,
   TransfersChangedLocked();
   for (VersionId v : plan.dropped) {
     if (only != kNoVersion) break;  // the copy is already forgotten
-    auto it = remote_copies_.find(v);
-    if (it == remote_copies_.end()) continue;
-    std::erase(it->second, lost);
-    if (it->second.empty()) remote_copies_.erase(it);
+    data_.DropCopy(v, lost);
   }
   // Producers first (the plan lists consumers first): their outputs are
   // pending again and every unfinished reader waits for them.
@@ -206,11 +196,10 @@ void Engine::ReportRewindLocked(const RewindPlan& plan, HostId lost_host,
                                 uint32_t finished) {
   const HostEntry& host = *hosts_[lost_host];
   for (VersionId v : plan.unrecoverable) {
-    std::fprintf(stderr,
-                 "gsrt: the only copy of a file the master wrote (%s) was on "
-                 "%s; the tasks reading it cannot run\n",
-                 files_.path(graph_.version(v).file).c_str(),
-                 host.name.c_str());
+    Sayf(console_.messages(), MessageKind::kError,
+         "gsrt: the only copy of a file the master wrote (%s) was on "
+         "%s; the tasks reading it cannot run\n",
+         files_.path(graph_.version(v).file).c_str(), host.name.c_str());
   }
   if (only == kNoVersion) ++stats_.hosts_lost;
   stats_.rewound_tasks += plan.rt;
@@ -231,11 +220,9 @@ void Engine::ReportRewindLocked(const RewindPlan& plan, HostId lost_host,
                " tasks over " + std::to_string(plan.lr) + " levels";
     recorder_.ReportEvent(mu_, std::move(e));
   }
-  if (!options_.quiet) {
-    std::fprintf(stderr,
-                 "\ngsrt: %s (%s): rewinding %u tasks (RT), %u levels (LR)\n",
-                 what.c_str(), why.c_str(), plan.rt, plan.lr);
-  }
+  Sayf(console_.messages(), MessageKind::kHostEvent,
+       "\ngsrt: %s (%s): rewinding %u tasks (RT), %u levels (LR)\n",
+       what.c_str(), why.c_str(), plan.rt, plan.lr);
 }
 
 void Engine::ScheduleReconnect(HostId h) {
@@ -276,7 +263,7 @@ void Engine::ReconnectAnsweredLocked(HostId h, bool ok) {
   if (!ok) return;
   host.usable = true;
   host.reconnect_delay = 0;
-  if (availability_) availability_->ObserveChange(h, HostAvail::kUp);
+  hosts_.ObserveChange(h, HostAvail::kUp);
 }
 
 void Engine::ReconnectEnded(HostId h, const Status& s) {
@@ -310,13 +297,13 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
       stats_.notes.push_back(failed);
     }
   }
-  if (!failed.empty() && !options_.quiet) {
-    std::fprintf(stderr, "\ngsrt: %s\n", failed.c_str());
+  if (!failed.empty()) {
+    Sayf(console_.messages(), MessageKind::kHostEvent, "\ngsrt: %s\n",
+         failed.c_str());
   }
   if (!s.ok()) return ScheduleReconnect(h);
-  if (!options_.quiet) {
-    std::fprintf(stderr, "\ngsrt: host %s is back\n", hosts_[h]->name.c_str());
-  }
+  Sayf(console_.messages(), MessageKind::kHostEvent,
+       "\ngsrt: host %s is back\n", hosts_[h]->name.c_str());
   // What the lost connection left there goes before anything new arrives.
   SweepHost(h);
   Send(std::move(out));

@@ -59,36 +59,6 @@ void Engine::RunSchedule() {
   Send(std::move(out));
 }
 
-void Engine::FillHostState(const HostEntry& host, int free_slots,
-                           HostState* state) {
-  state->busy_until.clear();
-  state->busy_needs.clear();
-  state->usable = host.usable;
-  state->memory_gb = host.memory_gb;
-  // Jobs still staging their inputs hold cores the adapter does not know
-  // about yet; adapters count free slots in cores.
-  state->slots =
-      static_cast<int>(host.running_cores - host.staging_cores) + free_slots;
-}
-
-void Engine::HostStatesLocked(std::vector<HostState>* states) const {
-  states->resize(hosts_.size());
-  for (HostId h = 0; h < hosts_.size(); ++h) {
-    FillHostState(*hosts_[h], hosts_[h]->adapter->FreeSlots(), &(*states)[h]);
-  }
-}
-
-void Engine::LearnHostStatesLocked(std::vector<HostState>* states) {
-  states->resize(hosts_.size());
-  for (HostId h = 0; h < hosts_.size(); ++h) {
-    HostEntry& host = *hosts_[h];
-    const int free_slots = host.adapter->FreeSlots();
-    // Hosts sized by what they offer (pilots) may have grown or shrunk.
-    if (host.learns_cores) LearnCapacity(host, free_slots);
-    FillHostState(host, free_slots, &(*states)[h]);
-  }
-}
-
 void Engine::AddJobLocked(JobId id, JobEntry entry) {
   entry.running_index = static_cast<uint32_t>(running_jobs_.size());
   running_jobs_.push_back({id, entry.host, entry.predicted_end, entry.need});
@@ -119,15 +89,16 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   }
   // Reused between rounds: a round follows every job's end.
   std::vector<HostState>& states = states_scratch_;
-  LearnHostStatesLocked(&states);
+  hosts_.LearnHostStates(&states);
   for (const RunningJob& job : running_jobs_) {
     states[job.host].AddBusy(job.predicted_end, job.need);
   }
   SchedulingInput in{clock_->Now(), &states, predictor_.get()};
-  round_transfers_stable_ = TransfersStableLocked();
+  round_transfers_stable_ = hosts_.TransfersStable();
   if (replication_ == ReplicationMode::kDynamic &&
       scheduler_.policy().needs().host_order) {
-    scheduler_.mutable_policy()->SetHostOrder(HostOrderLocked());
+    scheduler_.mutable_policy()->SetHostOrder(
+        hosts_.Order(replication_ == ReplicationMode::kDynamic));
   }
   if (auto* dag = dynamic_cast<DagPlanningPolicy*>(scheduler_.mutable_policy());
       dag && dag->WantsDag(in.now, scheduler_.ready(), states)) {
@@ -146,7 +117,7 @@ void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   }
   if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {
     ReplicateLocked(states, placed, out);
-  } else if (prefetching_ && replication_ == ReplicationMode::kOff &&
+  } else if (hosts_.any_prefetch() && replication_ == ReplicationMode::kOff &&
              scheduler_.num_ready() > 0) {
     PrefetchLocked(&states, out);
   }
@@ -210,8 +181,8 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   if (!replica) task_host_[t] = h;
   HostEntry& host = *hosts_[h];
   JobSpec spec = BuildJobSpec(
-      graph_, t, ops_[task.op], [this, h](VersionId v) { return PathOn(v, h); },
-      host.worker);
+      graph_, t, ops_[task.op],
+      [this, h](VersionId v) { return data_.PathOn(v, h); }, host.worker);
   spec.id = job_numbers_.Next();
   const Need need = implementation != nullptr ? NeedOfOperation(*implementation)
                                               : scheduler_.NeedOf(task.op);
@@ -244,7 +215,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   std::vector<VersionId> inputs;
   const FileAccess* acc = graph_.accesses(t);
   for (uint32_t i = 0; i < task.num_files; ++i) {
-    if (acc[i].in != kNoVersion && !HasCopyLocked(acc[i].in, h)) {
+    if (acc[i].in != kNoVersion && !data_.HasCopy(acc[i].in, h)) {
       inputs.push_back(acc[i].in);
     }
   }

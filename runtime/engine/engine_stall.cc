@@ -14,24 +14,17 @@
 
 namespace gs {
 
-void Engine::ScheduleStallCheck() {
+void Engine::StartStallCheck() {
   Seconds bound = options_.stall_timeout;
   // The simulator has its own deadlock check; virtual hosts may wait on
   // purpose for a long virtual time.
-  if (bound <= 0 || options_.virtual_time) return;
+  if (bound <= 0 || options_.hooks.virtual_time) return;
   Seconds every = std::clamp(bound / 4, 0.05, 1.0);
-  stall_timer_ = clock_->After(every, [this] {
+  timers_->Every(every, [this] {
     if (loop_watchdog_) loop_watchdog_->Beat();
     CheckStall();
-    ScheduleStallCheck();
+    return true;
   });
-}
-
-bool Engine::AdaptersOfferSlotsLocked() const {
-  for (const auto& host : hosts_) {
-    if (host->usable && host->adapter->FreeSlots() > 0) return true;
-  }
-  return false;
 }
 
 void Engine::CheckStall() {
@@ -43,37 +36,41 @@ void Engine::CheckStall() {
     look.now = clock_->Now();
     look.ready = scheduler_.num_ready();
     std::vector<HostState> states;
-    HostStatesLocked(&states);
+    hosts_.HostStates(&states);
     for (const HostState& s : states) look.free_slots += s.free_slots();
-    look.active = jobs_.size() + in_flight_.size() + retry_timers_.size();
+    look.active =
+        jobs_.size() + data_.transfers_in_flight() + retry_timers_.size();
     look.moved = stats_.jobs + stats_.done + stats_.failed + stats_.futile;
     // Slots no round has seen (a pilot that connected while every running
     // job still runs): a round places the waiting tasks on them.
-    if (look.ready > 0 && AdaptersOfferSlotsLocked()) WakeLocked();
-    const bool out = !jobs_.empty() || !in_flight_.empty();
+    if (look.ready > 0 && hosts_.AdaptersOfferSlots()) WakeLocked();
+    const bool out = !jobs_.empty() || data_.transfers_in_flight() > 0;
     if (quiet_.Look(look.now, out, look.moved)) {
       // next_report() has doubled already: the report names the next one.
       message = DescribeQuietLocked(look.now - quiet_.quiet_since());
     }
     if (!stall_.Look(look)) {
-      if (!message.empty() && !options_.quiet) {
-        std::fprintf(stderr, "\ngsrt: %s\n", message.c_str());
+      if (!message.empty()) {
+        Sayf(console_.messages(), MessageKind::kInfo, "\ngsrt: %s\n",
+             message.c_str());
       }
       return;
     }
     message = FailStalledLocked(look.now - stall_.stuck_since(), states);
     finished_cv_.notify_all();
   }
-  if (!options_.quiet) std::fprintf(stderr, "\ngsrt: %s\n", message.c_str());
+  Sayf(console_.messages(), MessageKind::kError, "\ngsrt: %s\n",
+       message.c_str());
 }
 
 void Engine::StartLoopWatchdog() {
-  if (options_.stall_timeout <= 0 || options_.virtual_time) return;
-  const bool quiet = options_.quiet;
+  if (options_.stall_timeout <= 0 || options_.hooks.virtual_time) return;
+  MessageSink* messages = &console_.messages();
   loop_watchdog_ = std::make_unique<LoopWatchdog>(
-      options_.stall_timeout, [quiet](const std::string& message) {
-        // Not under mu_: the blocked engine thread may hold it.
-        if (!quiet) std::fprintf(stderr, "\ngsrt: %s\n", message.c_str());
+      options_.stall_timeout, [messages](const std::string& message) {
+        // Not under mu_ (the blocked engine thread may hold it): the sink
+        // is thread-safe.
+        Sayf(*messages, MessageKind::kWarning, "\ngsrt: %s\n", message.c_str());
       });
 }
 
@@ -92,12 +89,13 @@ std::string Engine::DescribeQuietLocked(Seconds quiet_for) {
   for (HostId h = 0; h < hosts_.size(); ++h) {
     const HostEntry& host = *hosts_[h];
     const Seconds heard = host.adapter->last_heard();
-    hosts.push_back({host.name, std::string(HealthStateName(HealthOfLocked(h))),
+    hosts.push_back({host.name,
+                     std::string(HealthStateName(hosts_.HealthOf(h))),
                      host.usable, heard >= 0 ? now - heard : -1,
                      host.usable ? "" : host.reconnect_error});
   }
   std::string message = DescribeQuiet(quiet_for, quiet_.next_report(), jobs,
-                                      in_flight_.size(), hosts);
+                                      data_.transfers_in_flight(), hosts);
   stats_.notes.push_back(message);
   if (recorder_.watched()) {
     RunEvent e{"quiet", now};
@@ -119,7 +117,7 @@ std::string Engine::FailStalledLocked(Seconds stuck_for,
   std::vector<StalledHost> hosts;
   for (HostId h = 0; h < hosts_.size(); ++h) {
     hosts.push_back({hosts_[h]->name,
-                     std::string(HealthStateName(HealthOfLocked(h))),
+                     std::string(HealthStateName(hosts_.HealthOf(h))),
                      hosts_[h]->usable, states[h].free_slots()});
   }
   std::string message =

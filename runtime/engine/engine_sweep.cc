@@ -68,11 +68,7 @@ void Engine::SweepHost(HostId h) {
     HostEntry& host = *hosts_[h];
     if (host.shared || !host.usable) return;
     host.left_behind = false;
-    for (const auto& [v, holders] : remote_copies_) {
-      for (HostId holder : holders) {
-        if (holder == h) keep.push_back(VersionFileName(v));
-      }
-    }
+    keep = data_.FileNamesOn(h);
   }
   hosts_[h]->adapter->Sweep(SweepOwner(), std::move(keep));
 }
@@ -99,18 +95,18 @@ void Engine::SweepHostsAtStart() {
 void Engine::SweepLostHostsLocked(MutexLock& lock) {
   // Simulated hosts keep no files, and the attempts would add to the
   // simulated run's length.
-  if (options_.virtual_time) return;
+  if (options_.hooks.virtual_time) return;
   bool any = false;
   for (const auto& host : hosts_) any = any || !host->shared;
   if (!any) return;
   ConfirmRemovalsLocked(lock);
-  final_sweep_begun_ = false;
+  hosts_.final_sweep().begun = false;
   lock.Unlock();
   boost::asio::post(*io_, [this] { BeginFinalSweep(); });
   lock.Lock();
   // Bounded twice: by the attempts' deadline and, should an attempt never
   // answer, here.
-  WaitForHostsLocked(lock, kFinalSweepTime + 10, final_sweep_begun_,
+  WaitForHostsLocked(lock, kFinalSweepTime + 10, hosts_.final_sweep().begun,
                      &HostEntry::final_try);
   for (const auto& host : hosts_) {
     if (host->shared || !host->left_behind) continue;
@@ -119,11 +115,11 @@ void Engine::SweepLostHostsLocked(MutexLock& lock) {
         " did not answer again: what this run left in its work dir "
         "(data/, jobs/) is removed by the next run that reaches it");
   }
-  sweeping_lost_hosts_ = false;
+  hosts_.final_sweep().sweeping_lost_hosts = false;
 }
 
 void Engine::ConfirmRemovalsLocked(MutexLock& lock) {
-  confirms_posted_ = false;
+  hosts_.final_sweep().confirms_posted = false;
   lock.Unlock();
   boost::asio::post(*io_, [this] {
     // The copies go now rather than at the shutdown, so that a host that
@@ -138,13 +134,13 @@ void Engine::ConfirmRemovalsLocked(MutexLock& lock) {
         host.confirming = true;
         asked.push_back(h);
       }
-      confirms_posted_ = true;
+      hosts_.final_sweep().confirms_posted = true;
       finished_cv_.notify_all();
     }
     for (HostId h : asked) ConfirmRemovals(h);
   });
   lock.Lock();
-  WaitForHostsLocked(lock, kConfirmTime, confirms_posted_,
+  WaitForHostsLocked(lock, kConfirmTime, hosts_.final_sweep().confirms_posted,
                      &HostEntry::confirming);
   for (HostId h = 0; h < hosts_.size(); ++h) {
     if (!hosts_[h]->confirming) continue;
@@ -181,7 +177,8 @@ void Engine::TakeForLostAtTheEndLocked(HostId h, const std::string& why) {
   recorder_.RecordHostLost(mu_, h, why);
   const std::string line = "host " + host.name + " was lost (" + why + ")";
   stats_.notes.push_back(line);
-  if (!options_.quiet) std::fprintf(stderr, "gsrt: %s\n", line.c_str());
+  Sayf(console_.messages(), MessageKind::kHostEvent, "gsrt: %s\n",
+       line.c_str());
 }
 
 void Engine::BeginFinalSweep() {
@@ -189,7 +186,7 @@ void Engine::BeginFinalSweep() {
   std::vector<std::string> lines;
   {
     MutexLock lock(&mu_);
-    final_sweep_until_ = clock_->Now() + kFinalSweepTime;
+    hosts_.final_sweep().until = clock_->Now() + kFinalSweepTime;
     for (HostId h = 0; h < hosts_.size(); ++h) {
       HostEntry& host = *hosts_[h];
       if (host.shared) continue;
@@ -206,14 +203,13 @@ void Engine::BeginFinalSweep() {
                       std::to_string(static_cast<int>(kFinalSweepTime)) +
                       " s, to remove what this run left in its work dir");
     }
-    sweeping_lost_hosts_ = !lost.empty();
-    final_sweep_begun_ = true;
+    hosts_.final_sweep().sweeping_lost_hosts = !lost.empty();
+    hosts_.final_sweep().begun = true;
     finished_cv_.notify_all();
   }
-  if (!options_.quiet) {
-    for (const std::string& line : lines) {
-      std::fprintf(stderr, "gsrt: %s\n", line.c_str());
-    }
+  for (const std::string& line : lines) {
+    Sayf(console_.messages(), MessageKind::kHostEvent, "gsrt: %s\n",
+         line.c_str());
   }
   for (HostId h : lost) {
     if (hosts_[h]->reconnect_timer) hosts_[h]->reconnect_timer->Cancel();
@@ -229,11 +225,13 @@ void Engine::BeginFinalSweep() {
 bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
   {
     MutexLock lock(&mu_);
-    if (stopping_ || !sweeping_lost_hosts_ || !hosts_[h]->final_try)
+    if (stopping_ || !hosts_.final_sweep().sweeping_lost_hosts ||
+        !hosts_[h]->final_try)
       return false;
     ReconnectAnsweredLocked(h, s.ok());
   }
-  if (!s.ok() && clock_->Now() + kFinalSweepEvery < final_sweep_until_) {
+  if (!s.ok() &&
+      clock_->Now() + kFinalSweepEvery < hosts_.final_sweep().until) {
     hosts_[h]->reconnect_timer =
         clock_->After(kFinalSweepEvery, [this, h] { ReconnectNow(h); });
     return true;
@@ -250,11 +248,11 @@ bool Engine::FinalReconnectEnded(HostId h, const Status& s) {
   hosts_[h]->adapter->Probe([this, h](StatusOr<HostProbe> answer) {
     MutexLock lock(&mu_);
     HostEntry& host = *hosts_[h];
-    if (!sweeping_lost_hosts_ || !host.final_try) return;
+    if (!hosts_.final_sweep().sweeping_lost_hosts || !host.final_try) return;
     if (!Answered(answer)) {
       host.usable = false;
       host.left_behind = true;
-      if (clock_->Now() + kFinalSweepEvery < final_sweep_until_) {
+      if (clock_->Now() + kFinalSweepEvery < hosts_.final_sweep().until) {
         host.reconnect_timer =
             clock_->After(kFinalSweepEvery, [this, h] { ReconnectNow(h); });
         return;

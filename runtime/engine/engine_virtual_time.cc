@@ -17,8 +17,8 @@
 namespace gs {
 
 std::unique_ptr<Clock> Engine::MakeClock() {
-  finished_cv_.set_virtual(options_.virtual_time);
-  if (options_.virtual_time) return std::make_unique<VirtualClock>();
+  finished_cv_.set_virtual(options_.hooks.virtual_time);
+  if (options_.hooks.virtual_time) return std::make_unique<VirtualClock>();
   return std::make_unique<AsioClock>(*io_);
 }
 
@@ -46,11 +46,11 @@ void Engine::RunVirtualTime() {
     if (clock->RunNext()) continue;
     // Nothing is ready, no timer is pending and the master waits: no
     // event can ever wake it.
-    std::fprintf(stderr,
-                 "gsrt: virtual time %.3f: the master waits for something "
-                 "no pending event can bring (a deadlock in the simulated "
-                 "run)\n",
-                 clock->Now());
+    Sayf(console_.messages(), MessageKind::kError,
+         "gsrt: virtual time %.3f: the master waits for something "
+         "no pending event can bring (a deadlock in the simulated "
+         "run)\n",
+         clock->Now());
     std::abort();
   }
 }

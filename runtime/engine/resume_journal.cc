@@ -234,7 +234,7 @@ void ResumeJournal::TakeCollected(std::vector<std::string>* paths,
     if (ver.on_master) paths->push_back(site_->VersionPath(v));
     ver.on_master = false;
     site_->TransfersChanged();
-    if (env_.remote_copies->count(v)) remote->push_back(v);
+    if (site_->HasRemoteCopy(v)) remote->push_back(v);
   }
   collected_.clear();
 }
@@ -386,7 +386,7 @@ JournalOutput ResumeJournal::AdoptOutput(VersionId v, const JournalOutput& o) {
   site_->TransfersChanged();
   if (ok) {
     ver.size = static_cast<uint64_t>(found.size);
-    if (from_host != kNoHost) (*env_.remote_copies)[v] = {from_host};
+    if (from_host != kNoHost) site_->SetOnlyCopy(v, from_host);
   }
   JournalOutput rec;
   rec.file = o.file;
@@ -404,9 +404,7 @@ bool ResumeJournal::NeedsRecompute(VersionId v) const {
   if (ver.state != VersionState::kAvailable || ver.number == 0 ||
       ver.on_master || ver.producer == kMasterTask)
     return false;
-  if (auto it = env_.remote_copies->find(v);
-      it != env_.remote_copies->end() && !it->second.empty())
-    return false;
+  if (site_->HasRemoteCopy(v)) return false;
   return ver.producer < reused_.size() && reused_[ver.producer];
 }
 

@@ -78,6 +78,10 @@ class ResumeJournal {
     virtual void NotifyWaiters() = 0;
     // Copies or sizes changed (the predictor's transfer times).
     virtual void TransfersChanged() = 0;
+    // Whether a host that does not share the master's files holds a copy
+    // of `v`; that `v`'s data is on `host` alone.
+    virtual bool HasRemoteCopy(VersionId v) const = 0;
+    virtual void SetOnlyCopy(VersionId v, HostId host) = 0;
   };
 
   // What the journal reads and updates; not owned, all outlive it, and
@@ -90,8 +94,6 @@ class ResumeJournal {
     RunStats* stats = nullptr;
     // A synchronous task's encoded results, by task.
     std::unordered_map<TaskId, std::string>* results = nullptr;
-    // Hosts that do not share the master's files holding a copy.
-    std::unordered_map<VersionId, std::vector<HostId>>* remote_copies = nullptr;
     // The host each task last ran on (kNoHost, or short: none).
     const std::vector<HostId>* task_host = nullptr;
     FileSystem* fs = nullptr;

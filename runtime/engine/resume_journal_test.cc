@@ -28,8 +28,9 @@ constexpr char kCwd[] = "/w";
 // The engine as the journal sees it: records what it is asked to do.
 class FakeSite : public ResumeJournal::Site {
  public:
-  FakeSite(const TaskGraph& graph, const FileTable& files)
-      : graph_(graph), files_(files) {}
+  FakeSite(const TaskGraph& graph, const FileTable& files,
+           std::unordered_map<VersionId, std::vector<HostId>>& copies)
+      : graph_(graph), files_(files), copies_(copies) {}
 
   std::string VersionPath(VersionId v) const override {
     if (graph_.version(v).number == 0)
@@ -49,6 +50,11 @@ class FakeSite : public ResumeJournal::Site {
   void Wake() override { ++wakes; }
   void NotifyWaiters() override { ++notified; }
   void TransfersChanged() override {}
+  bool HasRemoteCopy(VersionId v) const override {
+    auto it = copies_.find(v);
+    return it != copies_.end() && !it->second.empty();
+  }
+  void SetOnlyCopy(VersionId v, HostId host) override { copies_[v] = {host}; }
 
   std::vector<ResumeJournal::HostView> hosts{{"node", true, true, ""}};
   std::vector<TaskId> requeued, ready;
@@ -57,6 +63,7 @@ class FakeSite : public ResumeJournal::Site {
  private:
   const TaskGraph& graph_;
   const FileTable& files_;
+  std::unordered_map<VersionId, std::vector<HostId>>& copies_;
 };
 
 // One run of the program: its graph, the engine state the journal reads,
@@ -102,7 +109,6 @@ class ResumeJournalTest : public ::testing::Test {
     setup.ops = &run->ops;
     setup.stats = &run->stats;
     setup.results = &run->results;
-    setup.remote_copies = &run->remote_copies;
     setup.task_host = &run->task_host;
     setup.fs = &fs_;
     setup.messages = &messages_;
@@ -111,7 +117,8 @@ class ResumeJournalTest : public ::testing::Test {
     setup.run = run->id;
     setup.work_dir = std::string(kCwd) + "/.gsrt";
     setup.worker_identity = worker;
-    auto site = std::make_unique<FakeSite>(run->graph, run->files);
+    auto site = std::make_unique<FakeSite>(run->graph, run->files,
+                                           run->remote_copies);
     run->site = site.get();
     run->journal =
         std::make_unique<ResumeJournal>(std::move(setup), std::move(site));

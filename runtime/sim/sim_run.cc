@@ -34,23 +34,23 @@ StatusOr<SimResult> RunSimulation(SimWorld& world,
     eo.work_dir = tmpl + "/.gsrt";
     eo.program = "gsrt-sim";
     eo.policy = options.policy;
-    eo.rewind = options.rewind;
+    eo.hooks.rewind = options.rewind;
     eo.retries.infra = options.infra_retries;
     eo.retries.app = 0;
     // The papers' schedulers place a failed task again at once.
     eo.retries.backoff = 0;
     eo.reconnect_backoff = options.reconnect_backoff;
     eo.reconnect_backoff_max = options.reconnect_backoff_max;
-    eo.virtual_time = true;
+    eo.hooks.virtual_time = true;
     eo.quiet = true;
-    if (options.oracle) eo.exec_oracle = workload;
+    if (options.oracle) eo.hooks.exec_oracle = workload;
     if (options.replication_threshold > 0) {
       // wqr-ft's threshold, or wqdr-ft's optional cap (each mode reads its
       // own).
       eo.replication.threshold = options.replication_threshold;
       eo.replication.cap = options.replication_threshold;
     }
-    eo.configure_policy = options.configure_policy;
+    eo.hooks.configure_policy = options.configure_policy;
     eo.history_path = options.history_path;
     eo.rank = options.rank;
     Engine engine(eo);
