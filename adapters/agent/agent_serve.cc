@@ -35,7 +35,7 @@ class StreamMessages : public MessageSink {
 
  private:
   Mutex mu_;
-  std::ostream& out_ GUARDED_BY(mu_);
+  std::ostream& out_;  // written under mu_
 };
 
 }  // namespace
