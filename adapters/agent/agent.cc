@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <filesystem>
 #include <utility>
 
@@ -40,12 +39,7 @@ Agent::Agent(ByteStream& stream, Adapter& runner, Clock& clock,
       options_(std::move(options)),
       pump_(clock, options_.pump) {
   pump_.set_stream(stream_);
-  if (!options_.log) {
-    options_.log = [](std::string_view line) {
-      std::fprintf(stderr, "gsrt-agent: %.*s\n", static_cast<int>(line.size()),
-                   line.data());
-    };
-  }
+  if (options_.messages == nullptr) options_.messages = &StderrMessages();
 }
 
 Agent::~Agent() {
@@ -114,8 +108,9 @@ void Agent::Detach(Status why) {
     }
   }
   recent_reports_.clear();
-  Log(why.ToString() + "; " + std::to_string(running_.size()) +
-      " job(s) go on, waiting for the next master");
+  Log(MessageKind::kWarning, why.ToString() + "; " +
+                                 std::to_string(running_.size()) +
+                                 " job(s) go on, waiting for the next master");
   if (on_detached_) on_detached_(std::move(why));
 }
 
@@ -306,37 +301,49 @@ void Agent::OnGetRequest(const GetRequest& m) {
   }
   pump_.Add(m.id, fd, MessageType::kGetChunk, MessageType::kGetEnd,
             [this, id = m.id, p = *path](Status s) {
-              if (!s.ok()) Log("sending '" + p + "': " + s.message());
+              if (!s.ok()) {
+                Log(MessageKind::kWarning,
+                    "sending '" + p + "': " + s.message());
+              }
             });
 }
 
 void Agent::OnRemove(const Remove& m) {
   auto path = ConfinedPath(options_.work_dir, m.path);
-  if (!path.ok()) return Log("REMOVE refused: " + path.status().message());
+  if (!path.ok()) {
+    return Log(MessageKind::kWarning,
+               "REMOVE refused: " + path.status().message());
+  }
   std::error_code ec;
   std::filesystem::remove(*path, ec);
-  if (ec) Log("cannot remove '" + *path + "': " + ec.message());
+  if (ec) {
+    Log(MessageKind::kWarning,
+        "cannot remove '" + *path + "': " + ec.message());
+  }
 }
 
 void Agent::OnSweep(const Sweep& m) {
   // What runs or is being received here is this agent's own: a sweep is
   // for a fresh connection, before any job or transfer.
   if (!running_.empty() || !held_reports_.empty() || !uploads_.empty()) {
-    return Log(
-        "SWEEP refused: this agent runs or holds jobs or receives "
-        "files");
+    return Log(MessageKind::kWarning,
+               "SWEEP refused: this agent runs or holds jobs or receives "
+               "files");
   }
   // The runner's idle sandboxes are in jobs/ too: it lets go of them first.
   runner_.Sweep(m.owner, m.keep);
   auto counts = SweepWorkDir(options_.work_dir, m.owner, m.keep);
-  if (!counts.ok()) return Log("SWEEP: " + counts.status().message());
+  if (!counts.ok()) {
+    return Log(MessageKind::kWarning, "SWEEP: " + counts.status().message());
+  }
   for (const std::string& failure : counts->failures) {
-    Log("SWEEP: cannot remove " + failure);
+    Log(MessageKind::kWarning, "SWEEP: cannot remove " + failure);
   }
   if (counts->data_entries + counts->sandboxes > 0) {
-    Log("removed what earlier agents of this master left: " +
-        std::to_string(counts->data_entries) + " entries of data/, " +
-        std::to_string(counts->sandboxes) + " job sandboxes");
+    Log(MessageKind::kInfo,
+        "removed what earlier agents of this master left: " +
+            std::to_string(counts->data_entries) + " entries of data/, " +
+            std::to_string(counts->sandboxes) + " job sandboxes");
   }
 }
 
@@ -375,13 +382,15 @@ void Agent::Finish(Status why) {
   uploads_.clear();
   // Kills what runs; reports are not sent any more (finished_).
   runner_.Shutdown();
-  if (!why.ok()) Log(why.ToString());
+  if (!why.ok()) Log(MessageKind::kError, why.ToString());
   if (on_exit_) {
     ExitCallback done = std::move(on_exit_);
     done(std::move(why));
   }
 }
 
-void Agent::Log(std::string_view line) { options_.log(line); }
+void Agent::Log(MessageKind kind, std::string_view line) {
+  options_.messages->Say(kind, "gsrt-agent: " + std::string(line) + "\n");
+}
 
 }  // namespace gs

@@ -25,6 +25,7 @@
 #include "adapters/local/host_facts.h"
 #include "adapters/transport/byte_stream.h"
 #include "runtime/base/clock.h"
+#include "runtime/base/messages.h"
 
 namespace gs {
 
@@ -44,8 +45,10 @@ struct AgentOptions {
   // Told to the master in HELLO.
   MachineFacts facts;
   ChunkPumpOptions pump;
-  // Where log lines go (gsrt-agent: stderr; never stdout).
-  std::function<void(std::string_view)> log;
+  // Where the agent's log lines go, each "gsrt-agent: ...\n" (gsrt-agent:
+  // its stderr; never stdout); null: StderrMessages(). Not owned; must
+  // outlive the agent.
+  MessageSink* messages = nullptr;
   // A pilot's agent outlives its master: when the stream ends or the
   // master falls silent without SHUTDOWN, the jobs keep running, their
   // reports are held, and `on_detached` (Start) says so; Reattach gives it
@@ -112,7 +115,7 @@ class Agent {
   void Detach(Status why);
   void ListenTo(ByteStream& stream);
   void ArmWatchdog();
-  void Log(std::string_view line);
+  void Log(MessageKind kind, std::string_view line);
 
   ByteStream* stream_;
   Adapter& runner_;

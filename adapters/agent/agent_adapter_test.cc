@@ -65,7 +65,7 @@ class AgentAdapterTest : public ::testing::Test {
       options.work_dir = root_ + "/host";
       options.slots = 3;
       options.facts.host_name = "node-7";
-      options.log = [](std::string_view) {};
+      options.messages = &agent_log_;
       remote->runner.connect_status = runner_status_;
       remote->agent = std::make_unique<Agent>(*remote->stream, remote->runner,
                                               clock_, options);
@@ -107,6 +107,7 @@ class AgentAdapterTest : public ::testing::Test {
   Status factory_error_;
   Status runner_status_;
   std::function<void(Remote&)> peer_;  // replaces the real agent
+  RecordingMessages agent_log_;        // the remote agents' (not asserted)
   std::vector<std::unique_ptr<Remote>> remotes_;
   std::unique_ptr<AgentAdapter> adapter_;
   ReportCollector reports_;
@@ -408,7 +409,7 @@ TEST_F(AgentAdapterTest, HeldJobsOfAnEarlierMasterAreTakenOverUnderNewIds) {
     options.slots = 3;
     options.facts.host_name = "node-7";
     options.outlive_master = true;
-    options.log = [](std::string_view) {};
+    options.messages = &agent_log_;
     r.agent = std::make_unique<Agent>(*r.stream, r.runner, clock_, options);
     Remote* remote = &r;
     r.agent->Start([remote](Status s) { remote->exit = s; }, [](Status) {});

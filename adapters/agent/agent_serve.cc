@@ -16,8 +16,29 @@
 #include "adapters/local/local_adapter.h"
 #include "adapters/transport/pipe_stream.h"
 #include "runtime/base/asio_clock.h"
+#include "runtime/base/messages.h"
+#include "runtime/base/mutex.h"
 
 namespace gs {
+
+namespace {
+
+// The agent's log on `err` (gsrt-agent's stderr), each message flushed.
+class StreamMessages : public MessageSink {
+ public:
+  explicit StreamMessages(std::ostream& out) : out_(out) {}
+  void Say(MessageKind, std::string_view text) override {
+    MutexLock lock(&mu_);
+    out_ << text << std::flush;
+  }
+  void Progress(std::string_view) override {}  // an agent draws none
+
+ private:
+  Mutex mu_;
+  std::ostream& out_;  // written under mu_
+};
+
+}  // namespace
 
 std::string PrepareWorkDir(const std::string& dir) {
   namespace fs = std::filesystem;
@@ -59,9 +80,8 @@ int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
   options.slots = args.slots;
   options.heartbeat = args.heartbeat;
   options.outlive_master = reconnect && args.reattach > 0;
-  options.log = [&err](std::string_view line) {
-    err << "gsrt-agent: " << line << std::endl;
-  };
+  StreamMessages log(err);
+  options.messages = &log;
   options.facts = ReadMachineFacts();
   if (args.cores_offered > 0) options.facts.cores = args.cores_offered;
   if (args.memory_offered > 0) {

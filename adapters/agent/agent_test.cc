@@ -39,9 +39,7 @@ class AgentTest : public ::testing::Test {
     options.facts.host_name = "node-7";
     options.facts.cores = 8;
     options.facts.memory_total = 1 << 30;
-    options.log = [this](std::string_view line) {
-      log_ += std::string(line) + "\n";
-    };
+    options.messages = &log_;
     agent_ = std::make_unique<Agent>(*agent_stream_, runner_, clock_, options);
     agent_->Start([this](Status s) { exit_ = s; },
                   [this](Status s) { detached_ = s; });
@@ -70,10 +68,10 @@ class AgentTest : public ::testing::Test {
   ScriptedRunner runner_;
   std::unique_ptr<FrameEnd> master_;
   std::unique_ptr<MemoryStream> agent_stream_;
+  RecordingMessages log_;  // before the agent, which says things to it
   std::unique_ptr<Agent> agent_;
   std::optional<Status> exit_;
   std::optional<Status> detached_;
-  std::string log_;
 };
 
 TEST_F(AgentTest, HelloTellsTheHostFacts) {
@@ -241,7 +239,8 @@ TEST_F(AgentTest, StagingOutsideTheWorkDirIsRefused) {
   EXPECT_FALSE(Exists(dir_.path() + "/../escape"));
   EXPECT_FALSE(Exists(outside / "abs"));
   EXPECT_TRUE(Exists(outside / "keep"));
-  EXPECT_THAT(log_, HasSubstr("REMOVE refused"));
+  EXPECT_TRUE(log_.Has(MessageKind::kWarning, "gsrt-agent: REMOVE refused"))
+      << log_.AllText();
 }
 
 TEST_F(AgentTest, GetSendsTheFile) {
@@ -294,7 +293,9 @@ TEST_F(AgentTest, SweepClearsWhatEarlierAgentsLeft) {
   EXPECT_FALSE(Exists(root_ + "/data/2-b"));
   EXPECT_FALSE(Exists(root_ + "/data/3-c.gsrt-part-77-1"));
   EXPECT_EQ(ReadText(root_ + "/data/1-a"), "kept");
-  EXPECT_THAT(log_, HasSubstr("2 entries of data/, 1 job sandboxes"));
+  EXPECT_TRUE(
+      log_.Has(MessageKind::kInfo, "2 entries of data/, 1 job sandboxes\n"))
+      << log_.AllText();
   EXPECT_EQ(master_->Count<Error>(), 0u);
 }
 
@@ -309,7 +310,8 @@ TEST_F(AgentTest, SweepIsRefusedWhileTheAgentHasJobsOrAnotherOwner) {
   master_->Send(Heartbeat{1});
   ASSERT_TRUE(Until([&] { return master_->Count<HeartbeatAck>() == 1; }));
   EXPECT_TRUE(Exists(root_ + "/data/2-b"));
-  EXPECT_THAT(log_, HasSubstr("SWEEP refused"));
+  EXPECT_TRUE(log_.Has(MessageKind::kWarning, "gsrt-agent: SWEEP refused"))
+      << log_.AllText();
   runner_.Finish(12, Exited{});
   ASSERT_TRUE(Until([&] { return master_->Count<JobFinished>() == 1; }));
   WriteText(root_ + "/owner", "other:/q/.gsrt\n");
@@ -317,7 +319,9 @@ TEST_F(AgentTest, SweepIsRefusedWhileTheAgentHasJobsOrAnotherOwner) {
   master_->Send(Heartbeat{2});
   ASSERT_TRUE(Until([&] { return master_->Count<HeartbeatAck>() == 2; }));
   EXPECT_TRUE(Exists(root_ + "/data/2-b"));
-  EXPECT_THAT(log_, HasSubstr("belongs to the master of other:/q/.gsrt"));
+  EXPECT_TRUE(log_.Has(MessageKind::kWarning,
+                       "belongs to the master of other:/q/.gsrt"))
+      << log_.AllText();
   EXPECT_FALSE(exit_.has_value()) << "a refused sweep ends nothing";
 }
 

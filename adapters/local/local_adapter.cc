@@ -574,8 +574,8 @@ std::string LocalAdapter::KeepEvidence(const Job& job) {
       EvidenceName(job.spec.task, job.spec.operation, job.spec.id));
   // Left in place, the next job with its id would empty it: say so.
   if (!kept.ok()) {
-    std::fprintf(stderr, "gsrt: host '%s': %s\n", options_.host_name.c_str(),
-                 kept.status().message().c_str());
+    Sayf(messages(), MessageKind::kWarning, "gsrt: host '%s': %s\n",
+         options_.host_name.c_str(), kept.status().message().c_str());
     return job.sandbox;
   }
   return *kept;

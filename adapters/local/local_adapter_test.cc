@@ -192,6 +192,24 @@ TEST_F(LocalAdapterTest, EvidenceOutlivesALaterRunWithTheSameJobIds) {
   EXPECT_EQ(ReadText(second->log_dir + "/out.1"), "run 2");
 }
 
+TEST_F(LocalAdapterTest, EvidenceThatCannotBeKeptIsAWarningToTheUser) {
+  RecordingMessages messages;
+  adapter_->SetMessages(&messages);
+  // failed/ cannot be made: a file has its name.
+  std::filesystem::remove_all(dir_ / "work/failed");
+  WriteText(dir_ / "work/failed", "in the way");
+  Exited e = RunExited(TestJob(
+      9, kWorker, "echofail", {Scalar("x"), FileOut(dir_ / "y"), Scalar("3")}));
+  EXPECT_EQ(e.code, 3);
+  // Left where it ran, and the user is told why.
+  EXPECT_THAT(e.log_dir, StartsWith(std::string(dir_ / "work/jobs/")));
+  EXPECT_TRUE(messages.Has(MessageKind::kWarning,
+                           "gsrt: host 'local': cannot create " +
+                               std::string(dir_ / "work/failed/")))
+      << messages.AllText();
+  adapter_->SetMessages(nullptr);  // `messages` goes before the adapter
+}
+
 TEST_F(LocalAdapterTest, EvidenceOlderThanTheConfiguredAgeGoesAtConnect) {
   const std::string old_session = dir_ / "work/failed/20200101-000000-1";
   const std::string new_session = dir_ / "work/failed/20200101-000000-2";

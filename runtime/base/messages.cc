@@ -1,21 +1,11 @@
 #include "runtime/base/messages.h"
 
+#include <unistd.h>
+
 #include <cstdarg>
 #include <cstdio>
 
 namespace gs {
-namespace {
-
-class StderrSink : public MessageSink {
- public:
-  void Say(MessageKind, std::string_view text) override {
-    // One write per message, so lines of two threads never interleave.
-    std::fwrite(text.data(), 1, text.size(), stderr);
-    std::fflush(stderr);
-  }
-};
-
-}  // namespace
 
 std::string_view MessageKindName(MessageKind kind) {
   switch (kind) {
@@ -46,8 +36,27 @@ void Sayf(MessageSink& sink, MessageKind kind, const char* format, ...) {
   sink.Say(kind, text);
 }
 
+void FileMessages::Say(MessageKind, std::string_view text) {
+  // Under the lock, one write per message: lines of two threads never
+  // interleave, and no message lands in the middle of a progress line.
+  MutexLock lock(&mu_);
+  line_.Clear();
+  std::fwrite(text.data(), 1, text.size(), out_);
+  std::fflush(out_);
+}
+
+void FileMessages::Progress(std::string_view text) {
+  MutexLock lock(&mu_);
+  if (text.empty()) {
+    line_.Clear();
+  } else {
+    line_.Show(std::string(text));
+  }
+}
+
 MessageSink& StderrMessages() {
-  static StderrSink* sink = new StderrSink;
+  static FileMessages* sink =
+      new FileMessages(stderr, ::isatty(STDERR_FILENO) == 1);
   return *sink;
 }
 
@@ -60,6 +69,16 @@ void QuietMessages::Say(MessageKind kind, std::string_view text) {
 void RecordingMessages::Say(MessageKind kind, std::string_view text) {
   std::lock_guard<std::mutex> lock(mu_);
   messages_.push_back({kind, std::string(text)});
+}
+
+void RecordingMessages::Progress(std::string_view text) {
+  std::lock_guard<std::mutex> lock(mu_);
+  progress_ = text;
+}
+
+std::string RecordingMessages::progress() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return progress_;
 }
 
 std::vector<RecordingMessages::Message> RecordingMessages::messages() const {

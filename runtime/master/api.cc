@@ -10,6 +10,7 @@
 
 #include "gs/gs.h"
 #include "gs/gs_abi.h"
+#include "runtime/base/messages.h"
 #include "runtime/base/result_values.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/job_builder.h"
@@ -22,11 +23,17 @@ std::unique_ptr<gs::Engine>& TheEngine() {
   return engine;
 }
 
+// What the master tells the user, the engine's messages included.
+gs::MessageSink& Messages() { return gs::MasterMessages(); }
+
+constexpr gs::MessageKind kError = gs::MessageKind::kError;
+constexpr gs::MessageKind kWarning = gs::MessageKind::kWarning;
+
 gs::Engine* RequireEngine(const char* what) {
   gs::Engine* engine = TheEngine().get();
   if (engine == nullptr) {
-    std::fprintf(stderr, "gsrt: %s called before GS_On(); call GS_On() first\n",
-                 what);
+    gs::Sayf(Messages(), kError,
+             "gsrt: %s called before GS_On(); call GS_On() first\n", what);
     std::exit(1);
   }
   return engine;
@@ -38,10 +45,10 @@ gs::Engine* RequireEngine(const char* what) {
 void FinishForgottenRun() {
   std::unique_ptr<gs::Engine> engine = std::move(TheEngine());
   if (!engine) return;
-  std::fprintf(stderr,
-               "gsrt: the program exited without GS_Off(); finishing the run "
-               "as GS_Off() would (waiting for its tasks, putting its files "
-               "in place). Call GS_Off() before the program ends.\n");
+  Messages().Say(kWarning,
+                 "gsrt: the program exited without GS_Off(); finishing the run "
+                 "as GS_Off() would (waiting for its tasks, putting its files "
+                 "in place). Call GS_Off() before the program ends.\n");
   if (engine->Stop() != 0) {
     std::fflush(nullptr);
     std::_Exit(1);
@@ -54,14 +61,14 @@ extern "C" {
 
 int GS_On(void) {
   if (TheEngine()) {
-    std::fprintf(stderr,
-                 "gsrt: GS_On() called twice; ignoring the second call\n");
+    Messages().Say(kWarning,
+                   "gsrt: GS_On() called twice; ignoring the second call\n");
     return 0;
   }
-  auto engine = gs::StartMasterEngine();
+  auto engine = gs::StartMasterEngine(Messages());
   if (!engine.ok()) {
-    std::fprintf(stderr, "gsrt: cannot start: %s\n",
-                 engine.status().message().c_str());
+    gs::Sayf(Messages(), kError, "gsrt: cannot start: %s\n",
+             engine.status().message().c_str());
     return -1;
   }
   TheEngine() = std::move(engine).value();
@@ -74,7 +81,7 @@ int GS_On(void) {
 int GS_Off(int code) {
   std::unique_ptr<gs::Engine> engine = std::move(TheEngine());
   if (!engine) {
-    std::fprintf(stderr, "gsrt: GS_Off() without GS_On()\n");
+    Messages().Say(kError, "gsrt: GS_Off() without GS_On()\n");
     return 1;
   }
   int result = engine->Stop();
@@ -90,7 +97,7 @@ int GS_Open(const char* name, int mode) {
   }
   auto fd = RequireEngine("GS_Open")->Open(name, mode);
   if (!fd.ok()) {
-    std::fprintf(stderr, "gsrt: %s\n", fd.status().message().c_str());
+    gs::Sayf(Messages(), kError, "gsrt: %s\n", fd.status().message().c_str());
     errno =
         fd.status().code() == gs::Status::Code::kInvalidArgument ? EINVAL : EIO;
     return -1;
@@ -101,7 +108,7 @@ int GS_Open(const char* name, int mode) {
 int GS_Close(int fd) {
   gs::Status s = RequireEngine("GS_Close")->Close(fd);
   if (!s.ok()) {
-    std::fprintf(stderr, "gsrt: %s\n", s.message().c_str());
+    gs::Sayf(Messages(), kError, "gsrt: %s\n", s.message().c_str());
     errno = EBADF;
     return -1;
   }
@@ -127,7 +134,7 @@ int GS_FClose(FILE* file) {
   // names our entry even if the number was reused meanwhile.
   gs::Status s = RequireEngine("GS_FClose")->Close(fd, /*already_closed=*/true);
   if (!s.ok()) {
-    std::fprintf(stderr, "gsrt: %s\n", s.message().c_str());
+    gs::Sayf(Messages(), kError, "gsrt: %s\n", s.message().c_str());
     return EOF;
   }
   return closed;
@@ -138,16 +145,16 @@ void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
   gs::Status values = gs::CheckCallValues(*op, args);
   if (!values.ok()) {
     // Like a wrong argument to a function: the program is wrong here.
-    std::fprintf(stderr, "gsrt: %s; stopping the program\n",
-                 values.message().c_str());
+    gs::Sayf(Messages(), kError, "gsrt: %s; stopping the program\n",
+             values.message().c_str());
     GS_Off(1);
     std::exit(1);
   }
   gs::TaskId task = engine->Submit(op, args);
   if (task == gs::kRefusedTask) {
     // No host can ever run it: running on would only fail later.
-    std::fprintf(stderr, "gsrt: %s; stopping the program\n",
-                 engine->Refusal(op).message().c_str());
+    gs::Sayf(Messages(), kError, "gsrt: %s; stopping the program\n",
+             engine->Refusal(op).message().c_str());
     GS_Off(1);
     std::exit(1);
   }
@@ -160,7 +167,7 @@ void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot) {
   if (!s.ok()) {
     // The sequential program cannot go on without this value; the
     // message says why and what to do (runtime/engine/sync_stop.h).
-    std::fprintf(stderr, "gsrt: %s\n", s.message().c_str());
+    gs::Sayf(Messages(), kError, "gsrt: %s\n", s.message().c_str());
     GS_Off(1);
     std::exit(1);
   }

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -51,7 +50,8 @@ namespace {
 
 // The host setups the configuration asks for, or why none can be used.
 StatusOr<std::vector<HostSetup>> MakeHosts(
-    const std::shared_ptr<const Config>& config, const std::string& worker) {
+    const std::shared_ptr<const Config>& config, const std::string& worker,
+    MessageSink& messages) {
   std::vector<HostSetup> hosts;
   std::string refused;
   for (size_t i = 0; i < config->hosts.size(); ++i) {
@@ -98,7 +98,8 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     return Status::Unavailable("no host can run jobs:" + refused);
   }
   if (!refused.empty()) {
-    std::fprintf(stderr, "gsrt: some hosts are not used:%s\n", refused.c_str());
+    Sayf(messages, MessageKind::kWarning, "gsrt: some hosts are not used:%s\n",
+         refused.c_str());
   }
   return hosts;
 }
@@ -119,7 +120,8 @@ class LiveDashboard : public RunObserver {
 
 // GSRT_DASHBOARD or runtime.dashboard: the page's state as an observer,
 // its server on its own thread.
-Status AddDashboard(const RuntimeConfig& rt, EngineOptions* options) {
+Status AddDashboard(const RuntimeConfig& rt, MessageSink& messages,
+                    EngineOptions* options) {
   std::string address = rt.dashboard;
   std::string what = "runtime.dashboard";
   if (const char* env = std::getenv("GSRT_DASHBOARD"); env && *env) {
@@ -137,7 +139,8 @@ Status AddDashboard(const RuntimeConfig& rt, EngineOptions* options) {
   auto state = std::make_shared<DashboardState>();
   auto server = DashboardServer::Start(state, *parsed);
   if (!server.ok()) return server.status();
-  std::fprintf(stderr, "gsrt: the run's page: %s\n", (*server)->url().c_str());
+  Sayf(messages, MessageKind::kInfo, "gsrt: the run's page: %s\n",
+       (*server)->url().c_str());
   options->observers.push_back(state);
   options->observers.push_back(
       std::make_shared<LiveDashboard>(std::move(server).value()));
@@ -146,7 +149,9 @@ Status AddDashboard(const RuntimeConfig& rt, EngineOptions* options) {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
+MessageSink& MasterMessages() { return StderrMessages(); }
+
+StatusOr<std::unique_ptr<Engine>> StartMasterEngine(MessageSink& messages) {
   auto worker = FindWorker();
   if (!worker.ok()) return worker.status();
   ConfigEnv env = ConfigEnv::FromProcess();
@@ -184,15 +189,16 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
       rt.progress == ProgressMode::kAlways ||
       (rt.progress == ProgressMode::kAuto && ::isatty(STDERR_FILENO) == 1);
   options.handle_signals = true;
+  options.messages = &messages;
   std::string trace = rt.trace;
   if (const char* env_trace = std::getenv("GSRT_TRACE");
       env_trace && *env_trace) {
     trace = fs::absolute(env_trace).string();
   }
-  options.observers.push_back(std::make_shared<SummaryObserver>(stderr));
-  if (Status s = AddDashboard(rt, &options); !s.ok()) return s;
+  options.observers.push_back(std::make_shared<SummaryObserver>(&messages));
+  if (Status s = AddDashboard(rt, messages, &options); !s.ok()) return s;
   if (!trace.empty()) {
-    auto observer = TraceObserver::Create(trace);
+    auto observer = TraceObserver::Create(trace, &messages);
     if (!observer.ok()) return observer.status();
     options.observers.push_back(std::move(observer).value());
   }
@@ -200,7 +206,7 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine() {
       resume && (std::string(resume) == "0" || std::string(resume) == "off")) {
     options.resume = false;
   }
-  auto hosts = MakeHosts(config, *worker);
+  auto hosts = MakeHosts(config, *worker, messages);
   if (!hosts.ok()) return hosts.status();
   auto engine = std::make_unique<Engine>(options);
   Status s = engine->Start(std::move(hosts).value());

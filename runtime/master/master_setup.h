@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "runtime/base/messages.h"
 #include "runtime/base/status.h"
 #include "runtime/engine/engine.h"
 
@@ -15,8 +16,14 @@ namespace gs {
 // $GSRT_WORKER. Fails with what to do when it is missing.
 StatusOr<std::string> FindWorker();
 
-// Builds and starts the engine of this master process.
-StatusOr<std::unique_ptr<Engine>> StartMasterEngine();
+// Where a master process tells its user everything: its stderr (the
+// progress line included).
+MessageSink& MasterMessages();
+
+// Builds and starts the engine of this master process. The engine, its
+// adapters and observers and the setup itself speak through `messages`,
+// which must outlive the engine.
+StatusOr<std::unique_ptr<Engine>> StartMasterEngine(MessageSink& messages);
 
 }  // namespace gs
 

@@ -1,6 +1,7 @@
 #include "runtime/observe/summary_observer.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace gs {
 
@@ -79,9 +80,9 @@ RunReport SummaryObserver::Report() const {
 }
 
 void SummaryObserver::OnRunEnded(Seconds, RunStatus) {
-  if (out_ == nullptr) return;
+  if (messages_ == nullptr) return;
   std::string text = FormatSummaryAdditions(Report());
-  std::fputs(text.c_str(), out_);
+  if (!text.empty()) messages_->Say(MessageKind::kSummary, text);
 }
 
 }  // namespace gs

@@ -1,16 +1,16 @@
 // The summary's additions at GS_Off (after the engine's own counters): the
 // critical path, the utilization of each host, the time spent staging and
-// the slowest operations, from what the run reported. Written to a stream
-// (stderr in a master) when the run ends.
+// the slowest operations, from what the run reported. Said to a message
+// sink (kSummary; the master's stderr) when the run ends.
 #ifndef GSRT_RUNTIME_OBSERVE_SUMMARY_OBSERVER_H_
 #define GSRT_RUNTIME_OBSERVE_SUMMARY_OBSERVER_H_
 
-#include <cstdio>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/base/messages.h"
 #include "runtime/observe/run_observer.h"
 #include "runtime/observe/run_report.h"
 
@@ -21,7 +21,9 @@ std::string FormatSummaryAdditions(const RunReport& report);
 
 class SummaryObserver : public RunObserver {
  public:
-  explicit SummaryObserver(std::FILE* out) : out_(out) {}
+  // `messages`: where the additions go; null: nowhere (Report() only). Not
+  // owned; must outlive the observer.
+  explicit SummaryObserver(MessageSink* messages) : messages_(messages) {}
 
   void OnTaskSubmitted(const TaskRecord& task) override;
   void OnJobEnded(const JobRecord& job) override;
@@ -32,7 +34,7 @@ class SummaryObserver : public RunObserver {
   RunReport Report() const;
 
  private:
-  std::FILE* out_;
+  MessageSink* const messages_;
   mutable std::mutex mu_;
   std::vector<StoredTask> tasks_;
   std::unordered_map<TaskId, size_t> index_;

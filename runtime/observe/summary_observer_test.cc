@@ -59,5 +59,24 @@ TEST(SummaryObserverTest, AdditionsNameEachPart) {
             "2.000 s\n");
 }
 
+TEST(SummaryObserverTest, TheAdditionsAreSaidAsTheSummaryAtTheEnd) {
+  RecordingMessages messages;
+  SummaryObserver s(&messages);
+  s.OnTaskSubmitted({0, "scale", {}, 0});
+  s.OnJobEnded(Job(0, "scale", "node1", 0, 2));
+  EXPECT_TRUE(messages.messages().empty());
+  s.OnRunEnded(1002, RunStatus::kOk);
+  ASSERT_EQ(messages.messages().size(), 1u);
+  EXPECT_EQ(messages.messages()[0].kind, MessageKind::kSummary);
+  EXPECT_EQ(messages.messages()[0].text, FormatSummaryAdditions(s.Report()));
+}
+
+TEST(SummaryObserverTest, ARunWithoutJobsAddsNothing) {
+  RecordingMessages messages;
+  SummaryObserver s(&messages);
+  s.OnRunEnded(1000, RunStatus::kOk);
+  EXPECT_TRUE(messages.messages().empty());
+}
+
 }  // namespace
 }  // namespace gs

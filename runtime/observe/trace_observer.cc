@@ -1,7 +1,5 @@
 #include "runtime/observe/trace_observer.h"
 
-#include <cstdio>
-
 namespace gs {
 
 namespace {
@@ -10,15 +8,17 @@ constexpr auto kFlushEvery = std::chrono::milliseconds(500);
 }  // namespace
 
 StatusOr<std::shared_ptr<TraceObserver>> TraceObserver::Create(
-    const std::string& path) {
+    const std::string& path, MessageSink* messages) {
   auto file = TraceFile::Create(path);
   if (!file.ok()) return file.status();
-  return std::shared_ptr<TraceObserver>(
-      new TraceObserver(std::move(file).value()));
+  return std::shared_ptr<TraceObserver>(new TraceObserver(
+      std::move(file).value(), messages ? *messages : StderrMessages()));
 }
 
-TraceObserver::TraceObserver(std::unique_ptr<TraceFile> file)
-    : file_(std::move(file)),
+TraceObserver::TraceObserver(std::unique_ptr<TraceFile> file,
+                             MessageSink& messages)
+    : messages_(messages),
+      file_(std::move(file)),
       builder_([this](const std::string& e) { file_->Append(e); }),
       last_flush_(std::chrono::steady_clock::now()) {}
 
@@ -48,7 +48,10 @@ void TraceObserver::OnEvent(const RunEvent& event) {
 
 void TraceObserver::OnRunEnded(Seconds, RunStatus) {
   Status s = Flush();
-  if (!s.ok()) std::fprintf(stderr, "gsrt: warning: %s\n", s.message().c_str());
+  if (!s.ok()) {
+    Sayf(messages_, MessageKind::kWarning, "gsrt: warning: %s\n",
+         s.message().c_str());
+  }
 }
 
 Status TraceObserver::Flush() {
@@ -77,7 +80,8 @@ void TraceObserver::MaybeFlushLocked() {
   // A full disk should not stop the run; say so once.
   if (!s.ok() && !warned_) {
     warned_ = true;
-    std::fprintf(stderr, "gsrt: warning: %s\n", s.message().c_str());
+    Sayf(messages_, MessageKind::kWarning, "gsrt: warning: %s\n",
+         s.message().c_str());
   }
 }
 

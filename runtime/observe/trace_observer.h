@@ -3,7 +3,9 @@
 // (runtime/observe/trace_builder.h says what is in it). Events are
 // buffered and flushed at most every half second (or every 64 KiB), so the
 // file is valid JSON at all times but the last half second; it is closed
-// when the run ends.
+// when the run ends. A write that fails is a warning said to the message
+// sink given (once while the run goes, again at its end), never a failed
+// run.
 #ifndef GSRT_RUNTIME_OBSERVE_TRACE_OBSERVER_H_
 #define GSRT_RUNTIME_OBSERVE_TRACE_OBSERVER_H_
 
@@ -12,6 +14,7 @@
 #include <mutex>
 #include <string>
 
+#include "runtime/base/messages.h"
 #include "runtime/base/status.h"
 #include "runtime/observe/run_observer.h"
 #include "runtime/observe/trace_builder.h"
@@ -21,8 +24,10 @@ namespace gs {
 
 class TraceObserver : public RunObserver {
  public:
+  // `messages`: where warnings go; null: StderrMessages(). Not owned; must
+  // outlive the observer.
   static StatusOr<std::shared_ptr<TraceObserver>> Create(
-      const std::string& path);
+      const std::string& path, MessageSink* messages = nullptr);
 
   void OnRunStarted(Seconds started,
                     const std::vector<std::string>& hosts) override;
@@ -37,10 +42,11 @@ class TraceObserver : public RunObserver {
   uint64_t flows() const;
 
  private:
-  explicit TraceObserver(std::unique_ptr<TraceFile> file);
+  TraceObserver(std::unique_ptr<TraceFile> file, MessageSink& messages);
   // Flushes when enough is buffered or enough time went by. Lock held.
   void MaybeFlushLocked();
 
+  MessageSink& messages_;
   mutable std::mutex mu_;
   std::unique_ptr<TraceFile> file_;
   TraceBuilder builder_;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/base/messages.h"
 #include "runtime/base/serve_protocol.h"
 #include "runtime/worker/worker_main.h"
 
@@ -54,6 +55,22 @@ bool WriteFully(int fd, const char* data, size_t size) {
   return true;
 }
 
+// The worker's own messages (never a job's): whole lines on the stderr it
+// started with, through a descriptor of its own once set, because
+// descriptor 2 belongs to the job while one runs. Single-threaded, like
+// the worker.
+class SavedStderr : public MessageSink {
+ public:
+  void set_fd(int fd) { fd_ = fd; }
+  void Say(MessageKind, std::string_view text) override {
+    WriteFully(fd_, text.data(), text.size());
+  }
+  void Progress(std::string_view) override {}  // a worker draws none
+
+ private:
+  int fd_ = STDERR_FILENO;
+};
+
 int64_t Micros(const timeval& tv) {
   return static_cast<int64_t>(tv.tv_sec) * 1000000 + tv.tv_usec;
 }
@@ -81,6 +98,7 @@ class Server {
     if (::getppid() != expected) return 0;
     channel_ = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
     err_ = ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (err_ >= 0) messages_.set_fd(err_);
     null_ = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     if (channel_ < 0 || err_ < 0 || null_ < 0) {
       return Fail(std::string("cannot set up its descriptors: ") +
@@ -132,11 +150,20 @@ class Server {
     }
   }
 
+  // A wrong command line.
+  int Usage() {
+    const std::string name = name_;
+    messages_.Say(MessageKind::kError,
+                  "gsrt-worker " + name + ": usage: " + name + "-worker " +
+                      (fork_per_job_ ? kForkServerCommand : "serve") +
+                      " PARENT_PID\n");
+    return kWorkerBadCall;
+  }
+
  private:
   int Fail(const std::string& message) {
-    const std::string line =
-        "gsrt-worker " + std::string(name_) + " serve: " + message + "\n";
-    WriteFully(err_ >= 0 ? err_ : STDERR_FILENO, line.data(), line.size());
+    messages_.Say(MessageKind::kError, "gsrt-worker " + std::string(name_) +
+                                           " serve: " + message + "\n");
     return kWorkerBadCall;
   }
 
@@ -273,6 +300,7 @@ class Server {
   int channel_ = -1;
   int err_ = -1;
   int null_ = -1;
+  SavedStderr messages_;
   std::vector<std::string> start_env_;
 };
 
@@ -284,12 +312,7 @@ int ServeJobs(int argc, const char* const* argv, const char* interface_name,
       argc > 1 && std::strcmp(argv[1], kForkServerCommand) == 0;
   Server server(argc > 0 ? argv[0] : "worker", interface_name, entries,
                 num_entries, fork_per_job);
-  if (argc != 3) {
-    std::fprintf(stderr, "gsrt-worker %s: usage: %s-worker %s PARENT_PID\n",
-                 interface_name, interface_name,
-                 fork_per_job ? kForkServerCommand : "serve");
-    return kWorkerBadCall;
-  }
+  if (argc != 3) return server.Usage();
   return server.Main(argv[2]);
 }
 

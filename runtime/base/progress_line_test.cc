@@ -1,4 +1,4 @@
-#include "runtime/engine/progress_line.h"
+#include "runtime/base/progress_line.h"
 
 #include <gtest/gtest.h>
 
