@@ -279,6 +279,8 @@ TEST_F(SlurmAdapterTest, PilotsOfferWhatTheirAllocationGives) {
 TEST_F(SlurmAdapterTest, ALostPilotIsReplaced) {
   BatchAdapterOptions o = Options("replace", BatchMode::kPilot);
   PilotAdapter adapter(io_, clock_, o, MakeSlurmSystem());
+  RecordingMessages said;
+  adapter.SetMessages(&said);
   ASSERT_TRUE(adapter.Connect().ok());
   const std::string first = adapter.PilotJobIds().front();
   reports_.Submit(adapter, Job(1, "sleep", {Scalar("60000")}));
@@ -286,6 +288,11 @@ TEST_F(SlurmAdapterTest, ALostPilotIsReplaced) {
   ASSERT_TRUE(WaitFor(1));
   EXPECT_TRUE(std::holds_alternative<HostFailed>(reports_.Get(1).outcome))
       << OutcomeName(reports_.Get(1));
+  ASSERT_TRUE(RunUntil(io_, [&] {
+    return said.Has(MessageKind::kHostEvent,
+                    "gsrt: host 'replace': pilot replace-p0 (batch job " +
+                        first + ") retired: lost: ");
+  })) << said.AllText();
   Status back;
   bool done = false;
   adapter.Reconnect([&](Status s) {
@@ -358,16 +365,18 @@ TEST_F(SlurmAdapterTest, AQueuedPilotOfAKilledMasterServesTheNextOne) {
     Shell("scontrol release " + id);
   });
   PilotAdapter next(io_, clock_, o, MakeSlurmSystem());
-  ::testing::internal::CaptureStderr();
+  RecordingMessages said;
+  next.SetMessages(&said);
   Status s = next.Connect();
-  const std::string said = ::testing::internal::GetCapturedStderr();
   releaser.join();
   ASSERT_TRUE(s.ok()) << s.ToString();
   // Known as queued before it started (not merely greeted as a stranger
   // once it did), and the only pilot: no other was submitted.
-  EXPECT_THAT(said, HasSubstr("pilot kept-p0 (batch job " + id +
-                              ") of an interrupted master is still queued: "
-                              "taken over"));
+  EXPECT_TRUE(said.Has(MessageKind::kHostEvent,
+                       "pilot kept-p0 (batch job " + id +
+                           ") of an interrupted master is still queued: "
+                           "taken over"))
+      << said.AllText();
   EXPECT_THAT(next.PilotJobIds(), ::testing::ElementsAre(id));
   EXPECT_FALSE(std::filesystem::exists(pilots + "/kept-p1.sh"));
   reports_.Submit(next, Job(1, "add", {Scalar("2"), Scalar("3"), OutScalar()}));

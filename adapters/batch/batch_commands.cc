@@ -147,4 +147,13 @@ StatusOr<std::map<std::string, std::string>> BatchCommands::List(
   return system_->ParseList(out->out);
 }
 
+QueueListings ListByJobName(BatchCommands& commands,
+                            const std::vector<std::string>& job_names) {
+  QueueListings listings;
+  for (const std::string& name : job_names) {
+    if (!listings.count(name)) listings.emplace(name, commands.List(name));
+  }
+  return listings;
+}
+
 }  // namespace gs

@@ -63,6 +63,13 @@ class BatchCommands {
   CommandRunner runner_;
 };
 
+// The queue's listing (batch id -> state) of each job name.
+using QueueListings =
+    std::map<std::string, StatusOr<std::map<std::string, std::string>>>;
+// Lists each of `job_names` once (a name given twice is listed once).
+QueueListings ListByJobName(BatchCommands& commands,
+                            const std::vector<std::string>& job_names);
+
 // The first lines of a command's stderr (or stdout), trimmed, for
 // messages.
 std::string FirstLines(const std::string& text, int lines = 2);

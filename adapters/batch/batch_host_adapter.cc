@@ -2,7 +2,6 @@
 
 #include <sys/stat.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <variant>
 
@@ -48,29 +47,29 @@ std::string BatchHostAdapter::VoidOrFindClaim(const QueuedJob& job) {
   auto claim = ClaimBatchElement(job.dir, job.index, kVoidClaim);
   if (!claim.ok()) {
     // No directory, no job can run it either (it reads its spec there).
-    std::fprintf(stderr,
-                 "gsrt: %s: element %d of %s, being submitted when the "
-                 "master stopped, cannot be claimed (%s): taken as never "
-                 "run\n",
-                 Host().c_str(), job.index, job.dir.c_str(),
-                 claim.status().message().c_str());
+    Sayf(messages(), MessageKind::kWarning,
+         "gsrt: %s: element %d of %s, being submitted when the "
+         "master stopped, cannot be claimed (%s): taken as never "
+         "run\n",
+         Host().c_str(), job.index, job.dir.c_str(),
+         claim.status().message().c_str());
     return "";
   }
   const auto* held = std::get_if<ClaimHeld>(&*claim);
   if (held == nullptr || held->owner == kVoidClaim) {
     // The claim must outlive the queued job: its run dir stays.
     voided_run_dirs_.insert(fs::path(job.dir).parent_path().string());
-    std::fprintf(stderr,
-                 "gsrt: %s: element %d of %s was being submitted when the "
-                 "master stopped and has not started: voided (should the "
-                 "queue start it, it exits at once)\n",
-                 Host().c_str(), job.index, job.dir.c_str());
+    Sayf(messages(), MessageKind::kInfo,
+         "gsrt: %s: element %d of %s was being submitted when the "
+         "master stopped and has not started: voided (should the "
+         "queue start it, it exits at once)\n",
+         Host().c_str(), job.index, job.dir.c_str());
     return "";
   }
-  std::fprintf(stderr,
-               "gsrt: %s: element %d of %s was being submitted when the "
-               "master stopped; it runs as batch job %s\n",
-               Host().c_str(), job.index, job.dir.c_str(), held->owner.c_str());
+  Sayf(messages(), MessageKind::kInfo,
+       "gsrt: %s: element %d of %s was being submitted when the "
+       "master stopped; it runs as batch job %s\n",
+       Host().c_str(), job.index, job.dir.c_str(), held->owner.c_str());
   return held->owner;
 }
 

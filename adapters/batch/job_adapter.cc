@@ -7,7 +7,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -293,10 +292,10 @@ void BatchJobAdapter::Poll(bool list) {
     if (e.adopted) {
       // Lost while no master watched it: it runs again, as a job of this
       // run (not a failure of the host: nobody saw it fail).
-      std::fprintf(stderr,
-                   "gsrt: %s: batch job %s of the interrupted run left the "
-                   "queue without an exit record; running its job again\n",
-                   Host().c_str(), e.batch_id.c_str());
+      Sayf(messages(), MessageKind::kWarning,
+           "gsrt: %s: batch job %s of the interrupted run left the "
+           "queue without an exit record; running its job again\n",
+           Host().c_str(), e.batch_id.c_str());
       e.adopted = false;
       e.batch_id.clear();
       e.dir.clear();

@@ -1,36 +1,16 @@
 #include "adapters/batch/pilot_adapter.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <charconv>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <thread>
-
-#include "adapters/batch/node/batch_job_runner.h"
-#include "adapters/batch/node/pilot_auth.h"
-#include "adapters/batch/pilot_record.h"
-#include "adapters/batch/pilot_scaling.h"
-#include "adapters/batch/pilot_token_file.h"
-#include "adapters/ssh/shell_quote.h"
-#include "adapters/transport/tcp_stream.h"
+#include <utility>
 
 namespace gs {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// Pilots that end before connecting, in a row, before the host gives up.
-constexpr int kMaxFailedStarts = 3;
-// Seconds Connect() waits for the other pilots once one serves.
-constexpr Seconds kLatePilotWait = 5;
 
 Status MakePrivateDir(const std::string& dir) {
   std::error_code ec;
@@ -40,670 +20,87 @@ Status MakePrivateDir(const std::string& dir) {
   return Status::Ok();
 }
 
-// One past the largest N of the files HOST-pN.* in `dir` (0 when none).
-int NextPilotNumber(const std::string& dir, const std::string& host) {
-  const std::string prefix = host + "-p";
-  int next = 0;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (!name.starts_with(prefix)) continue;
-    int n = -1;
-    const char* begin = name.data() + prefix.size();
-    const char* end = name.data() + name.size();
-    auto [stop, err] = std::from_chars(begin, end, n);
-    if (err == std::errc() && stop != begin && stop < end && *stop == '.' &&
-        n >= 0) {
-      next = std::max(next, n + 1);
-    }
-  }
-  return next;
-}
-
-std::string ThisHostName() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
-  return name;
-}
-
 }  // namespace
 
 PilotAdapter::PilotAdapter(boost::asio::io_context& io, Clock& clock,
                            BatchAdapterOptions options,
                            std::unique_ptr<BatchSystem> system)
-    : BatchHostAdapter(io, clock, std::move(options), std::move(system)) {}
+    : BatchHostAdapter(io, clock, std::move(options), std::move(system)),
+      fleet_(PilotFleetSetup{
+          .io = &io,
+          .clock = &clock,
+          .options = &this->options(),
+          .commands = &commands(),
+          .waits = &waits(),
+          .kind = std::string(kind()),
+          .queued = [this](QueuedJob job) { Queued(std::move(job)); },
+          .unsent_cores = [this] { return UnsentCores(); }}) {}
 
 PilotAdapter::~PilotAdapter() {
   Shutdown();
   *alive_ = false;
 }
 
-Status PilotAdapter::Prepare() {
-  if (prepared_) return Status::Ok();
-  if (Status s = CheckBatchOptions(options()); !s.ok()) return s;
-  script_dir_ = options().host.workdir + "/pilots";
-  if (Status s = MakePrivateDir(options().host.workdir); !s.ok()) return s;
-  if (Status s = MakePrivateDir(script_dir_); !s.ok()) return s;
-  if (auto checked = CheckSystem(script_dir_); !checked.ok()) {
-    return checked.status();
-  }
-
-  auto token = NewPilotToken();
-  if (!token.ok()) return token.status();
-  token_ = std::move(token).value();
-  job_name_ = "gsrt-pilot-" + options().host.name + "-" + token_.substr(0, 8);
-
-  const std::string& listen = options().host.batch.listen;
-  auto address = ParseHostPort(listen.empty() ? "127.0.0.1" : listen, 0);
-  if (!address.ok()) {
-    return address.status().WithContext(options().where + Host() + ": listen");
-  }
-  PilotListenerOptions lo;
-  lo.address = address->host;
-  lo.port = address->port;
-  lo.token = token_;
-  std::shared_ptr<bool> alive = alive_;
-  auto listener = PilotListener::Listen(
-      io(), clock(), lo,
-      [this, alive](std::string name, std::unique_ptr<ByteStream> stream) {
-        if (*alive) OnPilot(std::move(name), std::move(stream));
-      });
-  if (!listener.ok()) {
-    return listener.status().WithContext(options().where + Host());
-  }
-  listener_ = std::move(listener).value();
-  std::string host = address->host;
-  if (host == "0.0.0.0" || host == "::") host = ThisHostName();
-  if (host.find(':') != std::string::npos) host = "[" + host + "]";
-  connect_to_ = host + ":" + std::to_string(listener_->port());
-  // The token file names this master's address, so that a master started
-  // after a crash can point the pilots elsewhere by rewriting it.
-  const PilotRendezvous here{token_, connect_to_};
-  if (reattaches()) {
-    // A dead master's pilots may still run and wait for a master.
-    taken_over_files_ =
-        TakeOverStalePilotTokenFiles(script_dir_, ThisHostName(), here);
-    TakeOverQueuedPilots();
-  } else {
-    RemoveStalePilotTokenFiles(script_dir_, ThisHostName());
-  }
-  token_file_ =
-      script_dir_ + "/" + PilotTokenFileName(ThisHostName(), ::getpid());
-  if (Status s = WritePilotRendezvous(token_file_, here); !s.ok()) return s;
-  // Pilots of an earlier master may still run from NAME-pN.sh: new names
-  // go on after theirs, so no script or output is shared.
-  next_pilot_ = NextPilotNumber(script_dir_, options().host.name);
-  prepared_ = true;
-  return Status::Ok();
+void PilotAdapter::SetMessages(MessageSink* sink) {
+  BatchHostAdapter::SetMessages(sink);
+  fleet_.set_messages(&messages());
 }
 
-Status PilotAdapter::SubmitPilot(int slots) {
-  auto pilot = std::make_unique<Pilot>();
-  pilot->name = options().host.name + "-p" + std::to_string(next_pilot_++);
-  pilot->slots = std::max(0, slots);
-  const std::string script = script_dir_ + "/" + pilot->name + ".sh";
-  std::vector<std::string> argv = {
-      options().agent_program,
-      "--connect",
-      connect_to_,
-      "--token-file",
-      token_file_,
-      "--pilot",
-      pilot->name,
-      "--workdir",
-      options().host.workdir,
-      "--heartbeat",
-      std::to_string(options().heartbeat),
-      "--workers",
-      std::string(WorkerModeName(options().workers))};
-  if (reattaches()) {
-    argv.insert(argv.end(),
-                {"--reattach", std::to_string(static_cast<int>(std::ceil(
-                                   options().host.batch.pilot_reattach)))});
+Status PilotAdapter::PrepareHost() {
+  if (Status s = CheckBatchOptions(options()); !s.ok()) return s;
+  if (Status s = MakePrivateDir(options().host.workdir); !s.ok()) return s;
+  if (Status s = MakePrivateDir(fleet_.script_dir()); !s.ok()) return s;
+  if (auto checked = CheckSystem(fleet_.script_dir()); !checked.ok()) {
+    return checked.status();
   }
-  // Without --slots the agent runs as many jobs as its allocation has CPUs.
-  if (pilot->slots > 0) {
-    argv.insert(argv.end(), {"--slots", std::to_string(pilot->slots)});
-  }
-  auto line = ShellCommandLine(argv);
-  if (!line.ok()) return line.status().WithContext(Host());
-  const std::string text = "#!/bin/sh\n# gsrt pilot " + pilot->name +
-                           " (generated; the token is in a 0600 file)\n"
-                           "exec " +
-                           *line + "\n";
-  if (Status s = WriteFileAtomically(script, text); !s.ok()) return s;
-  ::chmod(script.c_str(), 0700);
-  BatchSubmission job;
-  job.name = job_name_;
-  job.script = script;
-  job.output = script_dir_ + "/" + pilot->name + ".out";
-  auto id = commands().Submit(job);
-  if (!id.ok()) return id.status();
-  pilot->batch_id = *id;
-  pilot->job_name = job_name_;
-  pilot->submitted = clock().Now();
-  // For the master started after a crash of this one: without it, a pilot
-  // still queued then is cancelled and replaced, losing its place.
-  if (Status s = WritePilotRecord(script_dir_, {pilot->name, *id, job_name_});
-      !s.ok()) {
-    std::fprintf(stderr, "gsrt: %s: warning: %s\n", Host().c_str(),
-                 s.message().c_str());
-  }
-  QueuedJob queued;  // recorded: a master started after a crash takes it
-  queued.batch_id = *id;
-  queued.name = job_name_;
-  queued.dir = script_dir_;
-  Queued(std::move(queued));
-  pilots_.push_back(std::move(pilot));
   return Status::Ok();
 }
 
 Status PilotAdapter::Connect() {
-  if (shut_down_) return Status::FailedPrecondition(Host() + " was shut down");
-  if (Status s = Prepare(); !s.ok()) return s;
-  failed_starts_ = 0;
-  const int want = std::max(1, options().host.batch.pilots);
-  if (!taken_over_files_.empty()) {
-    // Those found running in the queue, else (no records) up to `want`.
-    AwaitReturningPilots(
-        taken_over_running_ >= 0 ? std::min(want, taken_over_running_) : want);
+  if (fleet_.shut_down()) {
+    return Status::FailedPrecondition(Host() + " was shut down");
   }
-  const int slots = std::max(1, options().host.slots);
-  const bool sized = options().host.SlotsFromPilots();
-  for (int i = AlivePilots(); i < want; ++i) {
-    const int share = sized ? 0 : slots / want + (i < slots % want ? 1 : 0);
-    if (Status s = SubmitPilot(share); !s.ok()) return s;
+  if (!fleet_.prepared()) {
+    if (Status s = PrepareHost(); !s.ok()) return s;
+    if (Status s = fleet_.Prepare(); !s.ok()) return s;
   }
-  if (!tick_) ArmTick();
-  const Seconds deadline = clock().Now() + options().pilot_start_timeout;
-  auto ready = [&] {
-    int n = 0;
-    for (const auto& p : pilots_) n += p->state == PilotState::kReady;
-    return n;
-  };
-  // Once one pilot serves, the others get a few seconds more: jobs can
-  // start, and late pilots add their slots when they connect.
-  Seconds first_ready = -1;
-  while (ready() < want && failed_starts_ < kMaxFailedStarts &&
-         clock().Now() < deadline) {
-    if (ready() > 0 && first_ready < 0) first_ready = clock().Now();
-    if (first_ready >= 0 && clock().Now() - first_ready > kLatePilotWait) break;
-    io().restart();
-    io().run_one_for(std::chrono::milliseconds(100));
-  }
-  if (ready() > 0) return Status::Ok();
-  std::string state;
-  for (const auto& p : pilots_) {
-    if (p->state == PilotState::kQueued) {
-      state = "pilot job " + p->batch_id + " is still queued";
-    }
-  }
-  return Status::Unavailable(
-      Host() + ": no pilot job connected back" +
-      (failed_starts_ >= kMaxFailedStarts
-           ? ": " + last_failure_
-           : " within " +
-                 std::to_string(
-                     static_cast<int>(options().pilot_start_timeout)) +
-                 " s" + (state.empty() ? "" : " (" + state + ")")) +
-      ". Check that the nodes see " + options().agent_program +
-      " and can reach " + connect_to_ + " (set `listen:`)");
-}
-
-void PilotAdapter::TakeOverQueuedPilots() {
-  std::vector<PilotRecord> records =
-      PilotsReadingTokenFiles(script_dir_, taken_over_files_);
-  if (records.empty()) return;
-  taken_over_running_ = 0;
-  std::vector<std::string> names;
-  for (const PilotRecord& r : records) names.push_back(r.job_name);
-  const Listings listed = ListByJobName(names);
-  for (const auto& [name, jobs] : listed) {
-    if (jobs.ok()) continue;
-    // Not taken: Forget cancels them, and new pilots replace them.
-    std::fprintf(stderr,
-                 "gsrt: %s: cannot list the pilots of an interrupted "
-                 "master: %s\n",
-                 Host().c_str(), jobs.status().message().c_str());
-  }
-  for (const PilotRecord& r : records) {
-    const auto& jobs = listed.at(r.job_name);
-    if (!jobs.ok()) continue;
-    auto it = jobs->find(r.batch_id);
-    if (it == jobs->end()) {
-      // Ended meanwhile: its output may say why.
-      RemovePilotFiles(script_dir_, r.name, options().host.workdir);
-      continue;
-    }
-    const std::string& state = it->second;
-    // Slurm's RUNNING, CONFIGURING, COMPLETING; PBS's R, E.
-    const bool running = state == "RUNNING" || state == "CONFIGURING" ||
-                         state == "COMPLETING" || state == "R" || state == "E";
-    taken_over_running_ += running;
-    auto pilot = std::make_unique<Pilot>();
-    pilot->name = r.name;
-    pilot->batch_id = r.batch_id;
-    pilot->job_name = r.job_name;
-    pilot->returned = true;
-    pilot->was_queued = !running;
-    pilot->submitted = clock().Now();
-    pilots_.push_back(std::move(pilot));
-    QueuedJob queued;  // recorded again: a later crash finds it too
-    queued.batch_id = r.batch_id;
-    queued.name = r.job_name;
-    queued.dir = script_dir_;
-    queued.adopted = true;
-    Queued(std::move(queued));
-    std::fprintf(stderr,
-                 "gsrt: %s: pilot %s (batch job %s) of an interrupted master "
-                 "is %s: taken over%s\n",
-                 Host().c_str(), r.name.c_str(), r.batch_id.c_str(),
-                 running ? "running" : "still queued",
-                 running ? "" : ", it serves this run when it starts");
-  }
-}
-
-PilotAdapter::Listings PilotAdapter::ListByJobName(
-    const std::vector<std::string>& job_names) {
-  Listings listings;
-  for (const std::string& name : job_names) {
-    if (!listings.count(name)) listings.emplace(name, commands().List(name));
-  }
-  return listings;
-}
-
-void PilotAdapter::AwaitReturningPilots(int want) {
-  // They retry every second once their master is lost. A pilot still
-  // queued is not waited for: it was taken over if recorded, else it is
-  // replaced (Forget cancels it).
-  if (want <= 0) return;
-  constexpr Seconds kReturnWait = 10;
-  const Seconds deadline =
-      clock().Now() + std::min(kReturnWait, options().pilot_start_timeout);
-  std::fprintf(stderr,
-               "gsrt: %s: waiting up to %.0f s for the pilots of an "
-               "interrupted master to come back\n",
-               Host().c_str(), deadline - clock().Now());
-  auto back = [&] {
-    int n = 0;
-    for (const auto& p : pilots_)
-      n += p->returned && p->state == PilotState::kReady;
-    return n;
-  };
-  while (back() < want && clock().Now() < deadline) {
-    io().restart();
-    io().run_one_for(std::chrono::milliseconds(100));
-  }
-}
-
-PilotAdapter::Pilot* PilotAdapter::Returned(const std::string& name,
-                                            const std::string& batch_id) {
-  for (auto& p : pilots_) {
-    if (p->batch_id == batch_id) return nullptr;  // known: not a new one
-  }
-  auto pilot = std::make_unique<Pilot>();
-  pilot->name = name + "@" + batch_id;
-  pilot->batch_id = batch_id;
-  pilot->returned = true;
-  pilot->submitted = clock().Now();
-  pilots_.push_back(std::move(pilot));
-  return pilots_.back().get();
-}
-
-void PilotAdapter::OnPilot(std::string greeted,
-                           std::unique_ptr<ByteStream> stream) {
-  const PilotName name = SplitPilotName(greeted);
-  Pilot* pilot = nullptr;
-  // By name: this master's names never repeat an earlier master's
-  // (NextPilotNumber), and the queue's id may be spelled otherwise.
-  for (auto& p : pilots_) {
-    if (p->name == name.pilot && p->state == PilotState::kQueued) {
-      pilot = p.get();
-    }
-  }
-  // Not one of ours: a pilot of an interrupted master of this work dir
-  // (only it has the token: we rewrote its file) coming back.
-  if (pilot == nullptr && !shut_down_ && reattaches() &&
-      !name.batch_id.empty()) {
-    pilot = Returned(name.pilot, name.batch_id);
-  }
-  if (pilot == nullptr || shut_down_) {
-    stream->Close();  // a pilot given up on: its job was cancelled
-    return;
-  }
-  pilot->state = PilotState::kConnecting;
-  if (!pilot->returned) waits().Add(pilot->submitted, clock().Now());
-  auto held = std::make_shared<std::unique_ptr<ByteStream>>(std::move(stream));
-  ByteStreamFactory factory =
-      [held]() -> StatusOr<std::unique_ptr<ByteStream>> {
-    if (!*held) {
-      return Status::Unavailable(
-          "this pilot's connection is gone; a new pilot job replaces it");
-    }
-    return std::move(*held);
-  };
-  AgentAdapterOptions ao;
-  ao.kind = std::string(kind());
-  // Messages read "host 'H' pilot 'H-p0', batch job '123'".
-  ao.host_name = options().host.name + "' pilot '" + pilot->name +
-                 "', batch job '" + pilot->batch_id;
-  ao.heartbeat_interval = options().heartbeat;
-  ao.shares_master_files = options().host.shared_fs;
-  pilot->agent =
-      std::make_unique<AgentAdapter>(io(), clock(), std::move(factory), ao);
-  std::shared_ptr<bool> alive = alive_;
-  pilot->agent->ConnectAsync([this, alive, pilot](Status s) {
-    if (*alive) OnPilotReady(*pilot, std::move(s));
-  });
-}
-
-void PilotAdapter::OnPilotReady(Pilot& pilot, Status s) {
-  if (pilot.state != PilotState::kConnecting) return;
-  if (!s.ok()) {
-    ++failed_starts_;
-    last_failure_ = s.message();
-    Retire(pilot, s.message());
-    return;
-  }
-  pilot.state = PilotState::kReady;
-  pilot.idle_since = clock().Now();
-  failed_starts_ = 0;
-  if (pilot.returned) {
-    QueuedJob queued;  // recorded again: a later crash finds it too
-    queued.batch_id = pilot.batch_id;
-    queued.name = job_name_;
-    queued.dir = script_dir_;
-    queued.adopted = true;
-    Queued(std::move(queued));
-    if (pilot.was_queued) {
-      std::fprintf(stderr,
-                   "gsrt: %s: pilot %s of an interrupted master, queued when "
-                   "this one started, serves it now\n",
-                   Host().c_str(), pilot.name.c_str());
-    } else {
-      std::fprintf(stderr,
-                   "gsrt: %s: pilot %s of an interrupted master came back "
-                   "holding %zu job(s)\n",
-                   Host().c_str(), pilot.name.c_str(),
-                   pilot.agent->held_jobs().size());
-    }
-  }
-  FinishWaiters(Status::Ok());
-}
-
-void PilotAdapter::Retire(Pilot& pilot, const std::string& why) {
-  if (pilot.state == PilotState::kGone) return;
-  pilot.state = PilotState::kGone;
-  pilot.lost = true;
-  if (pilot.agent) pilot.agent->Shutdown();
-  // It may still run on a hung node: make sure it leaves the queue.
-  (void)commands().Cancel({pilot.batch_id});
-  std::fprintf(stderr, "gsrt: %s: pilot %s (batch job %s) retired: %s\n",
-               Host().c_str(), pilot.name.c_str(), pilot.batch_id.c_str(),
-               why.c_str());
-}
-
-void PilotAdapter::Maintain(bool list) {
-  if (shut_down_ || !prepared_) return;
-  // By job name: a dead master's pilots taken over keep their names.
-  Listings listings;
-  if (list) {
-    std::vector<std::string> queued;
-    for (const auto& p : pilots_) {
-      if (p->state == PilotState::kQueued) queued.push_back(p->job_name);
-    }
-    listings = ListByJobName(queued);
-  }
-  for (auto& p : pilots_) {
-    switch (p->state) {
-      case PilotState::kReady:
-        if (!p->agent->connected()) {
-          Retire(*p, "lost: " + p->agent->lost_reason());
-        }
-        break;
-      case PilotState::kQueued: {
-        auto listed = listings.find(p->job_name);
-        if (listed == listings.end() || !listed->second.ok()) break;
-        if (listed->second->count(p->batch_id)) {
-          p->missing = 0;
-        } else if (++p->missing >= 2) {
-          ++failed_starts_;
-          auto out = ReadSmallFile(script_dir_ + "/" + p->name + ".out");
-          last_failure_ = "pilot job " + p->batch_id +
-                          " ended before connecting back" +
-                          (out.ok() && !out->empty()
-                               ? " (its output: " + FirstLines(*out, 3) + ")"
-                               : "");
-          Retire(*p, last_failure_);
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  if (failed_starts_ >= kMaxFailedStarts) {
-    FinishWaiters(Status::Unavailable(Host() + ": " + last_failure_));
-    return;
-  }
-  Scale();
-}
-
-bool PilotAdapter::scales() const {
-  return options().host.batch.max_pilots > options().host.batch.pilots;
-}
-
-void PilotAdapter::Scale() {
-  const BatchConfig& batch = options().host.batch;
-  const Seconds now = clock().Now();
-  PilotCensus census;
-  census.waiting_tasks = backlog_;
-  std::vector<Pilot*> serving;
-  for (const auto& p : pilots_) {
-    switch (p->state) {
-      case PilotState::kQueued:
-      case PilotState::kConnecting:
-        ++census.pending;
-        break;
-      case PilotState::kReady:
-        serving.push_back(p.get());
-        census.idle_for.push_back(p->running > 0 ? -1 : now - p->idle_since);
-        break;
-      case PilotState::kGone:
-        break;
-    }
-  }
-  census.free_slots = FreeSlots();
-  PilotLimits limits;
-  limits.floor = std::max(1, batch.pilots);
-  limits.max_pilots = std::max(limits.floor, batch.max_pilots);
-  limits.max_jobs = batch.max_jobs;
-  limits.linger = batch.pilot_linger;
-  const PilotScaling decision = DecidePilots(census, limits);
-  for (size_t i : decision.retire) {
-    Release(*serving[i], census.idle_for[i]);
-  }
-  // The floor's pilots share `slots` when gsrt.yaml gives it; grown pilots
-  // (only without `slots`) bring their allocation's CPUs.
-  int slots_left = std::max(1, options().host.slots);
-  for (const auto& p : pilots_) {
-    if (p->state != PilotState::kGone) slots_left -= p->slots;
-  }
-  for (int i = 0; i < decision.submit; ++i) {
-    const int share = options().host.SlotsFromPilots()
-                          ? 0
-                          : std::max(1, slots_left / (decision.submit - i));
-    slots_left -= share;
-    Status s = SubmitPilot(share);
-    if (!s.ok()) {
-      last_failure_ = s.message();
-      FinishWaiters(s);
-      break;
-    }
-  }
-}
-
-void PilotAdapter::Release(Pilot& pilot, Seconds idle) {
-  if (pilot.state == PilotState::kGone) return;
-  pilot.state = PilotState::kGone;
-  if (pilot.agent) pilot.agent->Shutdown();  // the agent exits
-  // And the batch job leaves the queue even if the agent is slow to.
-  (void)commands().Cancel({pilot.batch_id});
-  std::fprintf(stderr,
-               "gsrt: %s: pilot %s (batch job %s) had no job for %.0f s: "
-               "released\n",
-               Host().c_str(), pilot.name.c_str(), pilot.batch_id.c_str(),
-               idle);
-}
-
-void PilotAdapter::NoteBacklog(int tasks) {
-  backlog_ = std::max(0, tasks);
-  // Called under the engine's lock: the decision (and any sbatch) runs
-  // after it, on the same thread.
-  if (!scales() || scale_posted_ || shut_down_ || !prepared_) return;
-  scale_posted_ = true;
-  std::shared_ptr<bool> alive = alive_;
-  boost::asio::post(io(), [this, alive] {
-    if (!*alive) return;
-    scale_posted_ = false;
-    Maintain(/*list=*/false);
-  });
-}
-
-void PilotAdapter::ArmTick() {
-  std::shared_ptr<bool> alive = alive_;
-  tick_ = clock().After(options().poll_interval, [this, alive] {
-    if (!*alive || shut_down_) return;
-    Maintain(/*list=*/true);
-    ArmTick();
-  });
-}
-
-void PilotAdapter::FinishWaiters(const Status& s) {
-  if (waiters_.empty()) return;
-  wait_deadline_.reset();
-  auto waiters = std::move(waiters_);
-  waiters_.clear();
-  for (auto& w : waiters) {
-    boost::asio::post(io(), [w = std::move(w), s] { w(s); });
-  }
+  return fleet_.Connect();
 }
 
 void PilotAdapter::Reconnect(std::function<void(Status)> done) {
-  if (shut_down_) {
+  if (fleet_.shut_down()) {
     return boost::asio::post(
         io(), [done] { done(Status::Cancelled("the host was shut down")); });
   }
-  if (!prepared_) return done(Connect());
-  failed_starts_ = 0;
-  Maintain(/*list=*/false);
-  if (connected()) {
-    return boost::asio::post(io(), [done] { done(Status::Ok()); });
-  }
-  waiters_.push_back(std::move(done));
-  if (!wait_deadline_) {
-    std::shared_ptr<bool> alive = alive_;
-    wait_deadline_ =
-        clock().After(options().pilot_start_timeout, [this, alive] {
-          if (!*alive) return;
-          FinishWaiters(Status::Unavailable(
-              Host() + ": no new pilot job connected back within " +
-              std::to_string(static_cast<int>(options().pilot_start_timeout)) +
-              " s"));
-        });
-  }
+  if (!fleet_.prepared()) return done(Connect());
+  fleet_.Reconnect(std::move(done));
 }
 
-int PilotAdapter::AlivePilots() const {
+int PilotAdapter::UnsentCores() const {
   int n = 0;
-  for (const auto& p : pilots_) n += p->state != PilotState::kGone;
+  for (const Outgoing& o : outgoing_) n += std::max(1, o.spec.cores);
   return n;
-}
-
-PilotAdapter::Pilot* PilotAdapter::ReadyPilot(const Taken* taken) {
-  Pilot* best = nullptr;
-  int best_free = 0;
-  for (auto& p : pilots_) {
-    if (p->state != PilotState::kReady || !p->agent->connected()) continue;
-    const int free = FreeOf(*p, taken);
-    if (best == nullptr || free > best_free) {
-      best = p.get();
-      best_free = free;
-    }
-  }
-  return best;
-}
-
-int PilotAdapter::FreeOf(const Pilot& pilot, const Taken* taken) {
-  int free = pilot.agent->FreeSlots();
-  if (taken != nullptr) {
-    if (auto it = taken->find(&pilot); it != taken->end()) free -= it->second;
-  }
-  return free;
 }
 
 int PilotAdapter::FreeSlots() const {
-  int n = 0;
-  for (const auto& p : pilots_) {
-    if (p->state == PilotState::kReady) {
-      n += p->agent->core_capacity() - p->cores;
-    }
-  }
-  for (const Outgoing& o : outgoing_) n -= std::max(1, o.spec.cores);
-  return std::max(0, n);
+  return std::max(0, fleet_.FreeCores() - UnsentCores());
 }
 
-int PilotAdapter::core_capacity() const {
-  int n = 0;
-  for (const auto& p : pilots_) {
-    if (p->state == PilotState::kReady) n += p->agent->core_capacity();
-  }
-  return n;
-}
-
-uint64_t PilotAdapter::memory_capacity() const {
-  uint64_t largest = 0;
-  for (const auto& p : pilots_) {
-    if (p->state == PilotState::kReady) {
-      largest = std::max(largest, p->agent->memory_capacity());
-    }
-  }
-  return largest;
-}
-
-bool PilotAdapter::connected() const {
-  for (const auto& p : pilots_) {
-    if (p->state == PilotState::kReady && p->agent->connected()) return true;
-  }
-  return false;
-}
-
-PilotAdapter::Pilot* PilotAdapter::PilotForJob(const Taken* taken) {
-  if (!scales()) return ReadyPilot(taken);
-  for (auto& p : pilots_) {
-    if (p->state == PilotState::kReady && p->agent->connected() &&
-        FreeOf(*p, taken) > 0) {
-      return p.get();
-    }
-  }
-  return ReadyPilot(taken);
-}
-
-void PilotAdapter::HostFailedReport(const JobSpec& spec, DoneCallback done,
-                                    const std::string& why) {
+void PilotAdapter::ReportUnrun(const JobSpec& spec, DoneCallback done,
+                               JobOutcome outcome) {
   JobReport report;
   report.id = spec.id;
-  report.outcome = HostFailed{why};
+  report.outcome = std::move(outcome);
   report.submitted = report.started = report.ended = clock().Now();
   boost::asio::post(io(), [done = std::move(done), report] { done(report); });
 }
 
 void PilotAdapter::Submit(JobSpec spec, DoneCallback done) {
-  if (!reattaches()) {
-    Pilot* pilot = PilotForJob();
-    if (pilot == nullptr || shut_down_) {
-      return HostFailedReport(spec, std::move(done),
-                              Host() + " has no connected pilot");
+  if (!fleet_.reattaches()) {
+    Pilot* pilot = fleet_.PilotForJob();
+    if (pilot == nullptr || fleet_.shut_down()) {
+      return ReportUnrun(spec, std::move(done),
+                         HostFailed{Host() + " has no connected pilot"});
     }
     return SendTo(*pilot, std::move(spec), std::move(done));
   }
@@ -723,12 +120,12 @@ void PilotAdapter::SendOutgoing() {
   auto outgoing = std::exchange(outgoing_, {});
   std::vector<std::pair<Pilot*, Outgoing>> sends;
   std::vector<QueuedJob> records;
-  Taken taken;  // slots given out in this batch
+  PilotFleet::Taken taken;  // slots given out in this batch
   for (Outgoing& o : outgoing) {
-    Pilot* pilot = shut_down_ ? nullptr : PilotForJob(&taken);
+    Pilot* pilot = fleet_.shut_down() ? nullptr : fleet_.PilotForJob(&taken);
     if (pilot == nullptr) {
-      HostFailedReport(o.spec, std::move(o.done),
-                       Host() + " has no connected pilot");
+      ReportUnrun(o.spec, std::move(o.done),
+                  HostFailed{Host() + " has no connected pilot"});
       continue;
     }
     taken[pilot] += std::max(1, o.spec.cores);
@@ -736,8 +133,8 @@ void PilotAdapter::SendOutgoing() {
     q.job = o.spec.id;
     q.task = o.spec.task;
     q.batch_id = pilot->batch_id;
-    q.name = job_name_;
-    q.dir = script_dir_;
+    q.name = fleet_.job_name();
+    q.dir = fleet_.script_dir();
     q.in_pilot = true;
     records.push_back(q);
     sends.emplace_back(pilot, std::move(o));
@@ -748,35 +145,33 @@ void PilotAdapter::SendOutgoing() {
   }
 }
 
-void PilotAdapter::SendTo(Pilot& target, JobSpec spec, DoneCallback done) {
-  Pilot* pilot = &target;
-  const JobId id = spec.id;
-  job_pilot_[id] = pilot;
-  const int cores = std::max(1, spec.cores);
-  ++pilot->running;
-  pilot->cores += cores;
+PilotAdapter::DoneCallback PilotAdapter::Running(Pilot& pilot, JobId id,
+                                                 int cores, DoneCallback done) {
+  job_pilot_[id] = &pilot;
+  fleet_.WorkStarted(pilot, cores);
   std::shared_ptr<bool> alive = alive_;
-  pilot->agent->Submit(std::move(spec), [this, alive, id, pilot, cores,
-                                         done = std::move(done)](JobReport r) {
+  Pilot* p = &pilot;  // pilots are kept until the fleet goes
+  return [this, alive, id, p, cores, done = std::move(done)](JobReport r) {
     if (*alive) {
       job_pilot_.erase(id);
-      pilot->cores -= cores;
-      // Pilots are kept (state kGone) until the adapter goes.
-      if (--pilot->running == 0) pilot->idle_since = clock().Now();
+      fleet_.WorkEnded(*p, cores);
     }
     done(std::move(r));
-  });
+  };
+}
+
+void PilotAdapter::SendTo(Pilot& pilot, JobSpec spec, DoneCallback done) {
+  const JobId id = spec.id;
+  const int cores = std::max(1, spec.cores);
+  DoneCallback running = Running(pilot, id, cores, std::move(done));
+  pilot.agent->Submit(std::move(spec), std::move(running));
 }
 
 void PilotAdapter::Cancel(JobId id) {
   for (auto it = outgoing_.begin(); it != outgoing_.end(); ++it) {
     if (it->spec.id != id) continue;
-    JobReport report;  // not sent yet: it never ran
-    report.id = id;
-    report.outcome = Cancelled{};
-    report.submitted = report.started = report.ended = clock().Now();
-    boost::asio::post(io(),
-                      [done = std::move(it->done), report] { done(report); });
+    // Not sent yet: it never ran.
+    ReportUnrun(it->spec, std::move(it->done), Cancelled{});
     outgoing_.erase(it);
     return;
   }
@@ -786,43 +181,25 @@ void PilotAdapter::Cancel(JobId id) {
 }
 
 void PilotAdapter::Adopt(QueuedJob job, JobSpec spec, DoneCallback done) {
-  Pilot* pilot = nullptr;
-  for (auto& p : pilots_) {
-    if (p->returned && p->state == PilotState::kReady &&
-        p->batch_id == job.batch_id && p->agent->connected()) {
-      pilot = p.get();
-    }
-  }
-  if (!job.in_pilot || pilot == nullptr || shut_down_) {
+  Pilot* pilot = fleet_.Returned(job.batch_id, /*serving=*/true);
+  if (!job.in_pilot || pilot == nullptr || fleet_.shut_down()) {
     // Its pilot did not come back: the job died with it.
     return Submit(std::move(spec), std::move(done));
   }
   const JobId old_id = job.job;
   if (!pilot->agent->Holds(old_id)) {
-    std::fprintf(stderr,
-                 "gsrt: %s: pilot %s does not hold job %llu of the "
-                 "interrupted run; its task runs again\n",
-                 Host().c_str(), pilot->name.c_str(),
-                 static_cast<unsigned long long>(old_id));
+    Sayf(messages(), MessageKind::kWarning,
+         "gsrt: %s: pilot %s does not hold job %llu of the "
+         "interrupted run; its task runs again\n",
+         Host().c_str(), pilot->name.c_str(),
+         static_cast<unsigned long long>(old_id));
     return Submit(std::move(spec), std::move(done));
   }
   const JobId id = spec.id;
   const int cores = std::max(1, spec.cores);
   const TaskId task = spec.task;
-  std::shared_ptr<bool> alive = alive_;
-  ++pilot->running;
-  pilot->cores += cores;
-  job_pilot_[id] = pilot;
-  pilot->agent->AdoptHeld(
-      old_id, spec,
-      [this, alive, id, pilot, cores, done = std::move(done)](JobReport r) {
-        if (*alive) {
-          job_pilot_.erase(id);
-          pilot->cores -= cores;
-          if (--pilot->running == 0) pilot->idle_since = clock().Now();
-        }
-        done(std::move(r));
-      });
+  DoneCallback running = Running(*pilot, id, cores, std::move(done));
+  pilot->agent->AdoptHeld(old_id, spec, std::move(running));
   QueuedJob q;  // recorded again: a later crash finds it too
   q.job = id;
   q.task = task;
@@ -837,13 +214,7 @@ void PilotAdapter::Adopt(QueuedJob job, JobSpec spec, DoneCallback done) {
 void PilotAdapter::Forget(std::vector<QueuedJob> jobs) {
   std::vector<QueuedJob> rest;
   for (QueuedJob& j : jobs) {
-    Pilot* pilot = nullptr;
-    for (auto& p : pilots_) {
-      if (p->returned && p->batch_id == j.batch_id &&
-          p->state != PilotState::kGone) {
-        pilot = p.get();
-      }
-    }
+    Pilot* pilot = fleet_.Returned(j.batch_id, /*serving=*/false);
     if (j.in_pilot) {
       // Nobody takes it over: it must not write its files beside the
       // task's new run.
@@ -857,88 +228,27 @@ void PilotAdapter::Forget(std::vector<QueuedJob> jobs) {
 }
 
 void PilotAdapter::Shutdown() {
-  if (shut_down_) return;
-  shut_down_ = true;
+  if (fleet_.shut_down()) return;
   for (Outgoing& o : std::exchange(outgoing_, {})) {
-    JobReport report;
-    report.id = o.spec.id;
-    report.outcome = Cancelled{};
-    report.submitted = report.started = report.ended = clock().Now();
-    boost::asio::post(io(),
-                      [done = std::move(o.done), report] { done(report); });
+    ReportUnrun(o.spec, std::move(o.done), Cancelled{});
   }
-  tick_.reset();
-  wait_deadline_.reset();
-  std::vector<std::string> ids;
-  std::vector<const Pilot*> unstarted;  // queued or starting when cancelled
-  for (auto& p : pilots_) {
-    if (p->agent) p->agent->Shutdown();
-    if (p->state != PilotState::kGone) ids.push_back(p->batch_id);
-    if (p->state == PilotState::kQueued) unstarted.push_back(p.get());
-    p->state = PilotState::kGone;
-  }
-  // Nothing of the run stays in the queue, started or not.
-  if (!ids.empty()) (void)commands().Cancel(ids);
-  WaitUntilUnlisted(unstarted);
-  if (listener_) listener_->Close();
-  if (!token_file_.empty()) ::unlink(token_file_.c_str());
-  for (const std::string& f : taken_over_files_) ::unlink(f.c_str());
-  // The scripts and outputs of pilots; a lost pilot's output is kept in
-  // failed/batch/ (it may say why).
-  for (const auto& p : pilots_) {
-    // A pilot come back is "NAME@BATCHID"; its files are NAME's.
-    RemovePilotFiles(script_dir_, SplitPilotName(p->name).pilot,
-                     p->lost ? options().host.workdir : std::string());
-  }
-  FinishWaiters(Status::Cancelled(Host() + " was shut down"));
-}
-
-void PilotAdapter::WaitUntilUnlisted(const std::vector<const Pilot*>& pilots) {
-  // A pilot cancelled while its job was starting gets its output file
-  // written by the batch system after the cancel ("CANCELLED"): removed
-  // before that, the file would come back. Bounded: after the wait, what
-  // comes back is left.
-  std::vector<std::string> names;
-  for (const Pilot* p : pilots) names.push_back(p->job_name);
-  if (names.empty()) return;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(3);
-  while (std::chrono::steady_clock::now() < deadline) {
-    const Listings listed = ListByJobName(names);
-    bool any = false;
-    for (const Pilot* p : pilots) {
-      auto it = listed.find(p->job_name);
-      // An unreadable listing counts as listed: it is asked again.
-      any = any || it == listed.end() || !it->second.ok() ||
-            it->second->count(p->batch_id) > 0;
-    }
-    if (!any) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-}
-
-std::vector<std::string> PilotAdapter::PilotJobIds() const {
-  std::vector<std::string> ids;
-  for (const auto& p : pilots_) {
-    if (p->state != PilotState::kGone) ids.push_back(p->batch_id);
-  }
-  return ids;
+  fleet_.Shutdown();
 }
 
 PilotAdapter::StatusCallback PilotAdapter::Busy(Pilot& pilot,
                                                 StatusCallback done) {
-  ++pilot.running;
+  fleet_.WorkStarted(pilot, 0);
   std::shared_ptr<bool> alive = alive_;
-  Pilot* p = &pilot;  // pilots are kept until the adapter goes
+  Pilot* p = &pilot;  // pilots are kept until the fleet goes
   return [this, alive, p, done = std::move(done)](Status s) {
-    if (*alive && --p->running == 0) p->idle_since = clock().Now();
+    if (*alive) fleet_.WorkEnded(*p, 0);
     done(std::move(s));
   };
 }
 
 void PilotAdapter::Put(std::string master_path, std::string host_path,
                        StatusCallback done) {
-  Pilot* p = ReadyPilot();
+  Pilot* p = fleet_.ReadyPilot();
   if (p == nullptr) return done(Status::Unavailable(Host() + ": no pilot"));
   p->agent->Put(std::move(master_path), std::move(host_path),
                 Busy(*p, std::move(done)));
@@ -946,18 +256,18 @@ void PilotAdapter::Put(std::string master_path, std::string host_path,
 
 void PilotAdapter::Get(std::string host_path, std::string master_path,
                        StatusCallback done) {
-  Pilot* p = ReadyPilot();
+  Pilot* p = fleet_.ReadyPilot();
   if (p == nullptr) return done(Status::Unavailable(Host() + ": no pilot"));
   p->agent->Get(std::move(host_path), std::move(master_path),
                 Busy(*p, std::move(done)));
 }
 
 void PilotAdapter::Remove(std::string host_path) {
-  if (Pilot* p = ReadyPilot()) p->agent->Remove(std::move(host_path));
+  if (Pilot* p = fleet_.ReadyPilot()) p->agent->Remove(std::move(host_path));
 }
 
 void PilotAdapter::Probe(ProbeCallback done) {
-  Pilot* p = ReadyPilot();
+  Pilot* p = fleet_.ReadyPilot();
   if (p == nullptr) return done(Status::Unavailable(Host() + ": no pilot"));
   const Seconds wait = waits().RecentMean();
   p->agent->Probe([done = std::move(done), wait](StatusOr<HostProbe> probe) {

@@ -7,7 +7,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <variant>
@@ -99,6 +98,11 @@ int BatchArrayIndex() {
 }
 
 int RunBatchJob(const std::string& dir, const std::string& work_dir) {
+  return RunBatchJob(dir, work_dir, StderrMessages());
+}
+
+int RunBatchJob(const std::string& dir, const std::string& work_dir,
+                MessageSink& messages) {
   const int index = BatchArrayIndex();
   // Claimed before anything runs (batch_claim.h): a master started again
   // after a crash may have voided this element, or the queue may run this
@@ -107,32 +111,32 @@ int RunBatchJob(const std::string& dir, const std::string& work_dir) {
   if (self.empty()) self = "pid " + std::to_string(::getpid());
   auto claim = ClaimBatchElement(dir, index, self);
   if (!claim.ok()) {
-    std::fprintf(stderr, "gsrt-agent --batch-job: %s\n",
-                 claim.status().ToString().c_str());
+    Sayf(messages, MessageKind::kError, "gsrt-agent --batch-job: %s\n",
+         claim.status().ToString().c_str());
     return 1;
   }
   if (const auto* held = std::get_if<ClaimHeld>(&*claim);
       held != nullptr && held->owner != self) {
     if (held->owner == kVoidClaim) {
-      std::fprintf(stderr,
-                   "gsrt-agent --batch-job: element %d of %s was voided by "
-                   "the master started again after a crash (it runs the "
-                   "task as a new job): not running it\n",
-                   index, dir.c_str());
+      Sayf(messages, MessageKind::kInfo,
+           "gsrt-agent --batch-job: element %d of %s was voided by "
+           "the master started again after a crash (it runs the "
+           "task as a new job): not running it\n",
+           index, dir.c_str());
       return 0;
     }
-    std::fprintf(stderr,
-                 "gsrt-agent --batch-job: element %d of %s is run by batch "
-                 "job %s already: not running it twice\n",
-                 index, dir.c_str(), held->owner.c_str());
+    Sayf(messages, MessageKind::kWarning,
+         "gsrt-agent --batch-job: element %d of %s is run by batch "
+         "job %s already: not running it twice\n",
+         index, dir.c_str(), held->owner.c_str());
     return 1;
   }
   auto bytes = ReadSmallFile(BatchSpecPath(dir, index));
   auto spec =
       bytes.ok() ? DecodeBatchSpec(*bytes) : StatusOr<JobSpec>(bytes.status());
   if (!spec.ok()) {
-    std::fprintf(stderr, "gsrt-agent --batch-job: %s\n",
-                 spec.status().ToString().c_str());
+    Sayf(messages, MessageKind::kError, "gsrt-agent --batch-job: %s\n",
+         spec.status().ToString().c_str());
     return 1;
   }
   boost::asio::io_context io(1);
@@ -168,7 +172,8 @@ int RunBatchJob(const std::string& dir, const std::string& work_dir) {
     });
     io.run();
     if (stopped) {
-      std::fprintf(stderr, "gsrt-agent --batch-job: stopped by a signal\n");
+      Sayf(messages, MessageKind::kWarning,
+           "gsrt-agent --batch-job: stopped by a signal\n");
       return 1;
     }
   }
@@ -176,7 +181,8 @@ int RunBatchJob(const std::string& dir, const std::string& work_dir) {
   Status s = WriteFileAtomically(BatchRecordPath(dir, index),
                                  EncodeBatchRecord(*report));
   if (!s.ok()) {
-    std::fprintf(stderr, "gsrt-agent --batch-job: %s\n", s.ToString().c_str());
+    Sayf(messages, MessageKind::kError, "gsrt-agent --batch-job: %s\n",
+         s.ToString().c_str());
     return 1;
   }
   return 0;

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "runtime/base/file_io.h"  // spec and record files: WriteFileAtomically
+#include "runtime/base/messages.h"
 #include "runtime/base/status.h"
 #include "runtime/jobs/job.h"
 
@@ -39,8 +40,12 @@ int BatchArrayIndex();
 // DIR/spec.<index> in `work_dir` and writes DIR/record.<index>. Exit code
 // 0 when a record was written (whatever the job's outcome) or the element
 // was voided (nothing run), 1 otherwise. SIGTERM (scancel, qdel, the
-// time limit) kills the job and writes no record.
+// time limit) kills the job and writes no record. What it says goes to
+// `messages` (the agent's stderr, which the queue keeps as the job's
+// output: StderrMessages()).
 int RunBatchJob(const std::string& dir, const std::string& work_dir);
+int RunBatchJob(const std::string& dir, const std::string& work_dir,
+                MessageSink& messages);
 
 }  // namespace gs
 
