@@ -18,7 +18,7 @@ FileSystem& fs = RealFileSystem();
 
 // How outputs and logs are put in place: fs.Rename with JobFileReplace().
 Status MoveJobFile(const std::string& from, const std::string& to) {
-  return RealFileSystem().Rename(from, to, JobFileReplace());
+  return RealFileSystem().RenameWith(from, to, JobFileReplace());
 }
 
 TEST(JobFilesTest, MoveCreatesParentsAndReplaces) {

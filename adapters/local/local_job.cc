@@ -400,7 +400,7 @@ Exited LocalJob::Collect(int status) {
   }
   e.results = std::move(results).value();
   for (const OutputMove& out : cmd_.outputs) {
-    Status s = fs_.Rename(out.temp, out.dest, JobFileReplace());
+    Status s = fs_.RenameWith(out.temp, out.dest, JobFileReplace());
     if (!s.ok()) {
       e.error = "output of parameter " + std::to_string(out.param_index) +
                 " could not be put in place: " + s.message();
@@ -431,7 +431,7 @@ void LocalJob::KeepLogs(Exited& e) {
     if (!info.ok() || info->size == 0) continue;
     const std::string kept = host_.logs_dir + "/job-" + id + "." + stream;
     // A log that cannot be kept is not worth failing a finished job.
-    if (fs_.Rename(path, kept, JobFileReplace()).ok()) {
+    if (fs_.RenameWith(path, kept, JobFileReplace()).ok()) {
       e.log_dir = host_.logs_dir;
     }
   }

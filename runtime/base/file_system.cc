@@ -66,8 +66,6 @@ class PosixFileLock : public FileLock {
 
 class PosixFileSystem : public FileSystem {
  public:
-  using FileSystem::Rename;
-
   FileInfo Stat(const std::string& path) override {
     FileInfo f;
     struct stat st;
@@ -181,8 +179,12 @@ class PosixFileSystem : public FileSystem {
     return Status::Ok();
   }
 
-  Status Rename(const std::string& from, const std::string& to,
-                const ReplaceOptions& options) override {
+  Status Rename(const std::string& from, const std::string& to) override {
+    return RenameWith(from, to, ReplaceOptions());
+  }
+
+  Status RenameWith(const std::string& from, const std::string& to,
+                    const ReplaceOptions& options) override {
     int err = RenameMakingParents(from, to, options.make_parents);
     if (err == 0) return Status::Ok();
     if (err != EXDEV) {

@@ -95,11 +95,10 @@ class FileSystem {
   // directory only when it is empty). Across file systems, where a rename
   // cannot, it copies a file (CopyAtomically: `to` keeps its old content
   // if the copy fails) and then removes `from`.
-  Status Rename(const std::string& from, const std::string& to) {
-    return Rename(from, to, ReplaceOptions());
-  }
-  virtual Status Rename(const std::string& from, const std::string& to,
-                        const ReplaceOptions& options) = 0;
+  virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  // Rename, with `options` for the copy across file systems (and parents).
+  virtual Status RenameWith(const std::string& from, const std::string& to,
+                            const ReplaceOptions& options) = 0;
 
   // Replaces `to` by a copy of the file at `from` through a temporary
   // beside it, so that readers see the old file or the whole copy. The

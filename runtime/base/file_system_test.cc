@@ -231,9 +231,9 @@ TEST_F(RealFileSystemTest, RenameMakesParentsWhenAsked) {
   EXPECT_FALSE(fs_.Rename(dir_ / "a", dir_ / "x/y/z").ok());
   ReplaceOptions options;
   options.make_parents = true;
-  ASSERT_TRUE(fs_.Rename(dir_ / "a", dir_ / "x/y/z", options).ok());
+  ASSERT_TRUE(fs_.RenameWith(dir_ / "a", dir_ / "x/y/z", options).ok());
   EXPECT_EQ(Slurp(dir_ / "x/y/z"), "one");
-  Status s = fs_.Rename(dir_ / "absent", dir_ / "x/q", options);
+  Status s = fs_.RenameWith(dir_ / "absent", dir_ / "x/q", options);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("absent"), std::string::npos) << s.message();
 }

@@ -143,8 +143,12 @@ void MemFileSystem::set_free_bytes(uint64_t bytes) {
   free_bytes_ = bytes;
 }
 
-Status MemFileSystem::Rename(const std::string& from, const std::string& to,
-                             const ReplaceOptions& options) {
+Status MemFileSystem::Rename(const std::string& from, const std::string& to) {
+  return RenameWith(from, to, ReplaceOptions());
+}
+
+Status MemFileSystem::RenameWith(const std::string& from, const std::string& to,
+                                 const ReplaceOptions& options) {
   std::lock_guard<std::mutex> lock(mu_);
   if (options.make_parents && !ParentExistsLocked(to) &&
       (files_.count(from) || dirs_.count(from))) {

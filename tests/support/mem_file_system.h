@@ -34,9 +34,9 @@ class MemFileSystem : public FileSystem {
   Status ListDir(const std::string& path,
                  const std::function<bool(const DirEntry&)>& entry) override;
   StatusOr<uint64_t> FreeBytes(const std::string& path) override;
-  using FileSystem::Rename;
-  Status Rename(const std::string& from, const std::string& to,
-                const ReplaceOptions& options) override;
+  Status Rename(const std::string& from, const std::string& to) override;
+  Status RenameWith(const std::string& from, const std::string& to,
+                    const ReplaceOptions& options) override;
   Status CopyAtomically(const std::string& from, const std::string& to,
                         const ReplaceOptions& options) override;
   Status Remove(const std::string& path) override;

@@ -128,7 +128,7 @@ TEST(MemFileSystemTest, RenameMovesDirectoriesAndMakesParentsWhenAsked) {
   EXPECT_FALSE(fs.Rename("/e/f", "/x/y/f").ok());
   ReplaceOptions options;
   options.make_parents = true;
-  ASSERT_TRUE(fs.Rename("/e/f", "/x/y/f", options).ok());
+  ASSERT_TRUE(fs.RenameWith("/e/f", "/x/y/f", options).ok());
   EXPECT_EQ(fs.Contents("/x/y/f"), "x");
 }
 
