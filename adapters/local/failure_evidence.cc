@@ -1,14 +1,9 @@
 #include "adapters/local/failure_evidence.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <filesystem>
+#include <vector>
 
 namespace gs {
-
-namespace fs = std::filesystem;
 
 std::string EvidenceSession(std::time_t now, pid_t pid) {
   std::tm utc{};
@@ -33,42 +28,46 @@ std::string EvidenceName(TaskId task, const std::string& operation, JobId job) {
 
 StatusOr<std::string> FailureEvidence::Keep(const std::string& sandbox,
                                             const std::string& name) {
-  std::error_code ec;
   if (session_dir_.empty()) {
     std::string dir = failed_dir_ + "/" + session_;
-    fs::create_directories(dir, ec);
-    if (ec) {
-      return Status::FromErrno("cannot create " + dir, ec.value());
+    if (Status s = fs_.CreateDirs(dir); !s.ok()) {
+      return Status::IoError("cannot create " + dir + " (" + s.message() + ")");
     }
     // Outputs and logs may hold the user's data.
-    fs::permissions(failed_dir_, fs::perms::owner_all,
-                    fs::perm_options::replace, ec);
-    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
+    (void)fs_.RestrictToOwner(failed_dir_);
+    (void)fs_.RestrictToOwner(dir);
     session_dir_ = dir;
   }
   std::string to = session_dir_ + "/" + name;
   // A job id is used once per session; a leftover is never overwritten.
-  for (int n = 2; fs::exists(to, ec); ++n) {
+  for (int n = 2; fs_.Examine(to).ok(); ++n) {
     to = session_dir_ + "/" + name + "." + std::to_string(n);
   }
-  if (::rename(sandbox.c_str(), to.c_str()) != 0) {
-    return Status::FromErrno("cannot keep " + sandbox + " as " + to, errno);
+  if (Status s = fs_.Rename(sandbox, to); !s.ok()) {
+    return Status::IoError("cannot keep " + sandbox + " as " + to + " (" +
+                           s.message() + ")");
   }
   return to;
 }
 
 int FailureEvidence::RemoveOlderThan(Seconds max_age, std::time_t now) const {
   if (max_age <= 0) return 0;
+  std::vector<std::string> sessions;
+  (void)fs_.ListDir(failed_dir_, [&](const DirEntry& e) {
+    if (e.name != session_ && (e.kind == DirEntry::Kind::kDirectory ||
+                               e.kind == DirEntry::Kind::kUnknown)) {
+      sessions.push_back(failed_dir_ + "/" + std::string(e.name));
+    }
+    return true;
+  });
   int removed = 0;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(failed_dir_, ec)) {
-    if (entry.path().filename() == session_) continue;
-    struct stat st;
-    if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-      continue;
-    if (static_cast<double>(now - st.st_mtime) <= max_age) continue;
-    std::error_code ignored;
-    fs::remove_all(entry.path(), ignored);
+  for (const std::string& path : sessions) {
+    auto info = fs_.Examine(path);
+    if (!info.ok() || !info->directory) continue;
+    const std::time_t mtime =
+        static_cast<std::time_t>(info->mtime_ns / 1000000000);
+    if (static_cast<double>(now - mtime) <= max_age) continue;
+    (void)fs_.RemoveAll(path);
     ++removed;
   }
   return removed;

@@ -3,7 +3,8 @@
 // area to work_dir/failed/<session>/task-<task>-<operation>-job-<job>, where
 // the session names the adapter's start (UTC time and pid), so no later job
 // or run reuses or overwrites it. Sessions older than a configured age are
-// removed when an adapter connects; nothing else removes them.
+// removed when an adapter connects; nothing else removes them. Its file
+// work goes through a borrowed FileSystem; used on the adapter's thread.
 #ifndef GSRT_ADAPTERS_LOCAL_FAILURE_EVIDENCE_H_
 #define GSRT_ADAPTERS_LOCAL_FAILURE_EVIDENCE_H_
 
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "runtime/base/clock.h"
+#include "runtime/base/file_system.h"
 #include "runtime/base/status.h"
 #include "runtime/jobs/job.h"
 
@@ -27,9 +29,12 @@ std::string EvidenceName(TaskId task, const std::string& operation, JobId job);
 
 class FailureEvidence {
  public:
-  // Evidence goes to `failed_dir`/`session`.
-  FailureEvidence(std::string failed_dir, std::string session)
-      : failed_dir_(std::move(failed_dir)), session_(std::move(session)) {}
+  // Evidence goes to `failed_dir`/`session` on `fs`, which must outlive
+  // this object.
+  FailureEvidence(FileSystem& fs, std::string failed_dir, std::string session)
+      : fs_(fs),
+        failed_dir_(std::move(failed_dir)),
+        session_(std::move(session)) {}
 
   // Moves `sandbox` to the session's directory under `name` (made 0700 on
   // first use); returns where it went.
@@ -43,6 +48,7 @@ class FailureEvidence {
   const std::string& session_dir() const { return session_dir_; }
 
  private:
+  FileSystem& fs_;
   std::string failed_dir_;
   std::string session_;
   std::string session_dir_;  // made on the first Keep

@@ -22,7 +22,7 @@ TEST(FailureEvidenceTest, NameKeepsOnlyPlainCharactersOfTheOperation) {
 
 TEST(FailureEvidenceTest, KeepMovesTheSandboxAndNeverOverwrites) {
   TempDir dir;
-  FailureEvidence evidence(dir / "failed", "s1");
+  FailureEvidence evidence(RealFileSystem(), dir / "failed", "s1");
   for (const char* text : {"first", "second"}) {
     std::filesystem::create_directories(dir / "jobs/3");
     WriteText(dir / "jobs/3/stderr", text);

@@ -37,7 +37,10 @@
 // application failure, retried by its budget) and the next job a fresh
 // server.
 //
-// One work dir serves one master at a time.
+// One work dir serves one master at a time. Each job's life is a LocalJob
+// (local_job.h); the adapter keeps the slots, the queue, the pools of
+// sandboxes and workers, and the reactor. Its file work goes through a
+// FileSystem (the real one unless a test hands another).
 #ifndef GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
 #define GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
 
@@ -49,17 +52,12 @@
 
 #include "adapters/adapter_defaults.h"
 #include "adapters/local/failure_evidence.h"
+#include "adapters/local/local_job.h"
 #include "adapters/local/sandbox_pool.h"
 #include "adapters/local/worker_pool.h"
 #include "runtime/base/clock.h"
+#include "runtime/base/file_system.h"
 #include "runtime/jobs/worker_mode.h"
-
-namespace boost::asio {
-class io_context;
-}  // namespace boost::asio
-namespace boost::system {
-class error_code;
-}  // namespace boost::system
 
 namespace gs {
 
@@ -88,9 +86,9 @@ struct LocalAdapterOptions {
 class LocalAdapter : public AdapterDefaults {
  public:
   // Callbacks run on `io`; Submit, Cancel and Shutdown must be called on the
-  // thread running `io`. `io` and `clock` must outlive the adapter.
+  // thread running `io`. `io`, `clock` and `fs` must outlive the adapter.
   LocalAdapter(boost::asio::io_context& io, Clock& clock,
-               LocalAdapterOptions options);
+               LocalAdapterOptions options, FileSystem* fs = &RealFileSystem());
   // As Shutdown(): running jobs are killed and their callbacks fire.
   ~LocalAdapter() override;
 
@@ -98,6 +96,7 @@ class LocalAdapter : public AdapterDefaults {
   LocalAdapter& operator=(const LocalAdapter&) = delete;
 
   std::string_view kind() const override { return "local"; }
+  void SetMessages(MessageSink* sink) override;
 
   // Creates work_dir/jobs and work_dir/logs and opens /dev/null; says what
   // to fix when the work dir is not usable.
@@ -149,44 +148,33 @@ class LocalAdapter : public AdapterDefaults {
   int workers_started() const { return workers_.started(); }
 
  private:
-  struct Job;
-  using JobPtr = std::shared_ptr<Job>;
+  using JobPtr = std::shared_ptr<LocalJob>;
 
   void Start(const JobPtr& job);
   // Marks the job running and arms its timeout.
   void Track(const JobPtr& job);
-  void WaitForExit(const JobPtr& job);
-  void OnExit(const JobPtr& job);
-  // Persistent mode: hands the job to a worker and reads its reply.
-  void StartOnWorker(const JobPtr& job);
-  void OnReply(const JobPtr& job, const boost::system::error_code& ec);
-  // Reports a job whose worker has been waited for (`reaped`) with
-  // `wait_status`, or whose status was lost (errno `wait_errno`).
+  // Reports a job whose worker is gone (LocalJob::Ended).
   void Finish(const JobPtr& job, bool reaped, int wait_status, int wait_errno);
-  Exited Collect(Job& job, int wait_status);
-  // "OP threw: WHAT" when the worker left the message of an exception,
-  // "exit code N" otherwise.
-  std::string ExitError(const Job& job, int code);
-  void KeepLogs(Job& job, Exited& exited);
-  void Kill(Job& job);
   void StartQueued();
   // Reports a job that never ran, from the io_context (not from inside
   // Submit).
   void PostFailure(const JobPtr& job, JobOutcome outcome);
   Status EnsureOpen();
-  // Moves a failed job's sandbox to the evidence; returns where it went
-  // (the sandbox itself if it could not be moved).
-  std::string KeepEvidence(const Job& job);
+  // Put and Get: a copy of `from` that `to` shows whole or not at all (the
+  // parent directories of `to` are created).
+  Status CopyAtomically(const std::string& from, const std::string& to);
 
   boost::asio::io_context& io_;
   Clock& clock_;
+  FileSystem& fs_;
   LocalAdapterOptions options_;
   std::string jobs_dir_;
   std::string logs_dir_;
   SandboxPool sandboxes_;
   FailureEvidence evidence_;
   WorkerPool workers_;
-  int devnull_fd_ = -1;
+  // Lent to every job; its devnull_fd is opened by EnsureOpen.
+  LocalJobHost host_;
   bool dirs_ready_ = false;
   bool shut_down_ = false;
   std::unordered_map<JobId, JobPtr> running_;

@@ -3,13 +3,16 @@
 // local adapter aims at a few tens of microseconds of overhead per job, so
 // the sandbox of a successful job is renamed to an idle name and renamed
 // again for a later job, keeping its (empty) stdout/stderr and its result
-// file, which MarkStale() flags as not written by the next job.
+// file, which MarkStale() flags as not written by the next job. All its
+// file work goes through a borrowed FileSystem; used on the adapter's
+// thread only.
 #ifndef GSRT_ADAPTERS_LOCAL_SANDBOX_POOL_H_
 #define GSRT_ADAPTERS_LOCAL_SANDBOX_POOL_H_
 
 #include <string>
 #include <vector>
 
+#include "runtime/base/file_system.h"
 #include "runtime/base/status.h"
 
 namespace gs {
@@ -21,8 +24,9 @@ class SandboxPool {
   static constexpr const char* kStderr = "stderr";
   static constexpr const char* kResult = "result";
 
-  // Sandboxes live in `jobs_dir`; at most `max_idle` are kept.
-  SandboxPool(std::string jobs_dir, int max_idle);
+  // Sandboxes live in `jobs_dir` of `fs` (which must outlive the pool); at
+  // most `max_idle` are kept.
+  SandboxPool(FileSystem& fs, std::string jobs_dir, int max_idle);
   ~SandboxPool() { Clear(); }
 
   SandboxPool(const SandboxPool&) = delete;
@@ -46,11 +50,15 @@ class SandboxPool {
   void Clear();
 
   // Removes `sandbox` entirely (cancelled, timed out, never started).
-  static void Remove(const std::string& sandbox);
+  void Remove(const std::string& sandbox);
 
   int idle() const { return static_cast<int>(idle_.size()); }
 
  private:
+  // True when `dir` holds nothing but the files a pooled sandbox may keep.
+  bool OnlyPoolFiles(const std::string& dir);
+
+  FileSystem& fs_;
   std::string jobs_dir_;
   std::string idle_prefix_;  // jobs_dir/.idle.PID.
   int max_idle_;

@@ -28,7 +28,7 @@ class SandboxPoolTest : public ::testing::Test {
 };
 
 TEST_F(SandboxPoolTest, CleanSandboxIsReusedWithItsResultMarkedStale) {
-  SandboxPool pool(jobs_, 2);
+  SandboxPool pool(RealFileSystem(), jobs_, 2);
   ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
   WriteText(jobs_ + "/1/stdout", "");
   WriteText(jobs_ + "/1/result", "42\n");
@@ -39,7 +39,7 @@ TEST_F(SandboxPoolTest, CleanSandboxIsReusedWithItsResultMarkedStale) {
   ASSERT_TRUE(pool.Acquire(jobs_ + "/2").ok());
   EXPECT_EQ(pool.idle(), 0);
   EXPECT_TRUE(Exists(jobs_ + "/2/stdout")) << "reused, not recreated";
-  EXPECT_FALSE(ReadResultFile(jobs_ + "/2/result", 100).ok())
+  EXPECT_FALSE(ReadResultFile(RealFileSystem(), jobs_ + "/2/result", 100).ok())
       << "the earlier job's result must not count for this one";
   struct stat st;
   ASSERT_EQ(::stat((jobs_ + "/2").c_str(), &st), 0);
@@ -47,7 +47,7 @@ TEST_F(SandboxPoolTest, CleanSandboxIsReusedWithItsResultMarkedStale) {
 }
 
 TEST_F(SandboxPoolTest, SandboxWithOtherFilesIsRemoved) {
-  SandboxPool pool(jobs_, 2);
+  SandboxPool pool(RealFileSystem(), jobs_, 2);
   ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
   WriteText(jobs_ + "/1/scratch.tmp", "x");
   pool.Release(jobs_ + "/1");
@@ -62,7 +62,7 @@ TEST_F(SandboxPoolTest, SandboxWithOtherFilesIsRemoved) {
 }
 
 TEST_F(SandboxPoolTest, KeepsAtMostMaxIdle) {
-  SandboxPool pool(jobs_, 1);
+  SandboxPool pool(RealFileSystem(), jobs_, 1);
   ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
   ASSERT_TRUE(pool.Acquire(jobs_ + "/2").ok());
   pool.Release(jobs_ + "/1");
@@ -72,7 +72,7 @@ TEST_F(SandboxPoolTest, KeepsAtMostMaxIdle) {
 }
 
 TEST_F(SandboxPoolTest, AcquireReplacesAStaleSandboxOfTheSameId) {
-  SandboxPool pool(jobs_, 2);
+  SandboxPool pool(RealFileSystem(), jobs_, 2);
   ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
   pool.Release(jobs_ + "/1");
   std::filesystem::create_directories(jobs_ + "/9");
@@ -84,7 +84,7 @@ TEST_F(SandboxPoolTest, AcquireReplacesAStaleSandboxOfTheSameId) {
 
 TEST_F(SandboxPoolTest, ClearAndDestructorRemoveIdleSandboxes) {
   {
-    SandboxPool pool(jobs_, 4);
+    SandboxPool pool(RealFileSystem(), jobs_, 4);
     ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
     ASSERT_TRUE(pool.Acquire(jobs_ + "/2").ok());
     pool.Release(jobs_ + "/1");
@@ -103,7 +103,7 @@ TEST_F(SandboxPoolTest, RemoveStaleDropsIdleSandboxesOfEarlierRuns) {
   std::filesystem::create_directories(jobs_ + "/.idle.1.0");
   WriteText(jobs_ + "/.idle.1.0/junk", "");
   std::filesystem::create_directories(jobs_ + "/17");  // a kept failure
-  SandboxPool pool(jobs_, 2);
+  SandboxPool pool(RealFileSystem(), jobs_, 2);
   pool.RemoveStale();
   EXPECT_FALSE(Exists(jobs_ + "/.idle.1.0"));
   EXPECT_TRUE(Exists(jobs_ + "/17"));

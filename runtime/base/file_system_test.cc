@@ -9,6 +9,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "tests/support/temp_dir.h"
@@ -165,6 +166,128 @@ TEST_F(RealFileSystemTest, RestrictToOwnerLeavesOthersOut) {
   ASSERT_EQ(::stat((dir_ / "w").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
   EXPECT_FALSE(fs_.RestrictToOwner(dir_ / "missing").ok());
+}
+
+TEST_F(RealFileSystemTest, ExamineSeesAnyKindAndSaysWhyNot) {
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "f", "123").ok());
+  auto file = fs_.Examine(dir_ / "f");
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  EXPECT_TRUE(file->exists);
+  EXPECT_FALSE(file->directory);
+  EXPECT_EQ(file->size, 3u);
+  auto dir = fs_.Examine(dir_.path());
+  ASSERT_TRUE(dir.ok());
+  EXPECT_TRUE(dir->directory);
+  auto missing = fs_.Examine(dir_ / "missing");
+  EXPECT_EQ(missing.status().code(), Status::Code::kNotFound);
+  auto under_a_file = fs_.Examine(dir_ / "f/g");
+  EXPECT_FALSE(under_a_file.ok());
+  EXPECT_NE(under_a_file.status().code(), Status::Code::kNotFound);
+}
+
+TEST_F(RealFileSystemTest, SetModifiedMarksTheEpochUntilTheNextWrite) {
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "f", "x").ok());
+  ASSERT_TRUE(fs_.SetModified(dir_ / "f", 0).ok());
+  EXPECT_EQ(fs_.Stat(dir_ / "f").mtime_ns, 0);
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "f", "y").ok());
+  EXPECT_GT(fs_.Stat(dir_ / "f").mtime_ns, 0);
+  EXPECT_FALSE(fs_.SetModified(dir_ / "missing", 0).ok());
+}
+
+TEST_F(RealFileSystemTest, ListDirNamesEachEntryWithItsKind) {
+  ASSERT_TRUE(fs_.CreateDirs(dir_ / "d/sub").ok());
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "d/f", "x").ok());
+  std::map<std::string, DirEntry::Kind> seen;
+  ASSERT_TRUE(fs_.ListDir(dir_ / "d",
+                          [&](const DirEntry& e) {
+                            seen[std::string(e.name)] = e.kind;
+                            return true;
+                          })
+                  .ok());
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen["f"], DirEntry::Kind::kRegular);
+  EXPECT_EQ(seen["sub"], DirEntry::Kind::kDirectory);
+  int calls = 0;
+  ASSERT_TRUE(fs_.ListDir(dir_ / "d",
+                          [&](const DirEntry&) {
+                            ++calls;
+                            return false;
+                          })
+                  .ok());
+  EXPECT_EQ(calls, 1) << "false stops the listing";
+  EXPECT_FALSE(
+      fs_.ListDir(dir_ / "d/f", [](const DirEntry&) { return true; }).ok());
+}
+
+TEST_F(RealFileSystemTest, FreeBytesOfAFileSystemWithRoom) {
+  auto free = fs_.FreeBytes(dir_.path());
+  ASSERT_TRUE(free.ok()) << free.status().ToString();
+  EXPECT_GT(*free, 0u);
+  EXPECT_FALSE(fs_.FreeBytes(dir_ / "missing").ok());
+}
+
+TEST_F(RealFileSystemTest, RenameMakesParentsWhenAsked) {
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "a", "one").ok());
+  EXPECT_FALSE(fs_.Rename(dir_ / "a", dir_ / "x/y/z").ok());
+  ReplaceOptions options;
+  options.make_parents = true;
+  ASSERT_TRUE(fs_.RenameWith(dir_ / "a", dir_ / "x/y/z", options).ok());
+  EXPECT_EQ(Slurp(dir_ / "x/y/z"), "one");
+  Status s = fs_.RenameWith(dir_ / "absent", dir_ / "x/q", options);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("absent"), std::string::npos) << s.message();
+}
+
+TEST_F(RealFileSystemTest, RenameMovesADirectoryOntoAnEmptyOne) {
+  ASSERT_TRUE(fs_.CreateDirs(dir_ / "d").ok());
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "d/f", "x").ok());
+  ASSERT_TRUE(fs_.CreateDirs(dir_ / "e").ok());
+  ASSERT_TRUE(fs_.Rename(dir_ / "d", dir_ / "e").ok());
+  EXPECT_EQ(Slurp(dir_ / "e/f"), "x");
+  ASSERT_TRUE(fs_.CreateDirs(dir_ / "d").ok());
+  EXPECT_FALSE(fs_.Rename(dir_ / "d", dir_ / "e").ok()) << "e is not empty";
+}
+
+TEST_F(RealFileSystemTest, CopyAtomicallyKeepsTheModeWhenAsked) {
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "a", "bytes").ok());
+  ASSERT_EQ(::chmod((dir_ / "a").c_str(), 0750), 0);
+  ASSERT_TRUE(fs_.WriteFile(dir_ / "b", "old").ok());
+  ReplaceOptions options;
+  options.keep_mode = true;
+  options.sync = false;
+  ASSERT_TRUE(fs_.CopyAtomically(dir_ / "a", dir_ / "b", options).ok());
+  EXPECT_EQ(Slurp(dir_ / "b"), "bytes");
+  struct stat st;
+  ASSERT_EQ(::stat((dir_ / "b").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0750u);
+  ASSERT_TRUE(fs_.CopyAtomically(dir_ / "a", dir_ / "c", {}).ok());
+  ASSERT_EQ(::stat((dir_ / "c").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0111, 0u) << "a new file's mode";
+  EXPECT_FALSE(fs_.CopyAtomically(dir_ / "missing", dir_ / "d", {}).ok());
+  EXPECT_FALSE(fs_.CopyAtomically(dir_ / "a", dir_ / "no/d", {}).ok());
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_.path())) {
+    ++entries;
+  }
+  EXPECT_EQ(entries, 3u) << "a temporary was left";
+}
+
+TEST_F(RealFileSystemTest, MakePrivateDirSaysWhatIsInTheWay) {
+  ASSERT_TRUE(fs_.MakePrivateDir(dir_ / "p").ok());
+  struct stat st;
+  ASSERT_EQ(::stat((dir_ / "p").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  EXPECT_EQ(fs_.MakePrivateDir(dir_ / "p").code(),
+            Status::Code::kFailedPrecondition);
+  EXPECT_EQ(fs_.MakePrivateDir(dir_ / "no/p").code(), Status::Code::kNotFound);
+}
+
+TEST_F(RealFileSystemTest, RemoveDirTakesEmptyDirectoriesOnly) {
+  ASSERT_TRUE(fs_.CreateDirs(dir_ / "d/e").ok());
+  EXPECT_FALSE(fs_.RemoveDir(dir_ / "d").ok());
+  EXPECT_TRUE(fs_.RemoveDir(dir_ / "d/e").ok());
+  EXPECT_FALSE(fs::exists(dir_ / "d/e"));
+  EXPECT_TRUE(fs_.RemoveDir(dir_ / "d/e").ok()) << "nothing there is fine";
 }
 
 TEST_F(RealFileSystemTest, LockIsExclusiveUntilReleased) {

@@ -1,6 +1,7 @@
 #include "tests/support/mem_file_system.h"
 
 #include <memory>
+#include <utility>
 
 namespace gs::testing {
 
@@ -77,15 +78,127 @@ Status MemFileSystem::CopyFile(const std::string& from, const std::string& to) {
   return Status::Ok();
 }
 
-Status MemFileSystem::Rename(const std::string& from, const std::string& to) {
+StatusOr<FileInfo> MemFileSystem::Examine(const std::string& path) {
   std::lock_guard<std::mutex> lock(mu_);
+  FileInfo info;
+  info.exists = true;
+  if (dirs_.count(path)) {
+    info.directory = true;
+    return info;
+  }
+  auto it = files_.find(path);
+  if (it == files_.end()) {
+    return Status::NotFound("'" + path + "' does not exist");
+  }
+  info.size = it->second.bytes.size();
+  info.mtime_ns = it->second.mtime_ns;
+  info.inode = it->second.inode;
+  return info;
+}
+
+Status MemFileSystem::SetModified(const std::string& path, int64_t mtime_ns) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = files_.find(path);
+  if (it == files_.end()) return Status::IoError("touch " + path + ": missing");
+  it->second.mtime_ns = mtime_ns;
+  return Status::Ok();
+}
+
+Status MemFileSystem::ListDir(
+    const std::string& path,
+    const std::function<bool(const DirEntry&)>& entry) {
+  std::vector<std::pair<std::string, DirEntry::Kind>> found;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!dirs_.count(path)) return Status::IoError("list " + path + ": none");
+    for (const auto& [p, f] : files_) {
+      if (Parent(p) == path) {
+        found.emplace_back(p.substr(p.rfind('/') + 1),
+                           DirEntry::Kind::kRegular);
+      }
+    }
+    for (const std::string& d : dirs_) {
+      if (d != "/" && Parent(d) == path) {
+        found.emplace_back(d.substr(d.rfind('/') + 1),
+                           DirEntry::Kind::kDirectory);
+      }
+    }
+  }
+  for (const auto& [name, kind] : found) {
+    if (!entry(DirEntry{name, kind})) break;
+  }
+  return Status::Ok();
+}
+
+StatusOr<uint64_t> MemFileSystem::FreeBytes(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!dirs_.count(path) && !files_.count(path)) {
+    return Status::IoError("statvfs " + path + ": missing");
+  }
+  return free_bytes_;
+}
+
+void MemFileSystem::set_free_bytes(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  free_bytes_ = bytes;
+}
+
+Status MemFileSystem::Rename(const std::string& from, const std::string& to) {
+  return RenameWith(from, to, ReplaceOptions());
+}
+
+Status MemFileSystem::RenameWith(const std::string& from, const std::string& to,
+                                 const ReplaceOptions& options) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (options.make_parents && !ParentExistsLocked(to) &&
+      (files_.count(from) || dirs_.count(from))) {
+    CreateDirsLocked(Parent(to));
+  }
+  if (dirs_.count(from)) return RenameDirLocked(from, to);
   auto it = files_.find(from);
-  if (it == files_.end() || !ParentExistsLocked(to)) {
+  if (it == files_.end() || !ParentExistsLocked(to) || dirs_.count(to)) {
     return Status::IoError("rename " + from + " to " + to + ": missing");
   }
   File moved = std::move(it->second);  // keeps its inode, as rename(2)
   files_.erase(it);
   files_[to] = std::move(moved);
+  return Status::Ok();
+}
+
+Status MemFileSystem::RenameDirLocked(const std::string& from,
+                                      const std::string& to) {
+  if (!ParentExistsLocked(to) || files_.count(to) || IsUnder(to, from) ||
+      (dirs_.count(to) && HasChildrenLocked(to))) {
+    return Status::IoError("rename " + from + " to " + to + ": refused");
+  }
+  auto moved = [&](const std::string& p) { return to + p.substr(from.size()); };
+  std::map<std::string, File> files;
+  for (auto& [p, f] : files_) {
+    files[IsUnder(p, from) ? moved(p) : p] = std::move(f);
+  }
+  files_ = std::move(files);
+  std::set<std::string> dirs, priv;
+  for (const std::string& d : dirs_) {
+    dirs.insert(d == from || IsUnder(d, from) ? moved(d) : d);
+  }
+  for (const std::string& d : private_) {
+    priv.insert(d == from || IsUnder(d, from) ? moved(d) : d);
+  }
+  dirs_ = std::move(dirs);
+  private_ = std::move(priv);
+  return Status::Ok();
+}
+
+Status MemFileSystem::CopyAtomically(const std::string& from,
+                                     const std::string& to,
+                                     const ReplaceOptions&) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = files_.find(from);
+  if (it == files_.end()) return Status::IoError("copy " + from + ": missing");
+  if (!ParentExistsLocked(to) || dirs_.count(to)) {
+    return Status::IoError("copy " + from + " to " + to + ": no directory");
+  }
+  PutLocked(to, it->second.bytes);
   return Status::Ok();
 }
 
@@ -98,6 +211,18 @@ Status MemFileSystem::Remove(const std::string& path) {
   }
   for (const std::string& d : dirs_) {
     if (IsUnder(d, path)) return Status::IoError("remove " + path + ": full");
+  }
+  dirs_.erase(path);
+  private_.erase(path);
+  return Status::Ok();
+}
+
+Status MemFileSystem::RemoveDir(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (files_.count(path)) return Status::IoError("rmdir " + path + ": a file");
+  if (!dirs_.count(path)) return Status::Ok();
+  if (HasChildrenLocked(path)) {
+    return Status::IoError("rmdir " + path + ": not empty");
   }
   dirs_.erase(path);
   private_.erase(path);
@@ -118,8 +243,26 @@ Status MemFileSystem::CreateDirs(const std::string& path) {
   std::lock_guard<std::mutex> lock(mu_);
   for (std::string d = path; d != "/" && !d.empty(); d = Parent(d)) {
     if (files_.count(d)) return Status::IoError("create " + path + ": a file");
+  }
+  CreateDirsLocked(path);
+  return Status::Ok();
+}
+
+void MemFileSystem::CreateDirsLocked(const std::string& path) {
+  for (std::string d = path; d != "/" && !d.empty(); d = Parent(d)) {
     dirs_.insert(d);
   }
+}
+
+Status MemFileSystem::MakePrivateDir(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string what = "create directory '" + path + "'";
+  if (files_.count(path) || dirs_.count(path)) {
+    return Status::FailedPrecondition(what + ": exists");
+  }
+  if (!ParentExistsLocked(path)) return Status::NotFound(what + ": no parent");
+  dirs_.insert(path);
+  private_.insert(path);
   return Status::Ok();
 }
 
@@ -184,6 +327,16 @@ void MemFileSystem::PutLocked(const std::string& path, std::string bytes) {
 
 bool MemFileSystem::ParentExistsLocked(const std::string& path) const {
   return dirs_.count(Parent(path)) > 0;
+}
+
+bool MemFileSystem::HasChildrenLocked(const std::string& dir) const {
+  for (const auto& [p, f] : files_) {
+    if (IsUnder(p, dir)) return true;
+  }
+  for (const std::string& d : dirs_) {
+    if (IsUnder(d, dir)) return true;
+  }
+  return false;
 }
 
 void MemFileSystem::ReleaseLock(const std::string& path) {

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 namespace gs::testing {
 namespace {
 
@@ -75,6 +78,77 @@ TEST(MemFileSystemTest, LockIsExclusiveUntilReleased) {
   first->reset();
   EXPECT_TRUE(fs.Lock("/w/lock").ok());
   EXPECT_FALSE(fs.Lock("/none/lock").ok());
+}
+
+TEST(MemFileSystemTest, ExamineSetModifiedAndFreeBytes) {
+  MemFileSystem fs;
+  fs.Put("/d/f", "123");
+  auto file = fs.Examine("/d/f");
+  ASSERT_TRUE(file.ok());
+  EXPECT_FALSE(file->directory);
+  EXPECT_EQ(file->size, 3u);
+  auto dir = fs.Examine("/d");
+  ASSERT_TRUE(dir.ok());
+  EXPECT_TRUE(dir->directory);
+  EXPECT_EQ(fs.Examine("/x").status().code(), Status::Code::kNotFound);
+  ASSERT_TRUE(fs.SetModified("/d/f", 0).ok());
+  EXPECT_EQ(fs.Stat("/d/f").mtime_ns, 0);
+  ASSERT_TRUE(fs.WriteFile("/d/f", "4").ok());
+  EXPECT_GT(fs.Stat("/d/f").mtime_ns, 0);
+  EXPECT_FALSE(fs.SetModified("/x", 0).ok());
+  fs.set_free_bytes(10);
+  EXPECT_EQ(*fs.FreeBytes("/d"), 10u);
+  EXPECT_FALSE(fs.FreeBytes("/x").ok());
+}
+
+TEST(MemFileSystemTest, ListDirNamesDirectChildren) {
+  MemFileSystem fs;
+  fs.Put("/d/f", "x");
+  fs.Put("/d/sub/g", "y");
+  std::map<std::string, DirEntry::Kind> seen;
+  ASSERT_TRUE(fs.ListDir("/d", [&](const DirEntry& e) {
+                  seen[std::string(e.name)] = e.kind;
+                  return true;
+                }).ok());
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen["f"], DirEntry::Kind::kRegular);
+  EXPECT_EQ(seen["sub"], DirEntry::Kind::kDirectory);
+  EXPECT_FALSE(fs.ListDir("/d/f", [](const DirEntry&) { return true; }).ok());
+}
+
+TEST(MemFileSystemTest, RenameMovesDirectoriesAndMakesParentsWhenAsked) {
+  MemFileSystem fs;
+  fs.Put("/d/f", "x");
+  ASSERT_TRUE(fs.CreateDirs("/e").ok());
+  ASSERT_TRUE(fs.Rename("/d", "/e").ok());
+  EXPECT_EQ(fs.Contents("/e/f"), "x");
+  EXPECT_FALSE(fs.IsDir("/d"));
+  ASSERT_TRUE(fs.CreateDirs("/d").ok());
+  EXPECT_FALSE(fs.Rename("/d", "/e").ok()) << "e is not empty";
+  EXPECT_FALSE(fs.Rename("/e/f", "/x/y/f").ok());
+  ReplaceOptions options;
+  options.make_parents = true;
+  ASSERT_TRUE(fs.RenameWith("/e/f", "/x/y/f", options).ok());
+  EXPECT_EQ(fs.Contents("/x/y/f"), "x");
+}
+
+TEST(MemFileSystemTest, CopyAtomicallyMakeAndRemovePrivateDirs) {
+  MemFileSystem fs;
+  fs.Put("/d/a", "bytes");
+  ASSERT_TRUE(fs.CopyAtomically("/d/a", "/d/b", {}).ok());
+  EXPECT_EQ(fs.Contents("/d/b"), "bytes");
+  EXPECT_FALSE(fs.CopyAtomically("/d/a", "/no/b", {}).ok());
+  ASSERT_TRUE(fs.MakePrivateDir("/d/p").ok());
+  EXPECT_TRUE(fs.IsPrivate("/d/p"));
+  EXPECT_EQ(fs.MakePrivateDir("/d/p").code(),
+            Status::Code::kFailedPrecondition);
+  EXPECT_EQ(fs.MakePrivateDir("/no/p").code(), Status::Code::kNotFound);
+  fs.Put("/d/p/f", "x");
+  EXPECT_FALSE(fs.RemoveDir("/d/p").ok());
+  ASSERT_TRUE(fs.Remove("/d/p/f").ok());
+  EXPECT_TRUE(fs.RemoveDir("/d/p").ok());
+  EXPECT_FALSE(fs.IsDir("/d/p"));
+  EXPECT_TRUE(fs.RemoveDir("/d/p").ok());
 }
 
 }  // namespace
