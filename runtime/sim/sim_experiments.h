@@ -103,7 +103,7 @@ StatusOr<SimResult> RunBot(const BotOptions& options);
 // DOWN stays in [0.95, 0.995] (then UP). Before computing, a host receives
 // the program (t_prog seconds, once until it goes DOWN) and each task's data
 // (t_data), the master sending to at most n_com hosts at once (paper 002,
-// section III; adapters/sim/sim_world.h, SimCommunication). The paper gives
+// section III; adapters/simulated/sim_world.h, SimCommunication). The paper gives
 // no values for these; the defaults are ours.
 struct VolatileOptions {
   size_t hosts = 20;

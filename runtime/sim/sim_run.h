@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "adapters/sim/sim_world.h"
+#include "adapters/simulated/sim_world.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
 #include "runtime/sched/scheduler.h"

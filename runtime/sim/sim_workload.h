@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "adapters/sim/sim_world.h"
+#include "adapters/simulated/sim_world.h"
 #include "gs/gs_abi.h"
 #include "runtime/sched/exec_oracle.h"
 #include "runtime/sim/etc_matrix.h"

@@ -1,4 +1,4 @@
-#include "adapters/sim/sim_config.h"
+#include "adapters/simulated/sim_config.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// The moving parts of a SimWorld (private to adapters/sim): per-host
+// The moving parts of a SimWorld (private to adapters/simulated): per-host
 // availability and files, jobs grouped in gangs, transfers. Runs on the
 // engine's thread only.
-#ifndef GSRT_ADAPTERS_SIM_SIM_RUNTIME_H_
-#define GSRT_ADAPTERS_SIM_SIM_RUNTIME_H_
+#ifndef GSRT_ADAPTERS_SIMULATED_SIM_RUNTIME_H_
+#define GSRT_ADAPTERS_SIMULATED_SIM_RUNTIME_H_
 
 #include <cstdint>
 #include <map>
@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "adapters/sim/sim_master_link.h"
-#include "adapters/sim/sim_world.h"
+#include "adapters/simulated/sim_master_link.h"
+#include "adapters/simulated/sim_world.h"
 
 namespace gs {
 
@@ -117,4 +117,4 @@ struct SimWorld::Runtime {
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_SIM_SIM_RUNTIME_H_
+#endif  // GSRT_ADAPTERS_SIMULATED_SIM_RUNTIME_H_

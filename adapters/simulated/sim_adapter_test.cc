@@ -1,4 +1,4 @@
-#include "adapters/sim/sim_adapter.h"
+#include "adapters/simulated/sim_adapter.h"
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,9 @@
 // simulations), so a run is deterministic for a seed.
 //
 // One SimWorld serves all the hosts of a run; each host gets its own
-// SimAdapter (adapters/sim/sim_adapter.h) from MakeAdapter().
-#ifndef GSRT_ADAPTERS_SIM_SIM_WORLD_H_
-#define GSRT_ADAPTERS_SIM_SIM_WORLD_H_
+// SimAdapter (adapters/simulated/sim_adapter.h) from MakeAdapter().
+#ifndef GSRT_ADAPTERS_SIMULATED_SIM_WORLD_H_
+#define GSRT_ADAPTERS_SIMULATED_SIM_WORLD_H_
 
 #include <cstdint>
 #include <memory>
@@ -81,7 +81,7 @@ struct SimJobRecord {
 // Paper 002's communication phase (section III): before a job computes, its
 // host needs the program (once, until it goes DOWN) and the job's data,
 // each sent by the master, which talks to at most n_com hosts at once
-// (adapters/sim/sim_master_link.h). A transfer progresses only while its
+// (adapters/simulated/sim_master_link.h). A transfer progresses only while its
 // host is UP; a host that goes DOWN loses the program and what it was
 // receiving. A host keeps the data of an iteration (a gang key) it received
 // until it goes DOWN or the iteration completes: a task of the iteration
@@ -170,4 +170,4 @@ Status ParseAvailabilityTrace(std::string_view text, std::string_view name,
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_SIM_SIM_WORLD_H_
+#endif  // GSRT_ADAPTERS_SIMULATED_SIM_WORLD_H_

@@ -2,13 +2,13 @@
 // seam, so the unchanged engine schedules, stages data, loses hosts and
 // rewinds against simulated hosts. Jobs need no worker program: the work
 // model prices them from their operation and parameters.
-#ifndef GSRT_ADAPTERS_SIM_SIM_ADAPTER_H_
-#define GSRT_ADAPTERS_SIM_SIM_ADAPTER_H_
+#ifndef GSRT_ADAPTERS_SIMULATED_SIM_ADAPTER_H_
+#define GSRT_ADAPTERS_SIMULATED_SIM_ADAPTER_H_
 
 #include <string>
 
 #include "adapters/adapter_defaults.h"
-#include "adapters/sim/sim_world.h"
+#include "adapters/simulated/sim_world.h"
 
 namespace gs {
 
@@ -44,4 +44,4 @@ class SimAdapter : public AdapterDefaults {
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_SIM_SIM_ADAPTER_H_
+#endif  // GSRT_ADAPTERS_SIMULATED_SIM_ADAPTER_H_

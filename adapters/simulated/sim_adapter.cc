@@ -1,9 +1,9 @@
-#include "adapters/sim/sim_adapter.h"
+#include "adapters/simulated/sim_adapter.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "adapters/sim/sim_runtime.h"
+#include "adapters/simulated/sim_runtime.h"
 
 namespace gs {
 

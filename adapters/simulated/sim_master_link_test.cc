@@ -1,4 +1,4 @@
-#include "adapters/sim/sim_master_link.h"
+#include "adapters/simulated/sim_master_link.h"
 
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 // a DOWN host is dropped by the caller, which also loses what it carried.
 //
 // Runs on the simulation's clock, on the engine's thread only.
-#ifndef GSRT_ADAPTERS_SIM_SIM_MASTER_LINK_H_
-#define GSRT_ADAPTERS_SIM_SIM_MASTER_LINK_H_
+#ifndef GSRT_ADAPTERS_SIMULATED_SIM_MASTER_LINK_H_
+#define GSRT_ADAPTERS_SIMULATED_SIM_MASTER_LINK_H_
 
 #include <cstdint>
 #include <deque>
@@ -66,4 +66,4 @@ class SimMasterLink {
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_SIM_SIM_MASTER_LINK_H_
+#endif  // GSRT_ADAPTERS_SIMULATED_SIM_MASTER_LINK_H_

@@ -1,4 +1,4 @@
-#include "adapters/sim/sim_world.h"
+#include "adapters/simulated/sim_world.h"
 
 #include <sys/stat.h>
 
@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "adapters/sim/sim_adapter.h"
-#include "adapters/sim/sim_runtime.h"
+#include "adapters/simulated/sim_adapter.h"
+#include "adapters/simulated/sim_runtime.h"
 
 namespace gs {
 

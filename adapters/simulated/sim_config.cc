@@ -1,11 +1,11 @@
-#include "adapters/sim/sim_config.h"
+#include "adapters/simulated/sim_config.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <unordered_map>
 
-#include "adapters/sim/sim_adapter.h"
-#include "adapters/sim/sim_world.h"
+#include "adapters/simulated/sim_adapter.h"
+#include "adapters/simulated/sim_world.h"
 
 namespace gs {
 

@@ -1,4 +1,4 @@
-#include "adapters/sim/sim_world.h"
+#include "adapters/simulated/sim_world.h"
 
 #include <gtest/gtest.h>
 

@@ -11,8 +11,8 @@
 //   trace: an availability trace file (lines `0 TIME up|reclaimed|down`)
 // Jobs report no return value or out scalars: operations that have them
 // get an error when their results are decoded.
-#ifndef GSRT_ADAPTERS_SIM_SIM_CONFIG_H_
-#define GSRT_ADAPTERS_SIM_SIM_CONFIG_H_
+#ifndef GSRT_ADAPTERS_SIMULATED_SIM_CONFIG_H_
+#define GSRT_ADAPTERS_SIMULATED_SIM_CONFIG_H_
 
 #include <map>
 #include <memory>
@@ -30,4 +30,4 @@ StatusOr<std::unique_ptr<Adapter>> MakeConfiguredSimAdapter(
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_SIM_SIM_CONFIG_H_
+#endif  // GSRT_ADAPTERS_SIMULATED_SIM_CONFIG_H_
