@@ -26,7 +26,7 @@
 #include "runtime/sched/policies_volatile.h"
 #include "runtime/sched/replication.h"
 #include "runtime/sched/scheduler.h"
-#include "runtime/sim/sim_experiments.h"
+#include "sim/experiments/sim_experiments.h"
 
 namespace {
 

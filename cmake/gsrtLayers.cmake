@@ -76,7 +76,7 @@ endfunction()
 
 # One test executable per foo_test.cc of `dir`, compiled against LAYER (the
 # layer it tests: its own headers and those below) and linked to LIBS (the
-# code: libgsrt, libgsrt_sim, ...). SUPPORT adds tests/support (fakes,
+# code: libgsrt, gsrt_sim_code, ...). SUPPORT adds tests/support (fakes,
 # testbeds, the test worker), which may look inside every layer.
 function(gsrt_layer_tests)
   cmake_parse_arguments(ARG "SUPPORT" "DIR;LAYER" "LIBS" ${ARGN})

@@ -19,7 +19,7 @@ fail() { echo "FAIL: $*"; bad=1; }
 offset() { local o; o=$(grep -bio -m1 -- "$2" <<< "$1" | head -1 | cut -d: -f1); echo "${o:--1}"; }
 
 # docs/experiments.md is generated (issue 18) and cites through papers.md.
-for f in "$src"/README.md "$src"/docs/*.md "$src"/runtime/sim/data/README.md; do
+for f in "$src"/README.md "$src"/docs/*.md "$src"/sim/data/README.md; do
   [ "$(basename "$f")" = experiments.md ] && continue
   text=$(tr '\n' ' ' < "$f" | tr -s ' ')
   for n in 0 1 2 3 4; do

@@ -2,7 +2,7 @@
 # Smoke test of the gsrt-sim command line: --help of every subcommand, one
 # run of each (JSON checked), the Braun MCT reference through the engine,
 # and the bad-input exit code 2.
-#   gsrt_sim_cli_test.sh PATH/TO/gsrt-sim DATA_DIR (runtime/sim/data)
+#   gsrt_sim_cli_test.sh PATH/TO/gsrt-sim DATA_DIR (sim/data)
 set -euo pipefail
 sim=$1
 data=$2

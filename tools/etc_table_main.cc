@@ -1,12 +1,12 @@
 // etc_table: regenerates the paper 003 comparison of docs/experiments.md
-// (runtime/sim/etc_table.h); its default data directory is runtime/sim/data
+// (sim/experiments/etc_table.h); its default data directory is sim/data
 // of the source tree this build was configured from.
 //
 //   etc_table [--data DIR]
 #include <iostream>
 
 #include "runtime/base/command_line.h"
-#include "runtime/sim/etc_table.h"
+#include "sim/experiments/etc_table.h"
 
 int main(int argc, char** argv) {
   gs::EtcTableOptions options;

@@ -1,6 +1,6 @@
 // gsrt-sim: the papers' experiments on the real gsrt engine, in virtual
-// time, against simulated hosts (adapters/sim). The command line and the
-// runs are runtime/sim/sim_cli.h; docs/experiments.md lists the tables
+// time, against simulated hosts (adapters/simulated). The command line and the
+// runs are sim/experiments/sim_cli.h; docs/experiments.md lists the tables
 // and the commands behind them.
 //
 // Exit codes: 0 done; 1 some task did not finish; 2 bad command line or
@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include "runtime/base/command_line.h"
-#include "runtime/sim/sim_cli.h"
+#include "sim/experiments/sim_cli.h"
 
 int main(int argc, char** argv) {
   gs::SimCommand command;

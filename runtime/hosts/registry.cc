@@ -5,7 +5,7 @@
 #include "adapters/batch/batch_adapter.h"
 #include "adapters/local/local_adapter.h"
 #include "adapters/local/local_installer.h"
-#include "adapters/sim/sim_config.h"
+#include "adapters/simulated/sim_config.h"
 #include "adapters/ssh/ssh_host_adapter.h"
 #include "adapters/ssh/ssh_installer.h"
 #include "runtime/history/history.h"
