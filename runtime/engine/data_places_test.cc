@@ -21,6 +21,8 @@ class DataPlacesTest : public ::testing::Test {
     FileParam r{"out.dat", true, false};
     t1_ = graph_.AddTask(0, &r, 1, "");
     v_ = graph_.accesses(t0_)[0].out;
+    // Made by a task that has not run: its data is nowhere yet.
+    graph_.version(v_).on_master = false;
   }
 
   void AddHost(const std::string& name, bool shared) {
