@@ -1,4 +1,4 @@
-// The engine in virtual time (EngineOptions::virtual_time): the same
+// The engine in virtual time (EngineOptions::hooks.virtual_time): the same
 // handlers and timers as in real time, driven by a VirtualClock. The engine
 // thread and the master take turns through the MasterGate: while the
 // master runs (submitting), the engine waits; while the master waits for a

@@ -19,7 +19,7 @@ class Engine;
 
 struct SimRunOptions {
   std::string policy = "mct";
-  std::string rewind = "gtp-c-r";  // EngineOptions::rewind
+  std::string rewind = "gtp-c-r";  // EngineHooks::rewind
   // Simulated hosts fail often: the infrastructure retry budget is large.
   int infra_retries = 1000000;
   Seconds reconnect_backoff = 1;
