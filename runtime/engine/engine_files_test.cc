@@ -1,7 +1,7 @@
 // Where versions live and what is left at GS_Off, checked on an in-memory
 // file system: the engine's own file operations go through the FileSystem
-// seam (EngineOptions::hooks.file_system) and the adapter below runs its jobs in
-// the same MemFileSystem, so no test here touches the disk.
+// seam (EngineOptions::hooks.file_system) and the adapter below runs its jobs
+// in the same MemFileSystem, so no test here touches the disk.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -13,7 +13,8 @@ namespace gs {
 
 void Engine::LearnFromHistory() {
   const bool grank = scheduler_.policy().needs().reliability;
-  HistoryLessons lessons = recorder_.ReadLessons(hosts_.availability() != nullptr || grank);
+  HistoryLessons lessons =
+      recorder_.ReadLessons(hosts_.availability() != nullptr || grank);
   // Predictions start from what earlier runs measured.
   if (lessons.exec_times) predictor_->Seed(*lessons.exec_times);
   // Replication orders hosts by the success rates of earlier runs too.

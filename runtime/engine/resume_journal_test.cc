@@ -117,8 +117,8 @@ class ResumeJournalTest : public ::testing::Test {
     setup.run = run->id;
     setup.work_dir = std::string(kCwd) + "/.gsrt";
     setup.worker_identity = worker;
-    auto site = std::make_unique<FakeSite>(run->graph, run->files,
-                                           run->remote_copies);
+    auto site =
+        std::make_unique<FakeSite>(run->graph, run->files, run->remote_copies);
     run->site = site.get();
     run->journal =
         std::make_unique<ResumeJournal>(std::move(setup), std::move(site));
