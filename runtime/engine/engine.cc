@@ -41,6 +41,10 @@ Engine::Engine(EngineOptions options)
       recorder_(graph_, ops_, console_.messages()),
       hosts_(options_.rtt_bound),
       data_(options_.work_dir, files_, graph_, hosts_),
+      rewinder_(Rewinder::ParseMode(options_.hooks.rewind)
+                    .value_or(Rewinder::Mode::kGtpCR),
+                graph_, files_, data_, stats_, console_.messages(),
+                std::make_unique<RewindLink>(this)),
       stall_(options_.stall_timeout),
       quiet_(options_.stall_timeout),
       job_numbers_(*fs_, console_.messages(), options_.work_dir) {}
@@ -131,8 +135,7 @@ Status Engine::SetUpPolicy() {
   if (AttachedVolatileHosts(**policy) == availability.get()) {
     hosts_.set_availability(std::move(availability));
   }
-  if (options_.hooks.rewind != "gtp-c-r" && options_.hooks.rewind != "gtp-r" &&
-      options_.hooks.rewind != "restart") {
+  if (!Rewinder::ParseMode(options_.hooks.rewind)) {
     return Status::InvalidArgument("unknown rewinding mode '" +
                                    options_.hooks.rewind +
                                    "'; known: gtp-c-r, gtp-r, restart");

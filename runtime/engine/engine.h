@@ -33,6 +33,7 @@
 #include "runtime/engine/periodic_timers.h"
 #include "runtime/engine/progress_line.h"
 #include "runtime/engine/quiet_watch.h"
+#include "runtime/engine/rewinder.h"
 #include "runtime/engine/run_console.h"
 #include "runtime/engine/run_recorder.h"
 #include "runtime/engine/run_stats.h"
@@ -41,7 +42,6 @@
 #include "runtime/engine/user_file_names.h"
 #include "runtime/graph/file_table.h"
 #include "runtime/graph/operation_table.h"
-#include "runtime/graph/rewind.h"
 #include "runtime/graph/task_graph.h"
 #include "runtime/history/history_records.h"
 #include "runtime/history/run_records.h"
@@ -347,7 +347,8 @@ class Engine {
   // Puts a failed task back after `delay` seconds (at once when 0).
   void RetryLaterLocked(TaskId task, Seconds delay);
 
-  // Lost hosts and copies (engine_rewind.cc).
+  // Lost hosts (engine_rewind.cc; the Rewinder rewinds).
+  class RewindLink;  // what the rewinder asks of the engine
   // The host is gone: no more jobs there, its copies dropped, and the
   // producers of versions only it held rewound.
   void HostLostLocked(HostId host, const std::string& why);
@@ -386,24 +387,6 @@ class Engine {
   // A reconnect that SweepLostHostsLocked waits for ended; false when the
   // reconnect is an ordinary one.
   bool FinalReconnectEnded(HostId host, const Status& s);
-  // A copy of `v` on `host` turned out unusable (missing, unreadable): it is
-  // dropped, and if no copy is left its producer is rewound.
-  void CopyLostLocked(VersionId v, HostId host, const std::string& why);
-  // Rewinds after `lost` lost its copies: all of them, or only `only`'s.
-  void RewindLocked(HostId lost, VersionId only, const std::string& why);
-  // PlanRewind's picture of the versions and of the tasks: the master is
-  // host `hosts_.size()`, `lost` stands for what is gone.
-  std::vector<RewindVersion> RewindVersionsLocked(HostId lost,
-                                                  VersionId only) const;
-  std::vector<RewindTask> RewindTasksLocked() const;
-  // Applies `plan`: forgets the lost copies, requeues the rewound tasks and
-  // makes their unfinished readers wait. Returns how many had finished.
-  uint32_t ApplyRewindLocked(const RewindPlan& plan, HostId lost,
-                             VersionId only);
-  void RewaitReadersLocked();
-  void ReportRewindLocked(const RewindPlan& plan, HostId lost_host,
-                          VersionId only, const std::string& why,
-                          uint32_t finished);
 
   // Host health (engine_health.cc): up, suspect, down, as the policies and
   // the user see it.
@@ -524,7 +507,8 @@ class Engine {
   std::unordered_map<int, OpenFile> open_files_;
   // Where versions are and how they move between hosts.
   DataPlaces data_;
-  std::vector<HostId> task_host_;          // where each task last ran
+  // Rewinds after a lost host or copy; knows where each task last ran.
+  Rewinder rewinder_;
   std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
   // TransfersStableLocked's answer during a round: it asks every host's
   // adapter, the predictor's stamp is read several times a round, and

@@ -173,7 +173,7 @@ void Engine::FetchedLocked(VersionId v, HostId from, Seconds started,
   } else if (from != kNoHost && hosts_[from]->usable) {
     // The host answers but cannot give the copy (deleted, corrupt): forget
     // it; with no other copy its producer runs again.
-    CopyLostLocked(v, from, s.message());
+    rewinder_.CopyLost(mu_, v, from, s.message());
   }
   if (waiters_ > 0) finished_cv_.notify_all();
 }
@@ -228,7 +228,7 @@ void Engine::RemoveRemoteCopies() {
 }
 
 Status Engine::BringToMasterLocked(MutexLock& lock, VersionId v) {
-  // A copy that turns out lost is recomputed (CopyLostLocked): wait for
+  // A copy that turns out lost is recomputed (Rewinder::CopyLost): wait for
   // that and fetch again, a few times at most.
   Status s;
   for (int attempt = 0; attempt < 3; ++attempt) {

@@ -8,6 +8,7 @@
 #include "adapters/adapter.h"
 #include "runtime/base/clock.h"
 #include "runtime/engine/engine.h"
+#include "runtime/engine/rewinder.h"
 #include "runtime/sched/policies_ft.h"
 
 namespace gs {
@@ -29,6 +30,23 @@ struct Engine::JobEntry {
   // not look every running job's task up again.
   Need need;
   uint32_t running_index = 0;  // in Engine::running_jobs_
+};
+
+// What the rewinder asks of the engine (engine_rewind.cc), under mu_.
+class Engine::RewindLink final : public Rewinder::Site {
+ public:
+  explicit RewindLink(Engine* engine) : e_(*engine) {}
+  size_t NumHosts() const override;
+  std::string HostName(HostId host) const override;
+  bool SharesMasterFiles(HostId host) const override;
+  void Requeue(TaskId task) override;
+  void Unready(TaskId task) override;
+  void Wake() override;
+  void TransfersChanged() override;
+  void Rewound(const std::string& host, const std::string& detail) override;
+
+ private:
+  Engine& e_;
 };
 
 }  // namespace gs

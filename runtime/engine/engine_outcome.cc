@@ -152,7 +152,7 @@ void Engine::TaskSucceededLocked(const JobEntry& job, HostId host_id,
     (void)fs_->Rename(dest, final_path);
   }
   if (job.replica) ++stats_.replica_wins;
-  task_host_[job.task] = host_id;
+  rewinder_.SetHostOf(job.task, host_id);
   for (JobId other : others) {
     after->cancels.push_back({jobs_.at(other).host, other});
   }

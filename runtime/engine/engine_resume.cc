@@ -58,7 +58,7 @@ void Engine::OpenJournal() {
   setup.ops = &ops_;
   setup.stats = &stats_;
   setup.results = &results_;
-  setup.task_host = &task_host_;
+  setup.task_host = &rewinder_.task_hosts();
   setup.fs = fs_;
   setup.messages = &console_.messages();
   setup.history = recorder_.history();

@@ -177,8 +177,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   task.state = TaskState::kRunning;
   // Replicas are not retries: they do not spend the task's budget.
   if (!replica) ++task.attempts;
-  if (task_host_.size() <= t) task_host_.resize(graph_.num_tasks(), kNoHost);
-  if (!replica) task_host_[t] = h;
+  if (!replica) rewinder_.SetHostOf(t, h);
   HostEntry& host = *hosts_[h];
   JobSpec spec = BuildJobSpec(
       graph_, t, ops_[task.op],
