@@ -45,8 +45,9 @@ Engine::Engine(EngineOptions options)
                     .value_or(Rewinder::Mode::kGtpCR),
                 graph_, files_, data_, stats_, console_.messages(),
                 std::make_unique<RewindLink>(this)),
-      stall_(options_.stall_timeout),
-      quiet_(options_.stall_timeout),
+      stall_(options_.stall_timeout, options_.hooks.virtual_time,
+             options_.policy, mu_, stats_, console_.messages(),
+             std::make_unique<StallLink>(this)),
       job_numbers_(*fs_, console_.messages(), options_.work_dir) {}
 
 Engine::~Engine() {
@@ -95,7 +96,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   job_numbers_.Choose(JobNumbers::LargestIn(recorder_.history()));
   // Before the engine thread, which reads it; it judges from the first
   // beat (the stall timer's, started by StartTimers).
-  StartLoopWatchdog();
+  stall_.StartWatchdog();
   thread_ = std::thread([this] {
     if (options_.hooks.virtual_time) return RunVirtualTime();
     auto guard = boost::asio::make_work_guard(*io_);
@@ -275,7 +276,7 @@ void Engine::StartTimers() {
     if (Seconds period = scheduler_.policy().reconsider_period(); period > 0) {
       timers_->Every(period, [this] { return Reconsider(); });
     }
-    StartStallCheck();
+    stall_.Start(*timers_, *clock_);
   });
 }
 
@@ -313,7 +314,7 @@ void Engine::ShutdownOnEngineThread() {
     (void)recorder_.history()->Flush();
     DeleteCollectedData();
   }
-  if (loop_watchdog_) loop_watchdog_->Stop();  // no more beats from here
+  stall_.StopWatchdog();  // no more beats from here
   // The run has ended (this is GS_Off; a signal ends it elsewhere, keeping
   // what a resumed run may adopt): no later run reads these copies.
   RemoveRemoteCopies();

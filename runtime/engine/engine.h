@@ -27,17 +27,15 @@
 #include "runtime/engine/data_places.h"
 #include "runtime/engine/host_set.h"
 #include "runtime/engine/job_numbers.h"
-#include "runtime/engine/loop_watchdog.h"
 #include "runtime/engine/master_gate.h"
 #include "runtime/engine/outcome_plan.h"
 #include "runtime/engine/periodic_timers.h"
 #include "runtime/engine/progress_line.h"
-#include "runtime/engine/quiet_watch.h"
 #include "runtime/engine/rewinder.h"
 #include "runtime/engine/run_console.h"
 #include "runtime/engine/run_recorder.h"
 #include "runtime/engine/run_stats.h"
-#include "runtime/engine/stall_watch.h"
+#include "runtime/engine/stall_monitor.h"
 #include "runtime/engine/sync_stop.h"
 #include "runtime/engine/user_file_names.h"
 #include "runtime/graph/file_table.h"
@@ -113,7 +111,7 @@ struct EngineOptions {
   // suspect: FTMET/FTMCT skip it (paper 003's RTT bound).
   Seconds rtt_bound = 1;
   // Ready tasks, free slots and nothing running, moving or ending for this
-  // long fail the ready tasks with a message (engine_stall.cc); 0 = never.
+  // long fail the ready tasks with a message (stall_monitor.h); 0 = never.
   Seconds stall_timeout = 60;
   // The identity of the workers' code (WorkerIdentity(): a hash of the
   // worker binary). Journaled with every task; a resumed run reuses only
@@ -395,16 +393,8 @@ class Engine {
   // (engine_reconsider.cc).
   // One look; false once the run is stopping.
   bool Reconsider();
-  // The stall watchdog (engine_stall.cc).
-  void StartStallCheck();
-  void StartLoopWatchdog();
-  // The quiet-run report (quiet_watch.h) of what is out and where.
-  std::string DescribeQuietLocked(Seconds quiet_for);
-  void CheckStall();
-  // Fails the ready tasks; returns the message naming them, the policy and
-  // the hosts.
-  std::string FailStalledLocked(Seconds stuck_for,
-                                const std::vector<HostState>& states);
+  // The stall watch (stall_monitor.h; engine_stall.cc answers it).
+  class StallLink;  // what a look asks of the engine
   // Volatile policies in live runs: each host's state every slot, for the
   // availability model they learn (engine_availability.cc).
   // One slot's observation; false once the run is stopping.
@@ -518,10 +508,8 @@ class Engine {
   std::unordered_map<TaskId, uint32_t> staging_failures_;
   // The periodic work of the engine thread (made with the clock).
   std::unique_ptr<PeriodicTimers> timers_;
-  StallWatch stall_;
-  QuietWatch quiet_;
-  // Watches the engine thread from outside (engine_stall.cc starts it).
-  std::unique_ptr<LoopWatchdog> loop_watchdog_;
+  // Fails a stuck run, reports a quiet one, watches the engine thread.
+  StallMonitor stall_;
   // Jobs running for each task: more than one when replicated.
   std::unordered_map<TaskId, std::vector<JobId>> instances_;
   ReplicationMode replication_ = ReplicationMode::kOff;

@@ -9,6 +9,7 @@
 #include "runtime/base/clock.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/rewinder.h"
+#include "runtime/engine/stall_monitor.h"
 #include "runtime/sched/policies_ft.h"
 
 namespace gs {
@@ -44,6 +45,30 @@ class Engine::RewindLink final : public Rewinder::Site {
   void Wake() override;
   void TransfersChanged() override;
   void Rewound(const std::string& host, const std::string& detail) override;
+
+ private:
+  Engine& e_;
+};
+
+// What a look of the stall watch asks of the engine (engine_stall.cc),
+// under mu_.
+class Engine::StallLink final : public StallMonitor::Site {
+ public:
+  explicit StallLink(Engine* engine) : e_(*engine) {}
+  bool Stopping() const override;
+  size_t NumReady() const override;
+  std::vector<std::pair<TaskId, std::string>> ReadyTasks() const override;
+  void HostStates(std::vector<HostState>* states) const override;
+  size_t NumJobs() const override;
+  size_t TransfersInFlight() const override;
+  size_t PendingRetries() const override;
+  bool AdaptersOfferSlots() const override;
+  void Wake() override;
+  std::vector<QuietJob> Jobs(Seconds now) const override;
+  std::vector<QuietHost> Hosts(Seconds now) const override;
+  void FailStalled(const std::vector<TaskId>& tasks) override;
+  void NotifyWaiters() override;
+  void Quiet(Seconds now, const std::string& report) override;
 
  private:
   Engine& e_;

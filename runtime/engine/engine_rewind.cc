@@ -85,7 +85,7 @@ void Engine::ReconnectNow(HostId h) {
     MutexLock lock(&mu_);
     hosts_[h]->reconnecting = true;
   }
-  WatchedCall watched(loop_watchdog_.get(),
+  WatchedCall watched(stall_.watchdog(),
                       "reconnecting to host " + hosts_[h]->name);
   hosts_[h]->adapter->Reconnect([this, h](Status s) { ReconnectEnded(h, s); });
 }

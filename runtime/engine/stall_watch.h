@@ -2,7 +2,7 @@
 // nothing runs, moves or ends. A policy that refuses to place (or any bug
 // that leaves ready tasks behind) would otherwise hang the master without a
 // word. Pure: the engine feeds it one look per period and acts on the
-// answer (engine_stall.cc).
+// answer (stall_monitor.cc).
 #ifndef GSRT_RUNTIME_ENGINE_STALL_WATCH_H_
 #define GSRT_RUNTIME_ENGINE_STALL_WATCH_H_
 
