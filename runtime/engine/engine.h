@@ -27,6 +27,7 @@
 #include "runtime/engine/data_places.h"
 #include "runtime/engine/host_set.h"
 #include "runtime/engine/job_numbers.h"
+#include "runtime/engine/job_table.h"
 #include "runtime/engine/master_gate.h"
 #include "runtime/engine/outcome_plan.h"
 #include "runtime/engine/periodic_timers.h"
@@ -209,7 +210,6 @@ class Engine {
   const TaskGraph& graph() const { return graph_; }
 
  private:
-  struct JobEntry;
   struct OpenFile {
     VersionId read = kNoVersion;
     VersionId write = kNoVersion;
@@ -283,9 +283,6 @@ class Engine {
   // waiting: a second pass of the policy (engine_prefetch.cc).
   void PrefetchLocked(std::vector<HostState>* states,
                       std::vector<Dispatch>* out);
-  // jobs_ and running_jobs_ together.
-  void AddJobLocked(JobId id, JobEntry entry);
-  void EraseJobLocked(JobId id);
   // The whole DAG as GTP sees it (runtime/sched/gtp_plan.h), for a policy
   // that plans over it (engine_dag.cc); its task k is the engine's ids[k].
   GtpInput DagForPlanningLocked(std::vector<TaskId>* ids) const;
@@ -316,7 +313,6 @@ class Engine {
   // inputs could not be staged): then a HostFailed does not mean the host
   // is lost.
   void OnJobDone(HostId host, JobReport report, bool host_at_fault = true);
-  // Takes job `id` off its task's running instances; returns the others.
   // The job's error names its files as the user does (user_file_names.h).
   void NameUserFilesLocked(const JobEntry& job, HostId host,
                            JobReport* report) const;
@@ -330,7 +326,6 @@ class Engine {
   // kNoHost, its data file name) with its user's name.
   void AddVersionNames(VersionId v, HostId host,
                        std::vector<PathName>* names) const;
-  std::vector<JobId> EndInstanceLocked(TaskId task, JobId id);
   void ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
                           HostId host, JobReport& report,
                           const std::vector<JobId>& others, Aftermath* after);
@@ -482,17 +477,8 @@ class Engine {
   RunRecorder recorder_;  // after console_, whose sink it speaks through
   std::unique_ptr<EstimatorPredictor> predictor_;
   HostSet hosts_;
-  std::unordered_map<JobId, JobEntry> jobs_;
-  // Every job of jobs_ as a round reads it, in one array (JobEntry::
-  // running_index): walking the map's nodes after every job's end cost a
-  // cache miss per running job.
-  struct RunningJob {
-    JobId id;
-    HostId host;
-    Seconds predicted_end;
-    Need need;
-  };
-  std::vector<RunningJob> running_jobs_;
+  // The jobs out, by id, by task, and as a round reads them.
+  JobTable jobs_;
   std::unordered_map<TaskId, std::string> results_;
   std::unordered_map<int, OpenFile> open_files_;
   // Where versions are and how they move between hosts.
@@ -510,8 +496,6 @@ class Engine {
   std::unique_ptr<PeriodicTimers> timers_;
   // Fails a stuck run, reports a quiet one, watches the engine thread.
   StallMonitor stall_;
-  // Jobs running for each task: more than one when replicated.
-  std::unordered_map<TaskId, std::vector<JobId>> instances_;
   ReplicationMode replication_ = ReplicationMode::kOff;
   // WQDR-FT's success rate SR = ok / submitted (history included).
   uint64_t jobs_ok_ = 0, jobs_submitted_ = 0;

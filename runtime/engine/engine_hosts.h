@@ -1,4 +1,5 @@
-// The engine's private records of hosts and jobs, shared by engine*.cc.
+// The engine's private pieces shared by engine*.cc: what a job of an
+// operation holds, and the links its collaborators ask the engine through.
 #ifndef GSRT_RUNTIME_ENGINE_ENGINE_HOSTS_H_
 #define GSRT_RUNTIME_ENGINE_ENGINE_HOSTS_H_
 
@@ -16,22 +17,6 @@ namespace gs {
 
 // What a job of `op` holds: its @Constraints (at least one core).
 Need NeedOfOperation(const gs_operation& op);
-
-struct Engine::JobEntry {
-  TaskId task;
-  HostId host;
-  Seconds predicted_end;
-  Seconds submitted;
-  uint32_t attempt;
-  bool replica = false;  // a copy of a task already running elsewhere
-  // Where a replica on a host sharing the master's files writes its
-  // outputs (dest -> final path), moved into place if it wins.
-  std::vector<std::pair<std::string, std::string>> replica_outputs;
-  // What the job holds (its operation's Need), kept here so a round does
-  // not look every running job's task up again.
-  Need need;
-  uint32_t running_index = 0;  // in Engine::running_jobs_
-};
 
 // What the rewinder asks of the engine (engine_rewind.cc), under mu_.
 class Engine::RewindLink final : public Rewinder::Site {

@@ -19,15 +19,13 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
   Aftermath after;
   {
     MutexLock lock(&mu_);
-    auto it = jobs_.find(report.id);
-    if (it == jobs_.end()) return;
-    JobEntry job = std::move(it->second);
-    EraseJobLocked(report.id);
+    JobEntry job;
+    std::vector<JobId> others;
+    if (!jobs_.Take(report.id, &job, &others)) return;
     HostEntry& host = *hosts_[host_id];
     --host.running;
     const Task& task = graph_.task(job.task);
     host.running_cores -= job.need.cores;  // an alternative's, if it ran one
-    std::vector<JobId> others = EndInstanceLocked(job.task, report.id);
     NameUserFilesLocked(job, host_id, &report);
     recorder_.RecordJob(mu_, job.task, host_id, report, job.replica,
                         job.submitted);
@@ -107,15 +105,6 @@ std::string Engine::CallTextLocked(TaskId t) const {
 
 std::string Engine::UserNameOf(FileId f) const {
   return UserFileName(options_.cwd, files_.path(f));
-}
-
-std::vector<JobId> Engine::EndInstanceLocked(TaskId task, JobId id) {
-  auto in = instances_.find(task);
-  if (in == instances_.end()) return {};
-  std::erase(in->second, id);
-  std::vector<JobId> others = in->second;  // a copy: the map changes
-  if (others.empty()) instances_.erase(in);
-  return others;
 }
 
 void Engine::ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,

@@ -38,14 +38,16 @@ void Engine::ReplicateLocked(const std::vector<HostState>& states,
   in.host_order = hosts_.Order(replication_ == ReplicationMode::kDynamic);
   // Oldest tasks first: they are the most likely to hold the run up.
   std::vector<TaskId> running;
-  running.reserve(instances_.size());
-  for (const auto& [task, jobs] : instances_) {
+  running.reserve(jobs_.instances().size());
+  for (const auto& [task, jobs] : jobs_.instances()) {
     if (graph_.task(task).state == TaskState::kRunning) running.push_back(task);
   }
   std::sort(running.begin(), running.end());
   for (TaskId t : running) {
     RunningTask rt{t, {}, scheduler_.NeedOf(graph_.task(t).op)};
-    for (JobId j : instances_[t]) rt.hosts.push_back(jobs_.at(j).host);
+    for (JobId j : jobs_.instances().at(t)) {
+      rt.hosts.push_back(jobs_.at(j).host);
+    }
     in.running.push_back(std::move(rt));
   }
   const Seconds now = clock_->Now();

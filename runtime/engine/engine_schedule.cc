@@ -59,38 +59,19 @@ void Engine::RunSchedule() {
   Send(std::move(out));
 }
 
-void Engine::AddJobLocked(JobId id, JobEntry entry) {
-  entry.running_index = static_cast<uint32_t>(running_jobs_.size());
-  running_jobs_.push_back({id, entry.host, entry.predicted_end, entry.need});
-  jobs_.emplace(id, std::move(entry));
-}
-
-void Engine::EraseJobLocked(JobId id) {
-  auto it = jobs_.find(id);
-  if (it == jobs_.end()) return;
-  const uint32_t at = it->second.running_index;
-  jobs_.erase(it);
-  // The last job takes the erased one's place.
-  if (at + 1 != running_jobs_.size()) {
-    running_jobs_[at] = running_jobs_.back();
-    jobs_.at(running_jobs_[at].id).running_index = at;
-  }
-  running_jobs_.pop_back();
-}
-
 void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   // With replication, slots freed once nothing waits run replicas (WQR
   // replicates on the processors that become free after the last task was
   // placed), so a round is needed even with no task ready.
   if (scheduler_.num_ready() == 0 &&
-      (replication_ == ReplicationMode::kOff || instances_.empty())) {
+      (replication_ == ReplicationMode::kOff || jobs_.instances().empty())) {
     TellBacklogLocked(0);
     return;
   }
   // Reused between rounds: a round follows every job's end.
   std::vector<HostState>& states = states_scratch_;
   hosts_.LearnHostStates(&states);
-  for (const RunningJob& job : running_jobs_) {
+  for (const JobTable::Running& job : jobs_.running()) {
     states[job.host].AddBusy(job.predicted_end, job.need);
   }
   SchedulingInput in{clock_->Now(), &states, predictor_.get()};
@@ -202,9 +183,8 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   }
   if (recorder_.watched())
     recorder_.ReportJobStart(mu_, spec.id, t, h, replica);
-  AddJobLocked(spec.id, std::move(entry));
+  jobs_.Add(spec.id, std::move(entry));
   ++jobs_submitted_;
-  instances_[t].push_back(spec.id);
   ++host.running;
   host.running_cores += need.cores;
   if (!replica) ++stats_.running;
