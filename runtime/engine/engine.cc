@@ -40,6 +40,9 @@ Engine::Engine(EngineOptions options)
       console_(options_.messages, options_.quiet),
       recorder_(graph_, ops_, console_.messages()),
       hosts_(options_.rtt_bound),
+      sweeper_(HostSweeper::OwnerOf(options_.work_dir),
+               options_.hooks.virtual_time, hosts_, mu_, stats_,
+               console_.messages(), std::make_unique<SweepLink>(this)),
       data_(options_.work_dir, files_, graph_, hosts_),
       rewinder_(Rewinder::ParseMode(options_.hooks.rewind)
                     .value_or(Rewinder::Mode::kGtpCR),
@@ -68,6 +71,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   clock_ = MakeClock();
   recorder_.set_clock(clock_.get());
   hosts_.set_clock(clock_.get());
+  sweeper_.set_clock(clock_.get());
   timers_ = std::make_unique<PeriodicTimers>(clock_.get());
   predictor_ = std::make_unique<EstimatorPredictor>(&ops_);
   predictor_->set_oracle(options_.hooks.exec_oracle);
@@ -104,7 +108,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   });
   if (journal_ && journal_->resuming()) FetchResumeOutputs();
   // Before any job or transfer is posted (handlers run in order).
-  boost::asio::post(*io_, [this] { SweepHostsAtStart(); });
+  boost::asio::post(*io_, [this] { sweeper_.SweepAtStart(); });
   // The interrupted run's pilots leave the queue now (on the engine
   // thread, which runs the batch commands).
   if (journal_ && journal_->HasJobsToForget())

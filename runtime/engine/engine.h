@@ -26,6 +26,7 @@
 #include "runtime/config/config.h"
 #include "runtime/engine/data_places.h"
 #include "runtime/engine/host_set.h"
+#include "runtime/engine/host_sweeper.h"
 #include "runtime/engine/job_numbers.h"
 #include "runtime/engine/job_table.h"
 #include "runtime/engine/master_gate.h"
@@ -353,33 +354,9 @@ class Engine {
   // the host usable again if it connected.
   void ReconnectAnsweredLocked(HostId host, bool ok);
 
-  // Clearing hosts of what lost connections left (engine_sweep.cc).
-  // This master's name for Adapter::Sweep: its machine and work dir.
-  std::string SweepOwner() const;
-  // Engine thread, on a fresh connection: sweeps all but the copies the
-  // engine counts on there.
-  void SweepHost(HostId host);
-  // Engine thread, once the hosts are connected and a resume fetched what
-  // it takes over.
-  void SweepHostsAtStart();
-  // GS_Off: a few seconds of attempts to reach each host lost and not
-  // back (or whose connection ended unnoticed), to sweep it.
-  void SweepLostHostsLocked(MutexLock& lock);
-  // Its engine-thread half: which hosts, and their first attempts.
-  void BeginFinalSweep();
-  // GS_Off, first: the run's copies on other hosts are removed, and each
-  // host must answer after them (bounded); one that does not is lost.
-  void ConfirmRemovalsLocked(MutexLock& lock);
-  void ConfirmRemovals(HostId host);
-  // Master thread: waits (at most `bound`) until `begun` holds and no
-  // host has its `pending` flag set.
-  void WaitForHostsLocked(MutexLock& lock, Seconds bound, const bool& begun,
-                          bool HostEntry::*pending);
-  // A host found gone once the run is over: no rewind, only the sweep.
-  void TakeForLostAtTheEndLocked(HostId host, const std::string& why);
-  // A reconnect that SweepLostHostsLocked waits for ended; false when the
-  // reconnect is an ordinary one.
-  bool FinalReconnectEnded(HostId host, const Status& s);
+  // Clearing hosts of what lost connections left (host_sweeper.h;
+  // engine_sweep.cc answers it).
+  class SweepLink;  // what the sweeper asks of the engine
 
   // Host health (engine_health.cc): up, suspect, down, as the policies and
   // the user see it.
@@ -477,6 +454,8 @@ class Engine {
   RunRecorder recorder_;  // after console_, whose sink it speaks through
   std::unique_ptr<EstimatorPredictor> predictor_;
   HostSet hosts_;
+  // Sweeps hosts of what lost connections left; GS_Off's final sweep.
+  HostSweeper sweeper_;
   // The jobs out, by id, by task, and as a round reads them.
   JobTable jobs_;
   std::unordered_map<TaskId, std::string> results_;

@@ -243,7 +243,7 @@ int Engine::Stop() {
   finished_cv_.wait(lock,
                     [&] { return signalled_ == 0 && AllFinishedLocked(); });
   EndWaitLocked();
-  SweepLostHostsLocked(lock);
+  sweeper_.FinalSweep(lock);
   stopping_ = true;
   finished_cv_.MasterLeaves();
   lock.Unlock();

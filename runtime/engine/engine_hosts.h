@@ -59,6 +59,26 @@ class Engine::StallLink final : public StallMonitor::Site {
   Engine& e_;
 };
 
+// What the sweeper asks of the engine (engine_sweep.cc).
+class Engine::SweepLink final : public HostSweeper::Site {
+ public:
+  explicit SweepLink(Engine* engine) : e_(*engine) {}
+  bool Stopping() const override;
+  void Post(std::function<void()> fn) override;
+  std::vector<std::string> KeptFiles(HostId host) const override;
+  std::vector<std::pair<HostId, std::string>> ResumedCopies() const override;
+  void RemoveRemoteCopies() override;
+  void Reconnect(HostId host) override;
+  void ReconnectAnswered(HostId host, bool ok) override;
+  void RecordHostLost(HostId host, const std::string& why) override;
+  void Wait(MutexLock& lock, Seconds bound,
+            std::function<bool()> done) override;
+  void NotifyWaiters() override;
+
+ private:
+  Engine& e_;
+};
+
 }  // namespace gs
 
 #endif  // GSRT_RUNTIME_ENGINE_ENGINE_HOSTS_H_

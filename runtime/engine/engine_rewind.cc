@@ -103,7 +103,7 @@ void Engine::ReconnectAnsweredLocked(HostId h, bool ok) {
 }
 
 void Engine::ReconnectEnded(HostId h, const Status& s) {
-  if (FinalReconnectEnded(h, s)) return;
+  if (sweeper_.ReconnectEnded(h, s)) return;
   std::vector<Dispatch> out;
   std::string failed;  // said when the reason is new, not at every attempt
   {
@@ -141,7 +141,7 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
   Sayf(console_.messages(), MessageKind::kHostEvent,
        "\ngsrt: host %s is back\n", hosts_[h]->name.c_str());
   // What the lost connection left there goes before anything new arrives.
-  SweepHost(h);
+  sweeper_.SweepHost(h);
   Send(std::move(out));
 }
 

@@ -1,9 +1,9 @@
 // The hosts of a run: each host's adapter, capacity, load, reconnect and
 // sweep state, and what the engine decides from them alone (health, the
-// policies' view of capacity, the order replication tries them, GS_Off's
-// final sweep). Owned by the Engine; not locked by itself: every call is
-// made with the engine's mutex held (Engine::hosts_ is GUARDED_BY it), from
-// the engine thread or the master's.
+// policies' view of capacity, the order replication tries them). Owned by
+// the Engine; not locked by itself: every call is made with the engine's
+// mutex held (Engine::hosts_ is GUARDED_BY it), from the engine thread or
+// the master's. The HostSweeper (host_sweeper.h) keeps GS_Off's sweep.
 #ifndef GSRT_RUNTIME_ENGINE_HOST_SET_H_
 #define GSRT_RUNTIME_ENGINE_HOST_SET_H_
 
@@ -53,7 +53,7 @@ struct HostEntry {
   std::string reconnect_error;  // why the last attempt failed ("": none yet)
   bool reconnecting = false;    // an attempt is under way
   // Lost with what the run put there (copies, sandboxes): swept when it is
-  // back (engine_sweep.cc).
+  // back (host_sweeper.h).
   bool left_behind = false;
   bool final_try = false;   // GS_Off waits for this host's last attempt
   bool confirming = false;  // GS_Off waits for its answer after removals
@@ -125,15 +125,6 @@ class HostSet : public HostHealth {
   // first, when `by_success` (WQDR-FT); index order otherwise.
   std::vector<HostId> Order(bool by_success) const;
 
-  // GS_Off's bounded waits for hosts (engine_sweep.cc).
-  struct FinalSweep {
-    bool sweeping_lost_hosts = false;  // SweepLostHostsLocked waits
-    Seconds until = 0;                 // for hosts to answer
-    bool begun = false;                // BeginFinalSweep has chosen them
-    bool confirms_posted = false;      // ConfirmRemovalsLocked asked them
-  };
-  FinalSweep& final_sweep() { return final_sweep_; }
-
  private:
   const Seconds rtt_bound_;
   const Clock* clock_ = nullptr;
@@ -141,7 +132,6 @@ class HostSet : public HostHealth {
   bool any_prefetch_ = false;
   std::vector<HealthState> health_seen_;  // last state told, per host
   std::unique_ptr<LearnedAvailability> availability_;
-  FinalSweep final_sweep_;
 };
 
 }  // namespace gs
