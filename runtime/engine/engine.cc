@@ -44,6 +44,7 @@ Engine::Engine(EngineOptions options)
                options_.hooks.virtual_time, hosts_, mu_, stats_,
                console_.messages(), std::make_unique<SweepLink>(this)),
       data_(options_.work_dir, files_, graph_, hosts_),
+      naming_(options_.cwd, files_, graph_, ops_, data_),
       rewinder_(Rewinder::ParseMode(options_.hooks.rewind)
                     .value_or(Rewinder::Mode::kGtpCR),
                 graph_, files_, data_, stats_, console_.messages(),
@@ -414,48 +415,13 @@ Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
   const Task& task = graph_.task(t);
   const OperationInfo& op = ops_[task.op];
   if (task.state != TaskState::kDone) {
-    return Status::FailedPrecondition(FormatSyncStop(SyncStopLocked(t)));
+    return Status::FailedPrecondition(
+        FormatSyncStop(naming_.SyncStopOf(t, stats_.failures)));
   }
   auto it = results_.find(t);
   std::string results = it == results_.end() ? "" : std::move(it->second);
   if (it != results_.end()) results_.erase(it);
   return DecodeResults(*op.desc, results, args, return_slot);
-}
-
-SyncStop Engine::SyncStopLocked(TaskId t) const {
-  const Task& task = graph_.task(t);
-  SyncStop stop;
-  stop.task = t;
-  stop.operation = ops_[task.op].name;
-  stop.call = CallTextLocked(t);
-  stop.not_run = task.state == TaskState::kFutile;
-  stop.error = "it failed";
-  for (const TaskFailure& f : stats_.failures) {
-    if (f.task == t) stop.error = f.error;
-  }
-  // Not run: follow the unwritten inputs up to the task that failed.
-  TaskId cur = t;
-  for (int depth = 0; stop.not_run && depth < 1000; ++depth) {
-    const FileAccess* acc = graph_.accesses(cur);
-    VersionId lost = kNoVersion;
-    for (uint32_t i = 0; i < graph_.task(cur).num_files; ++i) {
-      if (acc[i].in != kNoVersion &&
-          graph_.version(acc[i].in).state == VersionState::kLost) {
-        lost = acc[i].in;
-        break;
-      }
-    }
-    if (lost == kNoVersion) break;
-    if (cur == t) stop.missing_file = UserNameOf(graph_.version(lost).file);
-    cur = graph_.version(lost).producer;
-    if (cur == kMasterTask) break;
-    if (graph_.task(cur).state == TaskState::kFailed) {
-      stop.cause_task = cur;
-      stop.cause_operation = ops_[graph_.task(cur).op].name;
-      break;
-    }
-  }
-  return stop;
 }
 
 bool Engine::AllFinishedLocked() const { return stats_.all_finished(); }

@@ -35,6 +35,7 @@
 #include "runtime/engine/progress_line.h"
 #include "runtime/engine/rewinder.h"
 #include "runtime/engine/run_console.h"
+#include "runtime/engine/run_naming.h"
 #include "runtime/engine/run_recorder.h"
 #include "runtime/engine/run_stats.h"
 #include "runtime/engine/stall_monitor.h"
@@ -314,19 +315,6 @@ class Engine {
   // inputs could not be staged): then a HostFailed does not mean the host
   // is lost.
   void OnJobDone(HostId host, JobReport report, bool host_at_fault = true);
-  // The job's error names its files as the user does (user_file_names.h).
-  void NameUserFilesLocked(const JobEntry& job, HostId host,
-                           JobReport* report) const;
-  // Why synchronous call of task `t` (failed or not run) cannot return.
-  SyncStop SyncStopLocked(TaskId t) const;
-  // Task `t`'s call as the program made it, for the summary.
-  std::string CallTextLocked(TaskId t) const;
-  // The name the program knows file `f` by (relative to its directory).
-  std::string UserNameOf(FileId f) const;
-  // Adds the paths of version `v` (on the master, on `host` unless
-  // kNoHost, its data file name) with its user's name.
-  void AddVersionNames(VersionId v, HostId host,
-                       std::vector<PathName>* names) const;
   void ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
                           HostId host, JobReport& report,
                           const std::vector<JobId>& others, Aftermath* after);
@@ -462,6 +450,8 @@ class Engine {
   std::unordered_map<int, OpenFile> open_files_;
   // Where versions are and how they move between hosts.
   DataPlaces data_;
+  // Tasks and files in the program's own terms (for messages).
+  RunNaming naming_;
   // Rewinds after a lost host or copy; knows where each task last ran.
   Rewinder rewinder_;
   std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused

@@ -131,14 +131,14 @@ void Engine::FinalizeFilesLocked(MutexLock& lock) {
       VersionId mine = LastMasterVersionLocked(f);
       if (mine != kNoVersion) {
         stats_.notes.push_back(
-            UserNameOf(f) +
+            naming_.UserNameOf(f) +
             ": the task that writes its last version did not succeed; it "
             "holds what the program itself last wrote to it (GS_Open/"
             "GS_FOpen)");
         FinalizeFileLocked(lock, f, mine);
         continue;
       }
-      stats_.notes.push_back(UserNameOf(f) +
+      stats_.notes.push_back(naming_.UserNameOf(f) +
                              " was not updated: the task that writes its last "
                              "version did not succeed; it is as it was before "
                              "the run");
@@ -175,10 +175,10 @@ void Engine::FinalizeFileLocked(MutexLock& lock, FileId f, VersionId latest) {
   if (!s.ok()) {
     std::vector<PathName> names;
     for (HostId h = 0; h < hosts_.size(); ++h) {
-      AddVersionNames(latest, h, &names);
+      naming_.AddVersionNames(latest, h, &names);
     }
     stats_.notes.push_back("cannot fetch the final version of " +
-                           UserNameOf(f) + ": " +
+                           naming_.UserNameOf(f) + ": " +
                            WithUserNames(s.message(), std::move(names)));
     ++stats_.lost_outputs;
     return;
@@ -192,8 +192,8 @@ void Engine::FinalizeFileLocked(MutexLock& lock, FileId f, VersionId latest) {
     // must outlive the clean-up of the data directory.
     std::string kept = KeepUnsaved(data_.VersionPath(latest));
     stats_.notes.push_back(
-        "cannot put the final version of " + UserNameOf(f) + " in place (" +
-        s.message() + "); " +
+        "cannot put the final version of " + naming_.UserNameOf(f) +
+        " in place (" + s.message() + "); " +
         (kept.empty() ? std::string("it is lost")
                       : "it is kept as " + kept +
                             ": make room and move it there yourself"));

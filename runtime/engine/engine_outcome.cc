@@ -26,7 +26,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     --host.running;
     const Task& task = graph_.task(job.task);
     host.running_cores -= job.need.cores;  // an alternative's, if it ran one
-    NameUserFilesLocked(job, host_id, &report);
+    naming_.NameUserFiles(job.task, host_id, job.replica_outputs, &report);
     recorder_.RecordJob(mu_, job.task, host_id, report, job.replica,
                         job.submitted);
     if (host.prefetch_window > 0 &&
@@ -60,51 +60,6 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
   for (auto [h, id] : after.cancels) hosts_[h]->adapter->Cancel(id);
   Send(std::move(after.dispatches));
   RecordPending();
-}
-
-void Engine::NameUserFilesLocked(const JobEntry& job, HostId host,
-                                 JobReport* report) const {
-  std::string* text = nullptr;
-  if (auto* exited = std::get_if<Exited>(&report->outcome)) {
-    text = &exited->error;
-  } else if (auto* failed = std::get_if<HostFailed>(&report->outcome)) {
-    text = &failed->reason;
-  }
-  if (text == nullptr || text->empty()) return;
-  std::vector<PathName> names;
-  const FileAccess* acc = graph_.accesses(job.task);
-  for (uint32_t i = 0; i < graph_.task(job.task).num_files; ++i) {
-    for (VersionId v : {acc[i].in, acc[i].out}) {
-      if (v != kNoVersion) AddVersionNames(v, host, &names);
-    }
-  }
-  for (const auto& [dest, final_path] : job.replica_outputs) {
-    names.push_back({dest, WithUserNames(final_path, names)});
-  }
-  *text = WithUserNames(*text, std::move(names));
-}
-
-void Engine::AddVersionNames(VersionId v, HostId host,
-                             std::vector<PathName>* names) const {
-  std::string name = UserNameOf(graph_.version(v).file);
-  if (host != kNoHost) names->push_back({data_.PathOn(v, host), name});
-  names->push_back({data_.VersionPath(v), name});
-  names->push_back({data_.VersionFileName(v), name});
-}
-
-std::string Engine::CallTextLocked(TaskId t) const {
-  const Task& task = graph_.task(t);
-  const FileAccess* acc = graph_.accesses(t);
-  std::vector<std::string> files;
-  for (uint32_t i = 0; i < task.num_files; ++i) {
-    VersionId v = acc[i].in != kNoVersion ? acc[i].in : acc[i].out;
-    files.push_back(v == kNoVersion ? "?" : UserNameOf(graph_.version(v).file));
-  }
-  return FormatCall(*ops_[task.op].desc, graph_.scalars(t), files);
-}
-
-std::string Engine::UserNameOf(FileId f) const {
-  return UserFileName(options_.cwd, files_.path(f));
 }
 
 void Engine::ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
@@ -240,7 +195,7 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
     for (TaskId f : futile) recorder_.ReportTaskEnd(mu_, f, "futile");
   }
   const Task& task = graph_.task(t);
-  stats_.failures.push_back({t, ops_[task.op].name, CallTextLocked(t), error,
+  stats_.failures.push_back({t, ops_[task.op].name, naming_.CallText(t), error,
                              log_dir, static_cast<int>(task.attempts)});
   if (!futile.empty()) {
     scheduler_.RemoveIf([this](TaskId id) {
