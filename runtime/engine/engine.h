@@ -466,8 +466,6 @@ class Engine {
   // Fails a stuck run, reports a quiet one, watches the engine thread.
   StallMonitor stall_;
   ReplicationMode replication_ = ReplicationMode::kOff;
-  // WQDR-FT's success rate SR = ok / submitted (history included).
-  uint64_t jobs_ok_ = 0, jobs_submitted_ = 0;
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
   // work_dir/lock, held while the master runs: one master per work dir.
   std::unique_ptr<FileLock> work_dir_lock_;

@@ -22,8 +22,7 @@ void Engine::LearnFromHistory() {
     if (const auto& r = lessons.job_success[h]) {
       hosts_[h]->jobs_ok = r->first;
       hosts_[h]->jobs_finished = r->second;
-      jobs_ok_ += r->first;
-      jobs_submitted_ += r->second;  // earlier runs' jobs have all ended
+      jobs_.AddEarlier(r->first, r->second);  // their jobs have all ended
     }
   }
   // Volatile policies start from the availability checks and the host

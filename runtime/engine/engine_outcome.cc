@@ -70,7 +70,7 @@ void Engine::ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
   if (plan.finished_job) ++host.jobs_finished;
   if (plan.successful_job) {
     ++host.jobs_ok;
-    ++jobs_ok_;
+    jobs_.CountOk();
   }
   if (plan.host_lost) HostLostLocked(host_id, plan.host_lost_reason);
   if (std::holds_alternative<TaskDone>(plan.decision)) {

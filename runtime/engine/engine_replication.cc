@@ -17,8 +17,8 @@ void Engine::ReplicateLocked(const std::vector<HostState>& states,
   in.mode = replication_;
   in.threshold = options_.replication.threshold;
   in.cap = options_.replication.cap;
-  in.jobs_ok = jobs_ok_;
-  in.jobs_submitted = jobs_submitted_;
+  in.jobs_ok = jobs_.ok();
+  in.jobs_submitted = jobs_.submitted();
   in.free_slots.resize(hosts_.size());
   in.free_memory.resize(hosts_.size());
   for (HostId h = 0; h < hosts_.size(); ++h) {

@@ -184,7 +184,6 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   if (recorder_.watched())
     recorder_.ReportJobStart(mu_, spec.id, t, h, replica);
   jobs_.Add(spec.id, std::move(entry));
-  ++jobs_submitted_;
   ++host.running;
   host.running_cores += need.cores;
   if (!replica) ++stats_.running;

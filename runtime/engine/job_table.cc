@@ -10,6 +10,7 @@ void JobTable::Add(JobId id, JobEntry entry) {
   running_.push_back({id, entry.host, entry.predicted_end, entry.need});
   jobs_.emplace(id, std::move(entry));
   instances_[task].push_back(id);
+  ++submitted_;
 }
 
 bool JobTable::Take(JobId id, JobEntry* job, std::vector<JobId>* others) {

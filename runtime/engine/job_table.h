@@ -1,8 +1,9 @@
 // The jobs out: each job's entry by id, the same jobs as one array that a
 // scheduling round walks, and the jobs each task has out (more than one
-// when it is replicated). Owned by the Engine; not locked by itself: every
-// call is made with the engine's mutex held (Engine::jobs_ is guarded by
-// it), from the engine thread or the master's.
+// when it is replicated); and how many jobs were submitted and succeeded. Owned
+// by the Engine; not locked by itself: every call is made with the engine's
+// mutex held (Engine::jobs_ is guarded by it), from the engine thread or the
+// master's.
 #ifndef GSRT_RUNTIME_ENGINE_JOB_TABLE_H_
 #define GSRT_RUNTIME_ENGINE_JOB_TABLE_H_
 
@@ -47,7 +48,7 @@ class JobTable {
     Need need;
   };
 
-  // Books job `id` of task `entry.task`.
+  // Books job `id` of task `entry.task` (one more submitted).
   void Add(JobId id, JobEntry entry);
   // Takes job `id` out into `job`; false when it is not out. `others`: the
   // task's jobs still out.
@@ -64,10 +65,22 @@ class JobTable {
     return instances_;
   }
 
+  // WQDR-FT's success rate SR = ok / submitted, over this run's jobs and
+  // the earlier runs' (all ended) that AddEarlier counts.
+  void CountOk() { ++ok_; }
+  void AddEarlier(uint64_t ok, uint64_t submitted) {
+    ok_ += ok;
+    submitted_ += submitted;
+  }
+  uint64_t ok() const { return ok_; }
+  uint64_t submitted() const { return submitted_; }
+
  private:
   Map jobs_;
   std::vector<Running> running_;  // the jobs of jobs_, in one array
   std::unordered_map<TaskId, std::vector<JobId>> instances_;
+  uint64_t ok_ = 0;
+  uint64_t submitted_ = 0;
 };
 
 }  // namespace gs

@@ -38,6 +38,19 @@ TEST(JobTableTest, AddedJobsAreFoundByIdByTaskAndInTheRoundsArray) {
   EXPECT_EQ(table.running()[1].predicted_end, 12.0);
   EXPECT_EQ(table.instances().at(1), (std::vector<JobId>{7, 9}));
   EXPECT_EQ(table.instances().at(2), (std::vector<JobId>{8}));
+  EXPECT_EQ(table.submitted(), 3u);
+}
+
+TEST(JobTableTest, CountsSubmittedAndSuccessfulJobsWithEarlierRuns) {
+  JobTable table;
+  table.AddEarlier(/*ok=*/4, /*submitted=*/6);
+  table.Add(7, Job(1, 0));
+  JobEntry job;
+  std::vector<JobId> others;
+  ASSERT_TRUE(table.Take(7, &job, &others));
+  table.CountOk();
+  EXPECT_EQ(table.ok(), 5u);
+  EXPECT_EQ(table.submitted(), 7u) << "a job taken out stays counted";
 }
 
 TEST(JobTableTest, TakingAJobLeavesTheOthersOfItsTask) {
