@@ -52,13 +52,14 @@ Engine::Engine(EngineOptions options)
       stall_(options_.stall_timeout, options_.hooks.virtual_time,
              options_.policy, mu_, stats_, console_.messages(),
              std::make_unique<StallLink>(this)),
-      job_numbers_(*fs_, console_.messages(), options_.work_dir) {}
+      job_numbers_(*fs_, console_.messages(), options_.work_dir),
+      waits_(console_.progress()) {}
 
 Engine::~Engine() {
   if (thread_.joinable()) {
     {
       MutexLock lock(&mu_);
-      finished_cv_.MasterLeaves();
+      waits_.gate().MasterLeaves();
     }
     io_->stop();
     thread_.join();
@@ -290,7 +291,7 @@ void Engine::OnSignal(int sig) {
   {
     MutexLock lock(&mu_);
     stopping_ = true;
-    signalled_ = sig;
+    waits_.set_signal(sig);
     running = stats_.running;
   }
   // Not a task's failure: said so, so that it is never read as one.
@@ -404,14 +405,11 @@ Status Engine::AdmitLocked(OpId op) {
 
 Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
   MutexLock lock(&mu_);
-  ++waiters_;
-  finished_cv_.wait(lock, [&] {
+  waits_.Wait(lock, [&] {
     TaskState s = graph_.task(t).state;
-    return signalled_ == 0 &&
-           (s == TaskState::kDone || s == TaskState::kFailed ||
-            s == TaskState::kFutile);
+    return s == TaskState::kDone || s == TaskState::kFailed ||
+           s == TaskState::kFutile;
   });
-  EndWaitLocked();
   const Task& task = graph_.task(t);
   const OperationInfo& op = ops_[task.op];
   if (task.state != TaskState::kDone) {
@@ -428,21 +426,14 @@ bool Engine::AllFinishedLocked() const { return stats_.all_finished(); }
 
 void Engine::Barrier() {
   MutexLock lock(&mu_);
-  ++waiters_;
-  finished_cv_.wait(lock,
-                    [&] { return signalled_ == 0 && AllFinishedLocked(); });
-  EndWaitLocked();
+  waits_.Wait(lock, [&] { return AllFinishedLocked(); });
 }
 
 void Engine::ShowProgress() {
   MutexLock lock(&mu_);
   // Drawn only while the master waits in gsrt: it prints nothing then.
-  if (stopping_ || waiters_ == 0) return;
+  if (stopping_ || !waits_.waiting()) return;
   console_.progress().Show(FormatProgress(stats_));
-}
-
-void Engine::EndWaitLocked() {
-  if (--waiters_ == 0) console_.progress().Clear();
 }
 
 }  // namespace gs

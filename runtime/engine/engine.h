@@ -29,7 +29,7 @@
 #include "runtime/engine/host_sweeper.h"
 #include "runtime/engine/job_numbers.h"
 #include "runtime/engine/job_table.h"
-#include "runtime/engine/master_gate.h"
+#include "runtime/engine/master_waits.h"
 #include "runtime/engine/outcome_plan.h"
 #include "runtime/engine/periodic_timers.h"
 #include "runtime/engine/progress_line.h"
@@ -378,9 +378,6 @@ class Engine {
   // After the thread stopped: the data dir, the DOT file, the history.
   void CleanUpAfterRun();
   void ShowProgress();
-  // Ends a wait of the master; the last one erases the progress line, so
-  // the master's own output never lands on it.
-  void EndWaitLocked();
 
   // The history's side in the engine (engine_history.cc); the recorder
   // (run_recorder.h) owns it. Start, the history open: predictions,
@@ -475,14 +472,10 @@ class Engine {
   Seconds started_ = 0;
 
   Mutex mu_;
-  MasterGate finished_cv_;  // a task or version finished
-  int waiters_ = 0;
+  // The master's waits: their gate, their count, the signal that ends them.
+  MasterWaits waits_;
   bool wake_posted_ = false;
   bool stopping_ = false;
-  // The signal (SIGINT, SIGTERM) the engine thread is ending the process
-  // for; 0 if none. The program's thread then never returns from a gsrt
-  // call: what the stop cancelled must not be reported as a failure.
-  int signalled_ = 0;
   std::thread thread_;
 };
 

@@ -175,7 +175,7 @@ void Engine::FetchedLocked(VersionId v, HostId from, Seconds started,
     // it; with no other copy its producer runs again.
     rewinder_.CopyLost(mu_, v, from, s.message());
   }
-  if (waiters_ > 0) finished_cv_.notify_all();
+  waits_.NotifyIfWaiting();
 }
 
 void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
@@ -235,11 +235,11 @@ Status Engine::BringToMasterLocked(MutexLock& lock, VersionId v) {
     s = FetchOnceLocked(lock, v);
     if (s.ok()) return s;
     // (The producer may already have run again by now.)
-    ++waiters_;
-    finished_cv_.wait(lock, [&] {
+    waits_.Begin();
+    waits_.gate().wait(lock, [&] {
       return graph_.version(v).state != VersionState::kPending;
     });
-    EndWaitLocked();
+    waits_.End();
     if (graph_.version(v).state != VersionState::kAvailable) return s;
   }
   return s;
@@ -255,12 +255,12 @@ Status Engine::FetchOnceLocked(MutexLock& lock, VersionId v) {
     FetchToMaster(v, [this, result](Status s) {
       MutexLock lock(&mu_);
       *result = s;
-      finished_cv_.notify_all();
+      waits_.gate().notify_all();
     });
   });
-  ++waiters_;
-  finished_cv_.wait(lock, [&] { return result->has_value(); });
-  EndWaitLocked();
+  waits_.Begin();
+  waits_.gate().wait(lock, [&] { return result->has_value(); });
+  waits_.End();
   return result->value();
 }
 

@@ -19,11 +19,8 @@ namespace gs {
 
 Status Engine::WaitVersionLocked(MutexLock& lock, VersionId v,
                                  const char* name) {
-  ++waiters_;
-  finished_cv_.wait(lock, [&] {
-    return signalled_ == 0 && graph_.version(v).state != VersionState::kPending;
-  });
-  EndWaitLocked();
+  waits_.Wait(
+      lock, [&] { return graph_.version(v).state != VersionState::kPending; });
   if (graph_.version(v).state == VersionState::kLost) {
     return Status::FailedPrecondition(
         std::string("'") + name +
@@ -114,7 +111,7 @@ Status Engine::Close(int fd, bool already_closed) {
       if (!ready.empty()) WakeLocked();
     }
     CollectGarbageLocked(&doomed);
-    if (waiters_ > 0) finished_cv_.notify_all();
+    waits_.NotifyIfWaiting();
   }
   RemoveFiles(doomed);
   if (!closed) return Status::FromErrno("GS_Close", err);
@@ -230,22 +227,16 @@ void Engine::CloseForgottenFilesLocked() {
 int Engine::Stop() {
   if (!io_) return 1;
   MutexLock lock(&mu_);
-  ++waiters_;
-  finished_cv_.wait(lock,
-                    [&] { return signalled_ == 0 && AllFinishedLocked(); });
-  EndWaitLocked();
+  waits_.Wait(lock, [&] { return AllFinishedLocked(); });
   if (journal_) RecoverFinalVersionsLocked(lock);
   CloseForgottenFilesLocked();
   // Jobs may still be scheduled while the final versions are fetched: a
   // host lost then has its results recomputed.
   FinalizeFilesLocked(lock);
-  ++waiters_;
-  finished_cv_.wait(lock,
-                    [&] { return signalled_ == 0 && AllFinishedLocked(); });
-  EndWaitLocked();
+  waits_.Wait(lock, [&] { return AllFinishedLocked(); });
   sweeper_.FinalSweep(lock);
   stopping_ = true;
-  finished_cv_.MasterLeaves();
+  waits_.gate().MasterLeaves();
   lock.Unlock();
   // The engine thread may still be inside a handler; stop it before the
   // adapters go away.

@@ -54,7 +54,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     ApplyOutcomeLocked(plan, job, host_id, report, others, &after);
     CollectGarbageLocked(&after.doomed);
     if (!stopping_) ScheduleLocked(&after.dispatches);
-    if (waiters_ > 0) finished_cv_.notify_all();
+    waits_.NotifyIfWaiting();
   }
   RemoveFiles(after.doomed);
   for (auto [h, id] : after.cancels) hosts_[h]->adapter->Cancel(id);

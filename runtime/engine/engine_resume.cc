@@ -35,9 +35,7 @@ class Engine::JournalLink final : public ResumeJournal::Site {
     if (!ready.empty()) e_.WakeLocked();
   }
   void Wake() override { e_.WakeLocked(); }
-  void NotifyWaiters() override {
-    if (e_.waiters_ > 0) e_.finished_cv_.notify_all();
-  }
+  void NotifyWaiters() override { e_.waits_.NotifyIfWaiting(); }
   void TransfersChanged() override { e_.TransfersChangedLocked(); }
   bool HasRemoteCopy(VersionId v) const override {
     return e_.data_.HasRemoteCopy(v);
@@ -92,17 +90,17 @@ void Engine::FetchResumeOutputs() {
                                      MutexLock lock(&mu_);
                                      if (s.ok()) journal_->Fetched(w);
                                      --*left;
-                                     finished_cv_.notify_all();
+                                     waits_.gate().notify_all();
                                    });
     }
   });
   lock.Lock();
-  ++waiters_;
+  waits_.Begin();
   // Bounded: a host that stops answering leaves its outputs to be
   // recomputed (a late transfer writes the same bytes).
-  bool all = finished_cv_.wait_for(lock, std::chrono::minutes(5),
-                                   [&] { return *left == 0; });
-  --waiters_;
+  bool all = waits_.gate().wait_for(lock, std::chrono::minutes(5),
+                                    [&] { return *left == 0; });
+  waits_.Leave();
   journal_->ReportFetched(wants, all);
 }
 
@@ -120,9 +118,9 @@ void Engine::DeleteCollectedData() {
 void Engine::RecoverFinalVersionsLocked(MutexLock& lock) {
   if (!journal_->RecomputeFinalVersions()) return;
   WakeLocked();
-  ++waiters_;
-  finished_cv_.wait(lock, [&] { return AllFinishedLocked(); });
-  --waiters_;
+  waits_.Begin();
+  waits_.gate().wait(lock, [&] { return AllFinishedLocked(); });
+  waits_.Leave();
 }
 
 Status Engine::RecoverCollectedLocked(MutexLock& lock, VersionId v) {

@@ -79,7 +79,7 @@ void Engine::StallLink::FailStalled(const std::vector<TaskId>& tasks) {
   });
 }
 
-void Engine::StallLink::NotifyWaiters() { e_.finished_cv_.notify_all(); }
+void Engine::StallLink::NotifyWaiters() { e_.waits_.gate().notify_all(); }
 
 void Engine::StallLink::Quiet(Seconds now, const std::string& report) {
   if (!e_.recorder_.watched()) return;

@@ -40,11 +40,11 @@ void Engine::SweepLink::RecordHostLost(HostId h, const std::string& why) {
 
 void Engine::SweepLink::Wait(MutexLock& lock, Seconds bound,
                              std::function<bool()> done) {
-  ++e_.waiters_;
-  e_.finished_cv_.wait_for(lock, std::chrono::duration<double>(bound), done);
-  e_.EndWaitLocked();
+  e_.waits_.Begin();
+  e_.waits_.gate().wait_for(lock, std::chrono::duration<double>(bound), done);
+  e_.waits_.End();
 }
 
-void Engine::SweepLink::NotifyWaiters() { e_.finished_cv_.notify_all(); }
+void Engine::SweepLink::NotifyWaiters() { e_.waits_.gate().notify_all(); }
 
 }  // namespace gs

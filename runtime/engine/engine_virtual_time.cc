@@ -17,7 +17,7 @@
 namespace gs {
 
 std::unique_ptr<Clock> Engine::MakeClock() {
-  finished_cv_.set_virtual(options_.hooks.virtual_time);
+  waits_.gate().set_virtual(options_.hooks.virtual_time);
   if (options_.hooks.virtual_time) return std::make_unique<VirtualClock>();
   return std::make_unique<AsioClock>(*io_);
 }
@@ -28,14 +28,14 @@ void Engine::RunVirtualTime() {
   while (!io_->stopped()) {
     {
       MutexLock lock(&mu_);
-      finished_cv_.WaitForTurn(lock);
+      waits_.gate().WaitForTurn(lock);
     }
     if (io_->poll_one() > 0) continue;
     if (io_->stopped()) break;
     bool gone;
     {
       MutexLock lock(&mu_);
-      gone = finished_cv_.master_gone();
+      gone = waits_.gate().master_gone();
     }
     if (gone) {
       // The run is over: only the shutdown the master is posting remains.
