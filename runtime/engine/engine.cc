@@ -45,6 +45,8 @@ Engine::Engine(EngineOptions options)
                console_.messages(), std::make_unique<SweepLink>(this)),
       data_(options_.work_dir, files_, graph_, hosts_),
       naming_(options_.cwd, files_, graph_, ops_, data_),
+      master_files_(options_.work_dir, *fs_, files_, graph_, data_, hosts_,
+                    naming_, stats_, std::make_unique<FilesLink>(this)),
       rewinder_(Rewinder::ParseMode(options_.hooks.rewind)
                     .value_or(Rewinder::Mode::kGtpCR),
                 graph_, files_, data_, stats_, console_.messages(),

@@ -29,6 +29,7 @@
 #include "runtime/engine/host_sweeper.h"
 #include "runtime/engine/job_numbers.h"
 #include "runtime/engine/job_table.h"
+#include "runtime/engine/master_files.h"
 #include "runtime/engine/master_waits.h"
 #include "runtime/engine/outcome_plan.h"
 #include "runtime/engine/periodic_timers.h"
@@ -212,10 +213,6 @@ class Engine {
   const TaskGraph& graph() const { return graph_; }
 
  private:
-  struct OpenFile {
-    VersionId read = kNoVersion;
-    VersionId write = kNoVersion;
-  };
   struct Dispatch {
     HostId host;
     JobSpec spec;
@@ -360,21 +357,11 @@ class Engine {
   // One slot's observation; false once the run is stopping.
   bool ObserveAvailability();
 
-  // The master's own files and the end of the run (engine_files.cc).
+  // The master's own files and the end of the run (engine_files.cc;
+  // master_files.h puts the final versions in place).
+  class FilesLink;  // what MasterFiles asks of the engine
   bool AllFinishedLocked() const;
   Status WaitVersionLocked(MutexLock& lock, VersionId v, const char* name);
-  void CloseForgottenFilesLocked();
-  void FinalizeFilesLocked(MutexLock& lock);
-  // The newest version of `f` the master wrote itself (GS_Open) whose data
-  // is still on the master; kNoVersion if none. A failed run leaves it in
-  // place of a last version that was never made.
-  VersionId LastMasterVersionLocked(FileId f) const;
-  // Puts file `f`'s final version `latest` under the user's name.
-  void FinalizeFileLocked(MutexLock& lock, FileId f, VersionId latest);
-  // Moves a final version that could not be put in place to
-  // WORK_DIR/unsaved/ (kept after the run); its path there, "" if that
-  // failed too.
-  std::string KeepUnsaved(const std::string& version);
   // After the thread stopped: the data dir, the DOT file, the history.
   void CleanUpAfterRun();
   void ShowProgress();
@@ -444,11 +431,12 @@ class Engine {
   // The jobs out, by id, by task, and as a round reads them.
   JobTable jobs_;
   std::unordered_map<TaskId, std::string> results_;
-  std::unordered_map<int, OpenFile> open_files_;
   // Where versions are and how they move between hosts.
   DataPlaces data_;
   // Tasks and files in the program's own terms (for messages).
   RunNaming naming_;
+  // What the program opened with GS_Open; GS_Off's final versions.
+  MasterFiles master_files_;
   // Rewinds after a lost host or copy; knows where each task last ran.
   Rewinder rewinder_;
   std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused

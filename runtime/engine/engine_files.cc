@@ -1,5 +1,6 @@
 // The engine's side of files the master touches itself (GS_Open, GS_Close)
-// and of the end of a run (GS_Off): final versions under the user's names.
+// and of the end of a run (GS_Off); MasterFiles (master_files.h) keeps the
+// open descriptors and puts the final versions under the user's names.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -10,12 +11,25 @@
 
 #include "gs/gs.h"
 #include "runtime/engine/engine.h"
+#include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/resume_journal.h"
 #include "runtime/engine/user_file_names.h"
 #include "runtime/graph/dot_writer.h"
 #include "runtime/history/history.h"
 
 namespace gs {
+
+// Called by MasterFiles under mu_, on the master's thread.
+Status Engine::FilesLink::WaitVersion(MutexLock& lock, VersionId v,
+                                      const char* name) {
+  return e_.WaitVersionLocked(lock, v, name);
+}
+
+Status Engine::FilesLink::BringToMaster(MutexLock& lock, VersionId v) {
+  return e_.BringToMasterLocked(lock, v);
+}
+
+void Engine::FilesLink::Wake() { e_.WakeLocked(); }
 
 Status Engine::WaitVersionLocked(MutexLock& lock, VersionId v,
                                  const char* name) {
@@ -35,7 +49,7 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
   }
   MutexLock lock(&mu_);
   FileId f = files_.Intern(name);
-  OpenFile entry;
+  MasterFiles::OpenFile entry;
   std::string path;
   int flags = 0;
   if (mode == R || mode == A) {
@@ -81,22 +95,19 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
     }
     return Status::FromErrno(std::string("GS_Open ") + name, err);
   }
-  open_files_[fd] = entry;
+  master_files_.Opened(fd, entry);
   return fd;
 }
 
 Status Engine::Close(int fd, bool already_closed) {
-  OpenFile entry;
+  MasterFiles::OpenFile entry;
   {
     MutexLock lock(&mu_);
-    auto it = open_files_.find(fd);
-    if (it == open_files_.end()) {
+    if (!master_files_.TakeOpen(fd, &entry)) {
       return Status::InvalidArgument("GS_Close: descriptor " +
                                      std::to_string(fd) +
                                      " was not opened with GS_Open");
     }
-    entry = it->second;
-    open_files_.erase(it);
   }
   bool closed = already_closed || ::close(fd) == 0;
   int err = errno;
@@ -118,121 +129,15 @@ Status Engine::Close(int fd, bool already_closed) {
   return Status::Ok();
 }
 
-void Engine::FinalizeFilesLocked(MutexLock& lock) {
-  for (FileId f = 0; f < files_.size(); ++f) {
-    uint32_t latest = files_.latest(f);
-    if (latest == FileTable::kNone) continue;
-    const Version& ver = graph_.version(latest);
-    if (ver.number == 0) continue;
-    if (ver.state != VersionState::kAvailable) {
-      VersionId mine = LastMasterVersionLocked(f);
-      if (mine != kNoVersion) {
-        stats_.notes.push_back(
-            naming_.UserNameOf(f) +
-            ": the task that writes its last version did not succeed; it "
-            "holds what the program itself last wrote to it (GS_Open/"
-            "GS_FOpen)");
-        FinalizeFileLocked(lock, f, mine);
-        continue;
-      }
-      stats_.notes.push_back(naming_.UserNameOf(f) +
-                             " was not updated: the task that writes its last "
-                             "version did not succeed; it is as it was before "
-                             "the run");
-      continue;
-    }
-    FinalizeFileLocked(lock, f, latest);
-  }
-}
-
-VersionId Engine::LastMasterVersionLocked(FileId f) const {
-  VersionId best = kNoVersion;
-  for (VersionId v = 0; v < graph_.num_versions(); ++v) {
-    const Version& ver = graph_.version(v);
-    if (ver.file != f || ver.number == 0 || ver.producer != kMasterTask ||
-        ver.state != VersionState::kAvailable || !ver.on_master)
-      continue;
-    if (best == kNoVersion || ver.number > graph_.version(best).number)
-      best = v;
-  }
-  return best;
-}
-
-void Engine::FinalizeFileLocked(MutexLock& lock, FileId f, VersionId latest) {
-  Status s = BringToMasterLocked(lock, latest);
-  // The host holding it was found lost while fetching: its producer was
-  // rewound (engine_rewind.cc). Let it run again, wait, fetch anew.
-  for (int tries = 0; !s.ok() && tries < 3 &&
-                      graph_.version(latest).state == VersionState::kPending;
-       ++tries) {
-    WakeLocked();
-    s = WaitVersionLocked(lock, latest, files_.path(f).c_str());
-    if (s.ok()) s = BringToMasterLocked(lock, latest);
-  }
-  if (!s.ok()) {
-    std::vector<PathName> names;
-    for (HostId h = 0; h < hosts_.size(); ++h) {
-      naming_.AddVersionNames(latest, h, &names);
-    }
-    stats_.notes.push_back("cannot fetch the final version of " +
-                           naming_.UserNameOf(f) + ": " +
-                           WithUserNames(s.message(), std::move(names)));
-    ++stats_.lost_outputs;
-    return;
-  }
-  // The user's file may be in a directory made since.
-  const std::string& user = files_.path(f);
-  (void)fs_->CreateDirs(user.substr(0, user.rfind('/')));
-  s = fs_->Rename(data_.VersionPath(latest), user);
-  if (!s.ok()) {
-    // The user's file kept its old content (Rename is atomic); the result
-    // must outlive the clean-up of the data directory.
-    std::string kept = KeepUnsaved(data_.VersionPath(latest));
-    stats_.notes.push_back(
-        "cannot put the final version of " + naming_.UserNameOf(f) +
-        " in place (" + s.message() + "); " +
-        (kept.empty() ? std::string("it is lost")
-                      : "it is kept as " + kept +
-                            ": make room and move it there yourself"));
-    ++stats_.lost_outputs;
-  }
-}
-
-std::string Engine::KeepUnsaved(const std::string& version) {
-  // Beside the data directory, on the same file system: a rename, no space.
-  std::string dir = options_.work_dir + "/unsaved";
-  // The version's own name is unique among the run's files.
-  std::string kept = dir + "/" + version.substr(version.rfind('/') + 1);
-  if (!fs_->CreateDirs(dir).ok() || !fs_->Rename(version, kept).ok()) {
-    return "";
-  }
-  return kept;
-}
-
-void Engine::CloseForgottenFilesLocked() {
-  if (open_files_.empty()) return;
-  stats_.notes.push_back(std::to_string(open_files_.size()) +
-                         " files opened with GS_Open were not closed; "
-                         "what was written to them is kept");
-  for (auto& [fd, entry] : open_files_) {
-    ::close(fd);
-    if (entry.write != kNoVersion) {
-      std::vector<TaskId> ready;
-      graph_.MarkAvailable(entry.write, &ready);
-    }
-  }
-  open_files_.clear();
-}
-
 int Engine::Stop() {
   if (!io_) return 1;
   MutexLock lock(&mu_);
   waits_.Wait(lock, [&] { return AllFinishedLocked(); });
   if (journal_) RecoverFinalVersionsLocked(lock);
-  CloseForgottenFilesLocked();
+  master_files_.CloseForgotten();
   // Jobs may still be scheduled while the final versions are fetched: a
   // host lost then has its results recomputed.
-  FinalizeFilesLocked(lock);
+  master_files_.FinalizeAll(lock);
   waits_.Wait(lock, [&] { return AllFinishedLocked(); });
   sweeper_.FinalSweep(lock);
   stopping_ = true;

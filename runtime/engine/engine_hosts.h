@@ -79,6 +79,18 @@ class Engine::SweepLink final : public HostSweeper::Site {
   Engine& e_;
 };
 
+// What MasterFiles asks of the engine (engine_files.cc), under mu_.
+class Engine::FilesLink final : public MasterFiles::Site {
+ public:
+  explicit FilesLink(Engine* engine) : e_(*engine) {}
+  Status WaitVersion(MutexLock& lock, VersionId v, const char* name) override;
+  Status BringToMaster(MutexLock& lock, VersionId v) override;
+  void Wake() override;
+
+ private:
+  Engine& e_;
+};
+
 }  // namespace gs
 
 #endif  // GSRT_RUNTIME_ENGINE_ENGINE_HOSTS_H_
