@@ -36,7 +36,6 @@ Engine::Engine(EngineOptions options)
                                      : &RealFileSystem()),
       files_(options_.cwd),
       graph_(&files_),
-      scheduler_(MakeMctPolicy()),
       console_(options_.messages, options_.quiet),
       recorder_(graph_, ops_, console_.messages()),
       hosts_(options_.rtt_bound),
@@ -51,6 +50,8 @@ Engine::Engine(EngineOptions options)
                     .value_or(Rewinder::Mode::kGtpCR),
                 graph_, files_, data_, stats_, console_.messages(),
                 std::make_unique<RewindLink>(this)),
+      dispatcher_(options_.replication, graph_, ops_, hosts_, jobs_, data_,
+                  std::make_unique<DispatchLink>(this)),
       stall_(options_.stall_timeout, options_.hooks.virtual_time,
              options_.policy, mu_, stats_, console_.messages(),
              std::make_unique<StallLink>(this)),
@@ -77,16 +78,9 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   hosts_.set_clock(clock_.get());
   sweeper_.set_clock(clock_.get());
   timers_ = std::make_unique<PeriodicTimers>(clock_.get());
-  predictor_ = std::make_unique<EstimatorPredictor>(&ops_);
-  predictor_->set_oracle(options_.hooks.exec_oracle);
-  for (const HostSetup& setup : hosts) predictor_->AddHost(setup.name);
-  // Called while scheduling, with the engine mutex held.
-  predictor_->set_transfer(
-      [this](TaskId t, HostId h) { return data_.PredictTransfer(t, h); });
-  predictor_->set_transfers_stable([this] {
-    return round_transfers_stable_ ? *round_transfers_stable_
-                                   : hosts_.TransfersStable();
-  });
+  std::vector<std::string> names;
+  for (const HostSetup& setup : hosts) names.push_back(setup.name);
+  dispatcher_.StartPredicting(clock_.get(), options_.hooks.exec_oracle, names);
   std::future<std::string> identity;
   if (options_.worker_identity_of) {
     identity = std::async(std::launch::async, options_.worker_identity_of);
@@ -149,13 +143,7 @@ Status Engine::SetUpPolicy() {
                                    options_.hooks.rewind +
                                    "'; known: gtp-c-r, gtp-r, restart");
   }
-  scheduler_ = Scheduler(std::move(policy).value());
-  // The configuration's replication, else the one the policy asks for.
-  replication_ = options_.replication.mode;
-  if (replication_ == ReplicationMode::kOff) {
-    replication_ = scheduler_.policy().needs().replication;
-  }
-  AttachHostHealth(*scheduler_.mutable_policy(), &hosts_);
+  dispatcher_.SetPolicy(std::move(policy).value());
   return Status::Ok();
 }
 
@@ -231,7 +219,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   }
   recorder_.AddHost(setup.name, std::string(entry->adapter->kind()), s.ok());
   data_.AddHost(entry->shared);
-  TransfersChangedLocked();
+  dispatcher_.TransfersChanged();
   hosts_.Add(std::move(entry));
   return Status::Ok();
 }
@@ -281,7 +269,8 @@ void Engine::StartTimers() {
         return true;
       });
     }
-    if (Seconds period = scheduler_.policy().reconsider_period(); period > 0) {
+    if (Seconds period = dispatcher_.scheduler().policy().reconsider_period();
+        period > 0) {
       timers_->Every(period, [this] { return Reconsider(); });
     }
     stall_.Start(*timers_, *clock_);
@@ -314,7 +303,7 @@ void Engine::ShutdownOnEngineThread() {
   recorder_.StopFlushing();
   {
     MutexLock lock(&mu_);
-    retry_timers_.clear();
+    dispatcher_.CancelRetries();
   }
   if (journal_) {
     RecordPending();
@@ -359,8 +348,7 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   if (n != op->num_params) EncodeScalars(*op, args, &scalars);
   MutexLock lock(&mu_);
   OpId id = ops_.Intern(op);
-  if (id >= admitted_.size()) admitted_.push_back(AdmitLocked(id));
-  if (!admitted_[id].ok()) return kRefusedTask;
+  if (!dispatcher_.Admit(id).ok()) return kRefusedTask;
   TaskId t = graph_.AddTask(id, files, n, scalars);
   ++stats_.submitted;
   if (recorder_.watched()) recorder_.ReportTaskSubmitted(mu_, t);
@@ -368,7 +356,7 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
     return t;
   TaskState state = graph_.task(t).state;
   if (state == TaskState::kReady) {
-    scheduler_.AddReady(t, id);
+    dispatcher_.AddReady(t);
     WakeLocked();
   } else if (state == TaskState::kFutile) {
     ++stats_.futile;
@@ -379,30 +367,7 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
 Status Engine::Refusal(const gs_operation* op) {
   MutexLock lock(&mu_);
   OpId id = ops_.Intern(op);
-  if (id >= admitted_.size()) admitted_.push_back(AdmitLocked(id));
-  return admitted_[id];
-}
-
-Status Engine::AdmitLocked(OpId op) {
-  const gs_operation& desc = *ops_[op].desc;
-  const Need need = NeedOfOperation(desc);
-  scheduler_.SetNeed(op, need);
-  if (need.simple()) return Status::Ok();
-  std::string capacities;
-  for (const auto& host : hosts_) {
-    bool fits = need.cores <= host->cores &&
-                (host->memory_gb == 0 || need.memory_gb <= host->memory_gb);
-    if (fits) return Status::Ok();
-    capacities += (capacities.empty() ? "" : "; ") + host->name + " has " +
-                  FormatCapacity(host->cores, host->memory_gb);
-  }
-  return Status::InvalidArgument(
-      "operation '" + std::string(desc.name) + "' needs " +
-      FormatCapacity(need.cores, need.memory_gb) +
-      " (its @Constraints in the IDL) but no host has that much: " +
-      capacities +
-      ". Give a host more slots or memory in gsrt.yaml, or lower the "
-      "constraints");
+  return dispatcher_.Admit(id);
 }
 
 Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {

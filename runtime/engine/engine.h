@@ -25,6 +25,7 @@
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
 #include "runtime/engine/data_places.h"
+#include "runtime/engine/dispatcher.h"
 #include "runtime/engine/host_set.h"
 #include "runtime/engine/host_sweeper.h"
 #include "runtime/engine/job_numbers.h"
@@ -243,12 +244,6 @@ class Engine {
   void StartTimers();
   void ShutdownOnEngineThread();
 
-  // After any change PredictTransferLocked reads (copies, sizes, links):
-  // policies stop reusing the last round's times (Predictor::stamp).
-  void TransfersChangedLocked() {
-    if (predictor_) predictor_->TransfersChanged();
-  }
-
   // Data layer (engine thread): copies versions where jobs and the master
   // need them. engine_data.cc.
   void StageAndSubmit(Dispatch d);
@@ -270,42 +265,22 @@ class Engine {
   Status BringToMasterLocked(MutexLock& lock, VersionId v);
   Status FetchOnceLocked(MutexLock& lock, VersionId v);
 
-  // Scheduling rounds (engine_schedule.cc).
+  // Scheduling rounds (engine_schedule.cc; the Dispatcher places, these
+  // book and send).
+  class DispatchLink;  // what the dispatcher asks of the engine
   void WakeLocked();
   void RunSchedule();
+  // One round; its placements booked into `out`.
   void ScheduleLocked(std::vector<Dispatch>* out);
-  // Tells every adapter the ready tasks left without a slot when that
-  // number starts, stops, doubles or halves (hosts that grow read it:
-  // pilot mode).
-  void TellBacklogLocked(size_t backlog);
-  // Queues jobs on hosts with a prefetch depth for the tasks the round left
-  // waiting: a second pass of the policy (engine_prefetch.cc).
-  void PrefetchLocked(std::vector<HostState>* states,
-                      std::vector<Dispatch>* out);
-  // The whole DAG as GTP sees it (runtime/sched/gtp_plan.h), for a policy
-  // that plans over it (engine_dag.cc); its task k is the engine's ids[k].
-  GtpInput DagForPlanningLocked(std::vector<TaskId>* ids) const;
   // Builds the job of one instance of `task` on `host` and books it; it
   // runs `implementation` (one of the operation's @Implements
   // alternatives) when given, else the operation the program called.
   Dispatch DispatchLocked(TaskId task, HostId host, Seconds predicted_end,
                           bool replica,
                           const gs_operation* implementation = nullptr);
-  // For each placement of a round, the alternative it runs, or null for the
-  // called operation (runtime/sched/implementation_choice.h); empty when no
-  // placed operation has alternatives.
-  std::vector<const gs_operation*> ChooseImplementationsLocked(
-      const std::vector<HostState>& states,
-      const std::vector<Placement>& placed) const;
   void Send(std::vector<Dispatch> dispatches);
   // Hands one job to its host's adapter: Submit, or Adopt (engine thread).
   void SubmitToHost(Dispatch d);
-  // Puts `task` back: ready if its inputs exist, else waiting for them.
-  void RequeueLocked(TaskId task);
-  // Replicas of running tasks on the slots left free (engine_replication.cc).
-  void ReplicateLocked(const std::vector<HostState>& states,
-                       const std::vector<Placement>& placed,
-                       std::vector<Dispatch>* out);
 
   // A job's end (engine_outcome.cc): PlanOutcome decides, these apply.
   // `host_at_fault` is false when the job never reached the host (its
@@ -323,8 +298,6 @@ class Engine {
   void FinishTaskLocked(TaskId task, std::vector<TaskId>* ready);
   void FailTaskLocked(TaskId task, const std::string& error,
                       const std::string& log_dir);
-  // Puts a failed task back after `delay` seconds (at once when 0).
-  void RetryLaterLocked(TaskId task, Seconds delay);
 
   // Lost hosts (engine_rewind.cc; the Rewinder rewinds).
   class RewindLink;  // what the rewinder asks of the engine
@@ -410,11 +383,6 @@ class Engine {
   FileTable files_;
   TaskGraph graph_;
   OperationTable ops_;
-  // By OpId: whether any host can hold a job of the operation (checked at
-  // its first call).
-  std::vector<Status> admitted_;
-  Status AdmitLocked(OpId op);
-  Scheduler scheduler_;
   RunStats stats_;
 
   std::unique_ptr<boost::asio::io_context> io_;
@@ -424,7 +392,6 @@ class Engine {
   // The history and the observers (run_recorder.h): under mu_, except its
   // writes (engine thread, no lock).
   RunRecorder recorder_;  // after console_, whose sink it speaks through
-  std::unique_ptr<EstimatorPredictor> predictor_;
   HostSet hosts_;
   // Sweeps hosts of what lost connections left; GS_Off's final sweep.
   HostSweeper sweeper_;
@@ -439,19 +406,12 @@ class Engine {
   MasterFiles master_files_;
   // Rewinds after a lost host or copy; knows where each task last ran.
   Rewinder rewinder_;
-  std::vector<HostState> states_scratch_;  // ScheduleLocked's, reused
-  // TransfersStableLocked's answer during a round: it asks every host's
-  // adapter, the predictor's stamp is read several times a round, and
-  // adapters change their answer only in their own handlers.
-  std::optional<bool> round_transfers_stable_;
-  size_t backlog_told_ = 0;  // TellBacklogLocked's last
-  std::unordered_map<TaskId, uint32_t> staging_failures_;
+  // The ready queue, the policy's rounds, retries and the predictor.
+  Dispatcher dispatcher_;
   // The periodic work of the engine thread (made with the clock).
   std::unique_ptr<PeriodicTimers> timers_;
   // Fails a stuck run, reports a quiet one, watches the engine thread.
   StallMonitor stall_;
-  ReplicationMode replication_ = ReplicationMode::kOff;
-  std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
   // work_dir/lock, held while the master runs: one master per work dir.
   std::unique_ptr<FileLock> work_dir_lock_;
   std::unique_ptr<ResumeJournal> journal_;  // with a history only

@@ -73,7 +73,7 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
       // The user's own file: its size is learnt when first sent.
       if (FileInfo f = fs_->Stat(master_path); f.exists) {
         graph_.version(v).size = f.size;
-        TransfersChangedLocked();
+        dispatcher_.TransfersChanged();
       }
     }
   }
@@ -87,7 +87,7 @@ void Engine::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
         data_.AddCopy(v, host);
         data_.ObserveTransfer(host, graph_.version(v).size,
                               clock_->Now() - started);
-        TransfersChangedLocked();
+        dispatcher_.TransfersChanged();
       }
       if (recorder_.watched()) {
         RunEvent e{"transfer", started, clock_->Now() - started};
@@ -164,7 +164,7 @@ void Engine::FetchedLocked(VersionId v, HostId from, Seconds started,
     graph_.version(v).on_master = true;
     data_.ObserveTransfer(from, graph_.version(v).size,
                           clock_->Now() - started);
-    TransfersChangedLocked();
+    dispatcher_.TransfersChanged();
   } else if (from != kNoHost && hosts_[from]->usable &&
              !hosts_[from]->adapter->connected()) {
     // The copy is unreachable because its host is gone: recover now, even
@@ -190,7 +190,7 @@ void Engine::CollectGarbageLocked(std::vector<std::string>* doomed) {
     }
     if (graph_.version(v).on_master) doomed->push_back(data_.VersionPath(v));
     graph_.version(v).on_master = false;  // its data is gone everywhere
-    TransfersChangedLocked();
+    dispatcher_.TransfersChanged();
     if (data_.HasRemoteCopy(v)) {
       // Remote copies are removed through their adapters, on the engine
       // thread.
@@ -211,7 +211,7 @@ void Engine::RemoveVersionData(VersionId v) {
       copies.push_back({h, data_.PathOn(v, h)});
     }
     if (copies.empty()) return;
-    TransfersChangedLocked();
+    dispatcher_.TransfersChanged();
   }
   for (auto& [h, path] : copies) {
     if (hosts_[h]->usable) hosts_[h]->adapter->Remove(path);

@@ -118,7 +118,7 @@ Status Engine::Close(int fd, bool already_closed) {
     if (entry.write != kNoVersion) {
       std::vector<TaskId> ready;
       graph_.MarkAvailable(entry.write, &ready);
-      for (TaskId t : ready) scheduler_.AddReady(t, graph_.task(t).op);
+      for (TaskId t : ready) dispatcher_.AddReady(t);
       if (!ready.empty()) WakeLocked();
     }
     CollectGarbageLocked(&doomed);

@@ -12,11 +12,11 @@
 namespace gs {
 
 void Engine::LearnFromHistory() {
-  const bool grank = scheduler_.policy().needs().reliability;
+  const bool grank = dispatcher_.scheduler().policy().needs().reliability;
   HistoryLessons lessons =
       recorder_.ReadLessons(hosts_.availability() != nullptr || grank);
   // Predictions start from what earlier runs measured.
-  if (lessons.exec_times) predictor_->Seed(*lessons.exec_times);
+  if (lessons.exec_times) dispatcher_.predictor().Seed(*lessons.exec_times);
   // Replication orders hosts by the success rates of earlier runs too.
   for (HostId h = 0; h < hosts_.size(); ++h) {
     if (const auto& r = lessons.job_success[h]) {
@@ -46,7 +46,7 @@ void Engine::LearnFromHistory() {
     }
     facts.push_back(f);
   }
-  scheduler_.mutable_policy()->SetReliability(std::move(facts));
+  dispatcher_.policy().SetReliability(std::move(facts));
 }
 
 void Engine::RecordPending() {

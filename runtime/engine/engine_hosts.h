@@ -15,8 +15,15 @@
 
 namespace gs {
 
-// What a job of `op` holds: its @Constraints (at least one core).
-Need NeedOfOperation(const gs_operation& op);
+// What the dispatcher asks of the engine (engine_schedule.cc).
+class Engine::DispatchLink final : public Dispatcher::Site {
+ public:
+  explicit DispatchLink(Engine* engine) : e_(*engine) {}
+  void RetryDue(TaskId task) override;
+
+ private:
+  Engine& e_;
+};
 
 // What the rewinder asks of the engine (engine_rewind.cc), under mu_.
 class Engine::RewindLink final : public Rewinder::Site {

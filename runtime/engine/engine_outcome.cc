@@ -44,10 +44,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     facts.job_attempt = job.attempt;
     facts.task_running = task.state == TaskState::kRunning;
     facts.task_attempts = task.attempts;
-    if (auto s = staging_failures_.find(job.task);
-        s != staging_failures_.end()) {
-      facts.staging_failures = s->second;
-    }
+    facts.staging_failures = dispatcher_.staging_failures(job.task);
     facts.other_instances = !others.empty();
     facts.stopping = stopping_;
     OutcomePlan plan = PlanOutcome(report.outcome, facts, options_.retries);
@@ -102,13 +99,14 @@ void Engine::TaskSucceededLocked(const JobEntry& job, HostId host_id,
   }
   --stats_.running;
   const Task& task = graph_.task(job.task);
-  predictor_->Observe(task.op, host_id, report.ended - report.started);
+  dispatcher_.predictor().Observe(task.op, host_id,
+                                  report.ended - report.started);
   Exited& exited = std::get<Exited>(report.outcome);
   if (ops_[task.op].synchronous) results_[job.task] = std::move(exited.results);
   PlaceOutputsLocked(job.task, host_id, exited.bytes_out);
   std::vector<TaskId> ready;
   FinishTaskLocked(job.task, &ready);
-  for (TaskId t : ready) scheduler_.AddReady(t, graph_.task(t).op);
+  for (TaskId t : ready) dispatcher_.AddReady(t);
 }
 
 void Engine::PlaceOutputsLocked(TaskId t, HostId host_id, uint64_t bytes_out) {
@@ -119,7 +117,7 @@ void Engine::PlaceOutputsLocked(TaskId t, HostId host_id, uint64_t bytes_out) {
   for (uint32_t i = 0; i < task.num_files; ++i) {
     outputs += acc[i].out != kNoVersion;
   }
-  if (outputs > 0) TransfersChangedLocked();
+  if (outputs > 0) dispatcher_.TransfersChanged();
   for (uint32_t i = 0; i < task.num_files; ++i) {
     if (acc[i].out == kNoVersion) continue;
     Version& out_version = graph_.version(acc[i].out);
@@ -136,7 +134,7 @@ void Engine::PlaceOutputsLocked(TaskId t, HostId host_id, uint64_t bytes_out) {
 void Engine::TaskFailedLocked(const OutcomePlan& plan, TaskId t) {
   --stats_.running;
   graph_.task(t).attempts = plan.attempts;
-  if (plan.staging_failure) ++staging_failures_[t];
+  if (plan.staging_failure) dispatcher_.CountStagingFailure(t);
   if (const auto* retry = std::get_if<TaskRetry>(&plan.decision)) {
     ++stats_.retries;
     if (recorder_.watched()) {
@@ -146,35 +144,11 @@ void Engine::TaskFailedLocked(const OutcomePlan& plan, TaskId t) {
                  std::to_string(retry->delay) + " s";
       recorder_.ReportEvent(mu_, std::move(e));
     }
-    RetryLaterLocked(t, retry->delay);
+    dispatcher_.RetryLater(t, retry->delay);
   } else {
     const auto& fails = std::get<TaskFails>(plan.decision);
     FailTaskLocked(t, fails.error, fails.log_dir);
   }
-}
-
-void Engine::RetryLaterLocked(TaskId t, Seconds delay) {
-  if (delay <= 0) return RequeueLocked(t);
-  // Waiting with nothing missing marks a task backing off; a rewind that
-  // requeues it meanwhile makes the timer's requeue a no-op.
-  Task& task = graph_.task(t);
-  task.state = TaskState::kWaiting;
-  task.missing_inputs = 0;
-  retry_timers_[t] = clock_->After(delay, [this, t] {
-    std::vector<Dispatch> out;
-    {
-      MutexLock lock(&mu_);
-      retry_timers_.erase(t);
-      Task& task = graph_.task(t);
-      if (stopping_ || task.state != TaskState::kWaiting ||
-          task.missing_inputs != 0) {
-        return;
-      }
-      RequeueLocked(t);
-      ScheduleLocked(&out);
-    }
-    Send(std::move(out));
-  });
 }
 
 void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
@@ -198,7 +172,7 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
   stats_.failures.push_back({t, ops_[task.op].name, naming_.CallText(t), error,
                              log_dir, static_cast<int>(task.attempts)});
   if (!futile.empty()) {
-    scheduler_.RemoveIf([this](TaskId id) {
+    dispatcher_.scheduler().RemoveIf([this](TaskId id) {
       return graph_.task(id).state == TaskState::kFutile;
     });
   }

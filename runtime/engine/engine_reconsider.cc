@@ -25,9 +25,8 @@ bool Engine::Reconsider() {
         states[job->host].AddBusy(job->predicted_end, job->need);
         running.push_back({job->task, job->host, job->predicted_end});
       }
-      SchedulingInput in{clock_->Now(), &states, predictor_.get()};
-      std::vector<TaskId> tasks =
-          scheduler_.mutable_policy()->Reconsider(running, in);
+      SchedulingInput in{clock_->Now(), &states, &dispatcher_.predictor()};
+      std::vector<TaskId> tasks = dispatcher_.policy().Reconsider(running, in);
       for (auto& [id, job] : jobs) {
         if (std::find(tasks.begin(), tasks.end(), job->task) != tasks.end())
           stop.push_back({job->host, id});

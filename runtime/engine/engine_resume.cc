@@ -29,14 +29,14 @@ class Engine::JournalLink final : public ResumeJournal::Site {
     const HostEntry& host = *e_.hosts_[h];
     return {host.name, host.shared, host.usable, host.data_dir};
   }
-  void Requeue(TaskId t) override { e_.RequeueLocked(t); }
+  void Requeue(TaskId t) override { e_.dispatcher_.Requeue(t); }
   void Ready(const std::vector<TaskId>& ready) override {
-    for (TaskId r : ready) e_.scheduler_.AddReady(r, e_.graph_.task(r).op);
+    for (TaskId r : ready) e_.dispatcher_.AddReady(r);
     if (!ready.empty()) e_.WakeLocked();
   }
   void Wake() override { e_.WakeLocked(); }
   void NotifyWaiters() override { e_.waits_.NotifyIfWaiting(); }
-  void TransfersChanged() override { e_.TransfersChangedLocked(); }
+  void TransfersChanged() override { e_.dispatcher_.TransfersChanged(); }
   bool HasRemoteCopy(VersionId v) const override {
     return e_.data_.HasRemoteCopy(v);
   }

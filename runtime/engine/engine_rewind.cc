@@ -23,15 +23,17 @@ bool Engine::RewindLink::SharesMasterFiles(HostId h) const {
   return e_.hosts_[h]->shared;
 }
 
-void Engine::RewindLink::Requeue(TaskId t) { e_.RequeueLocked(t); }
+void Engine::RewindLink::Requeue(TaskId t) { e_.dispatcher_.Requeue(t); }
 
 void Engine::RewindLink::Unready(TaskId t) {
-  e_.scheduler_.RemoveIf([t](TaskId id) { return id == t; });
+  e_.dispatcher_.scheduler().RemoveIf([t](TaskId id) { return id == t; });
 }
 
 void Engine::RewindLink::Wake() { e_.WakeLocked(); }
 
-void Engine::RewindLink::TransfersChanged() { e_.TransfersChangedLocked(); }
+void Engine::RewindLink::TransfersChanged() {
+  e_.dispatcher_.TransfersChanged();
+}
 
 void Engine::RewindLink::Rewound(const std::string& host,
                                  const std::string& detail) {

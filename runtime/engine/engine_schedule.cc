@@ -1,27 +1,17 @@
-// Scheduling rounds: the engine thread asks the policy where ready tasks go
-// (runtime/sched/scheduler.h), books each placement as a job and sends it,
-// after staging its inputs when the host lacks them (engine_data.cc). A
-// round follows every submission burst, every job's end and every host
-// that comes back.
+// The engine's side of a scheduling round: the Dispatcher (dispatcher.h)
+// places, this books each placement as a job and sends it, after staging
+// its inputs when the host lacks them (engine_data.cc).
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <map>
-#include <optional>
 
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/job_builder.h"
 #include "runtime/engine/resume_journal.h"
-#include "runtime/sched/gtp_plan.h"
-#include "runtime/sched/implementation_choice.h"
-#include "runtime/sched/policies_gtp.h"
 
 namespace gs {
-
-Need NeedOfOperation(const gs_operation& op) {
-  return Need{std::max(1, op.computing_units), std::max(0.0, op.memory_gb)};
-}
 
 namespace {
 
@@ -60,95 +50,20 @@ void Engine::RunSchedule() {
 }
 
 void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
-  // With replication, slots freed once nothing waits run replicas (WQR
-  // replicates on the processors that become free after the last task was
-  // placed), so a round is needed even with no task ready.
-  if (scheduler_.num_ready() == 0 &&
-      (replication_ == ReplicationMode::kOff || jobs_.instances().empty())) {
-    TellBacklogLocked(0);
-    return;
-  }
-  // Reused between rounds: a round follows every job's end.
-  std::vector<HostState>& states = states_scratch_;
-  hosts_.LearnHostStates(&states);
-  for (const JobTable::Running& job : jobs_.running()) {
-    states[job.host].AddBusy(job.predicted_end, job.need);
-  }
-  SchedulingInput in{clock_->Now(), &states, predictor_.get()};
-  round_transfers_stable_ = hosts_.TransfersStable();
-  if (replication_ == ReplicationMode::kDynamic &&
-      scheduler_.policy().needs().host_order) {
-    scheduler_.mutable_policy()->SetHostOrder(
-        hosts_.Order(replication_ == ReplicationMode::kDynamic));
-  }
-  if (auto* dag = dynamic_cast<DagPlanningPolicy*>(scheduler_.mutable_policy());
-      dag && dag->WantsDag(in.now, scheduler_.ready(), states)) {
-    std::vector<TaskId> ids;
-    GtpInput input = DagForPlanningLocked(&ids);
-    dag->SetDag(input, std::move(ids));
-  }
-  std::vector<Placement> placed = scheduler_.Schedule(in);
-  std::vector<const gs_operation*> implementations =
-      ChooseImplementationsLocked(states, placed);
-  for (size_t i = 0; i < placed.size(); ++i) {
-    const Placement& p = placed[i];
-    out->push_back(
-        DispatchLocked(p.task, p.host, p.predicted_end, false,
-                       implementations.empty() ? nullptr : implementations[i]));
-  }
-  if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {
-    ReplicateLocked(states, placed, out);
-  } else if (hosts_.any_prefetch() && replication_ == ReplicationMode::kOff &&
-             scheduler_.num_ready() > 0) {
-    PrefetchLocked(&states, out);
-  }
-  round_transfers_stable_.reset();
-  TellBacklogLocked(scheduler_.num_ready());
+  dispatcher_.Round([this, out](const Dispatcher::Booking& b) {
+    out->push_back(DispatchLocked(b.task, b.host, b.predicted_end, b.replica,
+                                  b.implementation));
+  });
 }
 
-void Engine::TellBacklogLocked(size_t backlog) {
-  // When it starts, stops, doubles or halves: a round per job end would
-  // otherwise cost a call per host each (a thousand simulated hosts).
-  const size_t told = backlog_told_;
-  const bool news = (backlog == 0) != (told == 0) || backlog >= 2 * told ||
-                    2 * backlog <= told;
-  if (!news || backlog == told) return;
-  backlog_told_ = backlog;
-  const int tasks = static_cast<int>(std::min<size_t>(backlog, 1 << 30));
-  for (auto& host : hosts_) host->adapter->NoteBacklog(tasks);
-}
-
-std::vector<const gs_operation*> Engine::ChooseImplementationsLocked(
-    const std::vector<HostState>& states,
-    const std::vector<Placement>& placed) const {
-  std::vector<const gs_operation*> chosen;
-  bool any = false;
-  for (const Placement& p : placed) {
-    any |= ops_[graph_.task(p.task).op].desc->num_alternatives > 0;
+void Engine::DispatchLink::RetryDue(TaskId task) {
+  std::vector<Dispatch> out;
+  {
+    MutexLock lock(&e_.mu_);
+    if (!e_.dispatcher_.RetryEnded(task, e_.stopping_)) return;
+    e_.ScheduleLocked(&out);
   }
-  if (!any) return chosen;  // the common case: one pass, no allocation
-  chosen.assign(placed.size(), nullptr);
-  std::vector<std::vector<Need>> placed_needs(states.size());
-  for (const Placement& p : placed) {
-    placed_needs[p.host].push_back(scheduler_.NeedOf(graph_.task(p.task).op));
-  }
-  std::vector<std::optional<SpareRoom>> spare(states.size());
-  for (size_t i = 0; i < placed.size(); ++i) {
-    const Placement& p = placed[i];
-    const OpId op = graph_.task(p.task).op;
-    const gs_operation& desc = *ops_[op].desc;
-    if (desc.num_alternatives == 0) continue;
-    if (!spare[p.host]) {
-      spare[p.host] = SpareAfterRound(states[p.host], placed_needs[p.host]);
-    }
-    std::vector<Need> needs;
-    for (int k = 0; k < desc.num_alternatives; ++k) {
-      needs.push_back(NeedOfOperation(*desc.alternatives[k]));
-    }
-    int k = ChooseImplementation(scheduler_.NeedOf(op), needs, &*spare[p.host]);
-    if (k >= 0) chosen[i] = desc.alternatives[k];
-  }
-  return chosen;
+  e_.Send(std::move(out));
 }
 
 Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
@@ -164,8 +79,9 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       graph_, t, ops_[task.op],
       [this, h](VersionId v) { return data_.PathOn(v, h); }, host.worker);
   spec.id = job_numbers_.Next();
-  const Need need = implementation != nullptr ? NeedOfOperation(*implementation)
-                                              : scheduler_.NeedOf(task.op);
+  const Need need = implementation != nullptr
+                        ? NeedOfOperation(*implementation)
+                        : dispatcher_.scheduler().NeedOf(task.op);
   SetWhatRuns(implementation != nullptr ? *implementation : *ops_[task.op].desc,
               need, options_.timeouts, &spec);
   JobEntry entry{t,       h,  predicted_end, clock_->Now(), task.attempts,
@@ -234,22 +150,6 @@ void Engine::SubmitToHost(Dispatch d) {
     journal_->QueuedCommitRan();
     RecordQueuedJobs(/*commit=*/true);
   });
-}
-
-void Engine::RequeueLocked(TaskId t) {
-  Task& task = graph_.task(t);
-  const FileAccess* acc = graph_.accesses(t);
-  task.missing_inputs = 0;
-  for (uint32_t i = 0; i < task.num_files; ++i) {
-    if (acc[i].in == kNoVersion) continue;
-    Version& v = graph_.version(acc[i].in);
-    if (v.state == VersionState::kAvailable) continue;
-    ++task.missing_inputs;
-    graph_.AddWaiting(acc[i].in, t);
-  }
-  task.state =
-      task.missing_inputs == 0 ? TaskState::kReady : TaskState::kWaiting;
-  if (task.state == TaskState::kReady) scheduler_.AddReady(t, task.op);
 }
 
 }  // namespace gs

@@ -10,12 +10,14 @@ namespace gs {
 
 bool Engine::StallLink::Stopping() const { return e_.stopping_; }
 
-size_t Engine::StallLink::NumReady() const { return e_.scheduler_.num_ready(); }
+size_t Engine::StallLink::NumReady() const {
+  return e_.dispatcher_.scheduler().num_ready();
+}
 
 std::vector<std::pair<TaskId, std::string>> Engine::StallLink::ReadyTasks()
     const {
   std::vector<std::pair<TaskId, std::string>> ready;
-  for (const ReadyTask& r : e_.scheduler_.ready()) {
+  for (const ReadyTask& r : e_.dispatcher_.scheduler().ready()) {
     ready.emplace_back(
         r.id, "task " + std::to_string(r.id) + " (" + e_.ops_[r.op].name + ")");
   }
@@ -33,7 +35,7 @@ size_t Engine::StallLink::TransfersInFlight() const {
 }
 
 size_t Engine::StallLink::PendingRetries() const {
-  return e_.retry_timers_.size();
+  return e_.dispatcher_.pending_retries();
 }
 
 bool Engine::StallLink::AdaptersOfferSlots() const {
@@ -74,7 +76,7 @@ void Engine::StallLink::FailStalled(const std::vector<TaskId>& tasks) {
     if (e_.graph_.task(t).state != TaskState::kReady) continue;
     e_.FailTaskLocked(t, "not placed: the run stalled (see below)", "");
   }
-  e_.scheduler_.RemoveIf([this](TaskId id) {
+  e_.dispatcher_.scheduler().RemoveIf([this](TaskId id) {
     return e_.graph_.task(id).state != TaskState::kReady;
   });
 }

@@ -6,14 +6,12 @@
 // same idle capacity for replicas.
 #include <algorithm>
 
-#include "runtime/engine/engine.h"
-#include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/dispatcher.h"
 #include "runtime/sched/prefetch.h"
 
 namespace gs {
 
-void Engine::PrefetchLocked(std::vector<HostState>* states,
-                            std::vector<Dispatch>* out) {
+void Dispatcher::Prefetch(std::vector<HostState>* states, const BookFn& book) {
   std::vector<int> depth(hosts_.size()), capacity(hosts_.size());
   bool any = false;
   for (HostId h = 0; h < hosts_.size(); ++h) {
@@ -35,12 +33,11 @@ void Engine::PrefetchLocked(std::vector<HostState>* states,
   SchedulingInput in{clock_->Now(), states, predictor_.get()};
   std::vector<Placement> placed = scheduler_.Schedule(in);
   std::vector<const gs_operation*> implementations =
-      ChooseImplementationsLocked(*states, placed);
+      ChooseImplementations(*states, placed);
   for (size_t i = 0; i < placed.size(); ++i) {
     const Placement& p = placed[i];
-    out->push_back(
-        DispatchLocked(p.task, p.host, p.predicted_end, false,
-                       implementations.empty() ? nullptr : implementations[i]));
+    book({p.task, p.host, p.predicted_end, /*replica=*/false,
+          implementations.empty() ? nullptr : implementations[i]});
   }
 }
 

@@ -4,19 +4,18 @@
 // The planning is the pure PlanReplicas.
 #include <algorithm>
 
-#include "runtime/engine/engine.h"
-#include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/dispatcher.h"
 #include "runtime/sched/replication.h"
 
 namespace gs {
 
-void Engine::ReplicateLocked(const std::vector<HostState>& states,
-                             const std::vector<Placement>& placed,
-                             std::vector<Dispatch>* out) {
+void Dispatcher::Replicate(const std::vector<HostState>& states,
+                           const std::vector<Placement>& placed,
+                           const BookFn& book) {
   ReplicationInput in;
   in.mode = replication_;
-  in.threshold = options_.replication.threshold;
-  in.cap = options_.replication.cap;
+  in.threshold = replication_config_.threshold;
+  in.cap = replication_config_.cap;
   in.jobs_ok = jobs_.ok();
   in.jobs_submitted = jobs_.submitted();
   in.free_slots.resize(hosts_.size());
@@ -54,7 +53,7 @@ void Engine::ReplicateLocked(const std::vector<HostState>& states,
   for (const Replica& r : PlanReplicas(in)) {
     const Task& task = graph_.task(r.task);
     Seconds end = now + predictor_->ExecTime(task.op, r.host);
-    out->push_back(DispatchLocked(r.task, r.host, end, /*replica=*/true));
+    book({r.task, r.host, end, /*replica=*/true, nullptr});
   }
 }
 

@@ -6,8 +6,7 @@
 #include <functional>
 #include <unordered_map>
 
-#include "runtime/engine/engine.h"
-#include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/dispatcher.h"
 #include "runtime/sched/gtp_plan.h"
 
 namespace gs {
@@ -70,7 +69,7 @@ void AddEdges(
 
 }  // namespace
 
-GtpInput Engine::DagForPlanningLocked(std::vector<TaskId>* ids) const {
+GtpInput Dispatcher::DagForPlanning(std::vector<TaskId>* ids) const {
   GtpInput in;
   in.now = clock_->Now();
   const size_t hosts = hosts_.size();

@@ -1,0 +1,230 @@
+// Scheduling rounds: the policy places the ready tasks, then replicas or
+// prefetched jobs use what is left (dispatcher.h). A round follows every
+// submission burst, every job's end and every host that comes back.
+#include "runtime/engine/dispatcher.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "runtime/sched/gtp_plan.h"
+#include "runtime/sched/implementation_choice.h"
+#include "runtime/sched/policies_ft.h"
+#include "runtime/sched/policies_gtp.h"
+
+namespace gs {
+
+Need NeedOfOperation(const gs_operation& op) {
+  return Need{std::max(1, op.computing_units), std::max(0.0, op.memory_gb)};
+}
+
+Dispatcher::Dispatcher(const ReplicationConfig& replication, TaskGraph& graph,
+                       const OperationTable& ops, HostSet& hosts,
+                       const JobTable& jobs, const DataPlaces& data,
+                       std::unique_ptr<Site> site)
+    : replication_config_(replication),
+      graph_(graph),
+      ops_(ops),
+      hosts_(hosts),
+      jobs_(jobs),
+      data_(data),
+      site_(std::move(site)),
+      scheduler_(MakeMctPolicy()),
+      replication_(replication.mode) {}
+
+void Dispatcher::SetPolicy(std::unique_ptr<Policy> policy) {
+  scheduler_ = Scheduler(std::move(policy));
+  replication_ = replication_config_.mode;
+  if (replication_ == ReplicationMode::kOff) {
+    replication_ = scheduler_.policy().needs().replication;
+  }
+  AttachHostHealth(*scheduler_.mutable_policy(), &hosts_);
+}
+
+void Dispatcher::StartPredicting(Clock* clock,
+                                 std::shared_ptr<const ExecOracle> oracle,
+                                 const std::vector<std::string>& host_names) {
+  clock_ = clock;
+  predictor_ = std::make_unique<EstimatorPredictor>(&ops_);
+  predictor_->set_oracle(std::move(oracle));
+  for (const std::string& name : host_names) predictor_->AddHost(name);
+  // Called while scheduling, with the engine mutex held.
+  predictor_->set_transfer(
+      [this](TaskId t, HostId h) { return data_.PredictTransfer(t, h); });
+  predictor_->set_transfers_stable([this] {
+    return round_transfers_stable_ ? *round_transfers_stable_
+                                   : hosts_.TransfersStable();
+  });
+}
+
+Status Dispatcher::Admit(OpId op) {
+  if (op < admitted_.size()) return admitted_[op];
+  const gs_operation& desc = *ops_[op].desc;
+  const Need need = NeedOfOperation(desc);
+  scheduler_.SetNeed(op, need);
+  Status admitted = Status::Ok();
+  if (!need.simple()) {
+    std::string capacities;
+    bool fits = false;
+    for (const auto& host : hosts_) {
+      fits = need.cores <= host->cores &&
+             (host->memory_gb == 0 || need.memory_gb <= host->memory_gb);
+      if (fits) break;
+      capacities += (capacities.empty() ? "" : "; ") + host->name + " has " +
+                    FormatCapacity(host->cores, host->memory_gb);
+    }
+    if (!fits) {
+      admitted = Status::InvalidArgument(
+          "operation '" + std::string(desc.name) + "' needs " +
+          FormatCapacity(need.cores, need.memory_gb) +
+          " (its @Constraints in the IDL) but no host has that much: " +
+          capacities +
+          ". Give a host more slots or memory in gsrt.yaml, or lower the "
+          "constraints");
+    }
+  }
+  // Operations are interned in order: `op` is the next one.
+  admitted_.resize(op + 1);
+  admitted_[op] = admitted;
+  return admitted;
+}
+
+void Dispatcher::Round(const BookFn& book) {
+  // With replication, slots freed once nothing waits run replicas (WQR
+  // replicates on the processors that become free after the last task was
+  // placed), so a round is needed even with no task ready.
+  if (scheduler_.num_ready() == 0 &&
+      (replication_ == ReplicationMode::kOff || jobs_.instances().empty())) {
+    TellBacklog(0);
+    return;
+  }
+  // Reused between rounds: a round follows every job's end.
+  std::vector<HostState>& states = states_scratch_;
+  hosts_.LearnHostStates(&states);
+  for (const JobTable::Running& job : jobs_.running()) {
+    states[job.host].AddBusy(job.predicted_end, job.need);
+  }
+  round_transfers_stable_ = hosts_.TransfersStable();
+  if (replication_ == ReplicationMode::kDynamic &&
+      scheduler_.policy().needs().host_order) {
+    scheduler_.mutable_policy()->SetHostOrder(hosts_.Order(true));
+  }
+  std::vector<Placement> placed;
+  PlaceReady(states, &placed, book);
+  if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {
+    Replicate(states, placed, book);
+  } else if (hosts_.any_prefetch() && replication_ == ReplicationMode::kOff &&
+             scheduler_.num_ready() > 0) {
+    Prefetch(&states, book);
+  }
+  round_transfers_stable_.reset();
+  TellBacklog(scheduler_.num_ready());
+}
+
+void Dispatcher::PlaceReady(std::vector<HostState>& states,
+                            std::vector<Placement>* placed,
+                            const BookFn& book) {
+  SchedulingInput in{clock_->Now(), &states, predictor_.get()};
+  if (auto* dag = dynamic_cast<DagPlanningPolicy*>(scheduler_.mutable_policy());
+      dag && dag->WantsDag(in.now, scheduler_.ready(), states)) {
+    std::vector<TaskId> ids;
+    GtpInput input = DagForPlanning(&ids);
+    dag->SetDag(input, std::move(ids));
+  }
+  *placed = scheduler_.Schedule(in);
+  std::vector<const gs_operation*> implementations =
+      ChooseImplementations(states, *placed);
+  for (size_t i = 0; i < placed->size(); ++i) {
+    const Placement& p = (*placed)[i];
+    book({p.task, p.host, p.predicted_end, /*replica=*/false,
+          implementations.empty() ? nullptr : implementations[i]});
+  }
+}
+
+void Dispatcher::TellBacklog(size_t backlog) {
+  // When it starts, stops, doubles or halves: a round per job end would
+  // otherwise cost a call per host each (a thousand simulated hosts).
+  const size_t told = backlog_told_;
+  const bool news = (backlog == 0) != (told == 0) || backlog >= 2 * told ||
+                    2 * backlog <= told;
+  if (!news || backlog == told) return;
+  backlog_told_ = backlog;
+  const int tasks = static_cast<int>(std::min<size_t>(backlog, 1 << 30));
+  for (auto& host : hosts_) host->adapter->NoteBacklog(tasks);
+}
+
+std::vector<const gs_operation*> Dispatcher::ChooseImplementations(
+    const std::vector<HostState>& states,
+    const std::vector<Placement>& placed) const {
+  std::vector<const gs_operation*> chosen;
+  bool any = false;
+  for (const Placement& p : placed) {
+    any |= ops_[graph_.task(p.task).op].desc->num_alternatives > 0;
+  }
+  if (!any) return chosen;  // the common case: one pass, no allocation
+  chosen.assign(placed.size(), nullptr);
+  std::vector<std::vector<Need>> placed_needs(states.size());
+  for (const Placement& p : placed) {
+    placed_needs[p.host].push_back(scheduler_.NeedOf(graph_.task(p.task).op));
+  }
+  std::vector<std::optional<SpareRoom>> spare(states.size());
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const Placement& p = placed[i];
+    const OpId op = graph_.task(p.task).op;
+    const gs_operation& desc = *ops_[op].desc;
+    if (desc.num_alternatives == 0) continue;
+    if (!spare[p.host]) {
+      spare[p.host] = SpareAfterRound(states[p.host], placed_needs[p.host]);
+    }
+    std::vector<Need> needs;
+    for (int k = 0; k < desc.num_alternatives; ++k) {
+      needs.push_back(NeedOfOperation(*desc.alternatives[k]));
+    }
+    int k = ChooseImplementation(scheduler_.NeedOf(op), needs, &*spare[p.host]);
+    if (k >= 0) chosen[i] = desc.alternatives[k];
+  }
+  return chosen;
+}
+
+void Dispatcher::Requeue(TaskId t) {
+  Task& task = graph_.task(t);
+  const FileAccess* acc = graph_.accesses(t);
+  task.missing_inputs = 0;
+  for (uint32_t i = 0; i < task.num_files; ++i) {
+    if (acc[i].in == kNoVersion) continue;
+    Version& v = graph_.version(acc[i].in);
+    if (v.state == VersionState::kAvailable) continue;
+    ++task.missing_inputs;
+    graph_.AddWaiting(acc[i].in, t);
+  }
+  task.state =
+      task.missing_inputs == 0 ? TaskState::kReady : TaskState::kWaiting;
+  if (task.state == TaskState::kReady) scheduler_.AddReady(t, task.op);
+}
+
+void Dispatcher::RetryLater(TaskId t, Seconds delay) {
+  if (delay <= 0) return Requeue(t);
+  // Waiting with nothing missing marks a task backing off; a rewind that
+  // requeues it meanwhile makes the timer's requeue a no-op.
+  Task& task = graph_.task(t);
+  task.state = TaskState::kWaiting;
+  task.missing_inputs = 0;
+  retry_timers_[t] = clock_->After(delay, [this, t] { site_->RetryDue(t); });
+}
+
+bool Dispatcher::RetryEnded(TaskId t, bool stopping) {
+  retry_timers_.erase(t);
+  const Task& task = graph_.task(t);
+  if (stopping || task.state != TaskState::kWaiting ||
+      task.missing_inputs != 0) {
+    return false;
+  }
+  Requeue(t);
+  return true;
+}
+
+uint32_t Dispatcher::staging_failures(TaskId t) const {
+  auto it = staging_failures_.find(t);
+  return it == staging_failures_.end() ? 0 : it->second;
+}
+
+}  // namespace gs

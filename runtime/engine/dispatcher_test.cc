@@ -1,0 +1,226 @@
+#include "runtime/engine/dispatcher.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/sched/policies_ft.h"
+#include "tests/support/fake_clock.h"
+#include "tests/support/recording_adapter.h"
+
+namespace gs {
+namespace {
+
+using testing::RecordingAdapter;
+
+class FakeSite : public Dispatcher::Site {
+ public:
+  explicit FakeSite(std::vector<TaskId>* due) : due_(*due) {}
+  void RetryDue(TaskId task) override { due_.push_back(task); }
+
+ private:
+  std::vector<TaskId>& due_;
+};
+
+gs_operation Operation(const char* name, int cores = 1) {
+  gs_operation op{};
+  op.name = name;
+  op.computing_units = cores;
+  return op;
+}
+
+// One host with `slots` free slots; tasks writing files of their own, so
+// every task is ready when added.
+class DispatcherTest : public ::testing::Test {
+ protected:
+  DispatcherTest() {
+    dispatcher_ =
+        std::make_unique<Dispatcher>(replication_, graph_, ops_, hosts_, jobs_,
+                                     data_, std::make_unique<FakeSite>(&due_));
+  }
+
+  RecordingAdapter* AddHost(const std::string& name, int slots) {
+    auto adapter = std::make_unique<RecordingAdapter>();
+    adapter->answers.connected = true;
+    adapter->answers.free_slots = slots;
+    RecordingAdapter* raw = adapter.get();
+    auto entry = std::make_unique<HostEntry>();
+    entry->name = name;
+    entry->cores = slots;
+    entry->adapter = std::move(adapter);
+    data_.AddHost(false);
+    hosts_.Add(std::move(entry));
+    names_.push_back(name);
+    return raw;
+  }
+
+  void Start() { dispatcher_->StartPredicting(&clock_, nullptr, names_); }
+
+  // A task of `op` writing its own file; ready.
+  TaskId AddTask(const gs_operation* op) {
+    const OpId id = ops_.Intern(op);
+    EXPECT_TRUE(dispatcher_->Admit(id).ok());
+    const std::string name = "out" + std::to_string(graph_.num_tasks());
+    FileParam out{name, false, true};
+    TaskId t = graph_.AddTask(id, &out, 1, "");
+    dispatcher_->AddReady(t);
+    return t;
+  }
+
+  // One round; each booking runs as the engine's would (a job out, the
+  // task running), so that a later pass of the round sees it.
+  std::vector<Dispatcher::Booking> Round() {
+    std::vector<Dispatcher::Booking> booked;
+    dispatcher_->Round([&](const Dispatcher::Booking& b) {
+      booked.push_back(b);
+      graph_.task(b.task).state = TaskState::kRunning;
+      jobs_.Add(next_job_++, JobEntry{b.task,
+                                      b.host,
+                                      b.predicted_end,
+                                      clock_.Now(),
+                                      1,
+                                      b.replica,
+                                      {},
+                                      Need{}});
+    });
+    return booked;
+  }
+
+  FakeClock clock_{100};
+  FileTable files_{"/work"};
+  TaskGraph graph_{&files_};
+  OperationTable ops_;
+  HostSet hosts_{/*rtt_bound=*/1};
+  JobTable jobs_;
+  DataPlaces data_{"/work/gsrt", files_, graph_, hosts_};
+  ReplicationConfig replication_;
+  std::vector<TaskId> due_;
+  std::vector<std::string> names_;
+  JobId next_job_ = 1;
+  std::unique_ptr<Dispatcher> dispatcher_;
+};
+
+TEST_F(DispatcherTest, ARoundBooksWhatFitsAndTellsHostsTheBacklog) {
+  RecordingAdapter* host = AddHost("n1", 2);
+  Start();
+  gs_operation op = Operation("work");
+  for (int i = 0; i < 3; ++i) AddTask(&op);
+  std::vector<Dispatcher::Booking> booked = Round();
+  ASSERT_EQ(booked.size(), 2u);
+  EXPECT_EQ(booked[0].host, 0u);
+  EXPECT_FALSE(booked[0].replica);
+  EXPECT_EQ(booked[0].implementation, nullptr);
+  EXPECT_EQ(dispatcher_->scheduler().num_ready(), 1u);
+  EXPECT_NE(std::find(host->calls.begin(), host->calls.end(), "NoteBacklog 1"),
+            host->calls.end());
+}
+
+TEST_F(DispatcherTest, TheBacklogIsToldOnlyWhenItStartsStopsDoublesOrHalves) {
+  RecordingAdapter* host = AddHost("n1", 0);
+  Start();
+  gs_operation op = Operation("work");
+  AddTask(&op);
+  Round();  // 1: starts
+  AddTask(&op);
+  Round();  // 2: doubles
+  AddTask(&op);
+  Round();  // 3: no news
+  size_t told = std::count_if(
+      host->calls.begin(), host->calls.end(),
+      [](const std::string& c) { return c.rfind("NoteBacklog", 0) == 0; });
+  EXPECT_EQ(told, 2u);
+}
+
+TEST_F(DispatcherTest, AnOperationNoHostCanHoldIsRefusedNamingTheHosts) {
+  AddHost("small", 2);
+  Start();
+  gs_operation big = Operation("big", 8);
+  const OpId id = ops_.Intern(&big);
+  Status s = dispatcher_->Admit(id);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("'big' needs 8 cores"), std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("small has 2 cores"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(dispatcher_->Admit(id).message(), s.message()) << "remembered";
+}
+
+TEST_F(DispatcherTest, ARetryWaitsForItsBackoffThenIsReadyAgain) {
+  AddHost("n1", 1);
+  Start();
+  gs_operation op = Operation("work");
+  TaskId t = AddTask(&op);
+  ASSERT_EQ(Round().size(), 1u);
+  dispatcher_->RetryLater(t, 5);
+  EXPECT_EQ(graph_.task(t).state, TaskState::kWaiting);
+  EXPECT_EQ(dispatcher_->pending_retries(), 1u);
+  clock_.Advance(4);
+  EXPECT_TRUE(due_.empty());
+  clock_.Advance(1);
+  ASSERT_EQ(due_, std::vector<TaskId>{t});
+  EXPECT_TRUE(dispatcher_->RetryEnded(t, /*stopping=*/false));
+  EXPECT_EQ(graph_.task(t).state, TaskState::kReady);
+  EXPECT_EQ(dispatcher_->scheduler().num_ready(), 1u);
+  EXPECT_EQ(dispatcher_->pending_retries(), 0u);
+}
+
+TEST_F(DispatcherTest, ARetryRequeuedMeanwhileOrWhileStoppingIsNotQueuedTwice) {
+  AddHost("n1", 1);
+  Start();
+  gs_operation op = Operation("work");
+  TaskId t = AddTask(&op);
+  TaskId u = AddTask(&op);
+  Round();
+  dispatcher_->RetryLater(t, 5);
+  dispatcher_->RetryLater(u, 5);
+  dispatcher_->Requeue(t);  // a rewind put it back
+  const size_t ready = dispatcher_->scheduler().num_ready();
+  clock_.Advance(5);
+  EXPECT_FALSE(dispatcher_->RetryEnded(t, /*stopping=*/false));
+  EXPECT_FALSE(dispatcher_->RetryEnded(u, /*stopping=*/true));
+  EXPECT_EQ(dispatcher_->scheduler().num_ready(), ready);
+}
+
+TEST_F(DispatcherTest, ARetryWithoutDelayIsReadyAtOnce) {
+  AddHost("n1", 1);
+  Start();
+  gs_operation op = Operation("work");
+  TaskId t = AddTask(&op);
+  Round();
+  dispatcher_->RetryLater(t, 0);
+  EXPECT_EQ(graph_.task(t).state, TaskState::kReady);
+  EXPECT_EQ(dispatcher_->pending_retries(), 0u);
+}
+
+TEST_F(DispatcherTest, StagingFailuresAreCountedPerTask) {
+  AddHost("n1", 1);
+  Start();
+  dispatcher_->CountStagingFailure(3);
+  dispatcher_->CountStagingFailure(3);
+  EXPECT_EQ(dispatcher_->staging_failures(3), 2u);
+  EXPECT_EQ(dispatcher_->staging_failures(4), 0u);
+}
+
+TEST_F(DispatcherTest, WithReplicationIdleSlotsRunReplicasOfRunningTasks) {
+  replication_.mode = ReplicationMode::kFixed;  // two instances at most
+  dispatcher_ =
+      std::make_unique<Dispatcher>(replication_, graph_, ops_, hosts_, jobs_,
+                                   data_, std::make_unique<FakeSite>(&due_));
+  AddHost("n1", 1);
+  AddHost("n2", 1);
+  Start();
+  gs_operation op = Operation("work");
+  TaskId t = AddTask(&op);
+  std::vector<Dispatcher::Booking> booked = Round();
+  ASSERT_EQ(booked.size(), 2u) << "the task, and a replica on the idle host";
+  EXPECT_FALSE(booked[0].replica);
+  EXPECT_TRUE(booked[1].replica);
+  EXPECT_EQ(booked[1].task, t);
+  EXPECT_NE(booked[1].host, booked[0].host);
+}
+
+}  // namespace
+}  // namespace gs
