@@ -43,6 +43,8 @@ Engine::Engine(EngineOptions options)
                options_.hooks.virtual_time, hosts_, mu_, stats_,
                console_.messages(), std::make_unique<SweepLink>(this)),
       data_(options_.work_dir, files_, graph_, hosts_),
+      mover_(mu_, *fs_, graph_, data_, hosts_, recorder_,
+             std::make_unique<DataMoveLink>(this)),
       naming_(options_.cwd, files_, graph_, ops_, data_),
       master_files_(options_.work_dir, *fs_, files_, graph_, data_, hosts_,
                     naming_, stats_, std::make_unique<FilesLink>(this)),
@@ -78,6 +80,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   hosts_.set_clock(clock_.get());
   sweeper_.set_clock(clock_.get());
   timers_ = std::make_unique<PeriodicTimers>(clock_.get());
+  mover_.set_loop(io_.get(), clock_.get());
   std::vector<std::string> names;
   for (const HostSetup& setup : hosts) names.push_back(setup.name);
   dispatcher_.StartPredicting(clock_.get(), options_.hooks.exec_oracle, names);
@@ -314,7 +317,7 @@ void Engine::ShutdownOnEngineThread() {
   stall_.StopWatchdog();  // no more beats from here
   // The run has ended (this is GS_Off; a signal ends it elsewhere, keeping
   // what a resumed run may adopt): no later run reads these copies.
-  RemoveRemoteCopies();
+  mover_.RemoveRemoteCopies();
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
   io_->stop();

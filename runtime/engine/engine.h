@@ -24,6 +24,7 @@
 #include "runtime/base/mutex.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
+#include "runtime/engine/data_mover.h"
 #include "runtime/engine/data_places.h"
 #include "runtime/engine/dispatcher.h"
 #include "runtime/engine/host_set.h"
@@ -228,7 +229,6 @@ class Engine {
     std::vector<std::pair<HostId, JobId>> cancels;
     std::vector<Dispatch> dispatches;
   };
-  using DoneFn = std::function<void(Status)>;
 
   // Start (engine.cc): the policy and what it needs, the work dir, the
   // hosts, the thread's timers.
@@ -244,23 +244,10 @@ class Engine {
   void StartTimers();
   void ShutdownOnEngineThread();
 
-  // Data layer (engine thread): copies versions where jobs and the master
-  // need them. engine_data.cc.
+  // Data (engine_data.cc; data_mover.h moves it). Engine thread: stages
+  // the job's inputs onto its host, then submits it.
+  class DataMoveLink;  // what the mover asks of the engine
   void StageAndSubmit(Dispatch d);
-  void EnsureOnHost(VersionId v, HostId host, DoneFn done);
-  void FetchToMaster(VersionId v, DoneFn done);
-  // A fetch to the master ended: the copy is there, or its host or the copy
-  // is found lost.
-  void FetchedLocked(VersionId v, HostId from, Seconds started,
-                     const Status& s);
-  void RemoveVersionData(VersionId v);
-  // At the run's end: every copy still on another host (final versions,
-  // inputs sent there, versions not collected yet), on the engine thread.
-  void RemoveRemoteCopies();
-  // Versions nobody reads any more: their files on the master go to
-  // `doomed` (removed outside the lock), remote copies through adapters.
-  void CollectGarbageLocked(std::vector<std::string>* doomed);
-  void RemoveFiles(const std::vector<std::string>& paths);
   // Master thread: waits until `v` is on the master's machine.
   Status BringToMasterLocked(MutexLock& lock, VersionId v);
   Status FetchOnceLocked(MutexLock& lock, VersionId v);
@@ -398,8 +385,9 @@ class Engine {
   // The jobs out, by id, by task, and as a round reads them.
   JobTable jobs_;
   std::unordered_map<TaskId, std::string> results_;
-  // Where versions are and how they move between hosts.
+  // Where versions are, and what moves them between hosts.
   DataPlaces data_;
+  DataMover mover_;
   // Tasks and files in the program's own terms (for messages).
   RunNaming naming_;
   // What the program opened with GS_Open; GS_Off's final versions.

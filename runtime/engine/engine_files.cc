@@ -121,10 +121,10 @@ Status Engine::Close(int fd, bool already_closed) {
       for (TaskId t : ready) dispatcher_.AddReady(t);
       if (!ready.empty()) WakeLocked();
     }
-    CollectGarbageLocked(&doomed);
+    mover_.CollectGarbage(&doomed);
     waits_.NotifyIfWaiting();
   }
-  RemoveFiles(doomed);
+  mover_.RemoveFiles(doomed);
   if (!closed) return Status::FromErrno("GS_Close", err);
   return Status::Ok();
 }

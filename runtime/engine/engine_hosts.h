@@ -15,6 +15,20 @@
 
 namespace gs {
 
+// What the data mover asks of the engine (engine_data.cc), under mu_.
+class Engine::DataMoveLink final : public DataMover::Site {
+ public:
+  explicit DataMoveLink(Engine* engine) : e_(*engine) {}
+  void TransfersChanged() override;
+  void HostLost(HostId host, const std::string& why) override;
+  void CopyLost(VersionId v, HostId host, const std::string& why) override;
+  void Fetched() override;
+  bool KeepsCollected(VersionId v) override;
+
+ private:
+  Engine& e_;
+};
+
 // What the dispatcher asks of the engine (engine_schedule.cc).
 class Engine::DispatchLink final : public Dispatcher::Site {
  public:

@@ -49,11 +49,11 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     facts.stopping = stopping_;
     OutcomePlan plan = PlanOutcome(report.outcome, facts, options_.retries);
     ApplyOutcomeLocked(plan, job, host_id, report, others, &after);
-    CollectGarbageLocked(&after.doomed);
+    mover_.CollectGarbage(&after.doomed);
     if (!stopping_) ScheduleLocked(&after.dispatches);
     waits_.NotifyIfWaiting();
   }
-  RemoveFiles(after.doomed);
+  mover_.RemoveFiles(after.doomed);
   for (auto [h, id] : after.cancels) hosts_[h]->adapter->Cancel(id);
   Send(std::move(after.dispatches));
   RecordPending();

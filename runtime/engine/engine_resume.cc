@@ -111,8 +111,8 @@ void Engine::DeleteCollectedData() {
     MutexLock lock(&mu_);
     journal_->TakeCollected(&paths, &remote);
   }
-  RemoveFiles(paths);
-  for (VersionId v : remote) RemoveVersionData(v);
+  mover_.RemoveFiles(paths);
+  for (VersionId v : remote) mover_.RemoveVersionData(v);
 }
 
 void Engine::RecoverFinalVersionsLocked(MutexLock& lock) {

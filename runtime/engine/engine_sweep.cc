@@ -26,7 +26,7 @@ std::vector<std::pair<HostId, std::string>> Engine::SweepLink::ResumedCopies()
   return e_.journal_->FetchedCopies();
 }
 
-void Engine::SweepLink::RemoveRemoteCopies() { e_.RemoveRemoteCopies(); }
+void Engine::SweepLink::RemoveRemoteCopies() { e_.mover_.RemoveRemoteCopies(); }
 
 void Engine::SweepLink::Reconnect(HostId h) { e_.ReconnectNow(h); }
 
