@@ -7,10 +7,8 @@
 
 #include <unistd.h>
 
-#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +35,9 @@ Engine::Engine(EngineOptions options)
       files_(options_.cwd),
       graph_(&files_),
       console_(options_.messages, options_.quiet),
+      waits_(console_.progress()),
+      loop_(options_.hooks.virtual_time, mu_, waits_.gate(),
+            console_.messages()),
       recorder_(graph_, ops_, console_.messages()),
       hosts_(options_.rtt_bound),
       sweeper_(HostSweeper::OwnerOf(options_.work_dir),
@@ -57,40 +58,38 @@ Engine::Engine(EngineOptions options)
       stall_(options_.stall_timeout, options_.hooks.virtual_time,
              options_.policy, mu_, stats_, console_.messages(),
              std::make_unique<StallLink>(this)),
-      job_numbers_(*fs_, console_.messages(), options_.work_dir),
-      waits_(console_.progress()) {}
+      job_numbers_(*fs_, console_.messages(), options_.work_dir) {}
 
 Engine::~Engine() {
-  if (thread_.joinable()) {
+  if (loop_.running()) {
     {
       MutexLock lock(&mu_);
       waits_.gate().MasterLeaves();
     }
-    io_->stop();
-    thread_.join();
+    loop_.Stop();
+    loop_.Join();
   }
 }
 
 Status Engine::Start(std::vector<HostSetup> hosts) {
   if (Status s = SetUpPolicy(); !s.ok()) return s;
   if (Status s = PrepareWorkDir(); !s.ok()) return s;
-  io_ = std::make_unique<boost::asio::io_context>(1);
-  clock_ = MakeClock();
-  recorder_.set_clock(clock_.get());
-  hosts_.set_clock(clock_.get());
-  sweeper_.set_clock(clock_.get());
-  timers_ = std::make_unique<PeriodicTimers>(clock_.get());
-  mover_.set_loop(io_.get(), clock_.get());
+  loop_.Make();
+  recorder_.set_clock(&loop_.clock());
+  hosts_.set_clock(&loop_.clock());
+  sweeper_.set_clock(&loop_.clock());
+  mover_.set_loop(&loop_.io(), &loop_.clock());
   std::vector<std::string> names;
   for (const HostSetup& setup : hosts) names.push_back(setup.name);
-  dispatcher_.StartPredicting(clock_.get(), options_.hooks.exec_oracle, names);
+  dispatcher_.StartPredicting(&loop_.clock(), options_.hooks.exec_oracle,
+                              names);
   std::future<std::string> identity;
   if (options_.worker_identity_of) {
     identity = std::async(std::launch::async, options_.worker_identity_of);
   }
   if (Status s = ConnectHosts(hosts); !s.ok()) return s;
   if (identity.valid()) options_.worker_identity = identity.get();
-  started_ = clock_->Now();
+  started_ = loop_.clock().Now();
   if (recorder_.OpenHistory(options_.history_path, options_.program,
                             options_.cwd, started_)) {
     LearnFromHistory();
@@ -102,19 +101,17 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   // Before the engine thread, which reads it; it judges from the first
   // beat (the stall timer's, started by StartTimers).
   stall_.StartWatchdog();
-  thread_ = std::thread([this] {
-    if (options_.hooks.virtual_time) return RunVirtualTime();
-    auto guard = boost::asio::make_work_guard(*io_);
-    io_->run();
-  });
+  loop_.Run();
   if (journal_ && journal_->resuming()) FetchResumeOutputs();
   // Before any job or transfer is posted (handlers run in order).
-  boost::asio::post(*io_, [this] { sweeper_.SweepAtStart(); });
+  boost::asio::post(loop_.io(), [this] { sweeper_.SweepAtStart(); });
   // The interrupted run's pilots leave the queue now (on the engine
   // thread, which runs the batch commands).
   if (journal_ && journal_->HasJobsToForget())
-    boost::asio::post(*io_, [this] { ForgetQueuedJobs(false); });
-  if (options_.handle_signals) HandleSignals();
+    boost::asio::post(loop_.io(), [this] { ForgetQueuedJobs(false); });
+  if (options_.handle_signals) {
+    loop_.HandleSignals([this](int sig) { OnSignal(sig); });
+  }
   StartTimers();
   return Status::Ok();
 }
@@ -189,7 +186,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   auto entry = std::make_unique<HostEntry>();
   entry->name = setup.name;
   entry->worker = setup.worker;
-  entry->adapter = setup.make(*io_, *clock_);
+  entry->adapter = setup.make(loop_.io(), loop_.clock());
   if (!entry->adapter) {
     return Status::Internal("host '" + setup.name + "': no adapter was made");
   }
@@ -197,7 +194,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   Status s = entry->adapter->Connect();
   for (auto& fallback : setup.fallbacks) {
     if (s.ok()) break;
-    std::unique_ptr<Adapter> next = fallback(*io_, *clock_);
+    std::unique_ptr<Adapter> next = fallback(loop_.io(), loop_.clock());
     if (!next) continue;
     Sayf(console_.messages(), MessageKind::kWarning,
          "gsrt: %s; trying adapter %s\n", s.message().c_str(),
@@ -227,15 +224,6 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
   return Status::Ok();
 }
 
-void Engine::HandleSignals() {
-  auto signals =
-      std::make_shared<boost::asio::signal_set>(*io_, SIGINT, SIGTERM);
-  signals->async_wait([this](const boost::system::error_code& ec, int sig) {
-    if (!ec) OnSignal(sig);
-  });
-  signals_ = signals;
-}
-
 void Engine::StartTimers() {
   Seconds heartbeat = 0;  // the shortest interval of any host
   for (auto& h : hosts_) {
@@ -246,12 +234,12 @@ void Engine::StartTimers() {
   // change faster; hosts without heartbeats are looked at every second.
   Seconds slot = heartbeat > 0 ? heartbeat : 1.0;
   if (hosts_.availability()) hosts_.availability()->set_slot(slot);
-  boost::asio::post(*io_, [this, heartbeat, slot] {
+  boost::asio::post(loop_.io(), [this, heartbeat, slot] {
     if (hosts_.availability() && ObserveAvailability()) {
-      timers_->Every(slot, [this] { return ObserveAvailability(); });
+      loop_.timers().Every(slot, [this] { return ObserveAvailability(); });
     }
     if (options_.progress) {
-      timers_->Every(0.25, [this] {
+      loop_.timers().Every(0.25, [this] {
         ShowProgress();
         return true;
       });
@@ -267,16 +255,16 @@ void Engine::StartTimers() {
       recorder_.StartFlushing();
     }
     if (heartbeat > 0) {
-      timers_->Every(heartbeat / 2, [this] {
+      loop_.timers().Every(heartbeat / 2, [this] {
         CheckHealth();
         return true;
       });
     }
     if (Seconds period = dispatcher_.scheduler().policy().reconsider_period();
         period > 0) {
-      timers_->Every(period, [this] { return Reconsider(); });
+      loop_.timers().Every(period, [this] { return Reconsider(); });
     }
-    stall_.Start(*timers_, *clock_);
+    stall_.Start(loop_.timers(), loop_.clock());
   });
 }
 
@@ -299,7 +287,7 @@ void Engine::OnSignal(int sig) {
 }
 
 void Engine::ShutdownOnEngineThread() {
-  if (timers_) timers_->CancelAll();
+  loop_.timers().CancelAll();
   for (auto& h : hosts_) {
     if (h->reconnect_timer) h->reconnect_timer->Cancel();
   }
@@ -320,7 +308,7 @@ void Engine::ShutdownOnEngineThread() {
   mover_.RemoveRemoteCopies();
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
-  io_->stop();
+  loop_.Stop();
 }
 
 TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {

@@ -27,6 +27,7 @@
 #include "runtime/engine/data_mover.h"
 #include "runtime/engine/data_places.h"
 #include "runtime/engine/dispatcher.h"
+#include "runtime/engine/engine_loop.h"
 #include "runtime/engine/host_set.h"
 #include "runtime/engine/host_sweeper.h"
 #include "runtime/engine/job_numbers.h"
@@ -209,7 +210,7 @@ class Engine {
   // Counters of the run (final after Stop()).
   const RunStats& stats() const { return stats_; }
   // The engine's clock (virtual time in a simulation).
-  Seconds Now() const { return clock_ ? clock_->Now() : 0; }
+  Seconds Now() const { return loop_.made() ? loop_.clock().Now() : 0; }
 
   // Submission without a running engine thread, for the benchmark.
   const TaskGraph& graph() const { return graph_; }
@@ -239,7 +240,6 @@ class Engine {
   // only when no adapter could be made; a host that does not connect is
   // added unusable (and named in `refused`).
   Status AddHost(HostSetup& setup, std::string* refused);
-  void HandleSignals();
   void OnSignal(int signal);
   void StartTimers();
   void ShutdownOnEngineThread();
@@ -334,10 +334,6 @@ class Engine {
   // (and the adapters' queue waits, the journal).
   void RecordPending();
 
-  // The engine thread's loop in virtual time (engine_virtual_time.cc).
-  void RunVirtualTime();
-  std::unique_ptr<Clock> MakeClock();
-
   // Batch jobs an interrupted run left in the queue (engine_adopt.cc), on
   // the engine thread without the lock: ResumeJournal decides, these reach
   // the adapters. Records what the adapters queued (and commits it at once
@@ -372,10 +368,13 @@ class Engine {
   OperationTable ops_;
   RunStats stats_;
 
-  std::unique_ptr<boost::asio::io_context> io_;
-  std::unique_ptr<Clock> clock_;
   // The messages and the progress line (drawn under mu_).
   RunConsole console_;
+  // The master's waits: their gate, their count, the signal that ends them.
+  MasterWaits waits_;
+  // The engine thread, its clock and timers; before the adapters (hosts_),
+  // which use its io_context until they are destroyed.
+  EngineLoop loop_;
   // The history and the observers (run_recorder.h): under mu_, except its
   // writes (engine thread, no lock).
   RunRecorder recorder_;  // after console_, whose sink it speaks through
@@ -396,23 +395,17 @@ class Engine {
   Rewinder rewinder_;
   // The ready queue, the policy's rounds, retries and the predictor.
   Dispatcher dispatcher_;
-  // The periodic work of the engine thread (made with the clock).
-  std::unique_ptr<PeriodicTimers> timers_;
   // Fails a stuck run, reports a quiet one, watches the engine thread.
   StallMonitor stall_;
   // work_dir/lock, held while the master runs: one master per work dir.
   std::unique_ptr<FileLock> work_dir_lock_;
   std::unique_ptr<ResumeJournal> journal_;  // with a history only
-  std::shared_ptr<void> signals_;  // boost::asio::signal_set, when handled
-  JobNumbers job_numbers_;         // Next() under mu_
+  JobNumbers job_numbers_;                  // Next() under mu_
   Seconds started_ = 0;
 
   Mutex mu_;
-  // The master's waits: their gate, their count, the signal that ends them.
-  MasterWaits waits_;
   bool wake_posted_ = false;
   bool stopping_ = false;
-  std::thread thread_;
 };
 
 }  // namespace gs

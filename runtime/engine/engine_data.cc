@@ -30,7 +30,7 @@ void Engine::StageAndSubmit(Dispatch d) {
       report.outcome =
           HostFailed{"staging inputs to host '" + hosts_[d.host]->name +
                      "' failed: " + error.message()};
-      report.submitted = report.started = report.ended = clock_->Now();
+      report.submitted = report.started = report.ended = loop_.clock().Now();
       // Not the task's fault: OnJobDone gives its attempt back.
       OnJobDone(d.host, std::move(report), /*host_at_fault=*/false);
       return;
@@ -85,7 +85,7 @@ Status Engine::FetchOnceLocked(MutexLock& lock, VersionId v) {
   }
   if (graph_.version(v).on_master) return Status::Ok();
   auto result = std::make_shared<std::optional<Status>>();
-  boost::asio::post(*io_, [this, v, result] {
+  boost::asio::post(loop_.io(), [this, v, result] {
     mover_.FetchToMaster(v, [this, result](Status s) {
       MutexLock lock(&mu_);
       *result = s;

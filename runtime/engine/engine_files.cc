@@ -130,7 +130,7 @@ Status Engine::Close(int fd, bool already_closed) {
 }
 
 int Engine::Stop() {
-  if (!io_) return 1;
+  if (!loop_.made()) return 1;
   MutexLock lock(&mu_);
   waits_.Wait(lock, [&] { return AllFinishedLocked(); });
   if (journal_) RecoverFinalVersionsLocked(lock);
@@ -145,10 +145,10 @@ int Engine::Stop() {
   lock.Unlock();
   // The engine thread may still be inside a handler; stop it before the
   // adapters go away.
-  boost::asio::post(*io_, [this] { ShutdownOnEngineThread(); });
-  thread_.join();
+  boost::asio::post(loop_.io(), [this] { ShutdownOnEngineThread(); });
+  loop_.Join();
   CleanUpAfterRun();
-  std::string summary = FormatSummary(stats_, clock_->Now() - started_);
+  std::string summary = FormatSummary(stats_, loop_.clock().Now() - started_);
   console_.messages().Say(MessageKind::kSummary, summary);
   // After the summary: observers may add to it (summary_observer.h).
   const bool ok = stats_.failed + stats_.futile == 0;

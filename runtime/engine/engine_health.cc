@@ -21,7 +21,7 @@ void Engine::CheckHealth() {
       const bool up = change.now == HealthState::kUp;
       recorder_.RecordCheck(mu_, change.host, up);
       if (recorder_.watched()) {
-        RunEvent e{up ? "host_up" : "host_suspect", clock_->Now()};
+        RunEvent e{up ? "host_up" : "host_suspect", loop_.clock().Now()};
         e.host = host.name;
         e.detail = change.line;
         recorder_.ReportEvent(mu_, std::move(e));

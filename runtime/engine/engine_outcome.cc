@@ -138,7 +138,7 @@ void Engine::TaskFailedLocked(const OutcomePlan& plan, TaskId t) {
   if (const auto* retry = std::get_if<TaskRetry>(&plan.decision)) {
     ++stats_.retries;
     if (recorder_.watched()) {
-      RunEvent e{"retry", clock_->Now()};
+      RunEvent e{"retry", loop_.clock().Now()};
       e.task = t;
       e.detail = "attempt " + std::to_string(plan.attempts + 1) + " after " +
                  std::to_string(retry->delay) + " s";

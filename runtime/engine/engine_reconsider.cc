@@ -25,7 +25,8 @@ bool Engine::Reconsider() {
         states[job->host].AddBusy(job->predicted_end, job->need);
         running.push_back({job->task, job->host, job->predicted_end});
       }
-      SchedulingInput in{clock_->Now(), &states, &dispatcher_.predictor()};
+      SchedulingInput in{loop_.clock().Now(), &states,
+                         &dispatcher_.predictor()};
       std::vector<TaskId> tasks = dispatcher_.policy().Reconsider(running, in);
       for (auto& [id, job] : jobs) {
         if (std::find(tasks.begin(), tasks.end(), job->task) != tasks.end())

@@ -60,7 +60,7 @@ void Engine::OpenJournal() {
   setup.fs = fs_;
   setup.messages = &console_.messages();
   setup.history = recorder_.history();
-  setup.clock = clock_.get();
+  setup.clock = &loop_.clock();
   setup.run = recorder_.run_id();
   setup.work_dir = options_.work_dir;
   setup.worker_identity = options_.worker_identity;
@@ -83,7 +83,7 @@ void Engine::FetchResumeOutputs() {
   if (wants.empty()) return;
   lock.Unlock();
   auto left = std::make_shared<size_t>(wants.size());
-  boost::asio::post(*io_, [this, wants, left] {
+  boost::asio::post(loop_.io(), [this, wants, left] {
     for (const ResumeFetch& w : wants) {
       hosts_[w.host]->adapter->Get(w.host_path, w.master_path,
                                    [this, w, left](Status s) {

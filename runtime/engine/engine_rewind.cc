@@ -38,7 +38,7 @@ void Engine::RewindLink::TransfersChanged() {
 void Engine::RewindLink::Rewound(const std::string& host,
                                  const std::string& detail) {
   if (!e_.recorder_.watched()) return;
-  RunEvent e{"rewind", e_.clock_->Now()};
+  RunEvent e{"rewind", e_.loop_.clock().Now()};
   e.host = host;
   e.detail = detail;
   e_.recorder_.ReportEvent(e_.mu_, std::move(e));
@@ -52,10 +52,10 @@ void Engine::HostLostLocked(HostId lost, const std::string& why) {
   // Volatile policies learn the loss now, not at the next slot.
   hosts_.ObserveChange(lost, HostAvail::kDown);
   // Timers run on the engine thread, where this is called from.
-  boost::asio::post(*io_, [this, lost] { ScheduleReconnect(lost); });
+  boost::asio::post(loop_.io(), [this, lost] { ScheduleReconnect(lost); });
   recorder_.RecordHostLost(mu_, lost, why);
   if (recorder_.watched()) {
-    RunEvent e{"host_down", clock_->Now()};
+    RunEvent e{"host_down", loop_.clock().Now()};
     e.host = host.name;
     e.detail = why;
     recorder_.ReportEvent(mu_, std::move(e));
@@ -73,7 +73,7 @@ void Engine::ScheduleReconnect(HostId h) {
                                : std::min(host.reconnect_delay * 2,
                                           options_.reconnect_backoff_max);
   }
-  host.reconnect_timer = clock_->After(host.reconnect_delay, [this, h] {
+  host.reconnect_timer = loop_.clock().After(host.reconnect_delay, [this, h] {
     {
       MutexLock lock(&mu_);
       if (stopping_) return;
@@ -116,7 +116,7 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
     if (s.ok()) {
       stats_.notes.push_back("host " + host.name + " is back");
       if (recorder_.watched()) {
-        RunEvent e{"host_up", clock_->Now()};
+        RunEvent e{"host_up", loop_.clock().Now()};
         e.host = host.name;
         e.detail = "reconnected";
         recorder_.ReportEvent(mu_, std::move(e));

@@ -34,9 +34,9 @@ void SetWhatRuns(const gs_operation& runs, const Need& need,
 }  // namespace
 
 void Engine::WakeLocked() {
-  if (wake_posted_ || !io_) return;
+  if (wake_posted_ || !loop_.made()) return;
   wake_posted_ = true;
-  boost::asio::post(*io_, [this] { RunSchedule(); });
+  boost::asio::post(loop_.io(), [this] { RunSchedule(); });
 }
 
 void Engine::RunSchedule() {
@@ -84,7 +84,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
                         : dispatcher_.scheduler().NeedOf(task.op);
   SetWhatRuns(implementation != nullptr ? *implementation : *ops_[task.op].desc,
               need, options_.timeouts, &spec);
-  JobEntry entry{t,       h,  predicted_end, clock_->Now(), task.attempts,
+  JobEntry entry{t,       h,  predicted_end, loop_.clock().Now(), task.attempts,
                  replica, {}, need};
   if (replica && host.shared) {
     // Instances on hosts sharing the master's files would write the same
@@ -146,7 +146,7 @@ void Engine::SubmitToHost(Dispatch d) {
   // are committed right after it, so a master killed a moment later has
   // recorded every job it queued (engine_adopt.cc).
   if (!journal_ || !journal_->PostQueuedCommit()) return;
-  boost::asio::post(*io_, [this] {
+  boost::asio::post(loop_.io(), [this] {
     journal_->QueuedCommitRan();
     RecordQueuedJobs(/*commit=*/true);
   });

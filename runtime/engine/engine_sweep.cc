@@ -13,7 +13,7 @@ namespace gs {
 bool Engine::SweepLink::Stopping() const { return e_.stopping_; }
 
 void Engine::SweepLink::Post(std::function<void()> fn) {
-  boost::asio::post(*e_.io_, std::move(fn));
+  boost::asio::post(e_.loop_.io(), std::move(fn));
 }
 
 std::vector<std::string> Engine::SweepLink::KeptFiles(HostId h) const {
