@@ -6,13 +6,13 @@
 
 namespace gs {
 
-DataMover::DataMover(Mutex& mu, FileSystem& fs, TaskGraph& graph,
-                     DataPlaces& places, HostSet& hosts, RunRecorder& recorder,
-                     std::unique_ptr<Site> site)
+DataMover::DataMover(Mutex& mu, FileSystem& fs, std::string work_dir,
+                     const FileTable& files, TaskGraph& graph, HostSet& hosts,
+                     RunRecorder& recorder, std::unique_ptr<Site> site)
     : mu_(mu),
       fs_(fs),
       graph_(graph),
-      places_(places),
+      places_(std::move(work_dir), files, graph, hosts),
       hosts_(hosts),
       recorder_(recorder),
       site_(std::move(site)) {}

@@ -3,8 +3,8 @@
 // GS_Off reads it, and the removal of data nobody reads any more. Where
 // versions are and which transfers are under way is DataPlaces'
 // (data_places.h); this runs the transfers through the hosts' adapters
-// (Put, Get, Remove) and records what they cost. Outputs stay on the host
-// that made them until someone needs them elsewhere.
+// (Put, Get, Remove) and records what they cost; it owns the places. Outputs
+// stay on the host that made them until someone needs them elsewhere.
 //
 // Owned by the Engine. Transfers start and end on the engine thread; each
 // takes the engine's mutex (given at construction) to read and update the
@@ -57,10 +57,16 @@ class DataMover {
   };
 
   // The references must outlive this object.
-  DataMover(Mutex& mu, FileSystem& fs, TaskGraph& graph, DataPlaces& places,
-            HostSet& hosts, RunRecorder& recorder, std::unique_ptr<Site> site);
+  // The places' versions are under `work_dir`/data on the master.
+  DataMover(Mutex& mu, FileSystem& fs, std::string work_dir,
+            const FileTable& files, TaskGraph& graph, HostSet& hosts,
+            RunRecorder& recorder, std::unique_ptr<Site> site);
   DataMover(const DataMover&) = delete;
   DataMover& operator=(const DataMover&) = delete;
+
+  // Where versions are, and the transfers under way (under the mutex).
+  DataPlaces& places() { return places_; }
+  const DataPlaces& places() const { return places_; }
 
   // Start: the engine thread's loop and clock.
   void set_loop(boost::asio::io_context* io, Clock* clock) {
@@ -101,7 +107,7 @@ class DataMover {
   Mutex& mu_;
   FileSystem& fs_;
   TaskGraph& graph_ GUARDED_BY(mu_);
-  DataPlaces& places_ GUARDED_BY(mu_);
+  DataPlaces places_ GUARDED_BY(mu_);
   HostSet& hosts_;  // entries read under mu_; adapters called without it
   RunRecorder& recorder_;
   std::unique_ptr<Site> site_;

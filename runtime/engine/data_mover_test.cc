@@ -123,16 +123,12 @@ class DataMoverTest : public ::testing::Test {
   TaskGraph graph_{&files_};
   OperationTable ops_;
   HostSet hosts_{/*rtt_bound=*/1};
-  DataPlaces places_{"/work/gsrt", files_, graph_, hosts_};
   RunRecorder recorder_{graph_, ops_, messages_};
   FakeSite::Log log_;
-  DataMover mover_{mu_,
-                   fs_,
-                   graph_,
-                   places_,
-                   hosts_,
-                   recorder_,
-                   std::make_unique<FakeSite>(&log_)};
+  DataMover mover_{
+      mu_,    fs_,    "/work/gsrt", files_,
+      graph_, hosts_, recorder_,    std::make_unique<FakeSite>(&log_)};
+  DataPlaces& places_ = mover_.places();
   std::vector<TransferAdapter*> adapters_;
   TaskId t0_;
   VersionId va_, vin_;

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gs/gs_abi.h"
@@ -88,6 +89,10 @@ class Dispatcher {
 
   // One round; `book` books each placement before the next pass.
   void Round(const BookFn& book);
+  // A round is wanted: true when the caller must post one (none is posted
+  // yet). RoundRuns when the posted round starts.
+  bool RequestRound() { return !std::exchange(round_posted_, true); }
+  void RoundRuns() { round_posted_ = false; }
 
   // `task` is ready: its inputs exist.
   void AddReady(TaskId task) {
@@ -162,6 +167,7 @@ class Dispatcher {
   // adapters change their answer only in their own handlers.
   std::optional<bool> round_transfers_stable_;
   size_t backlog_told_ = 0;  // TellBacklog's last
+  bool round_posted_ = false;
   std::unordered_map<TaskId, std::unique_ptr<Timer>> retry_timers_;
   std::unordered_map<TaskId, uint32_t> staging_failures_;
 };

@@ -20,7 +20,6 @@
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/job_builder.h"
 #include "runtime/engine/resume_journal.h"
-#include "runtime/engine/work_dir_lock.h"
 #include "runtime/history/history.h"
 #include "runtime/sched/policies_ft.h"
 #include "runtime/sched/policies_grank.h"
@@ -30,35 +29,37 @@ namespace gs {
 
 Engine::Engine(EngineOptions options)
     : options_(std::move(options)),
-      fs_(options_.hooks.file_system ? options_.hooks.file_system
-                                     : &RealFileSystem()),
-      files_(options_.cwd),
-      graph_(&files_),
+      program_(options_.cwd),
       console_(options_.messages, options_.quiet),
       waits_(console_.progress()),
       loop_(options_.hooks.virtual_time, mu_, waits_.gate(),
             console_.messages()),
-      recorder_(graph_, ops_, console_.messages()),
+      work_dir_(options_.work_dir,
+                options_.hooks.file_system ? *options_.hooks.file_system
+                                           : RealFileSystem(),
+                console_.messages()),
+      recorder_(program_.graph, program_.ops, console_.messages()),
       hosts_(options_.rtt_bound),
       sweeper_(HostSweeper::OwnerOf(options_.work_dir),
                options_.hooks.virtual_time, hosts_, mu_, stats_,
                console_.messages(), std::make_unique<SweepLink>(this)),
-      data_(options_.work_dir, files_, graph_, hosts_),
-      mover_(mu_, *fs_, graph_, data_, hosts_, recorder_,
+      mover_(mu_, work_dir_.fs(), options_.work_dir, program_.files,
+             program_.graph, hosts_, recorder_,
              std::make_unique<DataMoveLink>(this)),
-      naming_(options_.cwd, files_, graph_, ops_, data_),
-      master_files_(options_.work_dir, *fs_, files_, graph_, data_, hosts_,
-                    naming_, stats_, std::make_unique<FilesLink>(this)),
+      naming_(options_.cwd, program_.files, program_.graph, program_.ops,
+              mover_.places()),
+      master_files_(options_.work_dir, work_dir_.fs(), program_.files,
+                    program_.graph, mover_.places(), hosts_, naming_, stats_,
+                    std::make_unique<FilesLink>(this)),
       rewinder_(Rewinder::ParseMode(options_.hooks.rewind)
                     .value_or(Rewinder::Mode::kGtpCR),
-                graph_, files_, data_, stats_, console_.messages(),
-                std::make_unique<RewindLink>(this)),
-      dispatcher_(options_.replication, graph_, ops_, hosts_, jobs_, data_,
-                  std::make_unique<DispatchLink>(this)),
+                program_.graph, program_.files, mover_.places(), stats_,
+                console_.messages(), std::make_unique<RewindLink>(this)),
+      dispatcher_(options_.replication, program_.graph, program_.ops, hosts_,
+                  jobs_, mover_.places(), std::make_unique<DispatchLink>(this)),
       stall_(options_.stall_timeout, options_.hooks.virtual_time,
              options_.policy, mu_, stats_, console_.messages(),
-             std::make_unique<StallLink>(this)),
-      job_numbers_(*fs_, console_.messages(), options_.work_dir) {}
+             std::make_unique<StallLink>(this)) {}
 
 Engine::~Engine() {
   if (loop_.running()) {
@@ -73,7 +74,8 @@ Engine::~Engine() {
 
 Status Engine::Start(std::vector<HostSetup> hosts) {
   if (Status s = SetUpPolicy(); !s.ok()) return s;
-  if (Status s = PrepareWorkDir(); !s.ok()) return s;
+  // Before anything under work_dir is touched.
+  if (Status s = work_dir_.Prepare(); !s.ok()) return s;
   loop_.Make();
   recorder_.set_clock(&loop_.clock());
   hosts_.set_clock(&loop_.clock());
@@ -89,15 +91,15 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   }
   if (Status s = ConnectHosts(hosts); !s.ok()) return s;
   if (identity.valid()) options_.worker_identity = identity.get();
-  started_ = loop_.clock().Now();
+  const Seconds started = loop_.clock().Now();
   if (recorder_.OpenHistory(options_.history_path, options_.program,
-                            options_.cwd, started_)) {
+                            options_.cwd, started)) {
     LearnFromHistory();
   }
-  recorder_.ReportRunStarted(&mu_, started_, options_.observers);
+  recorder_.ReportRunStarted(&mu_, started, options_.observers);
   OpenJournal();
   RecordSubmissionsOfAdapters();
-  job_numbers_.Choose(JobNumbers::LargestIn(recorder_.history()));
+  work_dir_.job_numbers().Choose(JobNumbers::LargestIn(recorder_.history()));
   // Before the engine thread, which reads it; it judges from the first
   // beat (the stall timer's, started by StartTimers).
   stall_.StartWatchdog();
@@ -144,24 +146,6 @@ Status Engine::SetUpPolicy() {
                                    "'; known: gtp-c-r, gtp-r, restart");
   }
   dispatcher_.SetPolicy(std::move(policy).value());
-  return Status::Ok();
-}
-
-Status Engine::PrepareWorkDir() {
-  // Before anything under work_dir is touched: a second master must not
-  // remove, rename or resume the first one's files.
-  auto lock = LockWorkDir(*fs_, options_.work_dir, ::getpid());
-  if (!lock.ok()) return lock.status();
-  work_dir_lock_ = std::move(lock).value();
-  Status s = fs_->CreateDirs(options_.work_dir + "/data");
-  if (!s.ok()) {
-    return Status::IoError("cannot create the work directory " +
-                           options_.work_dir + ": " + s.message() +
-                           " (make it writable, or set runtime.work_dir in "
-                           "gsrt.yaml to a directory you can write)");
-  }
-  // Versions may hold the user's data: nobody else reads them.
-  (void)fs_->RestrictToOwner(options_.work_dir);
   return Status::Ok();
 }
 
@@ -218,7 +202,7 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     entry->usable = false;
   }
   recorder_.AddHost(setup.name, std::string(entry->adapter->kind()), s.ok());
-  data_.AddHost(entry->shared);
+  mover_.places().AddHost(entry->shared);
   dispatcher_.TransfersChanged();
   hosts_.Add(std::move(entry));
   return Status::Ok();
@@ -272,7 +256,7 @@ void Engine::OnSignal(int sig) {
   uint64_t running;
   {
     MutexLock lock(&mu_);
-    stopping_ = true;
+    loop_.set_stopping();
     waits_.set_signal(sig);
     running = stats_.running;
   }
@@ -338,14 +322,14 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   std::string scalars;
   if (n != op->num_params) EncodeScalars(*op, args, &scalars);
   MutexLock lock(&mu_);
-  OpId id = ops_.Intern(op);
+  OpId id = program_.ops.Intern(op);
   if (!dispatcher_.Admit(id).ok()) return kRefusedTask;
-  TaskId t = graph_.AddTask(id, files, n, scalars);
+  TaskId t = program_.graph.AddTask(id, files, n, scalars);
   ++stats_.submitted;
   if (recorder_.watched()) recorder_.ReportTaskSubmitted(mu_, t);
   if (journal_ && journal_->resuming() && journal_->ResumeSubmitted(t))
     return t;
-  TaskState state = graph_.task(t).state;
+  TaskState state = program_.graph.task(t).state;
   if (state == TaskState::kReady) {
     dispatcher_.AddReady(t);
     WakeLocked();
@@ -357,26 +341,27 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
 
 Status Engine::Refusal(const gs_operation* op) {
   MutexLock lock(&mu_);
-  OpId id = ops_.Intern(op);
+  OpId id = program_.ops.Intern(op);
   return dispatcher_.Admit(id);
 }
 
 Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
   MutexLock lock(&mu_);
   waits_.Wait(lock, [&] {
-    TaskState s = graph_.task(t).state;
+    TaskState s = program_.graph.task(t).state;
     return s == TaskState::kDone || s == TaskState::kFailed ||
            s == TaskState::kFutile;
   });
-  const Task& task = graph_.task(t);
-  const OperationInfo& op = ops_[task.op];
+  const Task& task = program_.graph.task(t);
+  const OperationInfo& op = program_.ops[task.op];
   if (task.state != TaskState::kDone) {
     return Status::FailedPrecondition(
         FormatSyncStop(naming_.SyncStopOf(t, stats_.failures)));
   }
-  auto it = results_.find(t);
-  std::string results = it == results_.end() ? "" : std::move(it->second);
-  if (it != results_.end()) results_.erase(it);
+  auto it = program_.results.find(t);
+  std::string results =
+      it == program_.results.end() ? "" : std::move(it->second);
+  if (it != program_.results.end()) program_.results.erase(it);
   return DecodeResults(*op.desc, results, args, return_slot);
 }
 
@@ -390,7 +375,7 @@ void Engine::Barrier() {
 void Engine::ShowProgress() {
   MutexLock lock(&mu_);
   // Drawn only while the master waits in gsrt: it prints nothing then.
-  if (stopping_ || !waits_.waiting()) return;
+  if (loop_.stopping() || !waits_.waiting()) return;
   console_.progress().Show(FormatProgress(stats_));
 }
 

@@ -36,6 +36,7 @@
 #include "runtime/engine/master_waits.h"
 #include "runtime/engine/outcome_plan.h"
 #include "runtime/engine/periodic_timers.h"
+#include "runtime/engine/program.h"
 #include "runtime/engine/progress_line.h"
 #include "runtime/engine/rewinder.h"
 #include "runtime/engine/run_console.h"
@@ -45,6 +46,7 @@
 #include "runtime/engine/stall_monitor.h"
 #include "runtime/engine/sync_stop.h"
 #include "runtime/engine/user_file_names.h"
+#include "runtime/engine/work_dir.h"
 #include "runtime/graph/file_table.h"
 #include "runtime/graph/operation_table.h"
 #include "runtime/graph/task_graph.h"
@@ -213,7 +215,7 @@ class Engine {
   Seconds Now() const { return loop_.made() ? loop_.clock().Now() : 0; }
 
   // Submission without a running engine thread, for the benchmark.
-  const TaskGraph& graph() const { return graph_; }
+  const TaskGraph& graph() const { return program_.graph; }
 
  private:
   struct Dispatch {
@@ -234,7 +236,6 @@ class Engine {
   // Start (engine.cc): the policy and what it needs, the work dir, the
   // hosts, the thread's timers.
   Status SetUpPolicy();
-  Status PrepareWorkDir();
   Status ConnectHosts(std::vector<HostSetup>& hosts);
   // Makes `setup`'s adapter, trying its fallbacks until one connects. Fails
   // only when no adapter could be made; a host that does not connect is
@@ -362,10 +363,8 @@ class Engine {
   void RecoverFinalVersionsLocked(MutexLock& lock);
 
   EngineOptions options_;
-  FileSystem* fs_;
-  FileTable files_;
-  TaskGraph graph_;
-  OperationTable ops_;
+  // The files, operations, tasks and versions the program submitted.
+  Program program_;
   RunStats stats_;
 
   // The messages and the progress line (drawn under mu_).
@@ -375,6 +374,8 @@ class Engine {
   // The engine thread, its clock and timers; before the adapters (hosts_),
   // which use its io_context until they are destroyed.
   EngineLoop loop_;
+  // The work dir: its lock, its file system, its job numbers.
+  WorkDir work_dir_;
   // The history and the observers (run_recorder.h): under mu_, except its
   // writes (engine thread, no lock).
   RunRecorder recorder_;  // after console_, whose sink it speaks through
@@ -383,9 +384,7 @@ class Engine {
   HostSweeper sweeper_;
   // The jobs out, by id, by task, and as a round reads them.
   JobTable jobs_;
-  std::unordered_map<TaskId, std::string> results_;
   // Where versions are, and what moves them between hosts.
-  DataPlaces data_;
   DataMover mover_;
   // Tasks and files in the program's own terms (for messages).
   RunNaming naming_;
@@ -397,15 +396,9 @@ class Engine {
   Dispatcher dispatcher_;
   // Fails a stuck run, reports a quiet one, watches the engine thread.
   StallMonitor stall_;
-  // work_dir/lock, held while the master runs: one master per work dir.
-  std::unique_ptr<FileLock> work_dir_lock_;
   std::unique_ptr<ResumeJournal> journal_;  // with a history only
-  JobNumbers job_numbers_;                  // Next() under mu_
-  Seconds started_ = 0;
 
   Mutex mu_;
-  bool wake_posted_ = false;
-  bool stopping_ = false;
 };
 
 }  // namespace gs

@@ -9,7 +9,7 @@ namespace gs {
 
 bool Engine::ObserveAvailability() {
   MutexLock lock(&mu_);
-  if (stopping_) return false;
+  if (loop_.stopping()) return false;
   hosts_.ObserveAvailability();
   return true;
 }

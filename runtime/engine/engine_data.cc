@@ -71,10 +71,10 @@ Status Engine::BringToMasterLocked(MutexLock& lock, VersionId v) {
     // (The producer may already have run again by now.)
     waits_.Begin();
     waits_.gate().wait(lock, [&] {
-      return graph_.version(v).state != VersionState::kPending;
+      return program_.graph.version(v).state != VersionState::kPending;
     });
     waits_.End();
-    if (graph_.version(v).state != VersionState::kAvailable) return s;
+    if (program_.graph.version(v).state != VersionState::kAvailable) return s;
   }
   return s;
 }
@@ -83,7 +83,7 @@ Status Engine::FetchOnceLocked(MutexLock& lock, VersionId v) {
   if (journal_) {
     if (Status s = RecoverCollectedLocked(lock, v); !s.ok()) return s;
   }
-  if (graph_.version(v).on_master) return Status::Ok();
+  if (program_.graph.version(v).on_master) return Status::Ok();
   auto result = std::make_shared<std::optional<Status>>();
   boost::asio::post(loop_.io(), [this, v, result] {
     mover_.FetchToMaster(v, [this, result](Status s) {

@@ -33,9 +33,10 @@ void Engine::FilesLink::Wake() { e_.WakeLocked(); }
 
 Status Engine::WaitVersionLocked(MutexLock& lock, VersionId v,
                                  const char* name) {
-  waits_.Wait(
-      lock, [&] { return graph_.version(v).state != VersionState::kPending; });
-  if (graph_.version(v).state == VersionState::kLost) {
+  waits_.Wait(lock, [&] {
+    return program_.graph.version(v).state != VersionState::kPending;
+  });
+  if (program_.graph.version(v).state == VersionState::kLost) {
     return Status::FailedPrecondition(
         std::string("'") + name +
         "' cannot be opened: the task that writes it failed");
@@ -48,36 +49,37 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
     return Status::InvalidArgument("GS_Open: mode must be R, W or A");
   }
   MutexLock lock(&mu_);
-  FileId f = files_.Intern(name);
+  FileId f = program_.files.Intern(name);
   MasterFiles::OpenFile entry;
   std::string path;
   int flags = 0;
   if (mode == R || mode == A) {
-    VersionId v = graph_.LatestVersion(f);
+    VersionId v = program_.graph.LatestVersion(f);
     Status s = WaitVersionLocked(lock, v, name);
     if (s.ok()) s = BringToMasterLocked(lock, v);
     if (!s.ok()) return s;
     // Hold it so it is not collected while open or copied.
-    graph_.AddReader(v);
+    program_.graph.AddReader(v);
     entry.read = v;
-    path = data_.VersionPath(v);
+    path = mover_.places().VersionPath(v);
     flags = O_RDONLY;
   }
   if (mode == W || mode == A) {
-    VersionId nv = graph_.NewVersion(f, kMasterTask);
+    VersionId nv = program_.graph.NewVersion(f, kMasterTask);
     entry.write = nv;
     std::string source = path;
-    path = data_.VersionPath(nv);
+    path = mover_.places().VersionPath(nv);
     flags = O_WRONLY | O_CREAT | (mode == A ? O_APPEND : O_TRUNC);
     if (mode == A) {
       lock.Unlock();
       Status copied;
-      if (fs_->Stat(source).exists) copied = fs_->CopyFile(source, path);
+      if (work_dir_.fs().Stat(source).exists)
+        copied = work_dir_.fs().CopyFile(source, path);
       lock.Lock();
-      graph_.ReleaseReader(entry.read);
+      program_.graph.ReleaseReader(entry.read);
       entry.read = kNoVersion;
       if (!copied.ok()) {
-        graph_.version(nv).state = VersionState::kLost;
+        program_.graph.version(nv).state = VersionState::kLost;
         return Status::IoError(
             std::string("GS_Open ") + name +
             ": cannot copy for appending: " + copied.message());
@@ -88,10 +90,10 @@ StatusOr<int> Engine::Open(const char* name, int mode) {
   int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);
   if (fd < 0) {
     int err = errno;
-    if (entry.read != kNoVersion) graph_.ReleaseReader(entry.read);
+    if (entry.read != kNoVersion) program_.graph.ReleaseReader(entry.read);
     if (entry.write != kNoVersion) {
       // Nothing will ever be written: readers of this version must not wait.
-      graph_.version(entry.write).state = VersionState::kLost;
+      program_.graph.version(entry.write).state = VersionState::kLost;
     }
     return Status::FromErrno(std::string("GS_Open ") + name, err);
   }
@@ -114,10 +116,10 @@ Status Engine::Close(int fd, bool already_closed) {
   std::vector<std::string> doomed;
   {
     MutexLock lock(&mu_);
-    if (entry.read != kNoVersion) graph_.ReleaseReader(entry.read);
+    if (entry.read != kNoVersion) program_.graph.ReleaseReader(entry.read);
     if (entry.write != kNoVersion) {
       std::vector<TaskId> ready;
-      graph_.MarkAvailable(entry.write, &ready);
+      program_.graph.MarkAvailable(entry.write, &ready);
       for (TaskId t : ready) dispatcher_.AddReady(t);
       if (!ready.empty()) WakeLocked();
     }
@@ -140,7 +142,7 @@ int Engine::Stop() {
   master_files_.FinalizeAll(lock);
   waits_.Wait(lock, [&] { return AllFinishedLocked(); });
   sweeper_.FinalSweep(lock);
-  stopping_ = true;
+  loop_.set_stopping();
   waits_.gate().MasterLeaves();
   lock.Unlock();
   // The engine thread may still be inside a handler; stop it before the
@@ -148,7 +150,8 @@ int Engine::Stop() {
   boost::asio::post(loop_.io(), [this] { ShutdownOnEngineThread(); });
   loop_.Join();
   CleanUpAfterRun();
-  std::string summary = FormatSummary(stats_, loop_.clock().Now() - started_);
+  std::string summary =
+      FormatSummary(stats_, loop_.clock().Now() - recorder_.started());
   console_.messages().Say(MessageKind::kSummary, summary);
   // After the summary: observers may add to it (summary_observer.h).
   const bool ok = stats_.failed + stats_.futile == 0;
@@ -157,16 +160,11 @@ int Engine::Stop() {
 }
 
 void Engine::CleanUpAfterRun() {
-  (void)fs_->RemoveAll(options_.work_dir + "/data");
-  // Every job of this run has ended and moved its sandbox away; what is
-  // left is an earlier, killed master's (its workers died with it), which
-  // the journal does not need: a resumed run ran those jobs again.
-  (void)fs_->RemoveAll(options_.work_dir + "/jobs");
-  // No number is given out any more and none above this one was: the next
-  // run continues right after it instead of after the reserved block.
-  job_numbers_.RecordLastUsed();
+  work_dir_.CleanUp();
   if (!options_.dot_path.empty() &&
-      !fs_->WriteFile(options_.dot_path, WriteDot(graph_, ops_)).ok()) {
+      !work_dir_.fs()
+           .WriteFile(options_.dot_path, WriteDot(program_.graph, program_.ops))
+           .ok()) {
     stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
   }
   console_.progress().Clear();  // the engine thread has ended: no lock needed

@@ -15,7 +15,7 @@ void Engine::CheckHealth() {
   std::vector<std::string> lines;
   {
     MutexLock lock(&mu_);
-    if (stopping_) return;
+    if (loop_.stopping()) return;
     for (HostSet::HealthChange& change : hosts_.TakeHealthChanges()) {
       const HostEntry& host = *hosts_[change.host];
       const bool up = change.now == HealthState::kUp;

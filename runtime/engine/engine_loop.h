@@ -54,6 +54,9 @@ class EngineLoop {
   bool running() const { return thread_.joinable(); }
   // SIGINT and SIGTERM call `on_signal` on the engine thread.
   void HandleSignals(std::function<void(int)> on_signal);
+  // The run is ending: handlers that would start new work do nothing.
+  bool stopping() const REQUIRES(mu_) { return stopping_; }
+  void set_stopping() REQUIRES(mu_) { stopping_ = true; }
   // Any thread: the loop returns once the handler running now ends.
   void Stop();
   // Master thread: waits for the engine thread to return.
@@ -71,6 +74,7 @@ class EngineLoop {
   std::unique_ptr<PeriodicTimers> timers_;
   std::shared_ptr<void> signals_;  // boost::asio::signal_set, when handled
   std::thread thread_;
+  bool stopping_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace gs

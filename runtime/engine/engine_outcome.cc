@@ -24,7 +24,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     if (!jobs_.Take(report.id, &job, &others)) return;
     HostEntry& host = *hosts_[host_id];
     --host.running;
-    const Task& task = graph_.task(job.task);
+    const Task& task = program_.graph.task(job.task);
     host.running_cores -= job.need.cores;  // an alternative's, if it ran one
     naming_.NameUserFiles(job.task, host_id, job.replica_outputs, &report);
     recorder_.RecordJob(mu_, job.task, host_id, report, job.replica,
@@ -46,11 +46,11 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     facts.task_attempts = task.attempts;
     facts.staging_failures = dispatcher_.staging_failures(job.task);
     facts.other_instances = !others.empty();
-    facts.stopping = stopping_;
+    facts.stopping = loop_.stopping();
     OutcomePlan plan = PlanOutcome(report.outcome, facts, options_.retries);
     ApplyOutcomeLocked(plan, job, host_id, report, others, &after);
     mover_.CollectGarbage(&after.doomed);
-    if (!stopping_) ScheduleLocked(&after.dispatches);
+    if (!loop_.stopping()) ScheduleLocked(&after.dispatches);
     waits_.NotifyIfWaiting();
   }
   mover_.RemoveFiles(after.doomed);
@@ -90,7 +90,7 @@ void Engine::TaskSucceededLocked(const JobEntry& job, HostId host_id,
   // A winning replica on a host sharing the master's files wrote beside the
   // version files (DispatchLocked).
   for (auto& [dest, final_path] : job.replica_outputs) {
-    (void)fs_->Rename(dest, final_path);
+    (void)work_dir_.fs().Rename(dest, final_path);
   }
   if (job.replica) ++stats_.replica_wins;
   rewinder_.SetHostOf(job.task, host_id);
@@ -98,11 +98,12 @@ void Engine::TaskSucceededLocked(const JobEntry& job, HostId host_id,
     after->cancels.push_back({jobs_.at(other).host, other});
   }
   --stats_.running;
-  const Task& task = graph_.task(job.task);
+  const Task& task = program_.graph.task(job.task);
   dispatcher_.predictor().Observe(task.op, host_id,
                                   report.ended - report.started);
   Exited& exited = std::get<Exited>(report.outcome);
-  if (ops_[task.op].synchronous) results_[job.task] = std::move(exited.results);
+  if (program_.ops[task.op].synchronous)
+    program_.results[job.task] = std::move(exited.results);
   PlaceOutputsLocked(job.task, host_id, exited.bytes_out);
   std::vector<TaskId> ready;
   FinishTaskLocked(job.task, &ready);
@@ -111,8 +112,8 @@ void Engine::TaskSucceededLocked(const JobEntry& job, HostId host_id,
 
 void Engine::PlaceOutputsLocked(TaskId t, HostId host_id, uint64_t bytes_out) {
   const bool shared = hosts_[host_id]->shared;
-  const Task& task = graph_.task(t);
-  const FileAccess* acc = graph_.accesses(t);
+  const Task& task = program_.graph.task(t);
+  const FileAccess* acc = program_.graph.accesses(t);
   uint32_t outputs = 0;
   for (uint32_t i = 0; i < task.num_files; ++i) {
     outputs += acc[i].out != kNoVersion;
@@ -120,20 +121,20 @@ void Engine::PlaceOutputsLocked(TaskId t, HostId host_id, uint64_t bytes_out) {
   if (outputs > 0) dispatcher_.TransfersChanged();
   for (uint32_t i = 0; i < task.num_files; ++i) {
     if (acc[i].out == kNoVersion) continue;
-    Version& out_version = graph_.version(acc[i].out);
+    Version& out_version = program_.graph.version(acc[i].out);
     // Adapters report the total; an even split is enough to predict
     // transfer times.
     out_version.size = bytes_out / std::max(outputs, 1u);
     // The new data is where the job ran (a rewound task may have run
     // elsewhere before).
     out_version.on_master = shared;
-    data_.SetOnlyCopy(acc[i].out, shared ? kNoHost : host_id);
+    mover_.places().SetOnlyCopy(acc[i].out, shared ? kNoHost : host_id);
   }
 }
 
 void Engine::TaskFailedLocked(const OutcomePlan& plan, TaskId t) {
   --stats_.running;
-  graph_.task(t).attempts = plan.attempts;
+  program_.graph.task(t).attempts = plan.attempts;
   if (plan.staging_failure) dispatcher_.CountStagingFailure(t);
   if (const auto* retry = std::get_if<TaskRetry>(&plan.decision)) {
     ++stats_.retries;
@@ -152,7 +153,7 @@ void Engine::TaskFailedLocked(const OutcomePlan& plan, TaskId t) {
 }
 
 void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
-  graph_.MarkDone(t, ready);
+  program_.graph.MarkDone(t, ready);
   ++stats_.done;
   if (recorder_.watched()) recorder_.ReportTaskEnd(mu_, t, "done");
   if (journal_) journal_->Finished(t);
@@ -161,19 +162,19 @@ void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
 void Engine::FailTaskLocked(TaskId t, const std::string& error,
                             const std::string& log_dir) {
   std::vector<TaskId> futile;
-  graph_.MarkFailed(t, &futile);
+  program_.graph.MarkFailed(t, &futile);
   ++stats_.failed;
   stats_.futile += futile.size();
   if (recorder_.watched()) {
     recorder_.ReportTaskEnd(mu_, t, "failed");
     for (TaskId f : futile) recorder_.ReportTaskEnd(mu_, f, "futile");
   }
-  const Task& task = graph_.task(t);
-  stats_.failures.push_back({t, ops_[task.op].name, naming_.CallText(t), error,
-                             log_dir, static_cast<int>(task.attempts)});
+  const Task& task = program_.graph.task(t);
+  stats_.failures.push_back({t, program_.ops[task.op].name, naming_.CallText(t),
+                             error, log_dir, static_cast<int>(task.attempts)});
   if (!futile.empty()) {
     dispatcher_.scheduler().RemoveIf([this](TaskId id) {
-      return graph_.task(id).state == TaskState::kFutile;
+      return program_.graph.task(id).state == TaskState::kFutile;
     });
   }
 }

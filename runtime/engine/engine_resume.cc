@@ -19,10 +19,10 @@ class Engine::JournalLink final : public ResumeJournal::Site {
  public:
   explicit JournalLink(Engine* engine) : e_(*engine) {}
   std::string VersionPath(VersionId v) const override {
-    return e_.data_.VersionPath(v);
+    return e_.mover_.places().VersionPath(v);
   }
   std::string VersionFileName(VersionId v) const override {
-    return e_.data_.VersionFileName(v);
+    return e_.mover_.places().VersionFileName(v);
   }
   size_t NumHosts() const override { return e_.hosts_.size(); }
   ResumeJournal::HostView Host(HostId h) const override {
@@ -38,10 +38,10 @@ class Engine::JournalLink final : public ResumeJournal::Site {
   void NotifyWaiters() override { e_.waits_.NotifyIfWaiting(); }
   void TransfersChanged() override { e_.dispatcher_.TransfersChanged(); }
   bool HasRemoteCopy(VersionId v) const override {
-    return e_.data_.HasRemoteCopy(v);
+    return e_.mover_.places().HasRemoteCopy(v);
   }
   void SetOnlyCopy(VersionId v, HostId host) override {
-    e_.data_.SetOnlyCopy(v, host);
+    e_.mover_.places().SetOnlyCopy(v, host);
   }
 
  private:
@@ -51,13 +51,13 @@ class Engine::JournalLink final : public ResumeJournal::Site {
 void Engine::OpenJournal() {
   if (!recorder_.history()) return;
   ResumeJournal::Setup setup;
-  setup.graph = &graph_;
-  setup.files = &files_;
-  setup.ops = &ops_;
+  setup.graph = &program_.graph;
+  setup.files = &program_.files;
+  setup.ops = &program_.ops;
   setup.stats = &stats_;
-  setup.results = &results_;
+  setup.results = &program_.results;
   setup.task_host = &rewinder_.task_hosts();
-  setup.fs = fs_;
+  setup.fs = &work_dir_.fs();
   setup.messages = &console_.messages();
   setup.history = recorder_.history();
   setup.clock = &loop_.clock();
@@ -66,7 +66,7 @@ void Engine::OpenJournal() {
   setup.worker_identity = options_.worker_identity;
   journal_ = std::make_unique<ResumeJournal>(
       std::move(setup), std::make_unique<JournalLink>(this));
-  // Start took the work dir's lock (PrepareWorkDir): no master that still
+  // Start took the work dir's lock (WorkDir::Prepare): no master that still
   // runs can own a run that looks interrupted.
   if (options_.resume)
     journal_->LoadInterruptedRuns(options_.program, options_.cwd);
@@ -128,8 +128,8 @@ Status Engine::RecoverCollectedLocked(MutexLock& lock, VersionId v) {
     return Status::Ok();
   journal_->Recompute(v);
   WakeLocked();
-  return WaitVersionLocked(lock, v,
-                           files_.path(graph_.version(v).file).c_str());
+  return WaitVersionLocked(
+      lock, v, program_.files.path(program_.graph.version(v).file).c_str());
 }
 
 }  // namespace gs

@@ -67,7 +67,7 @@ void Engine::ScheduleReconnect(HostId h) {
   HostEntry& host = *hosts_[h];
   {
     MutexLock lock(&mu_);
-    if (stopping_ || host.usable) return;
+    if (loop_.stopping() || host.usable) return;
     host.reconnect_delay = host.reconnect_delay == 0
                                ? options_.reconnect_backoff
                                : std::min(host.reconnect_delay * 2,
@@ -76,7 +76,7 @@ void Engine::ScheduleReconnect(HostId h) {
   host.reconnect_timer = loop_.clock().After(host.reconnect_delay, [this, h] {
     {
       MutexLock lock(&mu_);
-      if (stopping_) return;
+      if (loop_.stopping()) return;
     }
     ReconnectNow(h);
   });
@@ -110,7 +110,7 @@ void Engine::ReconnectEnded(HostId h, const Status& s) {
   std::string failed;  // said when the reason is new, not at every attempt
   {
     MutexLock lock(&mu_);
-    if (stopping_) return;
+    if (loop_.stopping()) return;
     HostEntry& host = *hosts_[h];
     ReconnectAnsweredLocked(h, s.ok());
     if (s.ok()) {

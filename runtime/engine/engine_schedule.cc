@@ -34,8 +34,7 @@ void SetWhatRuns(const gs_operation& runs, const Need& need,
 }  // namespace
 
 void Engine::WakeLocked() {
-  if (wake_posted_ || !loop_.made()) return;
-  wake_posted_ = true;
+  if (!loop_.made() || !dispatcher_.RequestRound()) return;
   boost::asio::post(loop_.io(), [this] { RunSchedule(); });
 }
 
@@ -43,7 +42,7 @@ void Engine::RunSchedule() {
   std::vector<Dispatch> out;
   {
     MutexLock lock(&mu_);
-    wake_posted_ = false;
+    dispatcher_.RoundRuns();
     ScheduleLocked(&out);
   }
   Send(std::move(out));
@@ -60,7 +59,7 @@ void Engine::DispatchLink::RetryDue(TaskId task) {
   std::vector<Dispatch> out;
   {
     MutexLock lock(&e_.mu_);
-    if (!e_.dispatcher_.RetryEnded(task, e_.stopping_)) return;
+    if (!e_.dispatcher_.RetryEnded(task, e_.loop_.stopping())) return;
     e_.ScheduleLocked(&out);
   }
   e_.Send(std::move(out));
@@ -69,21 +68,23 @@ void Engine::DispatchLink::RetryDue(TaskId task) {
 Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
                                         Seconds predicted_end, bool replica,
                                         const gs_operation* implementation) {
-  Task& task = graph_.task(t);
+  Task& task = program_.graph.task(t);
   task.state = TaskState::kRunning;
   // Replicas are not retries: they do not spend the task's budget.
   if (!replica) ++task.attempts;
   if (!replica) rewinder_.SetHostOf(t, h);
   HostEntry& host = *hosts_[h];
   JobSpec spec = BuildJobSpec(
-      graph_, t, ops_[task.op],
-      [this, h](VersionId v) { return data_.PathOn(v, h); }, host.worker);
-  spec.id = job_numbers_.Next();
+      program_.graph, t, program_.ops[task.op],
+      [this, h](VersionId v) { return mover_.places().PathOn(v, h); },
+      host.worker);
+  spec.id = work_dir_.job_numbers().Next();
   const Need need = implementation != nullptr
                         ? NeedOfOperation(*implementation)
                         : dispatcher_.scheduler().NeedOf(task.op);
-  SetWhatRuns(implementation != nullptr ? *implementation : *ops_[task.op].desc,
-              need, options_.timeouts, &spec);
+  SetWhatRuns(
+      implementation != nullptr ? *implementation : *program_.ops[task.op].desc,
+      need, options_.timeouts, &spec);
   JobEntry entry{t,       h,  predicted_end, loop_.clock().Now(), task.attempts,
                  replica, {}, need};
   if (replica && host.shared) {
@@ -107,9 +108,9 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   if (replica) ++stats_.replicas;
   ++stats_.jobs_per_host[host.name];
   std::vector<VersionId> inputs;
-  const FileAccess* acc = graph_.accesses(t);
+  const FileAccess* acc = program_.graph.accesses(t);
   for (uint32_t i = 0; i < task.num_files; ++i) {
-    if (acc[i].in != kNoVersion && !data_.HasCopy(acc[i].in, h)) {
+    if (acc[i].in != kNoVersion && !mover_.places().HasCopy(acc[i].in, h)) {
       inputs.push_back(acc[i].in);
     }
   }

@@ -8,7 +8,7 @@
 
 namespace gs {
 
-bool Engine::StallLink::Stopping() const { return e_.stopping_; }
+bool Engine::StallLink::Stopping() const { return e_.loop_.stopping(); }
 
 size_t Engine::StallLink::NumReady() const {
   return e_.dispatcher_.scheduler().num_ready();
@@ -18,8 +18,8 @@ std::vector<std::pair<TaskId, std::string>> Engine::StallLink::ReadyTasks()
     const {
   std::vector<std::pair<TaskId, std::string>> ready;
   for (const ReadyTask& r : e_.dispatcher_.scheduler().ready()) {
-    ready.emplace_back(
-        r.id, "task " + std::to_string(r.id) + " (" + e_.ops_[r.op].name + ")");
+    ready.emplace_back(r.id, "task " + std::to_string(r.id) + " (" +
+                                 e_.program_.ops[r.op].name + ")");
   }
   return ready;
 }
@@ -31,7 +31,7 @@ void Engine::StallLink::HostStates(std::vector<HostState>* states) const {
 size_t Engine::StallLink::NumJobs() const { return e_.jobs_.size(); }
 
 size_t Engine::StallLink::TransfersInFlight() const {
-  return e_.data_.transfers_in_flight();
+  return e_.mover_.places().transfers_in_flight();
 }
 
 size_t Engine::StallLink::PendingRetries() const {
@@ -50,9 +50,10 @@ std::vector<QuietJob> Engine::StallLink::Jobs(Seconds now) const {
   std::sort(out.begin(), out.end());  // oldest job first
   std::vector<QuietJob> jobs;
   for (const auto& [id, job] : out) {
-    jobs.push_back({"task " + std::to_string(job->task) + " (" +
-                        e_.ops_[e_.graph_.task(job->task).op].name + ")",
-                    e_.hosts_[job->host]->name, now - job->submitted});
+    jobs.push_back(
+        {"task " + std::to_string(job->task) + " (" +
+             e_.program_.ops[e_.program_.graph.task(job->task).op].name + ")",
+         e_.hosts_[job->host]->name, now - job->submitted});
   }
   return jobs;
 }
@@ -73,11 +74,11 @@ std::vector<QuietHost> Engine::StallLink::Hosts(Seconds now) const {
 void Engine::StallLink::FailStalled(const std::vector<TaskId>& tasks) {
   for (TaskId t : tasks) {
     // A task an earlier one's failure made futile is no longer ready.
-    if (e_.graph_.task(t).state != TaskState::kReady) continue;
+    if (e_.program_.graph.task(t).state != TaskState::kReady) continue;
     e_.FailTaskLocked(t, "not placed: the run stalled (see below)", "");
   }
   e_.dispatcher_.scheduler().RemoveIf([this](TaskId id) {
-    return e_.graph_.task(id).state != TaskState::kReady;
+    return e_.program_.graph.task(id).state != TaskState::kReady;
   });
 }
 

@@ -10,14 +10,14 @@
 
 namespace gs {
 
-bool Engine::SweepLink::Stopping() const { return e_.stopping_; }
+bool Engine::SweepLink::Stopping() const { return e_.loop_.stopping(); }
 
 void Engine::SweepLink::Post(std::function<void()> fn) {
   boost::asio::post(e_.loop_.io(), std::move(fn));
 }
 
 std::vector<std::string> Engine::SweepLink::KeptFiles(HostId h) const {
-  return e_.data_.FileNamesOn(h);
+  return e_.mover_.places().FileNamesOn(h);
 }
 
 std::vector<std::pair<HostId, std::string>> Engine::SweepLink::ResumedCopies()

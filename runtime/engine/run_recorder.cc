@@ -68,6 +68,7 @@ HistoryLessons RunRecorder::ReadLessons(bool reliability) {
 void RunRecorder::ReportRunStarted(
     Mutex* mu, Seconds started,
     const std::vector<std::shared_ptr<RunObserver>>& observers) {
+  started_ = started;
   for (const auto& o : observers) observers_.Add(o);
   if (observers_.empty()) return;
   std::vector<std::string> names;

@@ -92,6 +92,8 @@ class RunRecorder {
       const std::vector<std::shared_ptr<RunObserver>>& observers) EXCLUDES(*mu);
 
   // --- Any thread once Start is over (they do not change after it). ---
+  // When the run started (ReportRunStarted's).
+  Seconds started() const { return started_; }
   // A history or an observer listens: reports are worth making.
   bool watched() const { return history_ != nullptr || !observers_.empty(); }
   // Null without a history. Used on the engine thread (and at Start)
@@ -150,6 +152,7 @@ class RunRecorder {
   std::vector<HostName> hosts_;  // by HostId
   std::unique_ptr<History> history_;
   RunId run_id_ = 0;
+  Seconds started_ = 0;  // ReportRunStarted's
   ObserverList observers_;
   Pending pending_;  // under the engine lock
   std::function<void()> before_flush_, after_flush_;
