@@ -27,6 +27,37 @@
 
 namespace gs {
 
+namespace {
+
+// The run's policy as the options name it (or the tests' and the
+// simulator's hooks make it). A volatile policy learns availability from
+// what this run sees (the model is set on `hosts`) unless the caller gives
+// it a model of its own.
+StatusOr<std::unique_ptr<Policy>> MakeRunPolicy(const EngineOptions& options,
+                                                HostSet& hosts) {
+  auto policy = options.hooks.make_policy ? MakePolicy("mct")
+                                          : MakePolicy(options.policy);
+  if (!policy.ok()) return policy.status();
+  if (options.policy == "grank") {
+    RankOptions rank;
+    rank.alpha = options.rank.alpha;
+    rank.beta = options.rank.beta;
+    rank.mu = options.rank.mu;
+    rank.gamma = options.rank.gamma;
+    *policy = MakeGrankPolicy(rank);
+  }
+  if (options.hooks.make_policy) *policy = options.hooks.make_policy();
+  auto availability = std::make_unique<LearnedAvailability>(1.0);
+  AttachVolatileHosts(**policy, availability.get());
+  if (options.hooks.configure_policy) options.hooks.configure_policy(**policy);
+  if (AttachedVolatileHosts(**policy) == availability.get()) {
+    hosts.set_availability(std::move(availability));
+  }
+  return policy;
+}
+
+}  // namespace
+
 Engine::Engine(EngineOptions options)
     : options_(std::move(options)),
       program_(options_.cwd),
@@ -59,7 +90,10 @@ Engine::Engine(EngineOptions options)
                   jobs_, mover_.places(), std::make_unique<DispatchLink>(this)),
       stall_(options_.stall_timeout, options_.hooks.virtual_time,
              options_.policy, mu_, stats_, console_.messages(),
-             std::make_unique<StallLink>(this)) {}
+             std::make_unique<StallLink>(this)),
+      monitor_(options_.reconnect_backoff, options_.reconnect_backoff_max, mu_,
+               loop_, hosts_, sweeper_, recorder_, stats_, console_.messages(),
+               std::make_unique<MonitorLink>(this)) {}
 
 Engine::~Engine() {
   if (loop_.running()) {
@@ -73,7 +107,14 @@ Engine::~Engine() {
 }
 
 Status Engine::Start(std::vector<HostSetup> hosts) {
-  if (Status s = SetUpPolicy(); !s.ok()) return s;
+  auto policy = MakeRunPolicy(options_, hosts_);
+  if (!policy.ok()) return policy.status();
+  dispatcher_.SetPolicy(std::move(policy).value());
+  if (!Rewinder::ParseMode(options_.hooks.rewind)) {
+    return Status::InvalidArgument("unknown rewinding mode '" +
+                                   options_.hooks.rewind +
+                                   "'; known: gtp-c-r, gtp-r, restart");
+  }
   // Before anything under work_dir is touched.
   if (Status s = work_dir_.Prepare(); !s.ok()) return s;
   loop_.Make();
@@ -103,6 +144,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   // Before the engine thread, which reads it; it judges from the first
   // beat (the stall timer's, started by StartTimers).
   stall_.StartWatchdog();
+  monitor_.set_watchdog(stall_.watchdog());
   loop_.Run();
   if (journal_ && journal_->resuming()) FetchResumeOutputs();
   // Before any job or transfer is posted (handlers run in order).
@@ -115,37 +157,6 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     loop_.HandleSignals([this](int sig) { OnSignal(sig); });
   }
   StartTimers();
-  return Status::Ok();
-}
-
-Status Engine::SetUpPolicy() {
-  auto policy = options_.hooks.make_policy ? MakePolicy("mct")
-                                           : MakePolicy(options_.policy);
-  if (!policy.ok()) return policy.status();
-  if (options_.policy == "grank") {
-    RankOptions rank;
-    rank.alpha = options_.rank.alpha;
-    rank.beta = options_.rank.beta;
-    rank.mu = options_.rank.mu;
-    rank.gamma = options_.rank.gamma;
-    *policy = MakeGrankPolicy(rank);
-  }
-  if (options_.hooks.make_policy) *policy = options_.hooks.make_policy();
-  // Volatile policies learn availability from what this run sees, unless
-  // the caller (the simulator) gives them a model of its own.
-  auto availability = std::make_unique<LearnedAvailability>(1.0);
-  AttachVolatileHosts(**policy, availability.get());
-  if (options_.hooks.configure_policy)
-    options_.hooks.configure_policy(**policy);
-  if (AttachedVolatileHosts(**policy) == availability.get()) {
-    hosts_.set_availability(std::move(availability));
-  }
-  if (!Rewinder::ParseMode(options_.hooks.rewind)) {
-    return Status::InvalidArgument("unknown rewinding mode '" +
-                                   options_.hooks.rewind +
-                                   "'; known: gtp-c-r, gtp-r, restart");
-  }
-  dispatcher_.SetPolicy(std::move(policy).value());
   return Status::Ok();
 }
 
@@ -209,19 +220,9 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
 }
 
 void Engine::StartTimers() {
-  Seconds heartbeat = 0;  // the shortest interval of any host
-  for (auto& h : hosts_) {
-    Seconds every = h->adapter->heartbeat_interval();
-    if (every > 0 && (heartbeat == 0 || every < heartbeat)) heartbeat = every;
-  }
-  // One availability slot per heartbeat: a host's state cannot be seen to
-  // change faster; hosts without heartbeats are looked at every second.
-  Seconds slot = heartbeat > 0 ? heartbeat : 1.0;
-  if (hosts_.availability()) hosts_.availability()->set_slot(slot);
-  boost::asio::post(loop_.io(), [this, heartbeat, slot] {
-    if (hosts_.availability() && ObserveAvailability()) {
-      loop_.timers().Every(slot, [this] { return ObserveAvailability(); });
-    }
+  monitor_.SetSlot();
+  boost::asio::post(loop_.io(), [this] {
+    monitor_.Start();
     if (options_.progress) {
       loop_.timers().Every(0.25, [this] {
         ShowProgress();
@@ -237,12 +238,6 @@ void Engine::StartTimers() {
                               [this] { DeleteCollectedData(); });
     } else {
       recorder_.StartFlushing();
-    }
-    if (heartbeat > 0) {
-      loop_.timers().Every(heartbeat / 2, [this] {
-        CheckHealth();
-        return true;
-      });
     }
     if (Seconds period = dispatcher_.scheduler().policy().reconsider_period();
         period > 0) {
@@ -272,9 +267,7 @@ void Engine::OnSignal(int sig) {
 
 void Engine::ShutdownOnEngineThread() {
   loop_.timers().CancelAll();
-  for (auto& h : hosts_) {
-    if (h->reconnect_timer) h->reconnect_timer->Cancel();
-  }
+  monitor_.CancelReconnects();
   recorder_.StopFlushing();
   {
     MutexLock lock(&mu_);
@@ -365,11 +358,9 @@ Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
   return DecodeResults(*op.desc, results, args, return_slot);
 }
 
-bool Engine::AllFinishedLocked() const { return stats_.all_finished(); }
-
 void Engine::Barrier() {
   MutexLock lock(&mu_);
-  waits_.Wait(lock, [&] { return AllFinishedLocked(); });
+  waits_.Wait(lock, [&] { return stats_.all_finished(); });
 }
 
 void Engine::ShowProgress() {

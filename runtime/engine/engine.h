@@ -28,6 +28,7 @@
 #include "runtime/engine/data_places.h"
 #include "runtime/engine/dispatcher.h"
 #include "runtime/engine/engine_loop.h"
+#include "runtime/engine/host_monitor.h"
 #include "runtime/engine/host_set.h"
 #include "runtime/engine/host_sweeper.h"
 #include "runtime/engine/job_numbers.h"
@@ -233,9 +234,7 @@ class Engine {
     std::vector<Dispatch> dispatches;
   };
 
-  // Start (engine.cc): the policy and what it needs, the work dir, the
-  // hosts, the thread's timers.
-  Status SetUpPolicy();
+  // Start (engine.cc): the hosts, the thread's timers.
   Status ConnectHosts(std::vector<HostSetup>& hosts);
   // Makes `setup`'s adapter, trying its fallbacks until one connects. Fails
   // only when no adapter could be made; a host that does not connect is
@@ -257,7 +256,6 @@ class Engine {
   // book and send).
   class DispatchLink;  // what the dispatcher asks of the engine
   void WakeLocked();
-  void RunSchedule();
   // One round; its placements booked into `out`.
   void ScheduleLocked(std::vector<Dispatch>* out);
   // Builds the job of one instance of `task` on `host` and books it; it
@@ -292,36 +290,22 @@ class Engine {
   // The host is gone: no more jobs there, its copies dropped, and the
   // producers of versions only it held rewound.
   void HostLostLocked(HostId host, const std::string& why);
-  // Engine thread: tries the lost host again after its backoff.
-  void ScheduleReconnect(HostId host);
-  void ReconnectNow(HostId host);
-  void ReconnectEnded(HostId host, const Status& s);
-  // A reconnect attempt answered: recorded as an availability check, and
-  // the host usable again if it connected.
-  void ReconnectAnsweredLocked(HostId host, bool ok);
+  class MonitorLink;  // what the host monitor asks of the engine
 
   // Clearing hosts of what lost connections left (host_sweeper.h;
   // engine_sweep.cc answers it).
   class SweepLink;  // what the sweeper asks of the engine
 
-  // Host health (engine_health.cc): up, suspect, down, as the policies and
-  // the user see it.
-  void CheckHealth();
   // Proactive policies: their periodic look at what runs
   // (engine_reconsider.cc).
   // One look; false once the run is stopping.
   bool Reconsider();
   // The stall watch (stall_monitor.h; engine_stall.cc answers it).
   class StallLink;  // what a look asks of the engine
-  // Volatile policies in live runs: each host's state every slot, for the
-  // availability model they learn (engine_availability.cc).
-  // One slot's observation; false once the run is stopping.
-  bool ObserveAvailability();
 
   // The master's own files and the end of the run (engine_files.cc;
   // master_files.h puts the final versions in place).
   class FilesLink;  // what MasterFiles asks of the engine
-  bool AllFinishedLocked() const;
   Status WaitVersionLocked(MutexLock& lock, VersionId v, const char* name);
   // After the thread stopped: the data dir, the DOT file, the history.
   void CleanUpAfterRun();
@@ -396,6 +380,8 @@ class Engine {
   Dispatcher dispatcher_;
   // Fails a stuck run, reports a quiet one, watches the engine thread.
   StallMonitor stall_;
+  // Host health, availability slots, lost hosts and their reconnects.
+  HostMonitor monitor_;
   std::unique_ptr<ResumeJournal> journal_;  // with a history only
 
   Mutex mu_;

@@ -134,13 +134,13 @@ Status Engine::Close(int fd, bool already_closed) {
 int Engine::Stop() {
   if (!loop_.made()) return 1;
   MutexLock lock(&mu_);
-  waits_.Wait(lock, [&] { return AllFinishedLocked(); });
+  waits_.Wait(lock, [&] { return stats_.all_finished(); });
   if (journal_) RecoverFinalVersionsLocked(lock);
   master_files_.CloseForgotten();
   // Jobs may still be scheduled while the final versions are fetched: a
   // host lost then has its results recomputed.
   master_files_.FinalizeAll(lock);
-  waits_.Wait(lock, [&] { return AllFinishedLocked(); });
+  waits_.Wait(lock, [&] { return stats_.all_finished(); });
   sweeper_.FinalSweep(lock);
   loop_.set_stopping();
   waits_.gate().MasterLeaves();

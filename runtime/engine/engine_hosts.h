@@ -29,6 +29,16 @@ class Engine::DataMoveLink final : public DataMover::Site {
   Engine& e_;
 };
 
+// What the host monitor asks of the engine (engine_rewind.cc).
+class Engine::MonitorLink final : public HostMonitor::Site {
+ public:
+  explicit MonitorLink(Engine* engine) : e_(*engine) {}
+  void HostBack(HostId host) override;
+
+ private:
+  Engine& e_;
+};
+
 // What the dispatcher asks of the engine (engine_schedule.cc).
 class Engine::DispatchLink final : public Dispatcher::Site {
  public:

@@ -119,7 +119,7 @@ void Engine::RecoverFinalVersionsLocked(MutexLock& lock) {
   if (!journal_->RecomputeFinalVersions()) return;
   WakeLocked();
   waits_.Begin();
-  waits_.gate().wait(lock, [&] { return AllFinishedLocked(); });
+  waits_.gate().wait(lock, [&] { return stats_.all_finished(); });
   waits_.Leave();
 }
 

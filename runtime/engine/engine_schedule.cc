@@ -35,17 +35,15 @@ void SetWhatRuns(const gs_operation& runs, const Need& need,
 
 void Engine::WakeLocked() {
   if (!loop_.made() || !dispatcher_.RequestRound()) return;
-  boost::asio::post(loop_.io(), [this] { RunSchedule(); });
-}
-
-void Engine::RunSchedule() {
-  std::vector<Dispatch> out;
-  {
-    MutexLock lock(&mu_);
-    dispatcher_.RoundRuns();
-    ScheduleLocked(&out);
-  }
-  Send(std::move(out));
+  boost::asio::post(loop_.io(), [this] {
+    std::vector<Dispatch> out;
+    {
+      MutexLock lock(&mu_);
+      dispatcher_.RoundRuns();
+      ScheduleLocked(&out);
+    }
+    Send(std::move(out));
+  });
 }
 
 void Engine::ScheduleLocked(std::vector<Dispatch>* out) {

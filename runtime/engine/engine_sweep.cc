@@ -28,10 +28,10 @@ std::vector<std::pair<HostId, std::string>> Engine::SweepLink::ResumedCopies()
 
 void Engine::SweepLink::RemoveRemoteCopies() { e_.mover_.RemoveRemoteCopies(); }
 
-void Engine::SweepLink::Reconnect(HostId h) { e_.ReconnectNow(h); }
+void Engine::SweepLink::Reconnect(HostId h) { e_.monitor_.Reconnect(h); }
 
 void Engine::SweepLink::ReconnectAnswered(HostId h, bool ok) {
-  e_.ReconnectAnsweredLocked(h, ok);
+  e_.monitor_.Answered(h, ok);
 }
 
 void Engine::SweepLink::RecordHostLost(HostId h, const std::string& why) {
