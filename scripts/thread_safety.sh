@@ -25,7 +25,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_FLAGS_DEBUG=-O0 -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
   -DCMAKE_UNITY_BUILD=ON -DGSRT_THREAD_SAFETY=ON \
-  -DGSRT_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
+  -DCMAKE_CXX_FLAGS=-ferror-limit=0 -DGSRT_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
 # Every layer's objects (gsrt_<layer>_objs), the test support included.
 mapfile -t layers < <(ninja -C "$build" -t targets all |
   sed -n 's/^\(gsrt_[a-z_]*_objs\): phony$/\1/p' | sort -u)

@@ -5,6 +5,7 @@
 #ifndef GSRT_RUNTIME_BASE_MUTEX_H_
 #define GSRT_RUNTIME_BASE_MUTEX_H_
 
+#include <cassert>
 #include <mutex>
 
 #include "runtime/base/thread_annotations.h"
@@ -22,6 +23,13 @@ class CAPABILITY("mutex") Mutex {
   // Tells the analysis the caller holds it (a callback the engine runs
   // under its lock, where the analysis cannot see the caller).
   void AssertHeld() const ASSERT_CAPABILITY(this) {}
+  // For an object that keeps a reference to its owner's mutex: its method
+  // REQUIRES(held), the mutex the caller names; this checks that `held` is
+  // the one it keeps and tells the analysis so.
+  void AssertHeldAs(const Mutex& held) const ASSERT_CAPABILITY(this) {
+    assert(&held == this);
+    (void)held;
+  }
 
  private:
   friend class MutexLock;

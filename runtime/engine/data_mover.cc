@@ -165,7 +165,9 @@ void DataMover::ReportTransfer(VersionId v, const std::string& host,
   recorder_.ReportEvent(mu_, std::move(e));
 }
 
-void DataMover::CollectGarbage(std::vector<std::string>* doomed) {
+void DataMover::CollectGarbage(const Mutex& mu,
+                               std::vector<std::string>* doomed) {
+  mu_.AssertHeldAs(mu);
   for (VersionId v : graph_.TakeGarbage()) {
     // What the program wrote itself is kept to the end: if the tasks that
     // supersede it fail, it is what the user's file is left with.

@@ -87,7 +87,9 @@ class DataMover {
   // Versions nobody reads any more: their files on the master go to
   // `doomed` (removed outside the lock with RemoveFiles), remote copies
   // through the adapters on the engine thread.
-  void CollectGarbage(std::vector<std::string>* doomed) REQUIRES(mu_);
+  // `mu`: the engine's mutex, held.
+  void CollectGarbage(const Mutex& mu, std::vector<std::string>* doomed)
+      REQUIRES(mu);
   void RemoveFiles(const std::vector<std::string>& paths);
   // Engine thread, no lock held: removes every remote copy of `v`.
   void RemoveVersionData(VersionId v);

@@ -224,7 +224,7 @@ TEST_F(DataMoverTest, GarbageIsRemovedOnTheMasterAndThroughAdapters) {
   std::vector<std::string> doomed;
   {
     MutexLock lock(&mu_);
-    mover_.CollectGarbage(&doomed);
+    mover_.CollectGarbage(mu_, &doomed);
   }
   EXPECT_EQ(doomed, std::vector<std::string>{places_.VersionPath(va_)});
   EXPECT_FALSE(graph_.version(va_).on_master);
@@ -245,7 +245,7 @@ TEST_F(DataMoverTest, GarbageTheJournalKeepsIsLeftInPlace) {
   std::vector<std::string> doomed;
   {
     MutexLock lock(&mu_);
-    mover_.CollectGarbage(&doomed);
+    mover_.CollectGarbage(mu_, &doomed);
   }
   EXPECT_TRUE(doomed.empty());
   EXPECT_EQ(log_.kept, std::vector<VersionId>{va_});

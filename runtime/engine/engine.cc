@@ -109,7 +109,10 @@ Engine::~Engine() {
 Status Engine::Start(std::vector<HostSetup> hosts) {
   auto policy = MakeRunPolicy(options_, hosts_);
   if (!policy.ok()) return policy.status();
-  dispatcher_.SetPolicy(std::move(policy).value());
+  {
+    MutexLock lock(&mu_);  // free: the engine thread is not started yet
+    dispatcher_.SetPolicy(std::move(policy).value());
+  }
   if (!Rewinder::ParseMode(options_.hooks.rewind)) {
     return Status::InvalidArgument("unknown rewinding mode '" +
                                    options_.hooks.rewind +
@@ -124,8 +127,11 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   mover_.set_loop(&loop_.io(), &loop_.clock());
   std::vector<std::string> names;
   for (const HostSetup& setup : hosts) names.push_back(setup.name);
-  dispatcher_.StartPredicting(&loop_.clock(), options_.hooks.exec_oracle,
-                              names);
+  {
+    MutexLock lock(&mu_);
+    dispatcher_.StartPredicting(&loop_.clock(), options_.hooks.exec_oracle,
+                                names);
+  }
   std::future<std::string> identity;
   if (options_.worker_identity_of) {
     identity = std::async(std::launch::async, options_.worker_identity_of);
@@ -135,6 +141,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   const Seconds started = loop_.clock().Now();
   if (recorder_.OpenHistory(options_.history_path, options_.program,
                             options_.cwd, started)) {
+    MutexLock lock(&mu_);  // free: the engine thread is not started yet
     LearnFromHistory();
   }
   recorder_.ReportRunStarted(&mu_, started, options_.observers);
@@ -142,21 +149,10 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
   RecordSubmissionsOfAdapters();
   work_dir_.job_numbers().Choose(JobNumbers::LargestIn(recorder_.history()));
   // Before the engine thread, which reads it; it judges from the first
-  // beat (the stall timer's, started by StartTimers).
+  // beat (the stall timer's, started by StartThread).
   stall_.StartWatchdog();
   monitor_.set_watchdog(stall_.watchdog());
-  loop_.Run();
-  if (journal_ && journal_->resuming()) FetchResumeOutputs();
-  // Before any job or transfer is posted (handlers run in order).
-  boost::asio::post(loop_.io(), [this] { sweeper_.SweepAtStart(); });
-  // The interrupted run's pilots leave the queue now (on the engine
-  // thread, which runs the batch commands).
-  if (journal_ && journal_->HasJobsToForget())
-    boost::asio::post(loop_.io(), [this] { ForgetQueuedJobs(false); });
-  if (options_.handle_signals) {
-    loop_.HandleSignals([this](int sig) { OnSignal(sig); });
-  }
-  StartTimers();
+  StartThread();
   return Status::Ok();
 }
 
@@ -213,13 +209,27 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     entry->usable = false;
   }
   recorder_.AddHost(setup.name, std::string(entry->adapter->kind()), s.ok());
-  mover_.places().AddHost(entry->shared);
-  dispatcher_.TransfersChanged();
+  {
+    MutexLock lock(&mu_);  // free: the engine thread is not started yet
+    mover_.places().AddHost(entry->shared);
+    dispatcher_.TransfersChanged();
+  }
   hosts_.Add(std::move(entry));
   return Status::Ok();
 }
 
-void Engine::StartTimers() {
+void Engine::StartThread() {
+  loop_.Run();
+  if (journal_ && journal_->resuming()) FetchResumeOutputs();
+  // Before any job or transfer is posted (handlers run in order).
+  boost::asio::post(loop_.io(), [this] { sweeper_.SweepAtStart(); });
+  // The interrupted run's pilots leave the queue now (on the engine
+  // thread, which runs the batch commands).
+  if (journal_ && journal_->HasJobsToForget())
+    boost::asio::post(loop_.io(), [this] { ForgetQueuedJobs(false); });
+  if (options_.handle_signals) {
+    loop_.HandleSignals([this](int sig) { OnSignal(sig); });
+  }
   monitor_.SetSlot();
   boost::asio::post(loop_.io(), [this] {
     monitor_.Start();
@@ -239,8 +249,12 @@ void Engine::StartTimers() {
     } else {
       recorder_.StartFlushing();
     }
-    if (Seconds period = dispatcher_.scheduler().policy().reconsider_period();
-        period > 0) {
+    Seconds period;
+    {
+      MutexLock lock(&mu_);
+      period = dispatcher_.scheduler().policy().reconsider_period();
+    }
+    if (period > 0) {
       loop_.timers().Every(period, [this] { return Reconsider(); });
     }
     stall_.Start(loop_.timers(), loop_.clock());
@@ -251,7 +265,7 @@ void Engine::OnSignal(int sig) {
   uint64_t running;
   {
     MutexLock lock(&mu_);
-    loop_.set_stopping();
+    loop_.set_stopping(mu_);
     waits_.set_signal(sig);
     running = stats_.running;
   }
@@ -341,6 +355,7 @@ Status Engine::Refusal(const gs_operation* op) {
 Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
   MutexLock lock(&mu_);
   waits_.Wait(lock, [&] {
+    mu_.AssertHeld();  // the gate asks with the lock held
     TaskState s = program_.graph.task(t).state;
     return s == TaskState::kDone || s == TaskState::kFailed ||
            s == TaskState::kFutile;
@@ -360,13 +375,16 @@ Status Engine::WaitForResults(TaskId t, const gs_arg* args, void* return_slot) {
 
 void Engine::Barrier() {
   MutexLock lock(&mu_);
-  waits_.Wait(lock, [&] { return stats_.all_finished(); });
+  waits_.Wait(lock, [&] {
+    mu_.AssertHeld();  // the gate asks with the lock held
+    return stats_.all_finished();
+  });
 }
 
 void Engine::ShowProgress() {
   MutexLock lock(&mu_);
   // Drawn only while the master waits in gsrt: it prints nothing then.
-  if (loop_.stopping() || !waits_.waiting()) return;
+  if (loop_.stopping(mu_) || !waits_.waiting()) return;
   console_.progress().Show(FormatProgress(stats_));
 }
 

@@ -210,13 +210,15 @@ class Engine {
   // every task succeeded.
   int Stop();
 
-  // Counters of the run (final after Stop()).
-  const RunStats& stats() const { return stats_; }
+  // Counters of the run (final after Stop(), when nothing writes them).
+  const RunStats& stats() const NO_THREAD_SAFETY_ANALYSIS { return stats_; }
   // The engine's clock (virtual time in a simulation).
   Seconds Now() const { return loop_.made() ? loop_.clock().Now() : 0; }
 
   // Submission without a running engine thread, for the benchmark.
-  const TaskGraph& graph() const { return program_.graph; }
+  const TaskGraph& graph() const NO_THREAD_SAFETY_ANALYSIS {
+    return program_.graph;
+  }
 
  private:
   struct Dispatch {
@@ -241,7 +243,8 @@ class Engine {
   // added unusable (and named in `refused`).
   Status AddHost(HostSetup& setup, std::string* refused);
   void OnSignal(int signal);
-  void StartTimers();
+  // Starts the engine thread and what it runs periodically.
+  void StartThread();
   void ShutdownOnEngineThread();
 
   // Data (engine_data.cc; data_mover.h moves it). Engine thread: stages
@@ -249,21 +252,22 @@ class Engine {
   class DataMoveLink;  // what the mover asks of the engine
   void StageAndSubmit(Dispatch d);
   // Master thread: waits until `v` is on the master's machine.
-  Status BringToMasterLocked(MutexLock& lock, VersionId v);
-  Status FetchOnceLocked(MutexLock& lock, VersionId v);
+  Status BringToMasterLocked(MutexLock& lock, VersionId v) REQUIRES(mu_);
+  Status FetchOnceLocked(MutexLock& lock, VersionId v) REQUIRES(mu_);
 
   // Scheduling rounds (engine_schedule.cc; the Dispatcher places, these
   // book and send).
   class DispatchLink;  // what the dispatcher asks of the engine
-  void WakeLocked();
+  void WakeLocked() REQUIRES(mu_);
   // One round; its placements booked into `out`.
-  void ScheduleLocked(std::vector<Dispatch>* out);
+  void ScheduleLocked(std::vector<Dispatch>* out) REQUIRES(mu_);
   // Builds the job of one instance of `task` on `host` and books it; it
   // runs `implementation` (one of the operation's @Implements
   // alternatives) when given, else the operation the program called.
   Dispatch DispatchLocked(TaskId task, HostId host, Seconds predicted_end,
                           bool replica,
-                          const gs_operation* implementation = nullptr);
+                          const gs_operation* implementation = nullptr)
+      REQUIRES(mu_);
   void Send(std::vector<Dispatch> dispatches);
   // Hands one job to its host's adapter: Submit, or Adopt (engine thread).
   void SubmitToHost(Dispatch d);
@@ -275,21 +279,24 @@ class Engine {
   void OnJobDone(HostId host, JobReport report, bool host_at_fault = true);
   void ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
                           HostId host, JobReport& report,
-                          const std::vector<JobId>& others, Aftermath* after);
+                          const std::vector<JobId>& others, Aftermath* after)
+      REQUIRES(mu_);
   void TaskSucceededLocked(const JobEntry& job, HostId host, JobReport& report,
-                           const std::vector<JobId>& others, Aftermath* after);
+                           const std::vector<JobId>& others, Aftermath* after)
+      REQUIRES(mu_);
   // The outputs of `task` are where it ran on `host`.
-  void PlaceOutputsLocked(TaskId task, HostId host, uint64_t bytes_out);
-  void TaskFailedLocked(const OutcomePlan& plan, TaskId task);
-  void FinishTaskLocked(TaskId task, std::vector<TaskId>* ready);
+  void PlaceOutputsLocked(TaskId task, HostId host, uint64_t bytes_out)
+      REQUIRES(mu_);
+  void TaskFailedLocked(const OutcomePlan& plan, TaskId task) REQUIRES(mu_);
+  void FinishTaskLocked(TaskId task, std::vector<TaskId>* ready) REQUIRES(mu_);
   void FailTaskLocked(TaskId task, const std::string& error,
-                      const std::string& log_dir);
+                      const std::string& log_dir) REQUIRES(mu_);
 
   // Lost hosts (engine_rewind.cc; the Rewinder rewinds).
   class RewindLink;  // what the rewinder asks of the engine
   // The host is gone: no more jobs there, its copies dropped, and the
   // producers of versions only it held rewound.
-  void HostLostLocked(HostId host, const std::string& why);
+  void HostLostLocked(HostId host, const std::string& why) REQUIRES(mu_);
   class MonitorLink;  // what the host monitor asks of the engine
 
   // Clearing hosts of what lost connections left (host_sweeper.h;
@@ -306,7 +313,8 @@ class Engine {
   // The master's own files and the end of the run (engine_files.cc;
   // master_files.h puts the final versions in place).
   class FilesLink;  // what MasterFiles asks of the engine
-  Status WaitVersionLocked(MutexLock& lock, VersionId v, const char* name);
+  Status WaitVersionLocked(MutexLock& lock, VersionId v, const char* name)
+      REQUIRES(mu_);
   // After the thread stopped: the data dir, the DOT file, the history.
   void CleanUpAfterRun();
   void ShowProgress();
@@ -314,7 +322,7 @@ class Engine {
   // The history's side in the engine (engine_history.cc); the recorder
   // (run_recorder.h) owns it. Start, the history open: predictions,
   // success rates and the policy's facts from earlier runs.
-  void LearnFromHistory();
+  void LearnFromHistory() REQUIRES(mu_);
   // Engine thread, no lock: writes what was recorded since the last call
   // (and the adapters' queue waits, the journal).
   void RecordPending();
@@ -341,20 +349,20 @@ class Engine {
   // versions collected before.
   void DeleteCollectedData();
   // Before the master reads `v`: recomputes it if needed and waits.
-  Status RecoverCollectedLocked(MutexLock& lock, VersionId v);
+  Status RecoverCollectedLocked(MutexLock& lock, VersionId v) REQUIRES(mu_);
   // GS_Off, before any final version is moved onto its user's name: makes
   // again the final versions reused without data, and waits.
-  void RecoverFinalVersionsLocked(MutexLock& lock);
+  void RecoverFinalVersionsLocked(MutexLock& lock) REQUIRES(mu_);
 
   EngineOptions options_;
   // The files, operations, tasks and versions the program submitted.
-  Program program_;
-  RunStats stats_;
+  Program program_ GUARDED_BY(mu_);
+  RunStats stats_ GUARDED_BY(mu_);
 
   // The messages and the progress line (drawn under mu_).
   RunConsole console_;
   // The master's waits: their gate, their count, the signal that ends them.
-  MasterWaits waits_;
+  MasterWaits waits_ GUARDED_BY(mu_);
   // The engine thread, its clock and timers; before the adapters (hosts_),
   // which use its io_context until they are destroyed.
   EngineLoop loop_;
@@ -367,17 +375,17 @@ class Engine {
   // Sweeps hosts of what lost connections left; GS_Off's final sweep.
   HostSweeper sweeper_;
   // The jobs out, by id, by task, and as a round reads them.
-  JobTable jobs_;
+  JobTable jobs_ GUARDED_BY(mu_);
   // Where versions are, and what moves them between hosts.
   DataMover mover_;
   // Tasks and files in the program's own terms (for messages).
-  RunNaming naming_;
+  RunNaming naming_ GUARDED_BY(mu_);
   // What the program opened with GS_Open; GS_Off's final versions.
-  MasterFiles master_files_;
+  MasterFiles master_files_ GUARDED_BY(mu_);
   // Rewinds after a lost host or copy; knows where each task last ran.
-  Rewinder rewinder_;
+  Rewinder rewinder_ GUARDED_BY(mu_);
   // The ready queue, the policy's rounds, retries and the predictor.
-  Dispatcher dispatcher_;
+  Dispatcher dispatcher_ GUARDED_BY(mu_);
   // Fails a stuck run, reports a quiet one, watches the engine thread.
   StallMonitor stall_;
   // Host health, availability slots, lost hosts and their reconnects.

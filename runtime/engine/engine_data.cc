@@ -71,6 +71,7 @@ Status Engine::BringToMasterLocked(MutexLock& lock, VersionId v) {
     // (The producer may already have run again by now.)
     waits_.Begin();
     waits_.gate().wait(lock, [&] {
+      mu_.AssertHeld();  // the gate asks with the lock held
       return program_.graph.version(v).state != VersionState::kPending;
     });
     waits_.End();

@@ -34,6 +34,7 @@ void Engine::FilesLink::Wake() { e_.WakeLocked(); }
 Status Engine::WaitVersionLocked(MutexLock& lock, VersionId v,
                                  const char* name) {
   waits_.Wait(lock, [&] {
+    mu_.AssertHeld();  // the gate asks with the lock held
     return program_.graph.version(v).state != VersionState::kPending;
   });
   if (program_.graph.version(v).state == VersionState::kLost) {
@@ -123,7 +124,7 @@ Status Engine::Close(int fd, bool already_closed) {
       for (TaskId t : ready) dispatcher_.AddReady(t);
       if (!ready.empty()) WakeLocked();
     }
-    mover_.CollectGarbage(&doomed);
+    mover_.CollectGarbage(mu_, &doomed);
     waits_.NotifyIfWaiting();
   }
   mover_.RemoveFiles(doomed);
@@ -134,15 +135,21 @@ Status Engine::Close(int fd, bool already_closed) {
 int Engine::Stop() {
   if (!loop_.made()) return 1;
   MutexLock lock(&mu_);
-  waits_.Wait(lock, [&] { return stats_.all_finished(); });
+  waits_.Wait(lock, [&] {
+    mu_.AssertHeld();  // the gate asks with the lock held
+    return stats_.all_finished();
+  });
   if (journal_) RecoverFinalVersionsLocked(lock);
   master_files_.CloseForgotten();
   // Jobs may still be scheduled while the final versions are fetched: a
   // host lost then has its results recomputed.
   master_files_.FinalizeAll(lock);
-  waits_.Wait(lock, [&] { return stats_.all_finished(); });
+  waits_.Wait(lock, [&] {
+    mu_.AssertHeld();  // the gate asks with the lock held
+    return stats_.all_finished();
+  });
   sweeper_.FinalSweep(lock);
-  loop_.set_stopping();
+  loop_.set_stopping(mu_);
   waits_.gate().MasterLeaves();
   lock.Unlock();
   // The engine thread may still be inside a handler; stop it before the
@@ -150,25 +157,34 @@ int Engine::Stop() {
   boost::asio::post(loop_.io(), [this] { ShutdownOnEngineThread(); });
   loop_.Join();
   CleanUpAfterRun();
+  lock.Lock();  // only this thread is left; the stats are final
   std::string summary =
       FormatSummary(stats_, loop_.clock().Now() - recorder_.started());
+  const bool ok = stats_.failed + stats_.futile == 0;
+  const int code = ok && stats_.lost_outputs == 0 ? 0 : 1;
+  lock.Unlock();
   console_.messages().Say(MessageKind::kSummary, summary);
   // After the summary: observers may add to it (summary_observer.h).
-  const bool ok = stats_.failed + stats_.futile == 0;
   recorder_.ReportRunEnded(&mu_, ok ? RunStatus::kOk : RunStatus::kFailed);
-  return stats_.failed + stats_.futile + stats_.lost_outputs == 0 ? 0 : 1;
+  return code;
 }
 
 void Engine::CleanUpAfterRun() {
   work_dir_.CleanUp();
-  if (!options_.dot_path.empty() &&
-      !work_dir_.fs()
-           .WriteFile(options_.dot_path, WriteDot(program_.graph, program_.ops))
-           .ok()) {
-    stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
+  bool ok;
+  {
+    // The engine thread has ended: the lock is free and taken at once.
+    MutexLock lock(&mu_);
+    if (!options_.dot_path.empty() &&
+        !work_dir_.fs()
+             .WriteFile(options_.dot_path,
+                        WriteDot(program_.graph, program_.ops))
+             .ok()) {
+      stats_.notes.push_back("cannot write GSRT_DOT file " + options_.dot_path);
+    }
+    console_.progress().Clear();
+    ok = stats_.failed + stats_.futile == 0;
   }
-  console_.progress().Clear();  // the engine thread has ended: no lock needed
-  const bool ok = stats_.failed + stats_.futile == 0;
   RecordPending();  // the last tasks' ends and events
   Status s = recorder_.EndRun(ok ? RunStatus::kOk : RunStatus::kFailed);
   if (!s.ok()) recorder_.WarnHistory(s);

@@ -19,11 +19,12 @@ namespace gs {
 class Engine::DataMoveLink final : public DataMover::Site {
  public:
   explicit DataMoveLink(Engine* engine) : e_(*engine) {}
-  void TransfersChanged() override;
-  void HostLost(HostId host, const std::string& why) override;
-  void CopyLost(VersionId v, HostId host, const std::string& why) override;
-  void Fetched() override;
-  bool KeepsCollected(VersionId v) override;
+  void TransfersChanged() REQUIRES(e_.mu_) override;
+  void HostLost(HostId host, const std::string& why) REQUIRES(e_.mu_) override;
+  void CopyLost(VersionId v, HostId host, const std::string& why)
+      REQUIRES(e_.mu_) override;
+  void Fetched() REQUIRES(e_.mu_) override;
+  bool KeepsCollected(VersionId v) REQUIRES(e_.mu_) override;
 
  private:
   Engine& e_;
@@ -53,14 +54,15 @@ class Engine::DispatchLink final : public Dispatcher::Site {
 class Engine::RewindLink final : public Rewinder::Site {
  public:
   explicit RewindLink(Engine* engine) : e_(*engine) {}
-  size_t NumHosts() const override;
-  std::string HostName(HostId host) const override;
-  bool SharesMasterFiles(HostId host) const override;
-  void Requeue(TaskId task) override;
-  void Unready(TaskId task) override;
-  void Wake() override;
-  void TransfersChanged() override;
-  void Rewound(const std::string& host, const std::string& detail) override;
+  size_t NumHosts() const REQUIRES(e_.mu_) override;
+  std::string HostName(HostId host) const REQUIRES(e_.mu_) override;
+  bool SharesMasterFiles(HostId host) const REQUIRES(e_.mu_) override;
+  void Requeue(TaskId task) REQUIRES(e_.mu_) override;
+  void Unready(TaskId task) REQUIRES(e_.mu_) override;
+  void Wake() REQUIRES(e_.mu_) override;
+  void TransfersChanged() REQUIRES(e_.mu_) override;
+  void Rewound(const std::string& host, const std::string& detail)
+      REQUIRES(e_.mu_) override;
 
  private:
   Engine& e_;
@@ -71,20 +73,22 @@ class Engine::RewindLink final : public Rewinder::Site {
 class Engine::StallLink final : public StallMonitor::Site {
  public:
   explicit StallLink(Engine* engine) : e_(*engine) {}
-  bool Stopping() const override;
-  size_t NumReady() const override;
-  std::vector<std::pair<TaskId, std::string>> ReadyTasks() const override;
-  void HostStates(std::vector<HostState>* states) const override;
-  size_t NumJobs() const override;
-  size_t TransfersInFlight() const override;
-  size_t PendingRetries() const override;
-  bool AdaptersOfferSlots() const override;
-  void Wake() override;
-  std::vector<QuietJob> Jobs(Seconds now) const override;
-  std::vector<QuietHost> Hosts(Seconds now) const override;
-  void FailStalled(const std::vector<TaskId>& tasks) override;
-  void NotifyWaiters() override;
-  void Quiet(Seconds now, const std::string& report) override;
+  bool Stopping() const REQUIRES(e_.mu_) override;
+  size_t NumReady() const REQUIRES(e_.mu_) override;
+  std::vector<std::pair<TaskId, std::string>> ReadyTasks() const
+      REQUIRES(e_.mu_) override;
+  void HostStates(std::vector<HostState>* states) const
+      REQUIRES(e_.mu_) override;
+  size_t NumJobs() const REQUIRES(e_.mu_) override;
+  size_t TransfersInFlight() const REQUIRES(e_.mu_) override;
+  size_t PendingRetries() const REQUIRES(e_.mu_) override;
+  bool AdaptersOfferSlots() const REQUIRES(e_.mu_) override;
+  void Wake() REQUIRES(e_.mu_) override;
+  std::vector<QuietJob> Jobs(Seconds now) const REQUIRES(e_.mu_) override;
+  std::vector<QuietHost> Hosts(Seconds now) const REQUIRES(e_.mu_) override;
+  void FailStalled(const std::vector<TaskId>& tasks) REQUIRES(e_.mu_) override;
+  void NotifyWaiters() REQUIRES(e_.mu_) override;
+  void Quiet(Seconds now, const std::string& report) REQUIRES(e_.mu_) override;
 
  private:
   Engine& e_;
@@ -94,17 +98,20 @@ class Engine::StallLink final : public StallMonitor::Site {
 class Engine::SweepLink final : public HostSweeper::Site {
  public:
   explicit SweepLink(Engine* engine) : e_(*engine) {}
-  bool Stopping() const override;
+  bool Stopping() const REQUIRES(e_.mu_) override;
   void Post(std::function<void()> fn) override;
-  std::vector<std::string> KeptFiles(HostId host) const override;
-  std::vector<std::pair<HostId, std::string>> ResumedCopies() const override;
+  std::vector<std::string> KeptFiles(HostId host) const
+      REQUIRES(e_.mu_) override;
+  std::vector<std::pair<HostId, std::string>> ResumedCopies() const
+      REQUIRES(e_.mu_) override;
   void RemoveRemoteCopies() override;
   void Reconnect(HostId host) override;
-  void ReconnectAnswered(HostId host, bool ok) override;
-  void RecordHostLost(HostId host, const std::string& why) override;
-  void Wait(MutexLock& lock, Seconds bound,
-            std::function<bool()> done) override;
-  void NotifyWaiters() override;
+  void ReconnectAnswered(HostId host, bool ok) REQUIRES(e_.mu_) override;
+  void RecordHostLost(HostId host, const std::string& why)
+      REQUIRES(e_.mu_) override;
+  void Wait(MutexLock& lock, Seconds bound, std::function<bool()> done)
+      REQUIRES(e_.mu_) override;
+  void NotifyWaiters() REQUIRES(e_.mu_) override;
 
  private:
   Engine& e_;
@@ -114,9 +121,10 @@ class Engine::SweepLink final : public HostSweeper::Site {
 class Engine::FilesLink final : public MasterFiles::Site {
  public:
   explicit FilesLink(Engine* engine) : e_(*engine) {}
-  Status WaitVersion(MutexLock& lock, VersionId v, const char* name) override;
-  Status BringToMaster(MutexLock& lock, VersionId v) override;
-  void Wake() override;
+  Status WaitVersion(MutexLock& lock, VersionId v, const char* name)
+      REQUIRES(e_.mu_) override;
+  Status BringToMaster(MutexLock& lock, VersionId v) REQUIRES(e_.mu_) override;
+  void Wake() REQUIRES(e_.mu_) override;
 
  private:
   Engine& e_;

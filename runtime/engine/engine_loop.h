@@ -55,8 +55,15 @@ class EngineLoop {
   // SIGINT and SIGTERM call `on_signal` on the engine thread.
   void HandleSignals(std::function<void(int)> on_signal);
   // The run is ending: handlers that would start new work do nothing.
-  bool stopping() const REQUIRES(mu_) { return stopping_; }
-  void set_stopping() REQUIRES(mu_) { stopping_ = true; }
+  // `mu` is the engine's mutex (the one given at construction).
+  bool stopping(const Mutex& mu) const REQUIRES(mu) {
+    mu_.AssertHeldAs(mu);
+    return stopping_;
+  }
+  void set_stopping(const Mutex& mu) REQUIRES(mu) {
+    mu_.AssertHeldAs(mu);
+    stopping_ = true;
+  }
   // Any thread: the loop returns once the handler running now ends.
   void Stop();
   // Master thread: waits for the engine thread to return.

@@ -46,11 +46,11 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     facts.task_attempts = task.attempts;
     facts.staging_failures = dispatcher_.staging_failures(job.task);
     facts.other_instances = !others.empty();
-    facts.stopping = loop_.stopping();
+    facts.stopping = loop_.stopping(mu_);
     OutcomePlan plan = PlanOutcome(report.outcome, facts, options_.retries);
     ApplyOutcomeLocked(plan, job, host_id, report, others, &after);
-    mover_.CollectGarbage(&after.doomed);
-    if (!loop_.stopping()) ScheduleLocked(&after.dispatches);
+    mover_.CollectGarbage(mu_, &after.doomed);
+    if (!loop_.stopping(mu_)) ScheduleLocked(&after.dispatches);
     waits_.NotifyIfWaiting();
   }
   mover_.RemoveFiles(after.doomed);
@@ -174,6 +174,7 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
                              error, log_dir, static_cast<int>(task.attempts)});
   if (!futile.empty()) {
     dispatcher_.scheduler().RemoveIf([this](TaskId id) {
+      mu_.AssertHeld();  // called right here
       return program_.graph.task(id).state == TaskState::kFutile;
     });
   }

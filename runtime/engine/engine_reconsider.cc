@@ -12,7 +12,7 @@ bool Engine::Reconsider() {
   std::vector<std::pair<HostId, JobId>> stop;
   {
     MutexLock lock(&mu_);
-    if (loop_.stopping()) return false;
+    if (loop_.stopping(mu_)) return false;
     if (!jobs_.empty()) {
       std::vector<HostState> states;
       hosts_.HostStates(&states);

@@ -18,29 +18,41 @@ namespace gs {
 class Engine::JournalLink final : public ResumeJournal::Site {
  public:
   explicit JournalLink(Engine* engine) : e_(*engine) {}
-  std::string VersionPath(VersionId v) const override {
+  std::string VersionPath(VersionId v) const REQUIRES(e_.mu_)
+      REQUIRES(e_.mu_) override {
     return e_.mover_.places().VersionPath(v);
   }
-  std::string VersionFileName(VersionId v) const override {
+  std::string VersionFileName(VersionId v) const REQUIRES(e_.mu_)
+      REQUIRES(e_.mu_) override {
     return e_.mover_.places().VersionFileName(v);
   }
-  size_t NumHosts() const override { return e_.hosts_.size(); }
-  ResumeJournal::HostView Host(HostId h) const override {
+  size_t NumHosts() const REQUIRES(e_.mu_) REQUIRES(e_.mu_) override {
+    return e_.hosts_.size();
+  }
+  ResumeJournal::HostView Host(HostId h) const REQUIRES(e_.mu_)
+      REQUIRES(e_.mu_) override {
     const HostEntry& host = *e_.hosts_[h];
     return {host.name, host.shared, host.usable, host.data_dir};
   }
-  void Requeue(TaskId t) override { e_.dispatcher_.Requeue(t); }
-  void Ready(const std::vector<TaskId>& ready) override {
+  void Requeue(TaskId t) REQUIRES(e_.mu_) override {
+    e_.dispatcher_.Requeue(t);
+  }
+  void Ready(const std::vector<TaskId>& ready) REQUIRES(e_.mu_) override {
     for (TaskId r : ready) e_.dispatcher_.AddReady(r);
     if (!ready.empty()) e_.WakeLocked();
   }
-  void Wake() override { e_.WakeLocked(); }
-  void NotifyWaiters() override { e_.waits_.NotifyIfWaiting(); }
-  void TransfersChanged() override { e_.dispatcher_.TransfersChanged(); }
-  bool HasRemoteCopy(VersionId v) const override {
+  void Wake() REQUIRES(e_.mu_) override { e_.WakeLocked(); }
+  void NotifyWaiters() REQUIRES(e_.mu_) override {
+    e_.waits_.NotifyIfWaiting();
+  }
+  void TransfersChanged() REQUIRES(e_.mu_) override {
+    e_.dispatcher_.TransfersChanged();
+  }
+  bool HasRemoteCopy(VersionId v) const REQUIRES(e_.mu_)
+      REQUIRES(e_.mu_) override {
     return e_.mover_.places().HasRemoteCopy(v);
   }
-  void SetOnlyCopy(VersionId v, HostId host) override {
+  void SetOnlyCopy(VersionId v, HostId host) REQUIRES(e_.mu_) override {
     e_.mover_.places().SetOnlyCopy(v, host);
   }
 
@@ -56,7 +68,10 @@ void Engine::OpenJournal() {
   setup.ops = &program_.ops;
   setup.stats = &stats_;
   setup.results = &program_.results;
-  setup.task_host = &rewinder_.task_hosts();
+  {
+    MutexLock lock(&mu_);  // free: the engine thread is not started yet
+    setup.task_host = &rewinder_.task_hosts();
+  }
   setup.fs = &work_dir_.fs();
   setup.messages = &console_.messages();
   setup.history = recorder_.history();
@@ -119,7 +134,10 @@ void Engine::RecoverFinalVersionsLocked(MutexLock& lock) {
   if (!journal_->RecomputeFinalVersions()) return;
   WakeLocked();
   waits_.Begin();
-  waits_.gate().wait(lock, [&] { return stats_.all_finished(); });
+  waits_.gate().wait(lock, [&] {
+    mu_.AssertHeld();  // the gate asks with the lock held
+    return stats_.all_finished();
+  });
   waits_.Leave();
 }
 

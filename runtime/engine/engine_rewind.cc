@@ -45,7 +45,7 @@ void Engine::RewindLink::Rewound(const std::string& host,
 }
 
 void Engine::HostLostLocked(HostId lost, const std::string& why) {
-  monitor_.HostLost(lost, why);
+  monitor_.HostLost(mu_, lost, why);
   rewinder_.HostLost(mu_, lost, why);
 }
 
@@ -53,7 +53,7 @@ void Engine::MonitorLink::HostBack(HostId) {
   std::vector<Dispatch> out;
   {
     MutexLock lock(&e_.mu_);
-    if (e_.loop_.stopping()) return;
+    if (e_.loop_.stopping(e_.mu_)) return;
     e_.ScheduleLocked(&out);
   }
   e_.Send(std::move(out));

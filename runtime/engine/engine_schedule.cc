@@ -48,6 +48,7 @@ void Engine::WakeLocked() {
 
 void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   dispatcher_.Round([this, out](const Dispatcher::Booking& b) {
+    mu_.AssertHeld();  // the round books with the lock held
     out->push_back(DispatchLocked(b.task, b.host, b.predicted_end, b.replica,
                                   b.implementation));
   });
@@ -57,7 +58,7 @@ void Engine::DispatchLink::RetryDue(TaskId task) {
   std::vector<Dispatch> out;
   {
     MutexLock lock(&e_.mu_);
-    if (!e_.dispatcher_.RetryEnded(task, e_.loop_.stopping())) return;
+    if (!e_.dispatcher_.RetryEnded(task, e_.loop_.stopping(e_.mu_))) return;
     e_.ScheduleLocked(&out);
   }
   e_.Send(std::move(out));

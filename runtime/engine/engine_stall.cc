@@ -8,7 +8,7 @@
 
 namespace gs {
 
-bool Engine::StallLink::Stopping() const { return e_.loop_.stopping(); }
+bool Engine::StallLink::Stopping() const { return e_.loop_.stopping(e_.mu_); }
 
 size_t Engine::StallLink::NumReady() const {
   return e_.dispatcher_.scheduler().num_ready();
@@ -66,7 +66,7 @@ std::vector<QuietHost> Engine::StallLink::Hosts(Seconds now) const {
     hosts.push_back({host.name,
                      std::string(HealthStateName(e_.hosts_.HealthOf(h))),
                      host.usable, heard >= 0 ? now - heard : -1,
-                     host.usable ? "" : host.reconnect_error});
+                     host.usable ? "" : host.reconnect.error});
   }
   return hosts;
 }
@@ -78,6 +78,7 @@ void Engine::StallLink::FailStalled(const std::vector<TaskId>& tasks) {
     e_.FailTaskLocked(t, "not placed: the run stalled (see below)", "");
   }
   e_.dispatcher_.scheduler().RemoveIf([this](TaskId id) {
+    e_.mu_.AssertHeld();  // called right here
     return e_.program_.graph.task(id).state != TaskState::kReady;
   });
 }

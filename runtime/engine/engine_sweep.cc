@@ -10,7 +10,7 @@
 
 namespace gs {
 
-bool Engine::SweepLink::Stopping() const { return e_.loop_.stopping(); }
+bool Engine::SweepLink::Stopping() const { return e_.loop_.stopping(e_.mu_); }
 
 void Engine::SweepLink::Post(std::function<void()> fn) {
   boost::asio::post(e_.loop_.io(), std::move(fn));
@@ -31,7 +31,7 @@ void Engine::SweepLink::RemoveRemoteCopies() { e_.mover_.RemoveRemoteCopies(); }
 void Engine::SweepLink::Reconnect(HostId h) { e_.monitor_.Reconnect(h); }
 
 void Engine::SweepLink::ReconnectAnswered(HostId h, bool ok) {
-  e_.monitor_.Answered(h, ok);
+  e_.monitor_.Answered(e_.mu_, h, ok);
 }
 
 void Engine::SweepLink::RecordHostLost(HostId h, const std::string& why) {

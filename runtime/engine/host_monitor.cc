@@ -52,13 +52,13 @@ void HostMonitor::Start() {
 
 void HostMonitor::CancelReconnects() {
   for (auto& h : hosts_) {
-    if (h->reconnect_timer) h->reconnect_timer->Cancel();
+    if (h->reconnect.timer) h->reconnect.timer->Cancel();
   }
 }
 
 bool HostMonitor::ObserveAvailability() {
   MutexLock lock(&mu_);
-  if (loop_.stopping()) return false;
+  if (loop_.stopping(mu_)) return false;
   hosts_.ObserveAvailability();
   return true;
 }
@@ -67,7 +67,7 @@ void HostMonitor::CheckHealth() {
   std::vector<std::string> lines;
   {
     MutexLock lock(&mu_);
-    if (loop_.stopping()) return;
+    if (loop_.stopping(mu_)) return;
     for (HostSet::HealthChange& change : hosts_.TakeHealthChanges()) {
       const bool up = change.now == HealthState::kUp;
       recorder_.RecordCheck(mu_, change.host, up);
@@ -91,10 +91,12 @@ void HostMonitor::ReportHostEvent(const char* kind, HostId host,
   recorder_.ReportEvent(mu_, std::move(e));
 }
 
-void HostMonitor::HostLost(HostId lost, const std::string& why) {
+void HostMonitor::HostLost(const Mutex& mu, HostId lost,
+                           const std::string& why) {
+  mu_.AssertHeldAs(mu);
   HostEntry& host = *hosts_[lost];
   host.usable = false;
-  host.reconnect_delay = 0;
+  host.reconnect.delay = 0;
   if (!host.shared) host.left_behind = true;
   // Volatile policies learn the loss now, not at the next slot.
   hosts_.ObserveChange(lost, HostAvail::kDown);
@@ -108,16 +110,16 @@ void HostMonitor::ScheduleReconnect(HostId h) {
   HostEntry& host = *hosts_[h];
   {
     MutexLock lock(&mu_);
-    if (loop_.stopping() || host.usable) return;
-    host.reconnect_delay =
-        host.reconnect_delay == 0
+    if (loop_.stopping(mu_) || host.usable) return;
+    host.reconnect.delay =
+        host.reconnect.delay == 0
             ? backoff_
-            : std::min(host.reconnect_delay * 2, backoff_max_);
+            : std::min(host.reconnect.delay * 2, backoff_max_);
   }
-  host.reconnect_timer = loop_.clock().After(host.reconnect_delay, [this, h] {
+  host.reconnect.timer = loop_.clock().After(host.reconnect.delay, [this, h] {
     {
       MutexLock lock(&mu_);
-      if (loop_.stopping()) return;
+      if (loop_.stopping(mu_)) return;
     }
     Reconnect(h);
   });
@@ -126,21 +128,22 @@ void HostMonitor::ScheduleReconnect(HostId h) {
 void HostMonitor::Reconnect(HostId h) {
   {
     MutexLock lock(&mu_);
-    hosts_[h]->reconnecting = true;
+    hosts_[h]->reconnect.under_way = true;
   }
   WatchedCall watched(watchdog_, "reconnecting to host " + hosts_[h]->name);
   hosts_[h]->adapter->Reconnect([this, h](Status s) { ReconnectEnded(h, s); });
 }
 
-void HostMonitor::Answered(HostId h, bool ok) {
+void HostMonitor::Answered(const Mutex& mu, HostId h, bool ok) {
+  mu_.AssertHeldAs(mu);
   HostEntry& host = *hosts_[h];
-  host.reconnecting = false;
+  host.reconnect.under_way = false;
   // A reconnect is an availability check (paper 004 eq. 1-2), not a new
   // failure: the loss was already charged to the host's distrust.
   recorder_.RecordCheck(mu_, h, ok);
   if (!ok) return;
   host.usable = true;
-  host.reconnect_delay = 0;
+  host.reconnect.delay = 0;
   hosts_.ObserveChange(h, HostAvail::kUp);
 }
 
@@ -149,15 +152,15 @@ void HostMonitor::ReconnectEnded(HostId h, const Status& s) {
   std::string failed;  // said when the reason is new, not at every attempt
   {
     MutexLock lock(&mu_);
-    if (loop_.stopping()) return;
+    if (loop_.stopping(mu_)) return;
     HostEntry& host = *hosts_[h];
-    Answered(h, s.ok());
+    Answered(mu_, h, s.ok());
     if (s.ok()) {
       stats_.notes.push_back("host " + host.name + " is back");
       ReportHostEvent("host_up", h, "reconnected");
-      host.reconnect_error.clear();
-    } else if (s.message() != host.reconnect_error) {
-      host.reconnect_error = s.message();
+      host.reconnect.error.clear();
+    } else if (s.message() != host.reconnect.error) {
+      host.reconnect.error = s.message();
       failed = "host " + host.name + " is not back yet: " + s.message() +
                " (trying again, at most every " +
                std::to_string(static_cast<int>(backoff_max_)) + " s)";

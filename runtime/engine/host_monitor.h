@@ -61,13 +61,15 @@ class HostMonitor {
 
   // `host` is lost: no more jobs there, the loss recorded and told to the
   // observers, a reconnect attempt after the backoff.
-  void HostLost(HostId host, const std::string& why) REQUIRES(mu_);
+  // `mu`: the engine's mutex, held.
+  void HostLost(const Mutex& mu, HostId host, const std::string& why)
+      REQUIRES(mu);
   // Engine thread, no lock: one attempt to reconnect `host`; its end is
   // the sweeper's when it asked for it (ReconnectEnded).
   void Reconnect(HostId host);
   // A reconnect attempt answered: recorded as an availability check, and
   // the host usable again if it connected.
-  void Answered(HostId host, bool ok) REQUIRES(mu_);
+  void Answered(const Mutex& mu, HostId host, bool ok) REQUIRES(mu);
 
  private:
   // Engine thread: the next attempt after the host's backoff.

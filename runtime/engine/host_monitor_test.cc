@@ -120,7 +120,7 @@ TEST_F(HostMonitorTest, ALostHostIsTriedWithADoublingBoundedBackoffUntilBack) {
       AddHost(std::make_unique<FlakyAdapter>(&loop_.clock(), 3));
   {
     MutexLock lock(&mu_);
-    monitor_.HostLost(0, "connection reset");
+    monitor_.HostLost(mu_, 0, "connection reset");
   }
   EXPECT_FALSE(hosts_[0]->usable);
   EXPECT_TRUE(hosts_[0]->left_behind);
@@ -141,8 +141,8 @@ TEST_F(HostMonitorTest, NoAttemptOnceTheRunIsStopping) {
       AddHost(std::make_unique<FlakyAdapter>(&loop_.clock(), 0));
   {
     MutexLock lock(&mu_);
-    monitor_.HostLost(0, "gone");
-    loop_.set_stopping();
+    monitor_.HostLost(mu_, 0, "gone");
+    loop_.set_stopping(mu_);
   }
   Drain();
   while (clock().RunNext()) Drain();

@@ -47,11 +47,15 @@ struct HostEntry {
   // changes (pilots sized by their allocations come and go).
   bool learns_cores = false;
   bool learns_memory = false;
-  // After a loss: the next reconnect attempt and its delay (doubling).
-  std::unique_ptr<Timer> reconnect_timer;
-  Seconds reconnect_delay = 0;
-  std::string reconnect_error;  // why the last attempt failed ("": none yet)
-  bool reconnecting = false;    // an attempt is under way
+  // After a loss (host_monitor.h): the next reconnect attempt, its delay
+  // (doubling), why the last one failed ("": none yet) and whether one is
+  // under way.
+  struct Reconnect {
+    std::unique_ptr<Timer> timer;
+    Seconds delay = 0;
+    std::string error;
+    bool under_way = false;
+  } reconnect;
   // Lost with what the run put there (copies, sandboxes): swept when it is
   // back (host_sweeper.h).
   bool left_behind = false;

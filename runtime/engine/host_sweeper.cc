@@ -93,9 +93,8 @@ void HostSweeper::FinalSweep(MutexLock& lock) {
   if (!any) return;
   ConfirmRemovals(lock);
   begun_ = false;
-  lock.Unlock();
+  // Post only queues (the engine thread runs it once this master waits).
   site_->Post([this] { BeginFinalSweep(); });
-  lock.Lock();
   // Bounded twice: by the attempts' deadline and, should an attempt never
   // answer, here.
   WaitForHosts(lock, kFinalSweepTime + 10, begun_, &HostEntry::final_try);
@@ -111,7 +110,6 @@ void HostSweeper::FinalSweep(MutexLock& lock) {
 
 void HostSweeper::ConfirmRemovals(MutexLock& lock) {
   confirms_posted_ = false;
-  lock.Unlock();
   site_->Post([this] {
     // The copies go now rather than at the shutdown, so that a host that
     // dies before it acted on them is known and swept below.
@@ -130,7 +128,6 @@ void HostSweeper::ConfirmRemovals(MutexLock& lock) {
     }
     for (HostId h : asked) ConfirmHost(h);
   });
-  lock.Lock();
   WaitForHosts(lock, kConfirmTime, confirms_posted_, &HostEntry::confirming);
   for (HostId h = 0; h < hosts_.size(); ++h) {
     if (!hosts_[h]->confirming) continue;
@@ -200,11 +197,11 @@ void HostSweeper::BeginFinalSweep() {
     Sayf(messages_, MessageKind::kHostEvent, "gsrt: %s\n", line.c_str());
   }
   for (HostId h : lost) {
-    if (hosts_[h]->reconnect_timer) hosts_[h]->reconnect_timer->Cancel();
+    if (hosts_[h]->reconnect.timer) hosts_[h]->reconnect.timer->Cancel();
     bool busy;
     {
       MutexLock lock(&mu_);
-      busy = hosts_[h]->reconnecting;  // its answer ends the try
+      busy = hosts_[h]->reconnect.under_way;  // its answer ends the try
     }
     if (!busy) site_->Reconnect(h);
   }
@@ -218,7 +215,7 @@ bool HostSweeper::ReconnectEnded(HostId h, const Status& s) {
     site_->ReconnectAnswered(h, s.ok());
   }
   if (!s.ok() && clock_->Now() + kFinalSweepEvery < until_) {
-    hosts_[h]->reconnect_timer =
+    hosts_[h]->reconnect.timer =
         clock_->After(kFinalSweepEvery, [this, h] { site_->Reconnect(h); });
     return true;
   }
@@ -239,7 +236,7 @@ bool HostSweeper::ReconnectEnded(HostId h, const Status& s) {
       host.usable = false;
       host.left_behind = true;
       if (clock_->Now() + kFinalSweepEvery < until_) {
-        host.reconnect_timer =
+        host.reconnect.timer =
             clock_->After(kFinalSweepEvery, [this, h] { site_->Reconnect(h); });
         return;
       }
