@@ -3,7 +3,7 @@
 #   GSRT_THREAD_SAFETY=ON   -Wthread-safety as an error (clang only)
 #
 # Off by default, so that a newer clang's new checks never break a user's
-# build; CI turns it on (scripts/thread_safety.sh, the sanitizer builds).
+# build; CI turns it on (scripts/thread_safety.sh, the `threads` stage).
 option(GSRT_THREAD_SAFETY
        "Fail the build on clang thread-safety warnings (clang)" OFF)
 

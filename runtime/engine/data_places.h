@@ -1,10 +1,10 @@
 // Where each version's data is and how it moves: the copies on hosts that
 // do not see the master's files, the links learnt from transfers, the
 // transfers under way (later requests join them), and the names versions
-// have on the master and on each host. The engine's data layer
-// (engine_data.cc) moves the bytes through the adapters; this decides and
-// remembers. Owned by the Engine; not locked by itself: every call is made
-// with the engine's mutex held.
+// have on the master and on each host. The DataMover (data_mover.h), which
+// owns it, moves the bytes through the adapters; this decides and
+// remembers. Not locked by itself: every call is made with the engine's
+// mutex held.
 #ifndef GSRT_RUNTIME_ENGINE_DATA_PLACES_H_
 #define GSRT_RUNTIME_ENGINE_DATA_PLACES_H_
 

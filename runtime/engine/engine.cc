@@ -1,8 +1,9 @@
 // The engine's life: Start (the policy, the work dir, the hosts, the
 // thread), submission and the master's waits, and the end on the engine
 // thread. What happens to a job's outcome is in engine_outcome.cc, the
-// scheduling rounds in engine_schedule.cc, the data layer in
-// engine_data.cc.
+// booking of a round's placements in engine_schedule.cc, the staging of a
+// job's inputs in engine_data.cc; the collaborators own the rest
+// (docs/design.md, "The engine's objects").
 #include "runtime/engine/engine.h"
 
 #include <unistd.h>

@@ -1,7 +1,15 @@
-// The engine: owns the task graph, the scheduler and the hosts, and runs
-// jobs on its own thread (one Boost.Asio io_context). The master program's
-// thread calls in through the public methods, which are cheap except the
-// ones documented as waiting.
+// The engine: what the master program submitted becomes jobs on hosts,
+// run from the engine's own thread (EngineLoop: one Boost.Asio
+// io_context). The master program's thread calls in through the public
+// methods, which are cheap except the ones documented as waiting.
+//
+// The Engine keeps the lock, the thread and the wiring; its collaborators
+// own the rest (docs/design.md, "The engine's objects"): the Dispatcher
+// the rounds, the DataMover the data, the HostMonitor lost hosts, the
+// RunRecorder the history, the ResumeJournal resume. One mutex, mu_,
+// guards the engine's state (GUARDED_BY below); collaborators without a
+// lock of their own are members it guards, the others take it themselves
+// or say REQUIRES(mu) where the caller holds it.
 #ifndef GSRT_RUNTIME_ENGINE_ENGINE_H_
 #define GSRT_RUNTIME_ENGINE_ENGINE_H_
 
@@ -75,7 +83,7 @@ struct GtpInput;
 struct EngineHooks {
   // Runs on a VirtualClock: the engine thread advances virtual time to the
   // next timer whenever the master waits and nothing else is ready
-  // (engine_virtual_time.cc). Adapters get that clock.
+  // (engine_loop.h). Adapters get that clock.
   bool virtual_time = false;
   // What a lost host's results cost: "gtp-c-r" (copies elsewhere are
   // reused; the default), "gtp-r" (everything placed on the lost host is
