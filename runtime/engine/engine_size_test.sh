@@ -9,10 +9,11 @@ set -euo pipefail
 verbose=0
 if [[ "${1:-}" == -v ]]; then verbose=1; shift; fi
 dir=${1:?usage: $0 [-v] DIR}
-command -v ctags >/dev/null || {
+ctags=$(command -v ctags-universal || command -v ctags || true)
+if [[ -z $ctags ]]; then
   echo "engine_size_test: ctags is missing (apt-get install universal-ctags)" >&2
   exit 1
-}
+fi
 
 # The thread-safety annotations (runtime/base/thread_annotations.h) read
 # as nothing, as for a compiler without them: `T x_ GUARDED_BY(mu_);` is a
@@ -23,7 +24,7 @@ defines=()
 for a in $annotations; do defines+=(-D "$a="); done
 
 # "members methods Type" per type of the gs namespace.
-counts=$(ctags -f - --fields=K+s --c++-kinds=+pm --language-force=C++ \
+counts=$("$ctags" -f - --fields=K+s --c++-kinds=+pm --language-force=C++ \
     "${defines[@]}" "$dir"/*.h |
   awk -F'\t' '
     $NF ~ /^(class|struct):gs::[A-Za-z_]+$/ {
