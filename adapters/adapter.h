@@ -1,25 +1,12 @@
 // The adapter seam (GAT-style): one narrow interface through which the
 // runtime runs jobs on a host, whatever the host is (local processes, ssh,
 // a batch queue, a simulation). One Adapter object serves one host.
-//
-// Adapter is the union of the seam's roles, each in its own header:
-//   JobRunner      running jobs: Submit, Cancel, FreeSlots, Adopt, Forget
-//   HostLink       the link and its liveness: Connect, Reconnect,
-//                  connected, last_heard, heartbeat_interval, Shutdown
-//   FileStager     staging: shares_master_files, work_dir, Put, Get, Remove
-//   HostProber     probing: Probe
-//   HostKnowledge  what the adapter learned: TakeQueueWaits,
-//                  TakeQueuedJobs, RecordSubmissionsWith,
-//                  expected_start_delay
-// The engine holds Adapters; code that needs one role can take just it.
-//
-// Every virtual of the seam is pure. Kinds derive from AdapterDefaults
-// (adapter_defaults.h), which answers for the roles a kind lacks;
-// decorators derive from AdapterWrapper (adapter_wrapper.h), which must
-// forward every virtual or it does not compile. A new virtual therefore
-// goes in as pure, with its default in AdapterDefaults and its forward in
-// AdapterWrapper.
-//
+// Adapter is the union of the seam's roles, each in its own header
+// (JobRunner, HostLink, FileStager, HostProber, HostKnowledge); code that
+// needs one role can take just it. Every virtual of the seam is pure: a new
+// one goes in with its default in AdapterDefaults (adapter_defaults.h) and
+// its forward in AdapterWrapper (adapter_wrapper.h), which does not compile
+// otherwise (docs/design.md, "The adapter seam").
 // Adapters never retry: retry budgets live in the runtime. Every callback
 // runs on the engine's thread (the io_context the adapter was made with).
 #ifndef GSRT_ADAPTERS_ADAPTER_H_

@@ -2,27 +2,12 @@
 // which connects back to this master's PilotListener and greets it with
 // the run's token; every pilot then serves jobs through its own
 // AgentAdapter. PilotFleet (pilot_fleet.h) keeps the pilots; this adapter
-// is the host's Adapter and routes jobs and files to them.
-//
-// A pilot that is lost (killed, cancelled from outside, past its walltime,
-// its node gone) fails its jobs with HostFailed, an infrastructure failure
-// the runtime retries without charging the tasks; a new pilot is submitted
-// in its place. Shutdown() cancels every pilot job still queued or running.
-//
-// With `max_pilots` above `pilots`, the count follows the work
-// (pilot_scaling.h decides, at every queue poll and when the engine's
-// backlog changes): a pilot more while tasks wait and none is pending, and
-// pilots idle for `pilot_linger` seconds stopped, down to `pilots`. Jobs
-// then go to the oldest pilot with a free slot, so the newest idle first.
-//
-// Across a master crash (`pilot_reattach` > 0): each job is recorded as
-// run by its pilot before it is sent. A pilot whose master is lost keeps
-// its jobs and their results and reads its token file for the next
-// master. A master started again in the same work dir rewrites the dead
-// master's token file with its own token and address, waits a few seconds
-// for the pilots to come back ("NAME@BATCHID"), and takes over the jobs
-// the engine adopts (Adopt); what nobody adopts is cancelled (Forget).
-//
+// is the host's Adapter and routes jobs and files to them. A lost pilot
+// fails its jobs with HostFailed and is replaced; with `max_pilots` the
+// count follows the work (pilot_scaling.h); with `pilot_reattach` each job
+// is recorded before it is sent, so a restarted master takes over the
+// pilots and jobs of a killed one (docs/slurm.md; docs/design.md,
+// "Pilots across a master crash" in "Resume").
 // Made by MakeBatchAdapter, owned by the engine; every method runs on the
 // engine's thread (Connect: see there).
 #ifndef GSRT_ADAPTERS_BATCH_PILOT_ADAPTER_H_

@@ -1,16 +1,11 @@
 // The pilots of one batch host in pilot mode: submits them (a script that
 // runs gsrt-agent --connect, and one batch job each), listens for them,
 // turns each greeting into an AgentAdapter, and keeps the count right:
-// lost pilots are retired and replaced, the count follows the work
-// (pilot_scaling.h), pilots idle past the linger are released, and the
-// pilots of a dead master of the same work dir are taken over (its token
-// files rewritten, its queued pilots kept, those that come back greeted
-// as "NAME@BATCHID"). Shutdown cancels them all and removes their files.
-//
-// It does not route jobs: PilotAdapter picks a pilot (ReadyPilot,
-// PilotForJob) and tells the fleet when work starts and ends on it, which
-// is what scaling judges idleness by.
-//
+// lost pilots replaced, the count following the work (pilot_scaling.h),
+// idle ones released, a dead master's pilots taken over (docs/design.md,
+// "Resume"). Shutdown cancels them all and removes their files. It does
+// not route jobs: PilotAdapter picks a pilot and tells the fleet when work
+// starts and ends on it, which is what scaling judges idleness by.
 // Owned by PilotAdapter. Everything runs on the io_context's thread (the
 // engine's), except Connect, which runs `io` itself where nobody else
 // does. Pilots are never removed before the fleet goes (a gone one stays

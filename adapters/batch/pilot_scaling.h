@@ -3,19 +3,12 @@
 // still waiting in the batch queue, and how long each serving pilot has
 // had no job. Pure: the adapter (pilot_adapter.cc) gathers the census and
 // carries out the answer (sbatch/qsub, stop and cancel).
-//
-// The rules, modelled on HyperQueue's automatic allocation:
-//  - The floor (`pilots`) is always kept: lost pilots are replaced.
-//  - Grow by one pilot while tasks wait, no serving pilot has a free slot,
-//    and no pilot is pending: a second pilot queued behind a pending one
-//    would start no sooner (the queue, not the demand, is what holds it
-//    back) and could arrive after the burst is over. When the pending one
-//    starts, the backlog is looked at again.
-//  - Never beyond `max_pilots`, nor beyond `max_jobs` batch jobs.
-//  - While nothing waits, serving pilots idle for `pilot_linger` seconds
-//    leave, longest idle first, down to the floor. Nothing leaves while
-//    tasks wait and nothing is added while a slot is free, so the count
-//    does not flap.
+// The rules, modelled on HyperQueue's automatic allocation: keep the floor
+// (`pilots`); grow by one while tasks wait, no serving pilot has a free
+// slot and no pilot is pending; never beyond `max_pilots` nor `max_jobs`;
+// while nothing waits, release pilots idle for `pilot_linger`, longest
+// idle first. Why one at a time, and why the count does not flap:
+// docs/slurm.md, "Pilots that follow the work".
 #ifndef GSRT_ADAPTERS_BATCH_PILOT_SCALING_H_
 #define GSRT_ADAPTERS_BATCH_PILOT_SCALING_H_
 

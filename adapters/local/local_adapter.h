@@ -1,46 +1,15 @@
 // The `local` adapter: runs each job as a worker process on this machine,
 // started with posix_spawn (never a shell) and waited for on the engine's
-// io_context through a pidfd, so no thread is spent per job.
-//
-// One job = one sandbox directory SANDBOX = work_dir/jobs/<job id> (mode
-// 0700), the worker's cwd, holding its stdout, stderr, result file and the
-// temporaries of its outputs. Outputs become their `dest` only after the
-// worker exited 0 and wrote every declared output (see
-// adapters/local/worker_command.h for the command line). Logs of a successful
-// job are kept in work_dir/logs/job-<id>.{stdout,stderr} when not empty; a
-// failed or timed-out job's whole sandbox is moved to
-// work_dir/failed/<session>/task-<task>-<op>-job-<id> for inspection
-// (Exited::log_dir, TimedOut::log_dir), where later runs never overwrite it.
-// Clean sandboxes are recycled (see sandbox_pool.h), which is most of what
-// keeps the overhead per job near a bare posix_spawn + waitpid loop.
-//
-// Outcomes: exit 0 with every output and the result file -> Exited success;
-// other exit codes -> Exited{code, "exit code N"}; a signal ->
-// Exited{128 + S, "killed by signal S (SIGxxx)"}; a worker that cannot be
-// started (missing, not executable, input missing) -> Exited{127, what to
-// fix}; the timeout -> TimedOut; Cancel/Shutdown -> Cancelled; a work dir
-// that cannot be used -> HostFailed.
-//
-// With `workers = kPersistent` a job is a request to an idle persistent
-// worker (worker_pool.h) instead of a new process, with the same sandbox,
-// files, outcomes and logs; a worker that dies mid-job gives the job the
-// outcome its exit status would give in process mode, and the next job
-// gets a fresh worker.
-//
-// With `workers = kFork` the same requests go to fork servers (one per
-// busy slot, kept in the same pool), which fork a fresh process per job:
-// the contract of process mode (no job sees what an earlier one left in
-// memory) without an exec and dynamic linking per job. A job's crash is
-// its own (the server reports the child's wait status); a timeout or a
-// cancel kills the server's process group, the job's process with it, and
-// so does a server that dies: its job gets that wait status (an
-// application failure, retried by its budget) and the next job a fresh
-// server.
-//
-// One work dir serves one master at a time. Each job's life is a LocalJob
-// (local_job.h); the adapter keeps the slots, the queue, the pools of
-// sandboxes and workers, and the reactor. Its file work goes through a
-// FileSystem (the real one unless a test hands another).
+// io_context through a pidfd, so no thread is spent per job; with
+// `workers` kPersistent or kFork, as a request to a persistent worker or a
+// fork server (worker_pool.h), with the same sandbox, files, outcomes and
+// logs. A job runs in SANDBOX = work_dir/jobs/<job id>; its outputs become
+// their `dest` only after the worker exited 0 and wrote every declared
+// output (worker_command.h). Each job's life is a LocalJob (local_job.h);
+// the adapter keeps the slots, the queue, the pools of sandboxes and
+// workers, and the reactor. One work dir serves one master at a time.
+// Kept logs, failure evidence, sandbox reuse and the worker modes:
+// docs/algorithms.md, "The local adapter's jobs".
 #ifndef GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
 #define GSRT_ADAPTERS_LOCAL_LOCAL_ADAPTER_H_
 
@@ -106,6 +75,11 @@ class LocalAdapter : public AdapterDefaults {
   int FreeSlots() const override;
 
   // Starts the job now when a slot is free, otherwise queues it (FIFO).
+  // `done` gets Exited success (exit 0, every output, the result file),
+  // Exited{code, "exit code N"}, Exited{128 + S, "killed by signal S
+  // (SIGxxx)"}, Exited{127, what to fix} (a worker that cannot be started:
+  // missing, not executable, input missing), TimedOut, Cancelled (Cancel,
+  // Shutdown), or HostFailed (a work dir that cannot be used).
   void Submit(JobSpec spec, DoneCallback done) override;
 
   // Kills the job (SIGKILL to its process group); done fires with

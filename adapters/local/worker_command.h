@@ -1,17 +1,13 @@
 // The worker command-line contract, shared by every adapter that starts
-// workers (the local adapter here, the remote agent later):
-//
+// workers (the local adapter, also inside agents):
 //   WORKER run OP RESULT_PATH ARG1 ... ARGn
-//
 // with one ARG per JobSpec parameter, in order:
 //   kScalar, kInOutScalar -> the encoded value
 //   kOutScalar            -> "" (a placeholder keeping positions stable)
 //   kFileIn               -> the input's path (`source`)
 //   kFileOut, kFileInOut  -> SANDBOX/out.<index>, a temporary the worker
-//                            writes; it becomes `dest` only after success
-//                            (a half-written output never counts). For
-//                            kFileInOut the adapter first copies `source`
-//                            there.
+//                            writes, `dest` only after success (kFileInOut:
+//                            the adapter first copies `source` there)
 // The argv goes to the worker untouched: no shell is ever involved, so
 // values may hold spaces, quotes, `;`, `$` or newlines.
 #ifndef GSRT_ADAPTERS_LOCAL_WORKER_COMMAND_H_

@@ -1,18 +1,14 @@
 // One exec channel on an SshSession, advanced without blocking: the shared
 // core of SshChannelStream (long-lived, e.g. the agent) and of the short
 // remote commands of ssh_remote.h. Internal to adapters/ssh.
-//
-// libssh hands received data, EOF, close and exit status to callbacks
-// whenever any libssh call on the session processes packets (a call made
-// for another channel included); they land in this object's buffers, so
-// nothing stays stranded inside libssh.
-// The owner calls Step() whenever the session has news (from its Listener
-// callback, or in a poll loop for the synchronous helpers). Step never
-// calls back into the owner: it appends what arrived to the strings it is
-// given, so the owner decides when to run user callbacks.
-//
-// Received data is taken out of libssh as it arrives (the channel window
-// is re-opened at once), so the owner must keep up with what it gets.
+// libssh's callbacks put received data, EOF, close and exit status in this
+// object's buffers whichever libssh call processed the packets, so nothing
+// stays stranded inside libssh (docs/ssh.md, "Threading and blocking").
+// The owner calls Step() whenever the session has news; Step never calls
+// back into the owner: it appends what arrived to the strings it is given,
+// so the owner decides when to run user callbacks. Received data is taken
+// out of libssh as it arrives (the channel window is re-opened at once),
+// so the owner must keep up with what it gets.
 #ifndef GSRT_ADAPTERS_SSH_SSH_EXEC_H_
 #define GSRT_ADAPTERS_SSH_SSH_EXEC_H_
 

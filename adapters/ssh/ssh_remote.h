@@ -1,17 +1,12 @@
 // Short remote commands and file installation over an SshSession.
-//
 // The synchronous functions BLOCK the calling thread until the command
-// ends or `timeout` passes. They are meant for setting a host up (inside
-// an adapter's Connect, before the host takes jobs). Call them on the
-// thread that runs the session's io_context, or where no thread runs it:
-// - outside the io_context's handlers (the engine connecting its hosts
-//   before its thread starts), they run the io_context's other work while
-//   they wait, so the agents of hosts connected before keep exchanging
-//   heartbeats however long a host takes to set up;
-// - inside a handler, nothing else runs meanwhile; other channels of the
-//   session keep their data buffered and are served afterwards.
-// RunCommandAsync is the non-blocking form for use while the engine runs.
-//
+// ends or `timeout` passes; they are for setting a host up (inside an
+// adapter's Connect, before the host takes jobs). Call them on the thread
+// that runs the session's io_context, or where no thread runs it (then
+// they run the io_context's other work while they wait, so the agents of
+// hosts connected before keep their heartbeats): docs/ssh.md, "Threading
+// and blocking". RunCommandAsync is the non-blocking form for use while
+// the engine runs.
 // Remote paths: relative paths start at the remote login directory; a
 // leading "~/" means the same (it is not left to the shell to expand).
 #ifndef GSRT_ADAPTERS_SSH_SSH_REMOTE_H_

@@ -1,28 +1,14 @@
 // One authenticated ssh connection to a host, driven by the engine's
-// io_context without a thread of its own.
-//
-// libssh is used only from the io_context's thread. The session watches a
-// dup of libssh's socket with an Asio descriptor; when the socket is
-// readable (or writable while libssh holds output the socket did not take)
-// it lets libssh process the packets without blocking and then gives every
-// channel on the session (a Listener) the chance to deliver what arrived
-// and to write. Several channels share one session: an agent's stream and
-// short commands side by side.
-//
-// Any libssh call may process packets for any channel, and some of what it
-// processes has no callback (a window adjust, a channel-open confirmation).
-// So the rule is: whenever libssh read from the socket during a pass over
-// the listeners (seen in libssh's socket counters), the listeners get
-// another pass. Data, EOF, close and exit status reach the channels through
-// libssh callbacks, so they never wait inside libssh. Without this, data
-// could wait for a readiness event that already passed (the reactor is
-// edge-triggered).
-//
-// Connect() blocks the calling thread up to target.connect_timeout (TCP
-// connect, handshake, host key check, authentication): it runs when an
-// adapter connects, before the host takes jobs. Everything after it is
-// non-blocking, except the synchronous helpers of ssh_remote.h, which say
-// so, and the destructor (up to 1 s to send what is queued).
+// io_context without a thread of its own; several channels share it (an
+// agent's stream and short commands side by side). libssh is used only
+// from the io_context's thread: when the socket is ready the session lets
+// libssh process the packets without blocking, then gives every channel (a
+// Listener) the chance to deliver what arrived and to write, and another
+// pass whenever libssh read from the socket during one (docs/ssh.md,
+// "Threading and blocking", says why). Connect() blocks the calling thread
+// up to target.connect_timeout; everything after it is non-blocking,
+// except the synchronous helpers of ssh_remote.h, which say so, and the
+// destructor (up to 1 s to send what is queued).
 #ifndef GSRT_ADAPTERS_SSH_SSH_SESSION_H_
 #define GSRT_ADAPTERS_SSH_SSH_SESSION_H_
 

@@ -1,20 +1,12 @@
 // The lean protocol between the local adapter and a persistent worker
-// (`NAME-worker serve`), over one Unix stream socket that is the worker's
-// stdin and stdout. Both ends run on the same machine, so integers travel
-// in host byte order.
-//
+// (`NAME-worker serve`) or a fork server (`NAME-worker fork-server`), over
+// one Unix stream socket that is the worker's stdin and stdout. Both ends
+// run on the same machine, so integers travel in host byte order.
 //   request: u32 payload length, then NUL-terminated fields:
 //            cwd, the number of environment entries (decimal), that many
 //            "NAME=value" entries, then the worker's arguments from "run"
 //            on (run OP RESULT_PATH ARG...), exactly as process mode's argv.
-//   reply:   kServeReplyBytes: the job's exit code and the CPU time and
-//            peak memory the worker had used when it finished.
-//
-// A fork server (`NAME-worker fork-server`, runtime.workers: fork) reads
-// the same requests and runs each in a child it forks; its reply's `code`
-// is then the child's whole wait status (a signal included), the CPU times
-// are the totals of its children and the peak memory is the child's.
-//
+//   reply:   kServeReplyBytes: ServeReply below.
 // A worker that dies mid-job closes the socket; the adapter then reads the
 // exit status from waitpid instead of a reply.
 #ifndef GSRT_RUNTIME_BASE_SERVE_PROTOCOL_H_

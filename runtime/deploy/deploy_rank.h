@@ -1,22 +1,11 @@
 // `gsdeploy rank`: builds each configured host's HostFacts from the
-// history and ranks them with runtime/host_ranking (paper 004 eq. 1-5; the
-// one implementation, also behind the runtime's grank policy).
-//
-// Where each input comes from (docs/gsdeploy.md says the same):
-//   ta, na      host_checks rows of the host (probes and runtime checks)
-//   trv         host_failures rows of the host (infrastructure failures)
-//   memory      the newest probe's available memory (unknown: not excluded)
-//   ET          ExecTimeEstimator over the history's successful jobs of the
-//               operation (this host's mean, else the other hosts', else 0)
-//   L           the newest probe's round-trip time
-//   B           the newest measured bandwidth (hosts that do not share the
-//               master's files; shared hosts move nothing: no vol/B term)
-//   (a host without L, or without B, gets the mean over the hosts where it
-//   was measured, as ET's rule 2, so missing data never wins a rank)
-//   vol         --volume, else the mean bytes_in of the operation's
-//               successful jobs, else 0
-//   delta       batch hosts: the newest known queue wait; other hosts: the
-//               load (paper footnote 4) as seconds, LoadDelay() below
+// history and ranks them with runtime/sched/host_ranking.h (paper 004 eq.
+// 1-5; the one implementation, also behind the runtime's grank policy).
+// Where each input comes from (ta, na and trv from the host's checks and
+// failures; memory, L and B from its newest probe; ET and vol from the
+// operation's successful jobs; delta from the queue wait or the load; a
+// host without L or B gets the mean of those measured): docs/gsdeploy.md,
+// "gsdeploy rank".
 #ifndef GSRT_RUNTIME_DEPLOY_DEPLOY_RANK_H_
 #define GSRT_RUNTIME_DEPLOY_DEPLOY_RANK_H_
 

@@ -1,14 +1,11 @@
 // Which ready task runs where, and when a task is ready again. A round asks
 // the policy (runtime/sched/scheduler.h) to place the ready tasks on the
 // hosts' free slots, choosing among an operation's @Implements
-// alternatives; then, when nothing waits, replicas of running tasks go on
-// the slots left (paper 001), or, when tasks still wait, hosts with a
-// prefetch depth get jobs beyond their free slots (runtime/sched/prefetch.h).
-// Each placement is booked through the round's Book before the next pass
-// looks at the hosts. Between rounds it keeps the ready queue, the retries
-// waiting out their backoff, the operations admitted and the predictor the
-// policies read.
-//
+// alternatives; then replicas of running tasks (paper 001) or prefetched
+// jobs (runtime/sched/prefetch.h) take what is left. Each placement is
+// booked through the round's Book before the next pass looks at the hosts.
+// Between rounds it keeps the ready queue, the retries waiting out their
+// backoff, the operations admitted and the predictor the policies read.
 // Owned by the Engine; not locked by itself: every call is made with the
 // engine's mutex held (the engine's member is GUARDED_BY it), except the
 // retry timers' callbacks, which reach Site::RetryDue on the engine thread

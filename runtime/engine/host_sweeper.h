@@ -1,15 +1,10 @@
-// Clearing hosts of what a run leaves when connections are lost
-// (docs/design.md, "Remote hosts: agents and data"): a host killed or
-// stopped with jobs running keeps their sandboxes, the copies the run
-// dropped when it gave the host up and the partial temporary of a file it
-// was receiving; a killed master leaves its copies everywhere. Whoever
-// connects to such a host next clears it (Adapter::Sweep) before anything
-// new arrives: this run at its start and when the host comes back, the next
-// run of the same work dir otherwise (keeping what it resumes from). At
-// GS_Off each host must answer after the run's last removals; one that
-// does not, or that was lost and is not back, is tried a few seconds more
-// and swept.
-//
+// Clearing hosts of what a run leaves when connections are lost (sandboxes
+// of killed jobs, dropped copies, partial temporaries, a killed master's
+// copies): whoever connects to such a host next clears it (Adapter::Sweep)
+// before anything new arrives, this run at its start and when the host
+// comes back, the next run of the same work dir otherwise; at GS_Off each
+// host must answer after the run's last removals (docs/design.md, "Remote
+// hosts: agents and data").
 // Owned by the Engine; works on its HostSet (the hosts' left_behind,
 // final_try and confirming flags) and owns GS_Off's sweep state. Every
 // call says its thread; those that lock take the engine's mutex (given at

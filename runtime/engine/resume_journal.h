@@ -1,16 +1,11 @@
 // The task journal and resuming a run whose master was killed
 // (docs/design.md, "Resume"). Every task that finishes leaves an entry in
-// the history (signature, where its outputs are), written in the same
-// batched transactions as the job records; every batch job an adapter
-// queues is recorded too. A master started again with the same program in
-// the same directory, while the previous run never ended, resumes: a task
-// whose signature and output file names the journal holds is marked done
-// without running and its outputs adopted where they are; a batch job the
-// interrupted run queued for a task not finished is taken over when this
-// run dispatches that task to the same host, and cancelled otherwise.
-// Outputs whose data is gone are fine until someone needs them again:
-// then their producer runs again.
-//
+// the history (signature, where its outputs are), and every batch job an
+// adapter queues is recorded. A master started again with the same program
+// in the same directory resumes: a task the journal holds is marked done
+// without running and its outputs adopted where they are; a batch job of
+// the interrupted run is taken over when its task goes to the same host,
+// and cancelled otherwise.
 // Owned by the engine, which makes one only with a history. Not locked by
 // itself: each method says whether it runs under the engine's mutex or on
 // the engine thread without it (those take the mutex as a parameter and

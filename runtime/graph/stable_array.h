@@ -1,13 +1,8 @@
 // A growable array for the task graph's per-task tables (tasks, file
-// accesses, versions), which only ever grow while the master submits.
-//
-// A std::vector doubles by copying into fresh memory, so a master that
-// submits a million tasks touches every page twice and takes a page fault
-// for each fresh 4 KB; on a VM a fault costs microseconds, more than the
-// rest of a submission. This array reserves address space once (nothing is
-// committed), makes it writable in steps as it grows, and asks for
-// transparent huge pages beyond the first 2 MB: elements never move, and
-// the kernel faults the array in 2 MB at a time where it can.
+// accesses, versions), which only ever grow while the master submits. It
+// reserves address space once, makes it writable in steps as it grows, and
+// asks for transparent huge pages beyond the first 2 MB; why not a
+// std::vector: docs/algorithms.md, "Stable arrays".
 //
 // Elements keep their addresses while the array grows, except in the rare
 // case that the reservation fills (a quarter of a billion elements, or

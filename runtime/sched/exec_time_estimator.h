@@ -1,20 +1,12 @@
 // Predicts how long an operation runs on a host, for the scheduler (MCT in
 // paper 003; ET in eq. 4 of paper 004). Pure logic, no I/O: fed by
 // Observe() with the durations of successful jobs, and seeded at start from
-// History::LoadExecTimes().
-//
-// Prediction for (op, host), in order:
-//   1. the mean of the last `window` observations of op on that host;
-//   2. op never seen on that host but seen elsewhere: the mean over the
-//      hosts that ran it of each host's mean (each host counts once, however
-//      many jobs it ran), NOT scaled by any host speed factor: a new host is
-//      assumed as fast as the average host that ran op;
-//   3. op never seen anywhere: `unknown_default` (0 by default, so that new
-//      operations look cheap everywhere and spread over the hosts).
-//
-// Names are interned into small dense ids (OpId, HostId); the id-based calls
-// are O(1) with no hashing, for the scheduler's per-task-per-host loop. Not
-// thread-safe (the engine thread owns it).
+// History::LoadExecTimes(). A prediction is the mean of op's last `window`
+// runs on that host, else the mean of the other hosts' means (not scaled
+// by any speed), else `unknown_default` (docs/history.md, "Execution-time
+// estimates"). Names are interned into small dense ids (OpId, HostId); the
+// id-based calls are O(1) with no hashing, for the scheduler's
+// per-task-per-host loop. Not thread-safe (the engine thread owns it).
 #ifndef GSRT_RUNTIME_SCHED_EXEC_TIME_ESTIMATOR_H_
 #define GSRT_RUNTIME_SCHED_EXEC_TIME_ESTIMATOR_H_
 

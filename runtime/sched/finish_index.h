@@ -1,42 +1,14 @@
 // The host where a task would finish first on a SlotBoard (MCT's and
 // Min-Min's inner question), found without looking at every host when the
-// predictor knows its execution times are work / speed (Predictor::speeds).
-//
-// The end on host h is EarliestFor(h) + Work/speed(h) + TransferTime: no
-// simple minimum over the hosts' free times. Hosts are grouped by speed
-// (fastest first, ~sqrt(H) per group), and each group keeps its hosts in
-// order of their earliest free slot. For a task of work w, the end on any
-// host of a group is at least (its earliest) + w / (the group's fastest
-// speed) (computed a little low, as a product), since EarliestFor is never
-// before the earliest slot, a transfer is never negative and rounding is
-// monotonic. Groups are visited by that bound, hosts within a group by their
-// own, and the search stops when the bound exceeds the best end found: with a
-// few free hosts among busy ones, a task looks at tens of hosts instead of all
-// of them. Without a speed model every host is looked at, as before. Either way
-// the answer is the full scan's: the same host on equal ends (tie rules below).
-//
-// Rounds that repeat (EnableReplay: MCT, grank, Min-Min): with heterogeneous
-// hosts a round reserves busy fast hosts for ~one task each before a task takes
-// the slot just freed, and the next round makes almost the same reservations
-// again. The index logs each round's answers (task, host, end) in order; the
-// next round, when the predictor's stamp is the same, replays them: for a task
-// at the same place in the queue, hosts whose slots are as they were then
-// (not in D) would give the same ends, so the answer is the old one or a
-// host of D that beats it under the same order. D starts as the hosts whose
-// slots differ from the last round's first board and grows by every host
-// whose reservations differ from the log's (a task that started last round
-// and left the queue, an answer that changed). An old answer on a host of D,
-// a task out of place, a Take without a Find, a task needing more than one
-// core, or memory in play end the replay for the round: full searches.
-//
-// grank's least Time (FindLeastTime) replays too, though its Time holds the
-// wait EarliestFor - now, which moves with `now`: on a host whose slots are
-// unchanged, Time + now is the same real number every round (up to the
-// rounding of two additions), so the order among such hosts holds unless two
-// of them were within that rounding. Each logged step keeps a lower bound of
-// every other host's Time + now (the runner-up); a step is replayed only
-// when the old host's fresh Time + now is below it by far more than the
-// rounding (1e-12 relative), else searched afresh.
+// predictor knows its execution times are work / speed (Predictor::speeds):
+// hosts grouped by speed and ordered by earliest slot, searched by a lower
+// bound of the end. Without a speed model every host is looked at. Either
+// way the answer is the full scan's: the same host on equal ends (tie
+// rules at Find). Rounds that repeat (EnableReplay: MCT, grank, Min-Min)
+// replay the last round's answers where the hosts and the predictor's
+// stamp are as they were. A policy keeps one across its rounds. Why the
+// bound holds, the replay's set D and why grank's Time may be replayed:
+// docs/design.md, "Scheduling at scale".
 #ifndef GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
 #define GSRT_RUNTIME_SCHED_FINISH_INDEX_H_
 

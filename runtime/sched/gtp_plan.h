@@ -1,34 +1,12 @@
 // GTP's mapping step (Hernandez & Cole, paper 000, section 3): at a
 // rescheduling point, a static mapping of every unfinished task of the
 // DAG, recomputed at each point from the latest resource and progress
-// information ("cyclic use of a static mapping method"), where a task is
-// migrated when that lowers its earliest finish time.
-//
-// The paper's structures, as it defines them:
-//   GRP  processors with avail^t in [0, 1] (0: not usable) and
-//        bandwidth^t per link; communication within a processor is free;
-//   STG  tasks with W(i, m) and data(i, j), placement Pi(v) (a task is
-//        placed once it has begun to gather its inputs; it stays placed
-//        after it finished, where its result lies), the completed
-//        proportions kappa^c (tasks) and kappa^d (edges), and for GTP/c the
-//        reusable copies Omega(e) of each edge's data.
-//
-// The paper leaves the costing to its reference [1]; the readings taken:
-//   - tasks are mapped in order of Level (edges from the entry), within a
-//     level the one with the most work below it (mean W along its longest
-//     path to an exit) first, each to the usable processor where it
-//     finishes first; tasks already computing come before all others
-//     (they hold their processor now);
-//   - a task runs on m in W(i, m) / avail(m) (the rest of it, W (1 -
-//     kappa^c), if it stays where it is placed), after m's previous planned
-//     task and after each input has arrived: an input arrives when its
-//     producer ends, plus data / bandwidth from the nearest of the
-//     producer's processor and the edge's copies (nothing if one is m);
-//     a placed task staying put transfers only (1 - kappa^d) of each input;
-//   - migrating a placed task costs what the paper says it does: its
-//     inputs are sent again (kappa^d counts from 0) and it computes from
-//     the start (kappa^c counts from 0). A non-placed task moves freely.
-// Pure: tested on small DAGs (gtp_plan_test.cc).
+// information, where a task is migrated when that lowers its earliest
+// finish time. Tasks are mapped in order of Level, each to the usable
+// processor where it finishes first. The paper's structures (GRP, STG:
+// W, data, Pi, kappa^c, kappa^d, Omega) and the readings taken where the
+// paper leaves the costing to its reference [1]: docs/algorithms.md,
+// "GTP's mapping step". Pure: tested on small DAGs (gtp_plan_test.cc).
 #ifndef GSRT_RUNTIME_SCHED_GTP_PLAN_H_
 #define GSRT_RUNTIME_SCHED_GTP_PLAN_H_
 

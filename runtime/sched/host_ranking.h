@@ -5,17 +5,10 @@
 //   Time         = mu*ET + gamma*FTT + delta, FTT = L + vol/B (eq. 4)
 //   grank        = alpha*rrank + beta*prank                   (eq. 5)
 // Pure logic, no I/O: gsdeploy and the scheduler feed it counts from the
-// history (whose sums over recorded events are eq. 2's and eq. 3's
-// accumulations) and predictions from ExecTimeEstimator.
-//
-// Rank numbers (the paper: "the resources with the smallest rank value are
-// the least reliable ones"; prank is bigger when the host is more powerful,
-// i.e. its Time is smaller; the highest grank is the best host). Over the n
-// ELIGIBLE hosts only:
-//   rrank(r) = 1 + number of eligible hosts strictly less reliable than r
-//   prank(r) = 1 + number of eligible hosts with a strictly larger Time
-// i.e. the position counted from the worst, 1..n; hosts that tie share the
-// lower number. grank is then eq. 5 on those numbers.
+// history and predictions from ExecTimeEstimator. Over the eligible hosts
+// only, rrank and prank are 1 + the number of hosts strictly less reliable
+// / with a strictly larger Time (ties share the lower number); the highest
+// grank is the best host (docs/history.md, "Host ranking").
 #ifndef GSRT_RUNTIME_SCHED_HOST_RANKING_H_
 #define GSRT_RUNTIME_SCHED_HOST_RANKING_H_
 

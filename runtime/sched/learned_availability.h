@@ -1,24 +1,12 @@
 // Paper 002's availability model for live runs: each host's UP / RECLAIMED
 // / DOWN chain estimated from what the runtime sees, so the volatile
 // policies (ip, ie, iy, iay and the proactive forms) work outside the
-// simulator.
-//
-// - Every slot the engine tells the state of each host as its health shows
-//   it: up -> UP, suspect (connected but missed a heartbeat) -> RECLAIMED,
-//   down -> DOWN. Each pair of consecutive observations is one transition.
-// - Between slots, the engine also tells the changes it sees at once: a
-//   host lost (a job or transfer ended with the host failing, heartbeats
-//   stopped) is DOWN, a host reconnected is UP. A loss shorter than a slot
-//   is counted, and the policies never place on a host the engine has lost.
-// - Before the run, the history's availability checks of the host (ta
-//   checks, na unanswered, paper 004 eq. 1) count as ta - na UP->UP
-//   transitions and na UP->DOWN->UP round trips, and each infrastructure
-//   failure earlier runs charged to the host (its distrust, eq. 3: a host
-//   lost, a job ended by its host failing) as one more round trip.
-// - The chain is the maximum-likelihood estimate over these counts plus
-//   one "stays where it is" count per state, so a host never seen leaving
-//   UP is taken as always UP (P = 1, the plain heuristics' behaviour).
-//
+// simulator. The engine observes each host every slot (up, suspect, down
+// as UP, RECLAIMED, DOWN) and tells the losses and reconnections it sees
+// between slots; the history's checks and failures seed the counts. The
+// chain is the maximum-likelihood estimate over them plus one "stays"
+// count per state, so a host never seen leaving UP is always UP
+// (docs/algorithms.md, "Learned availability").
 // Live runs have no fixed configuration size: tasks_per_configuration() is
 // 0, which the policies read as "every ready task that fits a free slot".
 #ifndef GSRT_RUNTIME_SCHED_LEARNED_AVAILABILITY_H_

@@ -1,18 +1,14 @@
 // Min-Min's ready tasks in the order it looks at them: by a lower bound of
 // their least completion that grows with their work (FinishIndex::
 // LeastEnd), so tasks without a known work (bound -inf) first, then by work,
-// then by their place in the queue. The order of the Scheduler's queue by
-// work does not change between rounds, so MinMinOrder keeps it: a round
-// costs what the tasks it looks at cost, not a sort or a heap of the queue.
-//
+// then by their place in the queue. MinMinOrder keeps that order between
+// rounds (docs/design.md, "Scheduling at scale").
 // `ready` must be the Scheduler's queue (runtime/sched/scheduler.h): the
 // last round's minus the tasks placed (told by Placed) and minus others
-// removed, plus tasks added at its end, a task keeping its op and need.
-// Each task's place in `ready` is its place when first seen minus the
-// tasks removed before it (a Fenwick tree over those places). A removal not
-// told moves the last task known: that one is checked every round, and
-// every task handed out is checked against `ready`; a mismatch (Next
-// returns kBroken) or another predictor or stamp sorts the queue afresh.
+// removed, plus tasks added at its end, a task keeping its op and need. A
+// removal not told moves the last task known, which is checked every
+// round, and every task handed out is checked against `ready`; a mismatch
+// (Next returns kBroken) or another predictor or stamp sorts it afresh.
 #ifndef GSRT_RUNTIME_SCHED_MINMIN_ORDER_H_
 #define GSRT_RUNTIME_SCHED_MINMIN_ORDER_H_
 

@@ -6,21 +6,10 @@
 //   IE   minus the expected duration E
 //   IY   yield P / (E + t), t = time since the iteration began
 //   IAY  apparent yield P / E
-// P and E come from runtime/sched/volatile_model.h (its approximation is stated
-// there); the workload of a configuration is max_q x_q w_q, w_q the
-// predicted time of one task on q. All m tasks start together or none do.
-// The communication phase of host q (section IV-B) is the model's T_prog
-// (unless q holds the program) plus (x_q - x'_q) T_data (x'_q the data
-// messages of the iteration q already holds), plus what the predictor
-// says moving each task's missing inputs to q takes (Predictor::
-// TransferTime: file sizes over the link speeds the engine measured; 0 in
-// the simulator's iterations, which have no files).
-//
-// Without a fixed m (no model, or a model whose tasks_per_configuration()
-// is 0, as in live runs: runtime/sched/learned_availability.h) the
-// configuration is every ready task that fits a free slot of an UP host,
-// placed whenever a slot is free, and the workload of a host is the sum of
-// its tasks' predicted times (tasks may differ).
+// All m tasks start together or none do; without a fixed m (live runs),
+// every ready task that fits a free slot of an UP host. P, E, the workload
+// and the communication phase: docs/algorithms.md, "Paper 002's
+// heuristics".
 #ifndef GSRT_RUNTIME_SCHED_POLICIES_VOLATILE_H_
 #define GSRT_RUNTIME_SCHED_POLICIES_VOLATILE_H_
 

@@ -1,21 +1,12 @@
 // Task replication (paper 001: WQR-FT and WQDR-FT), as pure planning over
 // what runs where and which slots are free. The engine calls it only when
 // no task is waiting for a slot, so replicas use idle slots and never delay
-// a task that has not started.
-//
-// - fixed (WQR-FT): a running task gets replicas until it has `threshold`
-//   instances running;
-// - dynamic (WQDR-FT): the threshold is RLTH = 1 + 1/SR, with SR = T/N, T
-//   the successful jobs and N the jobs submitted so far (the paper's lines
-//   4-5 and 25-26: running and cancelled jobs count in N). Until a job has
-//   succeeded SR is 0 and RLTH unbounded. `cap`, when set, bounds it (an
-//   option; the paper has none). A task gets a replica while its running
-//   instances are fewer than RLTH. Hosts are tried in order of their own
-//   success rate, best first.
-// Tasks are served in turns (the paper's pop-front / push-back over the
-// queue): each pass gives at most one replica to each task, so every
-// running task gets its second instance before any gets a third. Two
-// instances of one task never share a host.
+// a task that has not started. A running task gets replicas up to
+// `threshold` instances (fixed, WQR-FT) or while it has fewer than RLTH =
+// 1 + 1/SR (dynamic, WQDR-FT; SR = successful / submitted jobs; `cap`, when
+// set, bounds it), on hosts tried in `host_order`. Tasks are served in
+// turns, each pass giving at most one replica to each task; two instances
+// of one task never share a host (docs/design.md, "Failures").
 #ifndef GSRT_RUNTIME_SCHED_REPLICATION_H_
 #define GSRT_RUNTIME_SCHED_REPLICATION_H_
 

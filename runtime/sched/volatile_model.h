@@ -2,24 +2,13 @@
 // work on volatile hosts: each host a 3-state Markov chain UP / RECLAIMED /
 // DOWN per time slot. Pure functions, no engine.
 //
-// The computation phase (the paper computes these exactly over the joint
-// chain of the set, in polynomial time; we use a first-order closed form):
-// for one host q, starting UP, the next slot in which it is UP again
-// without having been DOWN is reached with probability
-//   p_q = P_uu + P_ur * r_q,  r_q = P_ru / (P_ru + P_rd)
-// (from RECLAIMED the chain leaves to UP or DOWN in those proportions) and,
-// given that, after t_q slots on average:
-//   t_q = (P_uu + P_ur * r_q * (1 + 1 / (1 - P_rr))) / p_q.
-// For a set S needing W slots of simultaneous computation the hosts are
-// taken as independent and their RECLAIMED spells as not overlapping:
-//   P(S, W) = prod_q p_q^(W-1)
-//   E(S, W) = 1 + (W - 1) * (1 + sum_q (t_q - 1)).
-// Both are exact for a single host and for hosts that are never
-// RECLAIMED. Otherwise they count a step's risks only at computing slots,
-// while the other hosts may also be reclaimed or go DOWN during one host's
-// RECLAIMED spell: checked against the exact joint chain
-// (runtime/sched/volatile_exact.h), three hosts reclaimed 5 % of slots
-// give P 0.59 against 0.46 and E 49.7 against 51.7 slots for W = 30.
+// The computation phase is a first-order closed form, not the paper's
+// exact computation over the joint chain: for one host q, p_q (UP again
+// without a DOWN between) and t_q (after how many slots); for a set S
+// needing W slots, P(S, W) = prod_q p_q^(W-1) and E(S, W) = 1 + (W - 1) *
+// (1 + sum_q (t_q - 1)). Exact for one host and for hosts never RECLAIMED,
+// optimistic otherwise (runtime/sched/volatile_exact.h is exact). The
+// derivation and the error: docs/algorithms.md, "Paper 002's model".
 #ifndef GSRT_RUNTIME_SCHED_VOLATILE_MODEL_H_
 #define GSRT_RUNTIME_SCHED_VOLATILE_MODEL_H_
 
