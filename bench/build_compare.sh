@@ -8,7 +8,8 @@
 #   trace_bench T 1         the trace on against off
 #   sim_bench H T           the engine in virtual time: events/s, us/task
 # Prints each run's summary lines, prefixed with the round and the build;
-# compare the ratios (and the CPU figures) more than the wall times.
+# compare the ratios (and the CPU figures) more than the wall times. Ends
+# with each build's median over the rounds of the figures that matter.
 #
 #   bench/build_compare.sh BASE_BUILD NEW_BUILD [ROUNDS (default 3)]
 #
@@ -40,20 +41,37 @@ run() {
   local build=$1 name=$2
   shift 2
   (cd "$work" && LD_LIBRARY_PATH="$build/runtime:$build" "$build/bench/$name" "$@" 2>&1) |
-    grep -E '^(submission|baseline_3)|ratio|jobs/s|events in|us per placed|drawn' || true
+    grep -E '^(submission|baseline_3)/|ratio[ :]|jobs/s|events in' || true
 }
 
 echo "build_compare: $rounds rounds; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  base $base"
 echo "  new  $new"
+log=$work/log
 for ((r = 1; r <= rounds; r++)); do
   for side in base new; do
     build=$base
     [[ $side == new ]] && build=$new
     echo "== round $r, $side (load $(cut -d' ' -f1 /proc/loadavg))"
-    run "$build" submit_bench "$submit_n" | sed 's/^/  submit   /'
-    run "$build" local_dispatch_bench "$dispatch_tasks" 1 | sed 's/^/  dispatch /'
-    run "$build" trace_bench "$trace_tasks" 1 | sed 's/^/  trace    /'
-    run "$build" sim_bench "$sim_hosts" "$sim_tasks" | sed 's/^/  sim      /'
+    run "$build" submit_bench "$submit_n" | sed "s/^/  $side submit   /"
+    run "$build" local_dispatch_bench "$dispatch_tasks" 1 | sed "s/^/  $side dispatch /"
+    run "$build" trace_bench "$trace_tasks" 1 | sed "s/^/  $side trace    /"
+    run "$build" sim_bench "$sim_hosts" "$sim_tasks" | sed "s/^/  $side sim      /"
   done
+done | tee "$log"
+
+# The median of each figure over the rounds, per build.
+echo "== medians over $rounds rounds"
+for side in base new; do
+  pick() { grep "^  $side $1" "$log" | grep -E "$2" | grep -oE "$3" | grep -oE '[0-9.]+$' | sort -g |
+    awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else print v[int((NR + 1) / 2)] }'; }
+  printf '  %-4s submit ratio %s (%s ns/task) | persistent ratio %s, fork ratio %s | ' "$side" \
+    "$(pick submit 'ratio submission' 'time\): [0-9.]+')" \
+    "$(pick submit '^  [a-z]+ submit   submission' 'iterations:[0-9]+ +[0-9.]+')" \
+    "$(pick dispatch 'persistent mode' 'ratio [0-9.]+')" \
+    "$(pick dispatch 'fork mode' 'ratio [0-9.]+')"
+  printf 'trace CPU off %s us/task, on/off %s | sim %s us/task\n' \
+    "$(pick trace 'master CPU' 'off [0-9.]+')" \
+    "$(pick trace 'master CPU' 'on/off [0-9.]+')" \
+    "$(pick sim 'events in' '; [0-9.]+')"
 done
