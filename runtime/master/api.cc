@@ -29,14 +29,27 @@ gs::MessageSink& Messages() { return gs::MasterMessages(); }
 constexpr gs::MessageKind kError = gs::MessageKind::kError;
 constexpr gs::MessageKind kWarning = gs::MessageKind::kWarning;
 
+// Why the last GS_On failed, empty if it did not: a program that ignores
+// GS_On's -1 is told the real cause at its next call, not "before GS_On".
+std::string& StartFailure() {
+  static std::string why;
+  return why;
+}
+
 gs::Engine* RequireEngine(const char* what) {
   gs::Engine* engine = TheEngine().get();
-  if (engine == nullptr) {
+  if (engine != nullptr) return engine;
+  if (!StartFailure().empty()) {
+    gs::Sayf(Messages(), kError,
+             "gsrt: %s called after GS_On() failed: %s\n"
+             "gsrt: GS_On() returns -1 when gsrt cannot start; check its "
+             "value and stop the program (the README's example does)\n",
+             what, StartFailure().c_str());
+  } else {
     gs::Sayf(Messages(), kError,
              "gsrt: %s called before GS_On(); call GS_On() first\n", what);
-    std::exit(1);
   }
-  return engine;
+  std::exit(1);
 }
 
 // At exit with the engine still running: the program forgot GS_Off. Its
@@ -67,10 +80,12 @@ int GS_On(void) {
   }
   auto engine = gs::StartMasterEngine(Messages());
   if (!engine.ok()) {
+    StartFailure() = engine.status().message();
     gs::Sayf(Messages(), kError, "gsrt: cannot start: %s\n",
-             engine.status().message().c_str());
+             StartFailure().c_str());
     return -1;
   }
+  StartFailure().clear();
   TheEngine() = std::move(engine).value();
   // Registered after TheEngine's static: runs before it is destroyed.
   static bool registered = std::atexit(FinishForgottenRun) == 0;
@@ -81,7 +96,12 @@ int GS_On(void) {
 int GS_Off(int code) {
   std::unique_ptr<gs::Engine> engine = std::move(TheEngine());
   if (!engine) {
-    Messages().Say(kError, "gsrt: GS_Off() without GS_On()\n");
+    if (!StartFailure().empty()) {
+      gs::Sayf(Messages(), kError, "gsrt: GS_Off() after GS_On() failed: %s\n",
+               StartFailure().c_str());
+    } else {
+      Messages().Say(kError, "gsrt: GS_Off() without GS_On()\n");
+    }
     return 1;
   }
   int result = engine->Stop();
