@@ -193,6 +193,15 @@ void Rewinder::RewaitReaders() {
   }
 }
 
+namespace {
+
+// "1 task", "3 tasks".
+std::string Counted(uint64_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
 void Rewinder::Report(const RewindPlan& plan, HostId lost_host, VersionId only,
                       const std::string& why, uint32_t finished) {
   const std::string host = site_->HostName(lost_host);
@@ -210,18 +219,17 @@ void Rewinder::Report(const RewindPlan& plan, HostId lost_host, VersionId only,
                                : "the copy of " +
                                      files_.path(graph_.version(only).file) +
                                      " on " + host + " was lost";
-  stats_.notes.push_back(what + " (" + why + "): rewound " +
-                         std::to_string(plan.rt) + " tasks (RT), " +
-                         std::to_string(finished) + " of them finished, over " +
-                         std::to_string(plan.lr) + " levels (LR)");
+  // Plain words here; the paper's RT and LR are named in docs/ only.
+  const std::string again = Counted(plan.rt, "task") + " run again";
+  const std::string back = Counted(plan.lr, "level") + " of the graph back";
+  stats_.notes.push_back(what + " (" + why + "): " + again + " (" +
+                         std::to_string(finished) + " of them had finished), " +
+                         back);
   if (plan.rt > 0) {
-    site_->Rewound(host, what + " (" + why + "): rewound " +
-                             std::to_string(plan.rt) + " tasks over " +
-                             std::to_string(plan.lr) + " levels");
+    site_->Rewound(host, what + " (" + why + "): " + again + ", " + back);
   }
-  Sayf(messages_, MessageKind::kHostEvent,
-       "\ngsrt: %s (%s): rewinding %u tasks (RT), %u levels (LR)\n",
-       what.c_str(), why.c_str(), plan.rt, plan.lr);
+  Sayf(messages_, MessageKind::kHostEvent, "\ngsrt: %s (%s): %s, %s\n",
+       what.c_str(), why.c_str(), again.c_str(), back.c_str());
 }
 
 }  // namespace gs

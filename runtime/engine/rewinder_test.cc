@@ -113,8 +113,11 @@ TEST_F(RewinderTest, LosingTheOnlyCopyRewindsItsProducerAndItsReaderWaits) {
       << stats_.notes[0];
   ASSERT_EQ(log_.events.size(), 1u);
   EXPECT_EQ(log_.events[0].rfind("remote: ", 0), 0u) << log_.events[0];
-  EXPECT_TRUE(messages_.Has(MessageKind::kHostEvent, "rewinding 1 tasks"))
+  EXPECT_TRUE(messages_.Has(MessageKind::kHostEvent, "1 task run again, "))
       << messages_.AllText();
+  // The paper's terms (RT, LR) stay in docs/.
+  EXPECT_EQ(messages_.AllText().find("(RT)"), std::string::npos);
+  EXPECT_EQ(stats_.notes[0].find("(LR)"), std::string::npos);
 }
 
 TEST_F(RewinderTest, ACopyOnAnotherHostSparesTheProducer) {

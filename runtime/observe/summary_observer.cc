@@ -21,8 +21,10 @@ std::string FormatSummaryAdditions(const RunReport& r) {
   out += "gsrt:   critical path: " + Fixed(r.critical.length, 2) + " s over " +
          std::to_string(r.critical.tasks.size()) + " tasks";
   if (r.span > 0) {
-    out += " (" + Fixed(100 * r.critical.length / r.span, 0) + "% of " +
-           Fixed(r.span, 2) + " s)";
+    // The span starts at the first submission, so it is shorter than the
+    // run's time, which also counts starting the hosts and GS_Off.
+    out += " (" + Fixed(100 * r.critical.length / r.span, 0) + "% of the " +
+           Fixed(r.span, 2) + " s from the first call to the last job's end)";
   }
   out += "\ngsrt:   utilization:";
   for (const HostUse& h : r.hosts) {

@@ -51,12 +51,14 @@ TEST(SummaryObserverTest, AdditionsNameEachPart) {
   RunEvent t("transfer", 1000, 0.5, "node1");
   t.bytes = 100;
   s.OnEvent(t);
-  EXPECT_EQ(FormatSummaryAdditions(s.Report()),
-            "gsrt:   critical path: 2.00 s over 1 tasks (100% of 2.00 s)\n"
-            "gsrt:   utilization: node1 100% of 1 slots\n"
-            "gsrt:   staging: 1 transfers, 100 bytes, 0.50 s\n"
-            "gsrt:   slowest operations: scale 2.000 s (mean of 1), longest "
-            "2.000 s\n");
+  EXPECT_EQ(
+      FormatSummaryAdditions(s.Report()),
+      "gsrt:   critical path: 2.00 s over 1 tasks (100% of the 2.00 s from "
+      "the first call to the last job's end)\n"
+      "gsrt:   utilization: node1 100% of 1 slots\n"
+      "gsrt:   staging: 1 transfers, 100 bytes, 0.50 s\n"
+      "gsrt:   slowest operations: scale 2.000 s (mean of 1), longest "
+      "2.000 s\n");
 }
 
 TEST(SummaryObserverTest, TheAdditionsAreSaidAsTheSummaryAtTheEnd) {
