@@ -14,9 +14,12 @@ RunRecorder::~RunRecorder() = default;
 
 void RunRecorder::AddHost(std::string name, std::string adapter_kind,
                           bool connected) {
-  pending_.checks.push_back(HostCheck{name, clock_->Now(), connected,
+  const Seconds now = clock_->Now();
+  HostName host{name, std::move(adapter_kind), CheckPace()};
+  host.checks.Counts(now, connected);  // the first attempt always counts
+  pending_.checks.push_back(HostCheck{std::move(name), now, connected,
                                       std::nullopt, CheckSource::kRuntime});
-  hosts_.push_back(HostName{std::move(name), std::move(adapter_kind)});
+  hosts_.push_back(std::move(host));
 }
 
 bool RunRecorder::OpenHistory(const std::string& path, std::string_view program,
@@ -138,9 +141,11 @@ void RunRecorder::ReportTaskEnd(const Mutex& mu, TaskId t, const char* state) {
 }
 
 void RunRecorder::RecordCheck(const Mutex& mu, HostId host, bool answered) {
-  pending_.checks.push_back(HostCheck{hosts_[host].name, clock_->Now(),
-                                      answered, std::nullopt,
-                                      CheckSource::kRuntime});
+  const Seconds now = clock_->Now();
+  // A retry within an outage is not another check (check_pace.h).
+  if (!hosts_[host].checks.Counts(now, answered)) return;
+  pending_.checks.push_back(HostCheck{hosts_[host].name, now, answered,
+                                      std::nullopt, CheckSource::kRuntime});
 }
 
 void RunRecorder::RecordHostLost(const Mutex& mu, HostId host,

@@ -28,6 +28,7 @@
 #include "runtime/graph/operation_table.h"
 #include "runtime/graph/rewind.h"  // HostId
 #include "runtime/graph/task_graph.h"
+#include "runtime/history/check_pace.h"
 #include "runtime/history/history_records.h"
 #include "runtime/history/run_records.h"
 #include "runtime/observe/run_observer.h"
@@ -114,7 +115,9 @@ class RunRecorder {
   void ReportTaskEnd(const Mutex& mu, TaskId task, const char* state)
       REQUIRES(mu);
   // Availability checks and host losses go to the history only (kept even
-  // before it opens: Start's connections are checks).
+  // before it opens: Start's connections are checks). Unanswered retries
+  // of a host within kCheckPace of the last recorded one are one check,
+  // not many (runtime/history/check_pace.h).
   void RecordCheck(const Mutex& mu, HostId host, bool answered) REQUIRES(mu);
   void RecordHostLost(const Mutex& mu, HostId host, const std::string& why)
       REQUIRES(mu);
@@ -142,6 +145,7 @@ class RunRecorder {
   struct HostName {
     std::string name;
     std::string adapter_kind;
+    CheckPace checks;  // which of its availability attempts are recorded
   };
   void ScheduleFlush();
 

@@ -217,7 +217,7 @@ TEST_F(RunRecorderTest, TaskEndsAndHostLossesAreTimed) {
   MutexLock lock(&mu_);
   recorder_.ReportTaskEnd(mu_, 1, "futile");
   recorder_.RecordHostLost(mu_, 1, "connection reset");
-  recorder_.RecordCheck(mu_, 1, false);
+  recorder_.RecordCheck(mu_, 1, true);  // an answer always counts
   ASSERT_EQ(observer_->ends.size(), 1u);
   EXPECT_EQ(observer_->ends[0].state, "futile");
   EXPECT_EQ(observer_->ends[0].time, 1005);
@@ -229,6 +229,28 @@ TEST_F(RunRecorderTest, TaskEndsAndHostLossesAreTimed) {
   EXPECT_EQ(pending.failures[0].time, 1005);
   ASSERT_EQ(pending.checks.size(), 3u);  // Start's two, then this one
   EXPECT_EQ(pending.checks[2].time, 1005);
+}
+
+// GS_Off tries a lost host every 0.25 s for 5 s: one outage, one check;
+// the outage still unanswered a minute later is a second one, and the
+// answer that ends it a third.
+TEST_F(RunRecorderTest, RetriesWithinAnOutageAreOneCheck) {
+  SubmitThree();
+  MutexLock lock(&mu_);
+  (void)recorder_.TakePending(mu_);  // Start's checks
+  for (int i = 0; i < 20; ++i) {
+    clock_.SetNow(1100 + 0.25 * i);
+    recorder_.RecordCheck(mu_, 1, false);
+  }
+  EXPECT_EQ(recorder_.TakePending(mu_).checks.size(), 1u);
+  clock_.SetNow(1100 + kCheckPace);
+  recorder_.RecordCheck(mu_, 1, false);
+  clock_.SetNow(1100 + kCheckPace + 1);
+  recorder_.RecordCheck(mu_, 1, true);
+  RunRecorder::Pending pending = recorder_.TakePending(mu_);
+  ASSERT_EQ(pending.checks.size(), 2u);
+  EXPECT_FALSE(pending.checks[0].answered);
+  EXPECT_TRUE(pending.checks[1].answered);
 }
 
 TEST_F(RunRecorderTest, TheHistoryGetsWhatTheObserversHeard) {

@@ -6,8 +6,10 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <map>
 #include <utility>
 
+#include "runtime/history/check_pace.h"
 #include "runtime/history/history_schema.h"
 
 namespace gs {
@@ -179,20 +181,17 @@ Status History::PrepareStatements() {
        "    AND ended IS NOT NULL)"
        " WHERE n <= ?1 ORDER BY operation, host, n"},
       {&checks_for_host_,
-       "SELECT count(*), coalesce(sum(answered = 0), 0) FROM host_checks "
-       "WHERE host = ?1"},
+       "SELECT time, answered FROM host_checks WHERE host = ?1 "
+       "ORDER BY time, id"},
       {&failures_for_host_,
        "SELECT count(*) FROM host_failures WHERE host = ?1"},
       {&success_for_host_,
        "SELECT coalesce(sum(outcome = 'ok'), 0), count(*) FROM jobs "
        "WHERE host = ?1 AND outcome != 'cancelled'"},
-      {&all_reliability_,
-       "SELECT host, sum(ta), sum(na), sum(trv) FROM ("
-       "  SELECT host, count(*) AS ta, sum(answered = 0) AS na, 0 AS trv"
-       "  FROM host_checks GROUP BY host"
-       "  UNION ALL"
-       "  SELECT host, 0, 0, count(*) FROM host_failures GROUP BY host)"
-       " GROUP BY host ORDER BY host"},
+      {&all_checks_,
+       "SELECT host, time, answered FROM host_checks ORDER BY host, time, id"},
+      {&all_failures_,
+       "SELECT host, count(*) FROM host_failures GROUP BY host ORDER BY host"},
       {&jobs_for_run_,
        "SELECT run_id, task_id, job_id, operation, host, submitted, started, "
        "ended, outcome, exit_code, error, bytes_in, bytes_out, user_cpu, "
@@ -342,15 +341,21 @@ StatusOr<std::vector<ExecTimeSample>> History::LoadExecTimes(
 StatusOr<HostReliability> History::LoadHostReliability(std::string_view host) {
   HostReliability r;
   r.host = std::string(host);
+  CheckPace pace;
   checks_for_host_.BindText(1, host);
-  StatusOr<bool> row = checks_for_host_.Step();
-  if (!row.ok()) return row.status();
-  r.attempts = checks_for_host_.ColumnInt(0);
-  r.not_answered = checks_for_host_.ColumnInt(1);
+  while (true) {
+    StatusOr<bool> row = checks_for_host_.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    pace.Counts(checks_for_host_.ColumnDouble(0),
+                checks_for_host_.ColumnInt(1) != 0);
+  }
   checks_for_host_.Reset();
+  r.attempts = pace.attempts();
+  r.not_answered = pace.not_answered();
 
   failures_for_host_.BindText(1, host);
-  row = failures_for_host_.Step();
+  StatusOr<bool> row = failures_for_host_.Step();
   if (!row.ok()) return row.status();
   r.distrust = failures_for_host_.ColumnInt(0);
   failures_for_host_.Reset();
@@ -369,16 +374,31 @@ StatusOr<std::pair<int64_t, int64_t>> History::LoadJobSuccess(
 }
 
 StatusOr<std::vector<HostReliability>> History::LoadAllHostReliability() {
-  std::vector<HostReliability> hosts;
+  // By name: each host's checks at their pace, then its failures.
+  std::map<std::string, CheckPace> paces;
   while (true) {
-    StatusOr<bool> row = all_reliability_.Step();
+    StatusOr<bool> row = all_checks_.Step();
     if (!row.ok()) return row.status();
     if (!*row) break;
-    hosts.push_back(
-        {all_reliability_.ColumnText(0), all_reliability_.ColumnInt(1),
-         all_reliability_.ColumnInt(2), all_reliability_.ColumnInt(3)});
+    paces[all_checks_.ColumnText(0)].Counts(all_checks_.ColumnDouble(1),
+                                            all_checks_.ColumnInt(2) != 0);
   }
-  all_reliability_.Reset();
+  all_checks_.Reset();
+  std::map<std::string, int64_t> failures;
+  while (true) {
+    StatusOr<bool> row = all_failures_.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    failures[all_failures_.ColumnText(0)] = all_failures_.ColumnInt(1);
+  }
+  all_failures_.Reset();
+  for (const auto& [host, count] : failures) paces.try_emplace(host);
+  std::vector<HostReliability> hosts;
+  for (const auto& [host, pace] : paces) {
+    auto f = failures.find(host);
+    hosts.push_back({host, pace.attempts(), pace.not_answered(),
+                     f == failures.end() ? 0 : f->second});
+  }
   return hosts;
 }
 

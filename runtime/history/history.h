@@ -79,7 +79,8 @@ class History {
   // name order, newest first within a group.
   StatusOr<std::vector<ExecTimeSample>> LoadExecTimes(int limit_per_key);
   // Accumulated availability and distrust counts (zeros for a host never
-  // seen).
+  // seen). Checks count at a regular pace (check_pace.h): a burst of
+  // unanswered attempts within one outage is one check.
   StatusOr<HostReliability> LoadHostReliability(std::string_view host);
   // Jobs of `host` that succeeded and that ended (not cancelled), over all
   // runs: its success rate (replication, WQDR-FT).
@@ -186,7 +187,8 @@ class History {
   SqliteStatement checks_for_host_;
   SqliteStatement success_for_host_;
   SqliteStatement failures_for_host_;
-  SqliteStatement all_reliability_;
+  SqliteStatement all_checks_;
+  SqliteStatement all_failures_;
   SqliteStatement jobs_for_run_;
   SqliteStatement insert_journal_;  // prepared on first use
   SqliteStatement insert_queued_;   // likewise

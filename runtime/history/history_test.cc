@@ -258,6 +258,33 @@ TEST_F(HistoryTest, HostReliabilityCountsChecksAndFailures) {
   EXPECT_EQ((*all)[1].distrust, 1);
 }
 
+// A history written before checks were paced: GS_Off's retries of a lost
+// host, 17 unanswered rows in 4 s after 8 answered checks, read as one
+// outage (availability 8/9, not 8/25).
+TEST_F(HistoryTest, ABurstOfUnansweredChecksReadsAsOne) {
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(history_
+                    ->RecordHostCheck(
+                        {"n2", 100.0 * i, true, 0.001, CheckSource::kRuntime})
+                    .ok());
+  }
+  for (int i = 0; i < 17; ++i) {
+    ASSERT_TRUE(history_
+                    ->RecordHostCheck({"n2", 1000 + 0.25 * i, false,
+                                       std::nullopt, CheckSource::kRuntime})
+                    .ok());
+  }
+  auto n2 = history_->LoadHostReliability("n2");
+  ASSERT_TRUE(n2.ok());
+  EXPECT_EQ(n2->attempts, 9);
+  EXPECT_EQ(n2->not_answered, 1);
+  auto all = history_->LoadAllHostReliability();
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 1u);
+  EXPECT_EQ((*all)[0].attempts, 9);
+  EXPECT_EQ((*all)[0].not_answered, 1);
+}
+
 TEST_F(HistoryTest, BusyWaitIsBoundedByTheTimeout) {
   HistoryOptions options;
   options.busy_timeout_ms = 200;
