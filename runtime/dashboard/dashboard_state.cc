@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "runtime/observe/slot_lanes.h"
+
 namespace gs {
 
 void DashboardState::OnRunStarted(Seconds started,
@@ -59,16 +61,11 @@ void DashboardState::OnJobEnded(const JobRecord& job) {
   a.start = job.started > 0 ? job.started : job.submitted;
   a.end = std::max(a.start, job.ended);
   a.outcome = std::string(OutcomeClassName(job.outcome));
-  // The first slot free over the attempt (attempts arrive as they end).
-  const int64_t start_ms = static_cast<int64_t>(a.start * 1000);
-  const int64_t end_ms = static_cast<int64_t>(a.end * 1000);
-  size_t lane = 0;
-  while (lane < h.lane_ends_ms.size() && h.lane_ends_ms[lane] > start_ms) {
-    ++lane;
-  }
-  if (lane == h.lane_ends_ms.size()) h.lane_ends_ms.push_back(0);
-  h.lane_ends_ms[lane] = end_ms;
-  a.slot = static_cast<int>(lane);
+  // A slot free over the attempt (attempts arrive as they end), as the
+  // trace chooses it: never more lanes than attempts overlapped.
+  a.slot = static_cast<int>(TakeSlotLane(&h.lane_ends_ms,
+                                         static_cast<int64_t>(a.start * 1000),
+                                         static_cast<int64_t>(a.end * 1000)));
   stream_.push_back(std::move(a));
   if (stream_.size() > kStreamLength) stream_.pop_front();
   if (job.outcome != OutcomeClass::kOk &&

@@ -46,6 +46,28 @@ TEST(DashboardStateTest, CountsFollowATaskThroughItsStates) {
   EXPECT_DOUBLE_EQ(j.at("eta_s").get<double>(), 4);
 }
 
+// The task stream's slot rows: two slots, one of them running a job 0.2 ms
+// after another, show as two rows, not three (issue 36).
+TEST(DashboardStateTest, ATwoSlotHostShowsTwoSlotRows) {
+  DashboardState s;
+  s.OnRunStarted(0, {"node1"});
+  const std::pair<double, double> spans[] = {
+      {0, 2}, {1, 3}, {3.0002, 5}, {2.5, 6}};
+  for (TaskId t = 0; t < 4; ++t) {
+    JobRecord rec;
+    rec.task = t;
+    rec.job = t + 1;
+    rec.operation = "scale";
+    rec.host = "node1";
+    rec.started = spans[t].first;
+    rec.ended = spans[t].second;
+    s.OnJobEnded(rec);
+  }
+  json j = json::parse(s.SnapshotJson(7));
+  EXPECT_EQ(j.at("hosts")[0].at("slots_seen"), 2);
+  for (const json& a : j.at("stream")) EXPECT_LT(a.at("slot").get<int>(), 2);
+}
+
 TEST(DashboardStateTest, HostEventsSetTheHostsState) {
   DashboardState s;
   s.OnRunStarted(0, {"node1"});

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "runtime/observe/slot_lanes.h"
+
 namespace gs {
 
 namespace {
@@ -50,16 +52,10 @@ TraceBuilder::Lanes& TraceBuilder::HostLanes(const std::string& host) {
 int TraceBuilder::TakeLane(std::vector<int64_t>* ends, int64_t start,
                            int64_t end, int pid, int first_tid,
                            const char* label) {
-  // Attempts arrive in the order they end, so a lane's last end is its
-  // latest: free from `start` exactly when that end is not after it.
-  for (size_t i = 0; i < ends->size(); ++i) {
-    if ((*ends)[i] <= start) {
-      (*ends)[i] = end;
-      return first_tid + static_cast<int>(i);
-    }
-  }
-  ends->push_back(end);
-  const int tid = first_tid + static_cast<int>(ends->size() - 1);
+  const size_t lanes = ends->size();
+  const size_t lane = TakeSlotLane(ends, start, end);
+  const int tid = first_tid + static_cast<int>(lane);
+  if (lane < lanes) return tid;  // an existing lane, named already
   Emit(Metadata("thread_name", pid, tid,
                 std::string(label) + " " + std::to_string(ends->size()))
            .dump());

@@ -5,9 +5,9 @@
 // Layout: one process per host (pid 1.. in order of first appearance) with
 // one thread per slot, and pid 0 for the master's side (fetches to the
 // master, run-wide events). A job attempt is one complete event ("X")
-// named "<operation> #<task>" on the first slot of its host free over
-// [started, ended]; slots are assigned as attempts end, so a live trace and
-// one rebuilt from the history lay jobs out the same way. A transfer is an
+// named "<operation> #<task>" on a slot lane of its host (slot_lanes.h:
+// assigned as attempts end, so a live trace and one rebuilt from the
+// history lay jobs out the same way). A transfer is an
 // "X" event on its target's transfer lanes (tids from 1000). Host and task
 // events are instant events ("i"). Each true dependency whose two ends both
 // ran becomes a flow ("s" on the producer's successful attempt, "f" on the
@@ -56,7 +56,8 @@ class TraceBuilder {
   };
   int64_t Micros(Seconds t) const;
   Lanes& HostLanes(const std::string& host);
-  // The first lane free from `start`, made if none is; names new lanes.
+  // The lane free from `start` that was freed last, made if none is;
+  // names new lanes.
   int TakeLane(std::vector<int64_t>* ends, int64_t start, int64_t end, int pid,
                int first_tid, const char* label);
   void Emit(const std::string& json) { sink_(json); }
