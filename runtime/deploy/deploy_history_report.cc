@@ -5,6 +5,7 @@
 #include <map>
 
 #include "runtime/base/units.h"
+#include "runtime/history/check_pace.h"
 
 namespace gs {
 
@@ -89,10 +90,15 @@ HistoryReport BuildHistoryReport(const HistoryListings& l,
   for (const HostProbeRecord& p : l.probes) probes[{p.host, p.time}] = &p;
 
   std::vector<HistoryEvent> events;
+  // Counted at their pace, as the ranking counts them (check_pace.h): a
+  // burst of retries within one outage is one check. Every row is listed.
+  std::map<std::string, CheckPace> paces;
   for (const HostCheck& c : l.checks) {
     HostHistorySummary& s = summary(c.host, c.time);
-    ++s.checks;
-    if (!c.answered) ++s.not_answered;
+    CheckPace& pace = paces[c.host];
+    pace.Counts(c.time, c.answered);
+    s.checks = pace.attempts();
+    s.not_answered = pace.not_answered();
     auto probe = probes.find({c.host, c.time});
     events.push_back(
         {c.time, c.host, HistoryEvent::Kind::kCheck,

@@ -24,6 +24,7 @@ struct HistoryRequest {
 // Counts over the events the request selects.
 struct HostHistorySummary {
   std::string host;
+  // Availability checks at their pace (check_pace.h): what eq. 1 reads.
   int64_t checks = 0;
   int64_t not_answered = 0;
   int64_t failures = 0;  // infrastructure failures (distrust events)

@@ -96,6 +96,23 @@ TEST_F(DeployHistoryReportTest, SummaryAndTimelineOfEveryHost) {
             "job 2 (run 1, task 0) multiply: app in 19.0 s (exit code 1)");
 }
 
+// GS_Off's retries of a lost host, one row each 0.25 s: the summary counts
+// them as one check, as the ranking does; the timeline lists every row.
+TEST_F(DeployHistoryReportTest, ABurstOfRetriesIsOneCheckInTheSummary) {
+  for (int i = 0; i < 17; ++i) {
+    ASSERT_TRUE(history_
+                    ->RecordHostCheck({"n2", 400 + 0.25 * i, false,
+                                       std::nullopt, CheckSource::kRuntime})
+                    .ok());
+  }
+  HistoryReport report = Report({});
+  ASSERT_EQ(report.hosts.size(), 2u);
+  EXPECT_EQ(report.hosts[1].host, "n2");
+  EXPECT_EQ(report.hosts[1].checks, 1);
+  EXPECT_EQ(report.hosts[1].not_answered, 1);
+  EXPECT_EQ(report.events.size(), 5u + 17u);
+}
+
 TEST_F(DeployHistoryReportTest, FiltersByHostAndTime) {
   HistoryRequest request;
   request.host = "n1";
