@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "runtime/history/check_pace.h"
 #include "runtime/history/history.h"
 #include "runtime/history/history_test_util.h"
 
@@ -62,8 +63,10 @@ class DeployRankTest : public ::testing::Test {
     Seconds t = 1000;
     JobId job = 0;
     for (const PaperHost& p : kPaper) {
+      // The paper's checks come at a regular pace (CheckPace counts an
+      // unanswered one a pace after the last).
       for (int i = 0; i < 100; ++i) {
-        HostCheck c{p.name, t += 1, i >= p.na, std::nullopt,
+        HostCheck c{p.name, t += kCheckPace, i >= p.na, std::nullopt,
                     CheckSource::kProbe};
         if (c.answered) c.rtt = p.ftt;
         ASSERT_TRUE(history_->RecordHostCheck(c).ok());
