@@ -5,7 +5,10 @@
 # the failed call with its arguments.
 # With `config`: an operation name in gsrt.yaml that the IDL does not
 # declare is refused at GS_On with the file, the line and the closest name.
-#   failure_messages_test.sh FAULTS_MASTER process|persistent|fork|config
+# With `job-mode`: a Slurm host in job mode without `shared_fs: true` (job
+# mode copies no files) is refused at GS_On naming the file, the host and
+# the key, before any batch command runs (issue 36).
+#   failure_messages_test.sh FAULTS_MASTER process|persistent|fork|config|job-mode
 set -euo pipefail
 master=$1
 mode=$2
@@ -22,6 +25,19 @@ if [ "$mode" = config ]; then
     { echo "FAIL (config): the typo is not refused as expected"; cat err.txt; exit 1; }
   [ ! -e col0-0.txt ] || { echo "FAIL (config): tasks ran"; exit 1; }
   echo "OK: failure messages (config)"
+  exit 0
+fi
+if [ "$mode" = job-mode ]; then
+  printf 'hosts:\n  - name: cluster\n    adapter: slurm\n    mode: job\n' > gsrt.yaml
+  status=0
+  GSRT_CONFIG="$work/gsrt.yaml" timeout 60 "$master" 1 1 0 > out.txt 2> err.txt || status=$?
+  [ "$status" = 1 ] || { echo "FAIL (job-mode): exited $status"; cat err.txt; exit 1; }
+  grep -qF "$work/gsrt.yaml:2:5: host 'cluster': \`mode: job\` runs every job on the nodes straight from the master's files and copies nothing, so it needs \`shared_fs: true\` (now false)" err.txt ||
+    { echo "FAIL (job-mode): the host is not refused as expected"; cat err.txt; exit 1; }
+  grep -q "^gsrt: cannot start: " err.txt ||
+    { echo "FAIL (job-mode): GS_On did not fail"; cat err.txt; exit 1; }
+  [ ! -e col0-0.txt ] || { echo "FAIL (job-mode): tasks ran"; exit 1; }
+  echo "OK: failure messages (job-mode)"
   exit 0
 fi
 mkdir switches

@@ -22,6 +22,15 @@ Status CheckBatchOptions(const BatchAdapterOptions& options) {
         "the cluster (now '" +
         options.host.workdir + "')");
   }
+  if (options.host.batch.mode == BatchMode::kJob && !options.host.shared_fs) {
+    return Status::InvalidArgument(
+        options.where + "host '" + options.host.name +
+        "': `mode: job` runs every job on the nodes straight from the "
+        "master's files and copies nothing, so it needs `shared_fs: true` "
+        "(now false): set it if the nodes see the master's files at the "
+        "same paths, or use `mode: pilot`, whose agents copy the files when "
+        "`shared_fs` is false");
+  }
   return Status::Ok();
 }
 

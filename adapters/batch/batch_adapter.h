@@ -59,8 +59,9 @@ struct BatchAdapterOptions {
   int max_array = 0;
 };
 
-// Why `options` cannot work as given (a relative workdir behind `via`),
-// or OK.
+// Why `options` cannot work as given (a relative workdir behind `via`; job
+// mode without `shared_fs`, which it needs because it stages nothing), or
+// OK.
 Status CheckBatchOptions(const BatchAdapterOptions& options);
 
 // The adapter for `options.host`: job or pilot mode, Slurm or PBS.

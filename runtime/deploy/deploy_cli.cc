@@ -21,7 +21,8 @@ namespace {
 
 constexpr char kExitCodes[] =
     "\nExit codes: 0 done; 1 (setup) some host is not ready; 2 bad command "
-    "line or configuration; 3 history file unusable.\nManual: gsdeploy.md, "
+    "line or configuration (setup: also a host it does not support); 3 "
+    "history file unusable.\nManual: gsdeploy.md, "
     "installed in share/doc/gsrt under the installation prefix (docs/ in the "
     "source tree).";
 
@@ -173,12 +174,15 @@ int CommandRunner::operator()(const DeploySetupArgs& args) {
   if (!Load(args.common, &code)) return code;
   const SetupRequest request = MakeSetupRequest(args.app, env_.cwd);
   std::vector<SetupHostResult> results =
-      SetupHosts(hosts_, request, DefaultInstallerMaker(args.timeout));
+      SetupHosts(hosts_, request, DefaultInstallerMaker(args.timeout, config_));
   out_ << FormatSetupResults(results);
   for (const SetupHostResult& r : results) {
-    if (!r.ready()) return kDeployNotReady;
+    // A host setup cannot serve is the configuration's problem: exit 2,
+    // whatever the others did.
+    if (!r.unsupported.empty()) return kDeployUsage;
+    if (!r.ready()) code = kDeployNotReady;
   }
-  return kDeployOk;
+  return code;
 }
 
 CLI::App* AddSubcommand(CLI::App& app, const char* name, const char* help,

@@ -18,7 +18,8 @@ namespace gs {
 enum DeployExit {
   kDeployOk = 0,
   kDeployNotReady = 1,  // setup: some host is not ready
-  kDeployUsage = 2,     // bad command line or configuration
+  kDeployUsage = 2,     // bad command line or configuration; setup: a host
+                        // it does not support (sim; as configured)
   kDeployHistory = 3,   // the history file is unusable
 };
 

@@ -14,6 +14,7 @@ namespace gs {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 struct Parsed {
@@ -174,6 +175,36 @@ TEST_F(DeployCommandTest, SetupIsReadyOnlyWhereTheWorkerStarts) {
   Ran missing = RunArgs({"setup", "./nosuch"});
   EXPECT_EQ(missing.code, kDeployNotReady);
   EXPECT_THAT(missing.out, HasSubstr("MISSING"));
+}
+
+// Issue 36: a Slurm host is set up (its nodes run the master's worker and
+// agent, checked in place) instead of UNREACHABLE with exit 1; a host
+// setup cannot serve is exit 2, with the host and what to do.
+TEST_F(DeployCommandTest, SetupChecksBatchHostsAndRefusesWhatItCannot) {
+  WriteText(dir_ / "app-worker", "#!/bin/sh\necho \"gsrt-worker app 0.1\"\n");
+  ::chmod((dir_ / "app-worker").c_str(), 0755);
+  WriteText(dir_ / "agent", "#!/bin/sh\necho \"gsrt-agent 0.1\"\n");
+  ::chmod((dir_ / "agent").c_str(), 0755);
+  ::setenv("GSRT_AGENT", (dir_ / "agent").c_str(), 1);
+  WriteText(dir_ / "gsrt.yaml",
+            "hosts:\n"
+            "  - {name: cluster, adapter: slurm, mode: pilot}\n"
+            "  - {name: jobs, adapter: pbs, mode: job}\n"
+            "  - {name: s, adapter: sim}\n");
+  Ran ready = RunArgs({"setup", "--host", "cluster", "./app"});
+  ::unsetenv("GSRT_AGENT");
+  EXPECT_EQ(ready.code, kDeployOk) << ready.out << ready.err;
+  EXPECT_THAT(ready.out, HasSubstr("gsrt-agent 0.1"));
+  EXPECT_THAT(ready.out, HasSubstr("1 of 1 hosts ready"));
+  Ran jobs = RunArgs({"setup", "--host", "jobs", "./app"});
+  EXPECT_EQ(jobs.code, kDeployUsage) << jobs.out << jobs.err;
+  EXPECT_THAT(jobs.out, HasSubstr("NOT SUPPORTED"));
+  EXPECT_THAT(jobs.out, HasSubstr("not supported for pbs hosts"));
+  EXPECT_THAT(jobs.out, HasSubstr("gsrt.yaml:3:5: host 'jobs'"));
+  Ran sim = RunArgs({"setup", "./app"});
+  EXPECT_EQ(sim.code, kDeployUsage) << sim.out << sim.err;
+  EXPECT_THAT(sim.out, HasSubstr("not supported for sim hosts: host 's'"));
+  EXPECT_THAT(sim.out, Not(HasSubstr("UNREACHABLE")));
 }
 
 TEST_F(DeployCommandTest, UnusableHistoryIsExitThreeAndLeftAlone) {

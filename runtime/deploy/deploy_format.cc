@@ -186,10 +186,16 @@ std::string FormatSetupResults(const std::vector<SetupHostResult>& results) {
   TextTable table(
       {"HOST", "FILES", "PROGRAM", "STATE", "PATH ON HOST", "VERSION"});
   std::string problems;
+  std::string unsupported;
   int ready = 0;
   for (const SetupHostResult& r : results) {
     const std::string files = r.shares_files ? "shared" : "copied";
     if (r.ready()) ++ready;
+    if (!r.unsupported.empty()) {
+      table.Add({r.host, kNone, kNone, "NOT SUPPORTED"});
+      unsupported += "  " + r.host + ": " + r.unsupported + "\n";
+      continue;
+    }
     if (!r.error.empty()) {
       table.Add({r.host, files, kNone, "UNREACHABLE"});
       problems += "  " + r.host + ": " + r.error + "\n";
@@ -209,6 +215,7 @@ std::string FormatSetupResults(const std::vector<SetupHostResult>& results) {
   }
   std::string out = table.Render();
   if (!problems.empty()) out += "\nMissing or not starting:\n" + problems;
+  if (!unsupported.empty()) out += "\nNot supported:\n" + unsupported;
   return out + "\n" + std::to_string(ready) + " of " +
          std::to_string(results.size()) + " hosts ready\n";
 }

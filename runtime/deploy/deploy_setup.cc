@@ -10,9 +10,20 @@ namespace gs {
 
 namespace fs = std::filesystem;
 
-InstallerMaker DefaultInstallerMaker(Seconds timeout) {
-  return [timeout](const HostConfig& host) {
-    return MakeInstaller(host, timeout);
+namespace {
+
+bool FirstAdapterIsBatch(const HostConfig& host) {
+  return !host.adapters.empty() &&
+         (host.adapters.front() == AdapterKind::kSlurm ||
+          host.adapters.front() == AdapterKind::kPbs);
+}
+
+}  // namespace
+
+InstallerMaker DefaultInstallerMaker(Seconds timeout,
+                                     std::shared_ptr<const Config> config) {
+  return [timeout, config](const HostConfig& host) {
+    return MakeInstaller(host, config.get(), timeout);
   };
 }
 
@@ -22,7 +33,8 @@ SetupRequest MakeSetupRequest(const std::string& app, const std::string& cwd) {
   fs::path path = fs::path(app + "-worker");
   if (path.is_relative()) path = fs::path(cwd) / path;
   request.worker = path.lexically_normal().string();
-  // The ssh adapter starts this agent on hosts that do not share files.
+  // The ssh adapter starts this agent on hosts that do not share files,
+  // the batch adapters on their nodes (the same lookup, in the registry).
   StatusOr<std::string> agent = FindAgentProgram();
   if (agent.ok()) {
     request.agent = *agent;
@@ -32,9 +44,14 @@ SetupRequest MakeSetupRequest(const std::string& app, const std::string& cwd) {
   return request;
 }
 
+bool RunsMasterPrograms(const HostConfig& host) {
+  return SharesMasterFiles(host) || FirstAdapterIsBatch(host);
+}
+
 std::vector<SetupProgram> SetupPrograms(const HostConfig& host,
                                         const SetupRequest& request) {
-  const bool shared = SharesMasterFiles(host);
+  const bool shared = RunsMasterPrograms(host);
+  const bool needs_agent = !shared || FirstAdapterIsBatch(host);
   auto place = [&](const std::string& local) {
     if (shared) return local;
     std::string dir = host.workdir.empty() ? "." : host.workdir;
@@ -42,18 +59,21 @@ std::vector<SetupProgram> SetupPrograms(const HostConfig& host,
   };
   std::vector<SetupProgram> programs;
   programs.push_back({"worker", request.worker, place(request.worker)});
-  // The agent goes only where a connection starts one: not on hosts that
+  // The agent goes only where the adapter starts one: not on hosts that
   // run jobs as local processes.
-  if (!shared && (!request.agent.empty() || !request.agent_problem.empty())) {
-    // Named as the ssh adapter runs it, whatever the master's file is.
+  if (needs_agent &&
+      (!request.agent.empty() || !request.agent_problem.empty())) {
+    // Named as the ssh adapter runs it, whatever the master's file is;
+    // batch nodes run the master's own.
     std::string dir = host.workdir.empty() ? "." : host.workdir;
-    programs.push_back({"agent", request.agent, dir + "/bin/gsrt-agent"});
+    programs.push_back({"agent", request.agent,
+                        shared ? request.agent : dir + "/bin/gsrt-agent"});
   }
   return programs;
 }
 
 bool SetupHostResult::ready() const {
-  if (!error.empty()) return false;
+  if (!error.empty() || !unsupported.empty()) return false;
   for (const Program& p : programs) {
     if (!p.ok) return false;
   }
@@ -67,10 +87,12 @@ std::vector<SetupHostResult> SetupHosts(
   for (const HostConfig* host : hosts) {
     SetupHostResult r;
     r.host = host->name;
-    r.shares_files = SharesMasterFiles(*host);
+    r.shares_files = RunsMasterPrograms(*host);
     StatusOr<std::unique_ptr<HostInstaller>> installer = make(*host);
     if (!installer.ok()) {
-      r.error = installer.status().message();
+      const Status& s = installer.status();
+      (s.code() == Status::Code::kFailedPrecondition ? r.unsupported
+                                                     : r.error) = s.message();
       results.push_back(std::move(r));
       continue;
     }

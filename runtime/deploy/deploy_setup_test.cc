@@ -162,13 +162,109 @@ TEST_F(DeploySetupTest, MissingAgentIsReportedForHostsThatNeedIt) {
   EXPECT_EQ(results[1].programs.size(), 1u);  // shares files: no agent
 }
 
-TEST_F(DeploySetupTest, HostWithoutAnInstallerIsUnreachable) {
+// Batch nodes run the master's own worker and gsrt-agent (job mode:
+// `gsrt-agent --batch-job`; pilots: `gsrt-agent --connect`), at the
+// master's paths: setup checks those, it does not copy them anywhere.
+TEST_F(DeploySetupTest, BatchHostsRunTheMastersWorkerAndAgent) {
+  SetupRequest request = MakeSetupRequest("app", "/p");
+  request.agent = "/opt/gsrt/bin/gsrt-agent";
+  for (AdapterKind kind : {AdapterKind::kSlurm, AdapterKind::kPbs}) {
+    for (BatchMode mode : {BatchMode::kJob, BatchMode::kPilot}) {
+      for (bool shared : {true, false}) {
+        HostConfig h = Host("c", kind, "/scratch/c");
+        h.batch.mode = mode;
+        h.shared_fs = shared;
+        EXPECT_TRUE(RunsMasterPrograms(h));
+        auto programs = SetupPrograms(h, request);
+        ASSERT_EQ(programs.size(), 2u);
+        EXPECT_EQ(programs[0].role, "worker");
+        EXPECT_EQ(programs[0].host_path, "/p/app-worker");
+        EXPECT_EQ(programs[1].role, "agent");
+        EXPECT_EQ(programs[1].host_path, "/opt/gsrt/bin/gsrt-agent");
+      }
+    }
+  }
+}
+
+// Issue 36: a Slurm host used to be UNREACHABLE ("setup of slurm hosts is
+// not available") while probe reached it.
+TEST_F(DeploySetupTest, SlurmHostIsCheckedInPlaceNotUnreachable) {
+  WriteWorker(master_ + "-worker", "echo 'gsrt-worker app 0.1.0'\n");
+  const std::string agent = dir_.File("build/gsrt-agent-under-test");
+  WriteWorker(agent, "echo 'gsrt-agent 0.1.0'\n");
+  HostConfig h = Host("cluster", AdapterKind::kSlurm, dir_.File("work"));
+  h.batch.mode = BatchMode::kPilot;
+  SetupRequest request = MakeSetupRequest("build/app", dir_.File(""));
+  request.agent = agent;
+  request.agent_problem.clear();
+  auto results = SetupHosts({&h}, request, DefaultInstallerMaker(10));
+  const std::string text = FormatSetupResults(results);
+  ASSERT_TRUE(results[0].ready()) << text;
+  EXPECT_EQ(text.find("UNREACHABLE"), std::string::npos) << text;
+  ASSERT_EQ(results[0].programs.size(), 2u);
+  EXPECT_EQ(results[0].programs[0].check.version, "gsrt-worker app 0.1.0");
+  EXPECT_EQ(results[0].programs[1].check.version, "gsrt-agent 0.1.0");
+  EXPECT_FALSE(results[0].programs[0].check.uploaded);
+  EXPECT_FALSE(std::filesystem::exists(dir_.File("work/bin")));
+  EXPECT_NE(text.find("1 of 1 hosts ready"), std::string::npos) << text;
+
+  // A worker that does not start there is MISSING, with its reason.
+  WriteWorker(master_ + "-worker", "echo 'libfoo.so: not found' >&2\nexit 1\n");
+  auto broken = SetupHosts({&h}, request, DefaultInstallerMaker(10));
+  ASSERT_FALSE(broken[0].ready());
+  EXPECT_TRUE(broken[0].error.empty()) << broken[0].error;
+  EXPECT_TRUE(broken[0].unsupported.empty()) << broken[0].unsupported;
+  EXPECT_NE(broken[0].programs[0].problem.find("libfoo.so"), std::string::npos);
+  EXPECT_NE(FormatSetupResults(broken).find("MISSING"), std::string::npos);
+}
+
+TEST_F(DeploySetupTest, BatchHostWithoutAnAgentReportsItMissing) {
   WriteWorker(master_ + "-worker", "echo v\n");
-  auto results =
-      Setup({Host("n1", AdapterKind::kSlurm, "w")}, DefaultInstallerMaker(10));
+  HostConfig h = Host("cluster", AdapterKind::kPbs, dir_.File("work"));
+  h.shared_fs = true;
+  SetupRequest request = MakeSetupRequest("build/app", dir_.File(""));
+  request.agent.clear();
+  request.agent_problem = "gsrt-agent not found; set GSRT_AGENT";
+  auto results = SetupHosts({&h}, request, DefaultInstallerMaker(10));
+  ASSERT_EQ(results[0].programs.size(), 2u);
+  EXPECT_TRUE(results[0].programs[0].ok);
+  EXPECT_FALSE(results[0].programs[1].ok);
+  EXPECT_EQ(results[0].programs[1].problem, request.agent_problem);
+}
+
+// What setup cannot serve is said as such, naming the host and what to
+// do; never UNREACHABLE.
+TEST_F(DeploySetupTest, JobModeWithoutSharedFilesIsNotSupported) {
+  WriteWorker(master_ + "-worker", "echo v\n");
+  HostConfig h = Host("cluster", AdapterKind::kSlurm, dir_.File("work"));
+  auto results = Setup({h}, DefaultInstallerMaker(10));
   ASSERT_FALSE(results[0].ready());
-  EXPECT_NE(results[0].error.find("setup of slurm hosts"), std::string::npos);
-  EXPECT_NE(FormatSetupResults(results).find("UNREACHABLE"), std::string::npos);
+  EXPECT_TRUE(results[0].error.empty()) << results[0].error;
+  const std::string& why = results[0].unsupported;
+  EXPECT_NE(why.find("not supported for slurm hosts"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("host 'cluster'"), std::string::npos) << why;
+  EXPECT_NE(why.find("shared_fs: true"), std::string::npos) << why;
+  const std::string text = FormatSetupResults(results);
+  EXPECT_NE(text.find("NOT SUPPORTED"), std::string::npos) << text;
+  EXPECT_NE(text.find("Not supported:"), std::string::npos) << text;
+  EXPECT_EQ(text.find("UNREACHABLE"), std::string::npos) << text;
+}
+
+TEST_F(DeploySetupTest, SimHostsAndLoginlessViaAreNotSupported) {
+  auto sim = Setup({Host("s", AdapterKind::kSim)}, DefaultInstallerMaker(10));
+  EXPECT_NE(sim[0].unsupported.find("not supported for sim hosts"),
+            std::string::npos)
+      << sim[0].unsupported;
+  EXPECT_NE(sim[0].unsupported.find("--host"), std::string::npos);
+  // `via` without the config that names the login node.
+  HostConfig h = Host("cluster", AdapterKind::kSlurm, "/shared/work");
+  h.shared_fs = true;
+  h.batch.via = "login";
+  auto via = Setup({h}, DefaultInstallerMaker(10));
+  EXPECT_NE(via[0].unsupported.find("`via: login` names no ssh host"),
+            std::string::npos)
+      << via[0].unsupported;
 }
 
 // One real sshd on 127.0.0.2 for these tests, started only when they run.
@@ -245,6 +341,49 @@ TEST_F(DeploySetupSshTest, UploadsOnceAndReportsAWorkerThatDoesNotStart) {
       << third[0].programs[0].problem;
   EXPECT_TRUE(third[0].programs[1].ok);  // the agent still starts
   EXPECT_EQ(ReadBytes(bin + "app-worker"), ReadBytes(master_ + "-worker"));
+}
+
+// With `via`, a batch host's programs are checked on the login node (it
+// sees the cluster's file system), at the master's paths: the worker here
+// says whether it ran over ssh.
+TEST_F(DeploySetupSshTest, BatchHostViaIsCheckedOnTheLoginNode) {
+  WriteWorker(master_ + "-worker",
+              "echo \"gsrt-worker app ${SSH_CONNECTION:+over ssh}\"\n");
+  const std::string agent = dir_.File("build/gsrt-agent-under-test");
+  WriteWorker(agent, "echo 'gsrt-agent 0.1.0'\n");
+  auto config = std::make_shared<Config>();
+  HostConfig login = SshHost(gs::testing::SshdTestbed::Address(1));
+  login.name = "login";
+  HostConfig cluster = Host("cluster", AdapterKind::kSlurm, dir_.File("w"));
+  cluster.batch.mode = BatchMode::kPilot;
+  cluster.batch.via = "login";
+  config->hosts = {login, cluster};
+  SetupRequest request = MakeSetupRequest("build/app", dir_.File(""));
+  request.agent = agent;
+  request.agent_problem.clear();
+  const HostConfig* host = &config->hosts[1];
+
+  auto results = SetupHosts({host}, request, DefaultInstallerMaker(20, config));
+  ASSERT_TRUE(results[0].ready()) << FormatSetupResults(results);
+  ASSERT_EQ(results[0].programs.size(), 2u);
+  EXPECT_EQ(results[0].programs[0].program.host_path, master_ + "-worker");
+  EXPECT_EQ(results[0].programs[0].check.version, "gsrt-worker app over ssh");
+  EXPECT_EQ(results[0].programs[1].program.host_path, agent);
+  EXPECT_FALSE(results[0].programs[0].check.uploaded);
+
+  // A login node that does not answer: the host is unreachable through it.
+  config->hosts[0].address = "127.0.0.9";
+  auto down = SetupHosts({host}, request, DefaultInstallerMaker(20, config));
+  EXPECT_NE(down[0].error.find("through `via: login`"), std::string::npos)
+      << down[0].error;
+  EXPECT_NE(FormatSetupResults(down).find("UNREACHABLE"), std::string::npos);
+
+  // A relative workdir behind `via` is what the run refuses at connect.
+  config->hosts[1].workdir = "w";
+  auto relative =
+      SetupHosts({host}, request, DefaultInstallerMaker(20, config));
+  EXPECT_NE(relative[0].unsupported.find("absolute"), std::string::npos)
+      << relative[0].unsupported;
 }
 
 TEST_F(DeploySetupSshTest, HostThatDoesNotAnswerIsUnreachable) {

@@ -108,25 +108,83 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
                              "(available: local, ssh, slurm, pbs, sim)");
 }
 
+namespace {
+
+// A batch host's programs run on the nodes at the master's paths (the
+// adapter starts `agent_program` and the worker as the master finds them),
+// so they are checked where those paths are seen: here, or, with `via`, on
+// the login node, which sees the cluster's file system.
+StatusOr<std::unique_ptr<HostInstaller>> MakeBatchInstaller(
+    const HostConfig& host, const Config* config, Seconds timeout) {
+  const std::string kind(AdapterKindName(host.adapters.front()));
+  const std::string unsupported =
+      "gsdeploy setup is not supported for " + kind + " hosts as configured: ";
+  BatchAdapterOptions options;
+  options.host = host;
+  for (size_t i = 0; config != nullptr && i < config->hosts.size(); ++i) {
+    if (config->hosts[i].name == host.name) {
+      options.where = config->source.Where("hosts[" + std::to_string(i) + "]");
+    }
+  }
+  const HostConfig* login = nullptr;
+  if (!host.batch.via.empty()) {
+    login = config != nullptr ? config->FindHost(host.batch.via) : nullptr;
+    if (login == nullptr || !login->Uses(AdapterKind::kSsh)) {
+      return Status::FailedPrecondition(
+          unsupported + options.where + "host '" + host.name +
+          "': `via: " + host.batch.via +
+          "` names no ssh host of this config; add the login node as an "
+          "ssh host of that name");
+    }
+    options.login = *login;
+  }
+  // What the run would refuse at connect (job mode without shared_fs, a
+  // relative workdir behind `via`) is refused here too, with its reason.
+  if (Status s = CheckBatchOptions(options); !s.ok()) {
+    return Status::FailedPrecondition(unsupported + s.message());
+  }
+  if (login == nullptr) return MakeLocalInstaller(timeout);
+  HostConfig ssh = *login;
+  ssh.adapters = {AdapterKind::kSsh};
+  auto installer = ConnectSshInstaller(ssh, timeout);
+  if (!installer.ok()) {
+    return Status::Unavailable("through `via: " + login->name +
+                               "`: " + installer.status().message());
+  }
+  return installer;
+}
+
+}  // namespace
+
 StatusOr<std::unique_ptr<HostInstaller>> MakeInstaller(const HostConfig& host,
+                                                       const Config* config,
                                                        Seconds timeout) {
   if (!host.adapters.empty()) {
     switch (host.adapters.front()) {
       case AdapterKind::kLocal:
         return MakeLocalInstaller(timeout);
-      case AdapterKind::kSsh:
-        return ConnectSshInstaller(host, timeout);
-      default:  // Seam: the batch installers (through `via`) go here.
-        break;
+      case AdapterKind::kSsh: {
+        auto installer = ConnectSshInstaller(host, timeout);
+        if (!installer.ok()) {
+          return Status::Unavailable(installer.status().message());
+        }
+        return installer;
+      }
+      case AdapterKind::kSlurm:
+      case AdapterKind::kPbs:
+        return MakeBatchInstaller(host, config, timeout);
+      case AdapterKind::kSim:
+        return Status::FailedPrecondition(
+            "gsdeploy setup is not supported for sim hosts: host '" +
+            host.name +
+            "' runs no programs (its jobs are simulated), so there is "
+            "nothing to set up there; set up the other hosts one by one "
+            "with --host NAME");
     }
   }
-  const std::string kind =
-      host.adapters.empty()
-          ? "?"
-          : std::string(AdapterKindName(host.adapters.front()));
-  return Status::Unavailable("setup of " + kind +
-                             " hosts is not available in this build of "
-                             "gsdeploy yet (only local and ssh hosts)");
+  return Status::FailedPrecondition(
+      "gsdeploy setup is not supported for host '" + host.name +
+      "': it names no adapter");
 }
 
 }  // namespace gs

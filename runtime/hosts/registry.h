@@ -38,9 +38,15 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
 
 // How setup reaches `host`, by its first adapter: this machine's installer
 // for local hosts; for ssh hosts one that connects now and runs everything
-// over that session (failing to connect, the host is unreachable). Other
-// kinds are Unavailable. `timeout` bounds each upload and --version run.
+// over that session. Batch hosts (slurm, pbs) run the master's own worker
+// and agent on their nodes, which see the master's paths: they are checked
+// on this machine, or, with `via`, over an ssh session to the login node
+// (`config` gives that host). A host (or login node) that cannot be reached
+// is Unavailable; one setup cannot serve (sim hosts, a batch host the run
+// would refuse at connect) is FailedPrecondition, its message naming the
+// host and what to do. `timeout` bounds each upload and --version run.
 StatusOr<std::unique_ptr<HostInstaller>> MakeInstaller(const HostConfig& host,
+                                                       const Config* config,
                                                        Seconds timeout);
 
 }  // namespace gs
