@@ -74,7 +74,7 @@ DecodedCall& DecodedCall::operator=(DecodedCall&& other) noexcept {
   array_lengths = std::move(other.array_lengths);
   result = other.result;
   owned_strings = std::move(other.owned_strings);
-  owns_result_string = std::exchange(other.owns_result_string, false);
+  owns_result = std::exchange(other.owns_result, false);
   other.owned_strings.clear();
   return *this;
 }
@@ -86,8 +86,8 @@ void DecodedCall::FreeStrings() {
     std::free(*reinterpret_cast<char**>(slots[k].bytes));
   }
   owned_strings.clear();
-  if (owns_result_string) std::free(*reinterpret_cast<void**>(result.bytes));
-  owns_result_string = false;
+  if (owns_result) std::free(*reinterpret_cast<void**>(result.bytes));
+  owns_result = false;
 }
 
 bool IsReported(const gs_param_desc& param) { return IsResultParam(param); }
@@ -113,7 +113,7 @@ Status DecodeCall(const gs_operation& op,
   call->array_lengths.assign(n, 0);
   call->result = ScalarSlot{};
   call->owned_strings.clear();
-  call->owns_result_string =
+  call->owns_result =
       op.return_type == GS_TYPE_STRING || op.return_array_length > 0;
   for (size_t k = 0; k < n; ++k) {
     const gs_param_desc& p = op.params[k];

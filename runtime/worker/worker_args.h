@@ -45,7 +45,7 @@ struct DecodedCall {
   // `result` holds a pointer it owns: a string or, for `long[3] f(...)`, an
   // array (indexes, not pointers: the object may move).
   std::vector<size_t> owned_strings;
-  bool owns_result_string = false;
+  bool owns_result = false;
 };
 
 // True for what the worker reports back: out/inout parameters that are not

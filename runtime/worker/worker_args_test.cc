@@ -156,7 +156,7 @@ TEST(DecodeCallTest, ArrayReturnValueIsReportedAndOwned) {
   EXPECT_EQ(OperationSignature(op), "int[3] make(in int x)");
   DecodedCall call;
   ASSERT_TRUE(DecodeCall(op, {"4"}, &call).ok());
-  EXPECT_TRUE(call.owns_result_string);
+  EXPECT_TRUE(call.owns_result);
   int* made = static_cast<int*>(std::malloc(3 * sizeof(int)));
   made[0] = 4;
   made[1] = -5;
