@@ -82,9 +82,7 @@ std::string CDeclaration(const Operation& op, std::string_view tail) {
   std::vector<std::string> params;
   for (const Param& p : op.params) params.push_back(CParam(p));
   if (params.empty()) params.push_back("void");
-  return WrapCall("",
-                  std::string(CResultTypeName(op.return_type)) + " " + op.name,
-                  params, tail);
+  return WrapCall("", CReturnTypeName(op) + " " + op.name, params, tail);
 }
 
 std::string OperationComment(const Operation& op) {
@@ -166,7 +164,8 @@ std::string OperationTable(const Operation& op,
                                      CNumber(op.memory_gb),
                                      CNumber(op.timeout_seconds),
                                      alts,
-                                     std::to_string(alternatives.size())};
+                                     std::to_string(alternatives.size()),
+                                     std::to_string(op.return_array_length)};
   return text + WrapList("", head + " ", "{", "}", fields, ";") + "\n\n";
 }
 

@@ -52,8 +52,8 @@ std::string Stub(const Operation& op) {
   if (op.return_type == GS_TYPE_VOID) {
     text += "  gs_call(&gs_op_" + op.name + ", gs_args, nullptr);\n";
   } else {
-    text +=
-        "  " + std::string(CResultTypeName(op.return_type)) + " gs_result{};\n";
+    // An array return value arrives as a malloc'd array the caller frees.
+    text += "  " + CReturnTypeName(op) + " gs_result{};\n";
     text += "  gs_call(&gs_op_" + op.name + ", gs_args, &gs_result);\n";
     text += "  return gs_result;\n";
   }
@@ -95,8 +95,7 @@ std::string Trampoline(const Operation& op) {
   }
   std::string head = op.name;
   if (has_ret) {
-    head = "*static_cast<" + std::string(CResultTypeName(op.return_type)) +
-           "*>(ret) = " + op.name;
+    head = "*static_cast<" + CReturnTypeName(op) + "*>(ret) = " + op.name;
   }
   return text + WrapCall("  ", head, args, ";") + "\n}\n";
 }

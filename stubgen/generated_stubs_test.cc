@@ -325,6 +325,36 @@ TEST_F(GeneratedStubsTest, ArraysPassPointersAndTheirLengths) {
   EXPECT_EQ(o[1], 9);
 }
 
+// `long[3] ret_long_array(...)`: the stub hands the runtime a pointer
+// variable as the return slot and returns the malloc'd array stored there.
+TEST_F(GeneratedStubsTest, ArrayReturnValuesComeBackMalloced) {
+  g_results = [](const gs_arg*, void* slot) {
+    ASSERT_NE(slot, nullptr);
+    EXPECT_EQ(*static_cast<long**>(slot), nullptr);
+    long* values = static_cast<long*>(std::malloc(3 * sizeof(long)));
+    values[0] = 7;
+    values[1] = 8;
+    values[2] = 14;
+    *static_cast<long**>(slot) = values;
+  };
+  long* got = ret_long_array(7);
+  const RecordedCall& rec = OnlyCall();
+  EXPECT_EQ(rec.op->return_type, GS_TYPE_LONG);
+  EXPECT_EQ(rec.op->return_array_length, 3);
+  ExpectParam(*rec.op, 0, "x", GS_TYPE_LONG, GS_DIR_IN);
+  EXPECT_EQ(rec.args[0].i, 7);
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(got[0], 7);
+  EXPECT_EQ(got[1], 8);
+  EXPECT_EQ(got[2], 14);
+  std::free(got);
+  // Single values keep 0.
+  g_calls.clear();
+  g_results = nullptr;
+  ret_long(1);
+  EXPECT_EQ(OnlyCall().op->return_array_length, 0);
+}
+
 TEST_F(GeneratedStubsTest, MixedFileInAndOut) {
   int n = 0;
   g_results = [](const gs_arg* a, void* slot) {

@@ -51,7 +51,8 @@ TEST_F(GeneratedWorkerTest, VersionAndList) {
                                "in long n, out double[n] o, inout char[2] "
                                "io)\n"));
   EXPECT_THAT(r.out, HasSubstr("\nint ret_int_wide(in int y)\n"));
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 19);
+  EXPECT_THAT(r.out, HasSubstr("\nlong[3] ret_long_array(in long x)\n"));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 21);
   r = testing::RunProcess({kWorker}, dir_.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("usage:"));
@@ -146,6 +147,22 @@ TEST_F(GeneratedWorkerTest, ArraysReachTheFunctionAndComeBack) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("operation 'arrays', parameter 'a' (in "
                                "int[3]): expected 3 values, got 2"));
+}
+
+// The function's malloc'd array, on one line (and freed by the worker).
+TEST_F(GeneratedWorkerTest, ArrayReturnValueIsReportedOnOneLine) {
+  testing::ProcessResult r = RunOp("ret_long_array", {"-9000000000"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ResultText(), "-9000000000,-8999999999,-18000000000\n");
+}
+
+TEST_F(GeneratedWorkerTest, ArrayReturnValueLeftNullFailsTheJobNamingIt) {
+  testing::ProcessResult r = RunOp("null_array", {});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("operation 'null_array': the returned array "
+                               "is NULL; return a malloc'd array of 2 "
+                               "double"));
+  EXPECT_THAT(ResultText(), HasSubstr("the returned array is NULL"));
 }
 
 TEST_F(GeneratedWorkerTest, StringResultLeftNullFailsTheJobNamingIt) {

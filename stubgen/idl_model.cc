@@ -80,6 +80,19 @@ const char* CResultTypeName(gs_type type) {
   return type == GS_TYPE_STRING ? "char*" : CTypeName(type);
 }
 
+std::string CReturnTypeName(const Operation& op) {
+  std::string text = CResultTypeName(op.return_type);
+  return op.return_array_length > 0 ? text + "*" : text;
+}
+
+std::string IdlReturnTypeName(const Operation& op) {
+  std::string text = IdlTypeName(op.return_type);
+  if (op.return_array_length > 0) {
+    text += "[" + std::to_string(op.return_array_length) + "]";
+  }
+  return text;
+}
+
 bool IsByPointer(const Param& param) {
   return param.IsArray() ||
          (param.dir != GS_DIR_IN &&
@@ -96,7 +109,7 @@ std::string IdlParamTypeName(const Param& param) {
 }
 
 std::string Signature(const Operation& op) {
-  std::string text = IdlTypeName(op.return_type);
+  std::string text = IdlReturnTypeName(op);
   text += ' ';
   text += op.name;
   text += '(';

@@ -27,7 +27,9 @@ struct Param {
 
 struct Operation {
   std::string name;
-  gs_type return_type = GS_TYPE_VOID;
+  gs_type return_type = GS_TYPE_VOID;  // an array's element type
+  // `long[3] f(...)` (COMPSs's array return value): 3; 0 for one value.
+  int return_array_length = 0;
   std::vector<Param> params;
   // Raw text inside `@Constraints(...)` / `@Timeout(...)` lines written
   // just before the operation; empty when there were none.
@@ -68,6 +70,13 @@ const char* CTypeName(gs_type type);
 // or what an out/inout parameter points to. "char*" for string (a malloc'd
 // string its receiver frees), CTypeName otherwise.
 const char* CResultTypeName(gs_type type);
+
+// C type of what the operation returns: "long*" for `long[3] f(...)` (a
+// malloc'd array its receiver frees), CResultTypeName otherwise.
+std::string CReturnTypeName(const Operation& op);
+
+// "long[3]" for an array return value, the type's own name otherwise.
+std::string IdlReturnTypeName(const Operation& op);
 
 // The enumerator names of api/include/gs/gs_abi.h ("GS_TYPE_FILE").
 const char* AbiTypeName(gs_type type);

@@ -19,7 +19,9 @@ constexpr const char kReturnTypes[] =
 // Same return type and parameters (types, directions, array lengths);
 // names may differ.
 bool SameSignature(const Operation& a, const Operation& b) {
-  if (a.return_type != b.return_type || a.params.size() != b.params.size()) {
+  if (a.return_type != b.return_type ||
+      a.return_array_length != b.return_array_length ||
+      a.params.size() != b.params.size()) {
     return false;
   }
   auto index_of = [](const Operation& op, const std::string& name) {
@@ -186,17 +188,15 @@ class Parser {
                                  "'; expected " + kReturnTypes);
     }
     if (*type == GS_TYPE_FILE) {
-      return Fail(Cur().pos,
-                  "File cannot be a return type; use an out File parameter");
+      bool array = tokens_[i_ + 1].kind == TokenKind::kLBracket;
+      return Fail(Cur().pos, std::string("File cannot be a return type") +
+                                 (array ? ", nor can an array of File" : "") +
+                                 "; use an out File parameter" +
+                                 (array ? " per file" : ""));
     }
     op->return_type = *type;
     Next();
-    if (At(TokenKind::kLBracket)) {
-      return Fail(Cur().pos,
-                  "an array cannot be a return value in gsrt; return it "
-                  "through an out parameter, e.g. 'out " +
-                      std::string(IdlTypeName(*type)) + "[8] result'");
-    }
+    if (At(TokenKind::kLBracket) && !ParseReturnArrayLength(op)) return false;
     *name_pos = Cur().pos;
     if (!ExpectName("operation name", &op->name)) return false;
     if (IsLibraryFunction(op->name)) {
@@ -295,38 +295,81 @@ class Parser {
     return true;
   }
 
+  // A fixed array length: the number token at Cur(), 1 to
+  // kMaxArrayElements.
+  bool ParseFixedLength(int* length) {
+    const std::string& text = Cur().text;
+    size_t digits = text.find_first_not_of("0123456789");
+    long long n =
+        digits == std::string::npos && text.size() <= 9 ? std::stoll(text) : -1;
+    if (n < 1 || n > static_cast<long long>(kMaxArrayElements)) {
+      return Fail(Cur().pos, "array length must be a number from 1 to " +
+                                 std::to_string(kMaxArrayElements) + ", got '" +
+                                 text + "'; pass bigger data in a File");
+    }
+    *length = static_cast<int>(n);
+    Next();
+    return true;
+  }
+
+  bool FailArrayOf(gs_type type) {
+    return Fail(Cur().pos,
+                std::string("arrays of ") + IdlTypeName(type) +
+                    " are not supported; arrays hold char, boolean, short, "
+                    "int, long, float or double (pass the values in a File)");
+  }
+
+  // `[3]` after a return type (COMPSs's `long[3] f(...)`): the stubs return
+  // a malloc'd array of that many elements. Only a fixed length: the
+  // caller must know how many elements it got.
+  bool ParseReturnArrayLength(Operation* op) {
+    if (op->return_type == GS_TYPE_VOID) {
+      return Fail(Cur().pos,
+                  "void cannot be an array; an array return value holds "
+                  "char, boolean, short, int, long, float or double");
+    }
+    if (!IsScalar(op->return_type)) return FailArrayOf(op->return_type);
+    Next();
+    const std::string type = IdlTypeName(op->return_type);
+    if (At(TokenKind::kIdentifier)) {
+      return Fail(Cur().pos,
+                  "a returned array needs a fixed length, e.g. '" + type +
+                      "[3]'; for a length given by parameter '" + Cur().text +
+                      "', declare the operation void and return the array "
+                      "through an out parameter: 'out " +
+                      type + "[" + Cur().text + "] result'");
+    }
+    if (!At(TokenKind::kNumber)) {
+      return Fail(Cur().pos,
+                  "expected the length of the returned array (a number, "
+                  "e.g. '" +
+                      type + "[3]') after '[', got " + Describe(Cur()));
+    }
+    if (!ParseFixedLength(&op->return_array_length)) return false;
+    if (!At(TokenKind::kRBracket)) {
+      return Fail(Cur().pos, "expected ']' after the array length, got " +
+                                 Describe(Cur()));
+    }
+    Next();
+    return true;
+  }
+
   // `[8]` or `[n]` after a scalar type (COMPSs's `int[<size>]`).
   bool ParseArrayLength(Param* param, SourcePos* length_pos) {
-    if (!IsScalar(param->type)) {
-      return Fail(Cur().pos,
-                  std::string("arrays of ") + IdlTypeName(param->type) +
-                      " are not supported; arrays hold char, boolean, short, "
-                      "int, long, float or double (pass the values in a File)");
-    }
+    if (!IsScalar(param->type)) return FailArrayOf(param->type);
     Next();
     *length_pos = Cur().pos;
     if (At(TokenKind::kNumber)) {
-      const std::string& text = Cur().text;
-      size_t digits = text.find_first_not_of("0123456789");
-      long long n = digits == std::string::npos && text.size() <= 9
-                        ? std::stoll(text)
-                        : -1;
-      if (n < 1 || n > static_cast<long long>(kMaxArrayElements)) {
-        return Fail(Cur().pos, "array length must be a number from 1 to " +
-                                   std::to_string(kMaxArrayElements) +
-                                   ", got '" + text +
-                                   "'; pass bigger data in a File");
-      }
-      param->array_length = static_cast<int>(n);
+      if (!ParseFixedLength(&param->array_length)) return false;
     } else if (At(TokenKind::kIdentifier)) {
       param->length_param = Cur().text;
+      Next();
     } else {
       return Fail(Cur().pos,
                   "expected an array length (a number or the name of an 'in "
                   "int' parameter) after '[', got " +
                       Describe(Cur()));
     }
-    Next();
     if (!At(TokenKind::kRBracket)) {
       return Fail(Cur().pos, "expected ']' after the array length, got " +
                                  Describe(Cur()));

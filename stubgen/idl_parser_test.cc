@@ -2,8 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "stubgen/test_support.h"
+
 namespace gs {
 namespace {
+
+const std::string kTestdata = GSRT_STUBGEN_TESTDATA;
 
 TEST(IdlParserTest, ParsesOperationsParamsAndAnnotations) {
   StatusOr<Interface> parsed = ParseIdl(
@@ -249,9 +255,38 @@ const ErrorCase kErrors[] = {
     {"timeout not a number", "interface a {\n@Timeout(soon)\nvoid f();};",
      "t.idl:2:1: error: @Timeout takes a positive number of seconds, got "
      "'soon'"},
-    {"array return value", "interface a { int[4] f(); };",
-     "t.idl:1:18: error: an array cannot be a return value in gsrt; return "
-     "it through an out parameter, e.g. 'out int[8] result'"},
+    {"array return value of length zero", "interface a { long[0] f(); };",
+     "t.idl:1:20: error: array length must be a number from 1 to 16384, got "
+     "'0'; pass bigger data in a File"},
+    {"array return value too long", "interface a {\n  double[20000] f();\n};",
+     "t.idl:2:10: error: array length must be a number from 1 to 16384, got "
+     "'20000'; pass bigger data in a File"},
+    {"array return value without a length", "interface a { long[] f(); };",
+     "t.idl:1:20: error: expected the length of the returned array (a "
+     "number, e.g. 'long[3]') after '[', got ']'"},
+    {"array return value with a parameter's length",
+     "interface a { int[n] f(in int n); };",
+     "t.idl:1:19: error: a returned array needs a fixed length, e.g. "
+     "'int[3]'; for a length given by parameter 'n', declare the operation "
+     "void and return the array through an out parameter: 'out int[n] "
+     "result'"},
+    {"array return value not closed", "interface a { int[3 f(); };",
+     "t.idl:1:21: error: expected ']' after the array length, got 'f'"},
+    {"array of File returned", "interface a {\n  File[2] f();\n};",
+     "t.idl:2:3: error: File cannot be a return type, nor can an array of "
+     "File; use an out File parameter per file"},
+    {"array of strings returned", "interface a { string[2] f(); };",
+     "t.idl:1:21: error: arrays of string are not supported; arrays hold "
+     "char, boolean, short, int, long, float or double (pass the values in a "
+     "File)"},
+    {"array of void returned", "interface a { void[2] f(); };",
+     "t.idl:1:19: error: void cannot be an array; an array return value "
+     "holds char, boolean, short, int, long, float or double"},
+    {"alternative returning another array length",
+     "interface a {\n  long[3] f();\n  @Implements(f)\n  long[4] g();\n};",
+     "t.idl:3:3: error: @Implements(f) on 'g': an alternative takes the "
+     "parameters and returns the type of the operation it implements (long[3] "
+     "f()), got long[4] g()"},
     {"array of strings", "interface a { void f(in string[2] s); };",
      "t.idl:1:31: error: arrays of string are not supported; arrays hold "
      "char, boolean, short, int, long, float or double (pass the values in a "
@@ -344,6 +379,53 @@ TEST(IdlParserTest, ReadsArraysOfScalars) {
   EXPECT_EQ(Signature(parsed->operations[0]),
             "void f(in int[8] a, inout double[n] r, in long n, out char[2] "
             "c)");
+}
+
+// COMPSs's C binding type tests (tests/sources/c/3_type_tests): arrays
+// returned by value (`long[3] make_long_array(...)`) next to in, out and
+// inout arrays. The whole interface is accepted; the stubs return a
+// malloc'd array.
+TEST(IdlParserTest, ReadsCompssTypeTestsWithArrayReturnValues) {
+  StatusOr<Interface> parsed =
+      ParseIdl(testing::ReadFileOrEmpty(kTestdata + "/compss_types.idl"),
+               "compss_types.idl");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  std::map<std::string, const Operation*> ops;
+  for (const Operation& op : parsed->operations) ops[op.name] = &op;
+  ASSERT_EQ(ops.size(), 15u);
+  const Operation& make_long = *ops.at("make_long_array");
+  EXPECT_EQ(make_long.return_type, GS_TYPE_LONG);
+  EXPECT_EQ(make_long.return_array_length, 3);
+  EXPECT_EQ(Signature(make_long),
+            "long[3] make_long_array(in long a, in long b, in long c)");
+  EXPECT_EQ(CReturnTypeName(make_long), "long*");
+  for (const char* name : {"make_int_array", "make_short_array",
+                           "make_float_array", "make_double_array"}) {
+    EXPECT_EQ(ops.at(name)->return_array_length, 3) << name;
+  }
+  EXPECT_EQ(ops.at("sum_long_array")->return_array_length, 0);
+  EXPECT_EQ(ops.at("sum_long_array")->params[0].array_length, 3);
+  EXPECT_EQ(ops.at("split_int")->params[3].length_param, "M");
+}
+
+// Every scalar element type may be returned as an array; a single value
+// keeps return_array_length 0.
+TEST(IdlParserTest, ReadsArrayReturnValuesOfEveryScalarType) {
+  StatusOr<Interface> parsed = ParseIdl(
+      "interface r {\n"
+      "  char[4] c();  boolean[2] b();  short[1] s();  int[16384] i();\n"
+      "  long[3] l();  float[5] f();  double[2] d();  long one();\n"
+      "};\n",
+      "r.idl");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const auto& ops = parsed->operations;
+  ASSERT_EQ(ops.size(), 8u);
+  EXPECT_EQ(CReturnTypeName(ops[0]), "char*");
+  EXPECT_EQ(CReturnTypeName(ops[1]), "bool*");
+  EXPECT_EQ(ops[3].return_array_length, 16384);
+  EXPECT_EQ(IdlReturnTypeName(ops[6]), "double[2]");
+  EXPECT_EQ(ops[7].return_array_length, 0);
+  EXPECT_EQ(CReturnTypeName(ops[7]), "long");
 }
 
 // COMPSs's alternative implementations: the annotation may come before or

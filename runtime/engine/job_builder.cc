@@ -1,5 +1,7 @@
 #include "runtime/engine/job_builder.h"
 
+#include <cstdlib>
+
 #include "runtime/base/array_codec.h"
 #include "runtime/base/result_values.h"
 #include "runtime/base/scalar_codec.h"
@@ -89,6 +91,30 @@ JobSpec BuildJobSpec(const TaskGraph& graph, TaskId task,
   return spec;
 }
 
+namespace {
+
+// `long[3] f(...)`: the caller's pointer variable at `return_slot` gets a
+// malloc'd array of the elements on `line`, which the caller frees.
+Status DecodeReturnedArray(const gs_operation& op, std::string_view line,
+                           void* return_slot) {
+  const size_t n = static_cast<size_t>(op.return_array_length);
+  void* array = std::malloc(n * ScalarSize(op.return_type));
+  if (array == nullptr) {
+    return Status::Internal(std::string("out of memory for the array ") +
+                            op.name + " returned");
+  }
+  Status s = DecodeArray(op.return_type, line, n, array);
+  if (!s.ok()) {
+    std::free(array);
+    return Status::Internal(std::string("bad array returned by ") + op.name +
+                            ": " + s.message());
+  }
+  *static_cast<void**>(return_slot) = array;
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status DecodeResults(const gs_operation& op, std::string_view results,
                      const gs_arg* args, void* return_slot) {
   auto next_line = [&](std::string_view* line) {
@@ -105,7 +131,13 @@ Status DecodeResults(const gs_operation& op, std::string_view results,
       return Status::Internal(
           std::string("worker reported no return value for ") + op.name);
     }
-    if (return_slot && !DecodeResultLine(op.return_type, line, return_slot)) {
+    if (op.return_array_length > 0) {
+      if (return_slot) {
+        Status s = DecodeReturnedArray(op, line, return_slot);
+        if (!s.ok()) return s;
+      }
+    } else if (return_slot &&
+               !DecodeResultLine(op.return_type, line, return_slot)) {
       return Status::Internal(std::string("bad return value '") +
                               std::string(line) + "' from " + op.name);
     }

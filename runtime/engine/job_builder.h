@@ -35,7 +35,9 @@ JobSpec BuildJobSpec(const TaskGraph& graph, TaskId task,
 // Stores the worker's `results` (return value first, then every out/inout
 // non-File parameter in order, one per line: result_values.h) into
 // `return_slot` and the out/inout pointers of `args`. A string result
-// replaces the caller's `char*` with a malloc'd copy (the old one freed).
+// replaces the caller's `char*` with a malloc'd copy (the old one freed);
+// an array return value (`long[3] f(...)`) is stored in the pointer
+// variable at `return_slot` as a malloc'd array the caller frees.
 Status DecodeResults(const gs_operation& op, std::string_view results,
                      const gs_arg* args, void* return_slot);
 

@@ -42,6 +42,37 @@ TEST(JobBuilderTest, StringResultsReachTheCallersVariables) {
   std::free(io);
 }
 
+// `double[3] f(in int k, out int n)`: the returned array comes first, into
+// a malloc'd array the caller's pointer variable gets; a malformed one is
+// an error and leaves the variable alone.
+TEST(JobBuilderTest, ArrayReturnValueArrivesMalloced) {
+  const gs_param_desc params[] = {{"k", GS_TYPE_INT, GS_DIR_IN},
+                                  {"n", GS_TYPE_INT, GS_DIR_OUT}};
+  gs_operation op = {"f", GS_TYPE_DOUBLE, 2, params, 0, 0, 0};
+  op.return_array_length = 3;
+  int n = 0;
+  double* ret = nullptr;
+  gs_arg args[2] = {};
+  args[1].ptr = &n;
+  Status s = DecodeResults(op, "0x1p+0,-0x1p-1,0x0p+0\n5\n", args, &ret);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_NE(ret, nullptr);
+  EXPECT_EQ(ret[0], 1.0);
+  EXPECT_EQ(ret[1], -0.5);
+  EXPECT_EQ(ret[2], 0.0);
+  EXPECT_EQ(n, 5);
+  std::free(ret);  // the caller's to free (ASan would tell)
+
+  ret = nullptr;
+  s = DecodeResults(op, "0x1p+0,2\n5\n", args, &ret);
+  EXPECT_EQ(s.message(), "bad array returned by f: expected 3 values, got 2");
+  EXPECT_EQ(ret, nullptr);
+  s = DecodeResults(op, "", args, &ret);
+  EXPECT_EQ(s.message(), "worker reported no return value for f");
+  // No slot (a caller that ignores the value): nothing is allocated.
+  EXPECT_TRUE(DecodeResults(op, "1,2,3\n5\n", args, nullptr).ok());
+}
+
 TEST(JobBuilderTest, MissingOrMalformedStringResultIsAnError) {
   char* o = nullptr;
   char* io = nullptr;

@@ -74,7 +74,7 @@ DecodedCall& DecodedCall::operator=(DecodedCall&& other) noexcept {
   array_lengths = std::move(other.array_lengths);
   result = other.result;
   owned_strings = std::move(other.owned_strings);
-  owns_result_string = std::exchange(other.owns_result_string, false);
+  owns_result = std::exchange(other.owns_result, false);
   other.owned_strings.clear();
   return *this;
 }
@@ -86,8 +86,8 @@ void DecodedCall::FreeStrings() {
     std::free(*reinterpret_cast<char**>(slots[k].bytes));
   }
   owned_strings.clear();
-  if (owns_result_string) std::free(*reinterpret_cast<char**>(result.bytes));
-  owns_result_string = false;
+  if (owns_result) std::free(*reinterpret_cast<void**>(result.bytes));
+  owns_result = false;
 }
 
 bool IsReported(const gs_param_desc& param) { return IsResultParam(param); }
@@ -113,7 +113,8 @@ Status DecodeCall(const gs_operation& op,
   call->array_lengths.assign(n, 0);
   call->result = ScalarSlot{};
   call->owned_strings.clear();
-  call->owns_result_string = op.return_type == GS_TYPE_STRING;
+  call->owns_result =
+      op.return_type == GS_TYPE_STRING || op.return_array_length > 0;
   for (size_t k = 0; k < n; ++k) {
     const gs_param_desc& p = op.params[k];
     gs_arg& arg = call->args[k];
@@ -191,7 +192,19 @@ Status CheckString(const gs_operation& op, const char* what,
 StatusOr<std::string> EncodeResults(const gs_operation& op,
                                     const DecodedCall& call) {
   std::string text;
-  if (op.return_type != GS_TYPE_VOID) {
+  if (op.return_array_length > 0) {
+    const void* array = *reinterpret_cast<void* const*>(call.result.bytes);
+    if (array == nullptr) {
+      return Status::InvalidArgument(
+          "operation '" + std::string(op.name) +
+          "': the returned array is NULL; return a malloc'd array of " +
+          std::to_string(op.return_array_length) + " " +
+          TypeName(op.return_type));
+    }
+    text += EncodeArray(op.return_type, array,
+                        static_cast<size_t>(op.return_array_length)) +
+            "\n";
+  } else if (op.return_type != GS_TYPE_VOID) {
     if (op.return_type == GS_TYPE_STRING) {
       Status s = CheckString(op, "the returned string", call.result);
       if (!s.ok()) return s;
@@ -221,6 +234,9 @@ StatusOr<std::string> EncodeResults(const gs_operation& op,
 
 std::string OperationSignature(const gs_operation& op) {
   std::string text = TypeName(op.return_type);
+  if (op.return_array_length > 0) {
+    text += "[" + std::to_string(op.return_array_length) + "]";
+  }
   text += ' ';
   text += op.name;
   text += '(';

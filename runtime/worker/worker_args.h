@@ -29,7 +29,8 @@ struct DecodedCall {
   DecodedCall(DecodedCall&& other) noexcept;
   DecodedCall& operator=(DecodedCall&& other) noexcept;
   // Frees the strings the out/inout string slots and a string return value
-  // hold when the call is over (the function left them malloc'd).
+  // hold when the call is over, and a returned array (the function left
+  // them malloc'd).
   ~DecodedCall();
   void FreeStrings();
 
@@ -41,9 +42,10 @@ struct DecodedCall {
   std::vector<size_t> array_lengths;
   ScalarSlot result;
   // Parameters whose slot holds a `char*` this call owns, and whether
-  // `result` holds one (indexes, not pointers: the object may move).
+  // `result` holds a pointer it owns: a string or, for `long[3] f(...)`, an
+  // array (indexes, not pointers: the object may move).
   std::vector<size_t> owned_strings;
-  bool owns_result_string = false;
+  bool owns_result = false;
 };
 
 // True for what the worker reports back: out/inout parameters that are not
@@ -61,10 +63,11 @@ bool IsReported(const gs_param_desc& param);
 Status DecodeCall(const gs_operation& op,
                   const std::vector<const char*>& values, DecodedCall* call);
 
-// The result file: the return value (unless void), then every out/inout
-// non-File parameter in order, one encoded value per line
-// (result_values.h). Fails naming the parameter when the function left a
-// string result NULL or longer than kMaxStringResultBytes.
+// The result file: the return value (unless void; a returned array as
+// "e0,e1,..."), then every out/inout non-File parameter in order, one
+// encoded value per line (result_values.h). Fails naming the parameter when
+// the function left a string result NULL or longer than
+// kMaxStringResultBytes, or returned a NULL array.
 StatusOr<std::string> EncodeResults(const gs_operation& op,
                                     const DecodedCall& call);
 

@@ -102,6 +102,18 @@ void arrays(const int* a, const double* v, long n, double* o, char* io) {
   io[1] = static_cast<char>(io[1] + 1);
 }
 
+// {x, x + 1, x * 2}, malloc'd: the worker frees it once it is reported.
+long* ret_long_array(long x) {
+  long* values = static_cast<long*>(std::malloc(3 * sizeof(long)));
+  values[0] = x;
+  values[1] = x + 1;
+  values[2] = x * 2;
+  return values;
+}
+
+// Breaks the contract: a returned array must not be NULL.
+double* null_array(void) { return nullptr; }
+
 // Alternatives of ret_int: different results, so a test sees which ran.
 int ret_int_wide(int y) { return y + 100; }
 int ret_int_other(int z) { return z + 200; }

@@ -1,6 +1,9 @@
 /* Compiled as C by the stubgen_testdata_code target: the generated header
  * must be valid C, since C masters include it too. */
+#include <stdlib.h>
+
 #include "compss.h"
+#include "compss_types.h"
 #include "everything.h"
 
 int everything_header_is_c(void) {
@@ -17,4 +20,18 @@ int everything_header_is_c(void) {
   ret = strings("s", &out, &inout);
   if (is_sorted(2, (const float[]){1, 2})) n += count("f.txt");
   return ret_boolean(true) && ret != 0 ? n : 0;
+}
+
+/* Arrays returned by value come back as malloc'd pointers. */
+long array_returns_are_c(void) {
+  long* made = make_long_array(1, 2, 3);
+  long* three = ret_long_array(1);
+  double* triple = make_double_array(0.5, 1, 2);
+  long sum;
+  sum_long_array(made);
+  sum = made[0] + three[2] + (long)triple[2];
+  free(made);
+  free(three);
+  free(triple);
+  return sum;
 }

@@ -50,6 +50,10 @@ typedef struct gs_operation {
    * of this operation may run one of them instead (same parameters). */
   const struct gs_operation* const* alternatives;
   int num_alternatives;
+  /* `long[3] f(...)`: the return value is an array of 3 `return_type`
+   * elements, returned as a pointer to a malloc'd array that the receiver
+   * frees with free(); 0 for a single value (or void). */
+  int return_array_length;
 } gs_operation;
 
 /* One argument of a call. `in` File/string: `str`; `in` scalars: the matching
@@ -68,7 +72,8 @@ typedef struct {
 /* Master side: submits one call of `op`. When the operation returns a value
  * or has out/inout scalars or strings, waits for the task and stores the
  * results (`return_slot` points to a variable of the return type, or is
- * NULL). */
+ * NULL; for an array return value, to a pointer variable that then holds a
+ * malloc'd array of `return_array_length` elements). */
 void gs_call(const gs_operation* op, const gs_arg* args, void* return_slot);
 
 /* Master side: the generated stubs name the operations the program may
@@ -80,7 +85,8 @@ int gs_register_operations(const char* interface_name,
 /* Worker side: one entry per operation, with a trampoline that decodes the
  * arguments and calls the user's function. `args` holds one entry per
  * parameter; out/inout scalars point into `slots`, and the return value goes
- * to `return_slot`. */
+ * to `return_slot` (for an array return value, the function's malloc'd
+ * pointer, which the worker frees once it has written the result). */
 typedef void (*gs_trampoline)(const gs_arg* args, void* return_slot);
 
 typedef struct {
