@@ -107,6 +107,7 @@ void DashboardState::OnTaskEnded(const TaskEnd& end) {
   if (end.state == "done") ++c.done;
   if (end.state == "failed") ++c.failed;
   if (end.state == "futile") ++c.futile;
+  if (end.state == "cancelled") ++c.cancelled;
   ++finished_;
   task_op_.erase(op);
   Changed();
@@ -147,7 +148,8 @@ std::string DashboardState::SnapshotJson(Seconds now) const {
                    {"running", c.running},
                    {"done", c.done},
                    {"failed", c.failed},
-                   {"futile", c.futile}});
+                   {"futile", c.futile},
+                   {"cancelled", c.cancelled}});
   }
   j["operations"] = std::move(ops);
   json hosts = json::array();

@@ -44,6 +44,7 @@ class DashboardState : public RunObserver {
  private:
   struct OpCounts {
     int64_t waiting = 0, running = 0, done = 0, failed = 0, futile = 0;
+    int64_t cancelled = 0;  // stopped by the run's end (a signal)
   };
   struct HostView {
     std::string state = "up";

@@ -46,6 +46,33 @@ TEST(DashboardStateTest, CountsFollowATaskThroughItsStates) {
   EXPECT_DOUBLE_EQ(j.at("eta_s").get<double>(), 4);
 }
 
+// Ctrl-C: the running task's job is cancelled and the task with it; the
+// page counts it as cancelled, not failed, and lists no failure (issue 36).
+TEST(DashboardStateTest, ACancelledTaskIsCountedApartFromFailed) {
+  DashboardState s;
+  s.OnRunStarted(100, {"node1"});
+  s.OnTaskSubmitted({0, "scale", {}, 100});
+  s.OnJobStarted({7, 0, "scale", "node1", 101, false});
+  JobRecord rec;
+  rec.task = 0;
+  rec.job = 7;
+  rec.operation = "scale";
+  rec.host = "node1";
+  rec.started = 101;
+  rec.ended = 102;
+  rec.outcome = OutcomeClass::kCancelled;
+  s.OnJobEnded(rec);
+  s.OnTaskEnded({0, "cancelled", 102});
+  s.OnRunEnded(102, RunStatus::kCancelled);
+  json j = json::parse(s.SnapshotJson(103));
+  EXPECT_EQ(j.at("status"), "cancelled");
+  EXPECT_EQ(Op(j, "scale").at("cancelled"), 1);
+  EXPECT_EQ(Op(j, "scale").at("failed"), 0);
+  EXPECT_EQ(Op(j, "scale").at("waiting"), 0);
+  EXPECT_EQ(Op(j, "scale").at("running"), 0);
+  EXPECT_TRUE(j.at("failures").empty());
+}
+
 // The task stream's slot rows: two slots, one of them running a job 0.2 ms
 // after another, show as two rows, not three (issue 36).
 TEST(DashboardStateTest, ATwoSlotHostShowsTwoSlotRows) {

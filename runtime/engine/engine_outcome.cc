@@ -1,9 +1,9 @@
 // A job's end: the engine gathers the facts under its lock, PlanOutcome
 // (runtime/engine/outcome_plan.h, pure) decides, and this applies the
 // decision: the task's outputs become its versions, or it runs again after
-// its backoff, or it fails and its descendants become futile. Removing
-// files, cancelling the other instances and sending new jobs wait until the
-// lock is released.
+// its backoff, or it fails and its descendants become futile, or the run's
+// end cancelled it. Removing files, cancelling the other instances and
+// sending new jobs wait until the lock is released.
 #include <algorithm>
 #include <variant>
 
@@ -80,6 +80,14 @@ void Engine::ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,
   if (std::holds_alternative<TaskRetry>(plan.decision) ||
       std::holds_alternative<TaskFails>(plan.decision)) {
     TaskFailedLocked(plan, job.task);
+  }
+  if (std::holds_alternative<TaskCancelled>(plan.decision)) {
+    // The run is ending (a signal): the task neither failed nor runs again;
+    // what depends on it is left unrun, not futile.
+    --stats_.running;
+    ++stats_.cancelled;
+    if (recorder_.watched())
+      recorder_.ReportTaskEnd(mu_, job.task, "cancelled");
   }
 }
 

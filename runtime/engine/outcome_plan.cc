@@ -38,9 +38,9 @@ Failure Classify(const JobOutcome& outcome, const OutcomeFacts& facts,
     return {Budget::kTimeout, budgets.timeout,
             "timed out after " + FormatDuration(timed->limit), timed->log_dir};
   }
-  // Cancelled: by a proactive policy (placed anew) or by the run's end
-  // (final).
-  return {Budget::kInfra, facts.stopping ? -1 : budgets.infra, "cancelled", ""};
+  // Cancelled by a proactive policy: placed anew (the run's end cancels
+  // the task instead, PlanOutcome).
+  return {Budget::kInfra, budgets.infra, "cancelled", ""};
 }
 
 }  // namespace
@@ -74,6 +74,12 @@ OutcomePlan PlanOutcome(const JobOutcome& outcome, const OutcomeFacts& facts,
   }
   if (plan.successful_job) {
     plan.decision = TaskDone{};
+    return plan;
+  }
+  // Stopped by the run's end (a signal): not the task's failure.
+  if (std::holds_alternative<Cancelled>(outcome) && facts.stopping &&
+      !facts.other_instances) {
+    plan.decision = TaskCancelled{};
     return plan;
   }
   Failure failure = Classify(outcome, facts, budgets);

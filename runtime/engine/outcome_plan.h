@@ -1,7 +1,8 @@
 // What a job's outcome means for its task and its host (ninja's Plan beside
 // the Engine's Builder): the task is done; it runs again after a backoff,
 // charged to the budget of the failure's class; it fails (and its
-// descendants become futile); or the outcome decides nothing, because the
+// descendants become futile); it is cancelled by the run's end; or the
+// outcome decides nothing, because the
 // instance was superseded or another instance of the task still runs.
 // Alongside: whether the host is lost (then the engine rewinds what only it
 // held, runtime/graph/rewind.h) and how the job counts for success rates.
@@ -57,6 +58,10 @@ struct TaskFails {
   std::string error;
   std::string log_dir;  // the job's logs, when kept
 };
+// The run is ending (a signal) and stopped the task's job: the task is
+// cancelled, neither failed nor run again, and what depends on it simply
+// never runs.
+struct TaskCancelled {};
 // Another instance won, or the task was put back and runs again: this job's
 // outcome decides nothing (a replica's outputs are discarded).
 struct InstanceSuperseded {};
@@ -65,7 +70,7 @@ struct InstanceSuperseded {};
 struct InstanceFailed {
   std::string error;
 };
-using TaskDecision = std::variant<TaskDone, TaskRetry, TaskFails,
+using TaskDecision = std::variant<TaskDone, TaskRetry, TaskFails, TaskCancelled,
                                   InstanceSuperseded, InstanceFailed>;
 
 struct OutcomePlan {

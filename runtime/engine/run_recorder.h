@@ -111,7 +111,8 @@ class RunRecorder {
                  const JobReport& report, bool replica, Seconds submitted)
       REQUIRES(mu);
   void ReportEvent(const Mutex& mu, RunEvent event) REQUIRES(mu);
-  // `state`: "done", "failed" or "futile".
+  // `state`: "done", "failed", "futile" or "cancelled" (the run's end
+  // stopped its job).
   void ReportTaskEnd(const Mutex& mu, TaskId task, const char* state)
       REQUIRES(mu);
   // Availability checks and host losses go to the history only (kept even

@@ -317,6 +317,47 @@ TEST_F(RunRecorderTest, TheHistoryGetsWhatTheObserversHeard) {
   EXPECT_TRUE(messages_.messages().empty()) << messages_.AllText();
 }
 
+// Ctrl-C: the running task's job is cancelled by the run's end and the
+// task with it. The history keeps it as cancelled and counts it apart: the
+// run has no failed task and no failed job (issue 36).
+TEST_F(RunRecorderTest, ATaskTheRunsEndStoppedIsCancelledNotFailed) {
+  ASSERT_TRUE(OpenHistory());
+  Observe();
+  SubmitThree();
+  {
+    MutexLock lock(&mu_);
+    for (TaskId t = 0; t < 3; ++t) recorder_.ReportTaskSubmitted(mu_, t);
+    recorder_.ReportJobStart(mu_, 1, 0, 0, false);
+    JobReport cancelled;
+    cancelled.id = 1;
+    cancelled.outcome = Cancelled{};
+    cancelled.started = 1001;
+    cancelled.ended = 1002;
+    recorder_.RecordJob(mu_, 0, 0, cancelled, false, 0);
+    recorder_.ReportTaskEnd(mu_, 0, "cancelled");
+  }
+  WritePending();
+  ASSERT_TRUE(recorder_.EndRun(RunStatus::kCancelled).ok());
+  ASSERT_EQ(observer_->ends.size(), 1u);
+  EXPECT_EQ(observer_->ends[0].state, "cancelled");
+
+  std::unique_ptr<History> history = Reopen();
+  ASSERT_NE(history, nullptr);
+  auto tasks = history->LoadTasks(recorder_.run_id());
+  ASSERT_TRUE(tasks.ok());
+  ASSERT_EQ(tasks->size(), 3u);
+  EXPECT_EQ((*tasks)[0].state, "cancelled");
+  EXPECT_EQ((*tasks)[1].state, "submitted");  // never ran
+  auto run = history->LoadRun(recorder_.run_id());
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->status, "cancelled");
+  EXPECT_EQ(run->failed_tasks, 0);
+  EXPECT_EQ(run->cancelled_tasks, 1);
+  EXPECT_EQ(run->failed_jobs, 0);
+  EXPECT_EQ(run->cancelled_jobs, 1);
+  EXPECT_TRUE(messages_.messages().empty()) << messages_.AllText();
+}
+
 TEST_F(RunRecorderTest, ANextRunLearnsFromThisOne) {
   ASSERT_TRUE(OpenHistory());
   SubmitThree();

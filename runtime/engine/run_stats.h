@@ -29,6 +29,8 @@ struct RunStats {
   uint64_t running = 0;
   uint64_t failed = 0;
   uint64_t futile = 0;  // not run: an input was never produced
+  // Stopped by the run's end (a signal): neither failed nor done.
+  uint64_t cancelled = 0;
   uint64_t jobs = 0;
   uint64_t retries = 0;
   // Replicas started (paper 001) and how many of them finished first.
@@ -52,9 +54,11 @@ struct RunStats {
   std::vector<std::string> notes;
 
   uint64_t waiting() const {
-    return submitted - done - running - failed - futile;
+    return submitted - done - running - failed - futile - cancelled;
   }
-  bool all_finished() const { return done + failed + futile == submitted; }
+  bool all_finished() const {
+    return done + failed + futile + cancelled == submitted;
+  }
 };
 
 // "gsrt: 120 done, 2 running, 30 waiting, 0 failed"

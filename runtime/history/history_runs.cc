@@ -43,7 +43,11 @@ constexpr char kRunColumns[] =
     "(SELECT count(*) FROM run_tasks t WHERE t.run_id = r.id "
     "   AND t.state = 'failed'), "
     "(SELECT count(*) FROM jobs j WHERE j.run_id = r.id "
-    "   AND j.outcome != 'ok') "
+    "   AND j.outcome NOT IN ('ok', 'cancelled')), "
+    "(SELECT count(*) FROM run_tasks t WHERE t.run_id = r.id "
+    "   AND t.state = 'cancelled'), "
+    "(SELECT count(*) FROM jobs j WHERE j.run_id = r.id "
+    "   AND j.outcome = 'cancelled') "
     "FROM runs r";
 
 RunRow RunFromRow(const SqliteStatement& s) {
@@ -59,6 +63,8 @@ RunRow RunFromRow(const SqliteStatement& s) {
   r.jobs = s.ColumnInt(8);
   r.failed_tasks = s.ColumnInt(9);
   r.failed_jobs = s.ColumnInt(10);
+  r.cancelled_tasks = s.ColumnInt(11);
+  r.cancelled_jobs = s.ColumnInt(12);
   return r;
 }
 

@@ -182,12 +182,40 @@ constexpr char kSchemaV5[] = R"sql(
 CREATE INDEX batch_jobs_by_job ON batch_jobs (run_id, host, job_id);
 )sql";
 
+// Version 6: a task the run's end stopped (Ctrl-C) is `cancelled`, not
+// `failed` (issue 36). SQLite cannot change a CHECK constraint: the table
+// is rebuilt. Interrupted runs recorded before this, whose task's last job
+// was cancelled, have that task's `failed` read as what it was.
+constexpr char kSchemaV6[] = R"sql(
+CREATE TABLE run_tasks_v6 (
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  task_id     INTEGER NOT NULL,
+  operation   TEXT NOT NULL,
+  depends_on  TEXT NOT NULL DEFAULT '',
+  submitted   REAL NOT NULL,
+  state       TEXT NOT NULL DEFAULT 'submitted'
+              CHECK (state IN ('submitted', 'done', 'failed', 'futile',
+                               'cancelled')),
+  ended       REAL,
+  PRIMARY KEY (run_id, task_id)
+) WITHOUT ROWID;
+INSERT INTO run_tasks_v6
+  SELECT run_id, task_id, operation, depends_on, submitted, state, ended
+  FROM run_tasks;
+DROP TABLE run_tasks;
+ALTER TABLE run_tasks_v6 RENAME TO run_tasks;
+UPDATE run_tasks SET state = 'cancelled'
+  WHERE state = 'failed'
+    AND run_id IN (SELECT id FROM runs WHERE status = 'cancelled')
+    AND (SELECT j.outcome FROM jobs j
+         WHERE j.run_id = run_tasks.run_id AND j.task_id = run_tasks.task_id
+           AND j.replica = 0
+         ORDER BY j.id DESC LIMIT 1) = 'cancelled';
+)sql";
+
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1},
-    {2, kSchemaV2},
-    {3, kSchemaV3},
-    {4, kSchemaV4},
-    {5, kSchemaV5},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3},
+    {4, kSchemaV4}, {5, kSchemaV5}, {6, kSchemaV6},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {

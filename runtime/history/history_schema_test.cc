@@ -73,6 +73,46 @@ TEST_F(HistorySchemaTest, AppliesOnlyMissingStepsInOrder) {
   EXPECT_EQ(Tables(), 3);
 }
 
+TEST_F(HistorySchemaTest, Version6KeepsTasksAndReadsCancelledAsCancelled) {
+  // A version 5 history with an interrupted run (Ctrl-C) whose running task
+  // was recorded as failed, its job cancelled, and a run with a true
+  // failure.
+  auto all = HistoryMigrations();
+  ASSERT_GE(all.size(), 6u);
+  ASSERT_TRUE(MigrateHistory(*db_, all.first(5)).ok());
+  ASSERT_TRUE(db_->Exec(R"sql(
+    INSERT INTO runs (id, started, program, cwd, status)
+      VALUES (1, 1, 'p', '/', 'cancelled'), (2, 2, 'p', '/', 'failed');
+    INSERT INTO run_tasks (run_id, task_id, operation, submitted, state)
+      VALUES (1, 1, 'op', 1, 'done'), (1, 2, 'op', 1, 'failed'),
+             (2, 1, 'op', 2, 'failed');
+    INSERT INTO jobs (run_id, task_id, job_id, operation, host, outcome)
+      VALUES (1, 1, 1, 'op', 'h', 'ok'), (1, 2, 2, 'op', 'h', 'cancelled'),
+             (2, 1, 1, 'op', 'h', 'app');
+  )sql")
+                  .ok());
+  Status s = MigrateHistory(*db_, all);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(Version(), 6);
+  auto state = [&](int run, int task) {
+    auto stmt = db_->Prepare(
+        "SELECT state FROM run_tasks WHERE run_id = ?1 AND task_id = ?2");
+    EXPECT_TRUE(stmt.ok());
+    stmt->BindInt(1, run);
+    stmt->BindInt(2, task);
+    EXPECT_TRUE(stmt->Step().value());
+    return stmt->ColumnText(0);
+  };
+  EXPECT_EQ(state(1, 1), "done");
+  EXPECT_EQ(state(1, 2), "cancelled");
+  EXPECT_EQ(state(2, 1), "failed");  // a true failure stays one
+  // The new state is accepted.
+  EXPECT_TRUE(db_->Exec("INSERT INTO run_tasks (run_id, task_id, operation, "
+                        "submitted, state) VALUES (1, 3, 'op', 1, "
+                        "'cancelled')")
+                  .ok());
+}
+
 TEST_F(HistorySchemaTest, FailingStepRollsBackEveryStep) {
   const Migration steps[] = {
       {1, "CREATE TABLE a (x INTEGER)"},

@@ -60,7 +60,8 @@ struct RunEvent {
   std::string detail;           // why, or what (a transfer's file)
 };
 
-// How a task ended: "done", "failed" or "futile".
+// How a task ended: "done", "failed", "futile" or "cancelled" (stopped by
+// the run's end: a signal).
 struct TaskEnd {
   TaskId task = 0;
   std::string state;
@@ -79,13 +80,15 @@ struct RunRow {
   int64_t tasks = 0;   // recorded tasks (0 before schema version 3)
   int64_t jobs = 0;    // job attempts
   int64_t failed_tasks = 0;
-  int64_t failed_jobs = 0;  // attempts that did not end ok
+  int64_t failed_jobs = 0;      // attempts that failed (not ok, not cancelled)
+  int64_t cancelled_tasks = 0;  // stopped by the run's end
+  int64_t cancelled_jobs = 0;   // attempts cancelled (by gsrt or the run's end)
 };
 
 // A task as the history keeps it.
 struct StoredTask {
   TaskRecord record;
-  std::string state;  // submitted, done, failed, futile
+  std::string state;  // submitted, done, failed, futile, cancelled
   Seconds ended = 0;
 };
 

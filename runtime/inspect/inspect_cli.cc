@@ -25,6 +25,7 @@ struct Args {
   std::string run;  // "" or "latest": the newest
   bool json = false;
   bool failed = false;
+  bool cancelled = false;
   std::string state;
   std::string output;
 };
@@ -168,7 +169,9 @@ int Command::Tasks() {
   auto jobs = history_->JobsForRun(run.id);
   if (!jobs.ok()) return Fail(jobs.status());
   std::vector<TaskLine> lines = TaskLines(*tasks, *jobs);
-  std::string state = a_.failed ? "failed" : a_.state;
+  std::string state = a_.failed      ? "failed"
+                      : a_.cancelled ? "cancelled"
+                                     : a_.state;
   if (!state.empty()) {
     std::erase_if(lines,
                   [&](const TaskLine& t) { return t.task.state != state; });
@@ -226,7 +229,8 @@ int RunGsrtCommand(const std::vector<std::string>& args, const ConfigEnv& env,
   Args a;
   CLI::App* runs = AddCommand(app, "runs",
                               "List the recorded runs: start, duration, "
-                              "status, tasks, failed tasks, job attempts.",
+                              "status, tasks, failed and cancelled tasks, "
+                              "job attempts.",
                               &a, false, true);
   CLI::App* show = AddCommand(
       app, "show",
@@ -237,9 +241,15 @@ int RunGsrtCommand(const std::vector<std::string>& args, const ConfigEnv& env,
   CLI::App* tasks = AddCommand(
       app, "tasks", "A run's tasks: state, attempts, last host and error.", &a,
       true, true);
-  tasks->add_flag("--failed", a.failed, "only the failed tasks");
+  CLI::Option* failed =
+      tasks->add_flag("--failed", a.failed, "only the failed tasks");
+  tasks
+      ->add_flag("--cancelled", a.cancelled,
+                 "only the tasks the run's end stopped (Ctrl-C)")
+      ->excludes(failed);
   tasks->add_option("--state", a.state, "only tasks in this state")
-      ->check(CLI::IsMember({"submitted", "done", "failed", "futile"}));
+      ->check(CLI::IsMember(
+          {"submitted", "done", "failed", "futile", "cancelled"}));
   CLI::App* trace = AddCommand(
       app, "trace",
       "Rebuild a run's Chrome trace-event JSON (as GSRT_TRACE writes it) "

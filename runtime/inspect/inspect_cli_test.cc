@@ -168,6 +168,64 @@ TEST_F(InspectCliTest, TasksFiltersByState) {
                Gsrt({"tasks", "2", "--state", "futile", "--json"}));
 }
 
+// Run 3, as the engine records a master stopped by Ctrl-C: task 0 done,
+// tasks 1 and 2 running (their jobs cancelled by the run's end), task 3
+// never started.
+void RecordInterrupted(const std::string& path) {
+  auto h = History::Open(path);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  History& db = **h;
+  auto r = db.BeginRun("/apps/bin/pipeline", "/work", 1, kT0 + 100);
+  ASSERT_TRUE(r.ok());
+  for (TaskId t : {0, 1, 2, 3}) {
+    ASSERT_TRUE(db.RecordTask(*r, {t, "scale", {}, kT0 + 100}).ok());
+  }
+  ASSERT_TRUE(
+      db.RecordJob(Job(*r, 0, 1, "scale", "node1", 101, 102, OutcomeClass::kOk))
+          .ok());
+  ASSERT_TRUE(db.RecordTaskEnd(*r, {0, "done", kT0 + 102}).ok());
+  for (TaskId t : {1, 2}) {
+    JobRecord j =
+        Job(*r, t, t + 1, "scale", "node1", 102, 103, OutcomeClass::kCancelled);
+    j.exit_code.reset();
+    j.error.clear();
+    j.log_dir.clear();
+    ASSERT_TRUE(db.RecordJob(j).ok());
+    ASSERT_TRUE(db.RecordTaskEnd(*r, {t, "cancelled", kT0 + 103}).ok());
+  }
+  ASSERT_TRUE(db.EndRun(*r, RunStatus::kCancelled, kT0 + 103).ok());
+}
+
+TEST_F(InspectCliTest, CancelledTasksAreListedAndCountedApartFromFailed) {
+  RecordInterrupted(history_);
+  int code = -1;
+  EXPECT_EQ(Gsrt({"tasks", "3", "--failed"}, &code), "no tasks\n");
+  EXPECT_EQ(code, 0) << err_;
+  auto cancelled =
+      nlohmann::json::parse(Gsrt({"tasks", "3", "--cancelled", "--json"}));
+  ASSERT_EQ(cancelled.at("tasks").size(), 2u);
+  for (const auto& t : cancelled.at("tasks")) {
+    EXPECT_EQ(t.at("state"), "cancelled");
+  }
+  EXPECT_EQ(Gsrt({"tasks", "3", "--state", "cancelled"}),
+            Gsrt({"tasks", "3", "--cancelled"}));
+  EXPECT_NE(Gsrt({"tasks", "3"}).find("cancelled"), std::string::npos);
+  auto runs = nlohmann::json::parse(Gsrt({"runs", "--json"}));
+  const auto& run = runs.at("runs").at(2);
+  EXPECT_EQ(run.at("status"), "cancelled");
+  EXPECT_EQ(run.at("failed_tasks"), 0);
+  EXPECT_EQ(run.at("cancelled_tasks"), 2);
+  EXPECT_EQ(run.at("failed_jobs"), 0);
+  EXPECT_EQ(run.at("cancelled_jobs"), 2);
+  auto show = nlohmann::json::parse(Gsrt({"show", "3", "--json"}));
+  EXPECT_EQ(show.at("tasks").at("failed"), 0);
+  EXPECT_EQ(show.at("tasks").at("cancelled"), 2);
+  EXPECT_TRUE(show.at("failed_tasks").empty());
+  EXPECT_NE(Gsrt({"show", "3"}).find("0 failed, 0 futile, 2 cancelled"),
+            std::string::npos);
+  EXPECT_NE(Gsrt({"dot", "3"}).find("lightsteelblue"), std::string::npos);
+}
+
 TEST_F(InspectCliTest, DotDrawsTheTrueDependencies) {
   ExpectGolden("dot.txt", Gsrt({"dot"}));
 }

@@ -46,6 +46,8 @@ ordered RunJson(const RunRow& r) {
   j["failed_tasks"] = r.failed_tasks;
   j["jobs"] = r.jobs;
   j["failed_jobs"] = r.failed_jobs;
+  j["cancelled_tasks"] = r.cancelled_tasks;
+  j["cancelled_jobs"] = r.cancelled_jobs;
   return j;
 }
 
@@ -68,18 +70,18 @@ std::string FormatTime(Seconds t) {
 
 std::string FormatRuns(const std::vector<RunRow>& runs) {
   if (runs.empty()) return "no runs recorded\n";
-  std::string out =
-      Printf("%4s  %-20s  %-9s  %-9s  %6s  %6s  %6s  %s\n", "RUN", "STARTED",
-             "DURATION", "STATUS", "TASKS", "FAILED", "JOBS", "PROGRAM");
+  std::string out = Printf("%4s  %-20s  %-9s  %-9s  %6s  %6s  %9s  %6s  %s\n",
+                           "RUN", "STARTED", "DURATION", "STATUS", "TASKS",
+                           "FAILED", "CANCELLED", "JOBS", "PROGRAM");
   for (const RunRow& r : runs) {
     const std::string status =
         r.status == "running" && r.ended == 0 ? "running?" : r.status;
     out += Printf("%4" PRId64 "  %-20s  %-9s  %-9s  %6" PRId64 "  %6" PRId64
-                  "  %6" PRId64 "  %s\n",
+                  "  %9" PRId64 "  %6" PRId64 "  %s\n",
                   r.id, FormatTime(r.started).c_str(),
                   r.ended > 0 ? Duration(r.ended - r.started).c_str() : "-",
-                  status.c_str(), r.tasks, r.failed_tasks, r.jobs,
-                  Basename(r.program).c_str());
+                  status.c_str(), r.tasks, r.failed_tasks, r.cancelled_tasks,
+                  r.jobs, Basename(r.program).c_str());
   }
   if (!runs.empty() && runs.back().status == "running") {
     out += "(running?: still running, or the master was killed)\n";
@@ -103,8 +105,9 @@ std::string FormatShow(const RunRow& run, const RunReport& r) {
                     : "never ended",
       run.program.c_str(), run.cwd.c_str());
   out += Printf("tasks: %" PRId64 " (%" PRId64 " done, %" PRId64
-                " failed, %" PRId64 " futile), %" PRId64 " job attempts\n",
-                r.tasks, r.done, r.failed, r.futile, r.jobs);
+                " failed, %" PRId64 " futile, %" PRId64 " cancelled), %" PRId64
+                " job attempts\n",
+                r.tasks, r.done, r.failed, r.futile, r.cancelled, r.jobs);
   out += "hosts:\n";
   for (const HostUse& h : r.hosts) {
     out += Printf("  %-16s %5" PRId64 " jobs  %5" PRId64
@@ -154,7 +157,8 @@ std::string ShowJson(const RunRow& run, const RunReport& r) {
   j["tasks"] = {{"total", r.tasks},
                 {"done", r.done},
                 {"failed", r.failed},
-                {"futile", r.futile}};
+                {"futile", r.futile},
+                {"cancelled", r.cancelled}};
   j["jobs"] = r.jobs;
   j["hosts"] = ordered::array();
   for (const HostUse& h : r.hosts) {
@@ -247,10 +251,11 @@ std::string TasksJson(RunId run, const std::vector<TaskLine>& tasks) {
 std::string FormatDot(const std::vector<StoredTask>& tasks) {
   std::string out = "digraph gsrt {\n  node [shape=box, style=filled];\n";
   for (const StoredTask& t : tasks) {
-    const char* color = t.state == "done"     ? "palegreen"
-                        : t.state == "failed" ? "salmon"
-                        : t.state == "futile" ? "lightgrey"
-                                              : "lightyellow";
+    const char* color = t.state == "done"        ? "palegreen"
+                        : t.state == "failed"    ? "salmon"
+                        : t.state == "futile"    ? "lightgrey"
+                        : t.state == "cancelled" ? "lightsteelblue"
+                                                 : "lightyellow";
     out += Printf("  t%u [label=\"%s #%u\", fillcolor=%s];\n", t.record.task,
                   t.record.operation.c_str(), t.record.task, color);
   }

@@ -133,6 +133,7 @@ RunReport BuildRunReport(const std::vector<StoredTask>& tasks,
     r.done += t.state == "done";
     r.failed += t.state == "failed";
     r.futile += t.state == "futile";
+    r.cancelled += t.state == "cancelled";
     widen(t.record.submitted);
     widen(t.ended);
   }

@@ -54,6 +54,7 @@ struct CriticalPath {
 struct RunReport {
   Seconds span = 0;  // first submission to last end
   int64_t tasks = 0, done = 0, failed = 0, futile = 0;
+  int64_t cancelled = 0;  // stopped by the run's end (a signal)
   int64_t jobs = 0;
   std::vector<HostUse> hosts;            // by name
   std::vector<OperationUse> operations;  // slowest (mean) first
