@@ -275,6 +275,9 @@ void Engine::OnSignal(int sig) {
        SignalStopMessage(sig, running).c_str());
   for (auto& h : hosts_) h->adapter->Shutdown();
   RecordPending();
+  // Shutdown cancelled the batch jobs and pilots the adapters held: the
+  // next run must not offer to take them over.
+  if (journal_) journal_->RecordStillQueued(mu_);
   recorder_.ReportRunEnded(&mu_, RunStatus::kCancelled);
   (void)recorder_.EndRun(RunStatus::kCancelled);
   std::_Exit(128 + sig);

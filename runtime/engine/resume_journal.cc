@@ -280,6 +280,34 @@ void ResumeJournal::RecordSubmissions(Mutex& mu, const std::string& host,
   WriteQueuedJobs(mu, std::move(rows), /*commit=*/true);
 }
 
+void ResumeJournal::RecordStillQueued(Mutex& mu) {
+  std::vector<QueuedJobEntry> rows;
+  std::vector<RunId> runs;
+  {
+    MutexLock lock(&mu);
+    for (auto& [key, e] : queued_) rows.push_back(std::move(e));
+    for (QueuedJobEntry& e : forget_) rows.push_back(std::move(e));
+    queued_.clear();
+    forget_.clear();
+    runs = interrupted_;
+  }
+  runs.push_back(env_.run);
+  Status s;
+  for (RunId run : runs) {
+    if (s.ok()) s = env_.history->DeleteQueuedJobs(run);
+  }
+  // Kept with the signatures their own run recorded.
+  for (QueuedJobEntry& e : rows) {
+    e.run = env_.run;
+    if (s.ok()) s = env_.history->RecordQueuedJob(e);
+  }
+  if (s.ok()) s = env_.history->Flush();
+  if (!s.ok()) {
+    Sayf(*env_.messages, MessageKind::kWarning, "gsrt: warning: history: %s\n",
+         s.message().c_str());
+  }
+}
+
 void ResumeJournal::WriteQueuedJobs(Mutex& mu, std::vector<QueuedJobEntry> rows,
                                     bool commit) {
   {

@@ -157,6 +157,11 @@ class ResumeJournal {
   // Writes the entries of the tasks finished since the last call (hashes
   // and stats files outside `mu`).
   void Write(Mutex& mu) EXCLUDES(mu);
+  // After a signal stopped the run and its adapters cancelled the jobs
+  // they held: rewrites the batch jobs of this run and of the runs it
+  // resumed as those that may still be queued (never taken over, never
+  // cancelled), so that the next run offers to take over only those.
+  void RecordStillQueued(Mutex& mu) EXCLUDES(mu);
   // Records `rows` (a run, host and job each) with their tasks' signatures
   // and commits them if `commit`.
   void WriteQueuedJobs(Mutex& mu, std::vector<QueuedJobEntry> rows, bool commit)

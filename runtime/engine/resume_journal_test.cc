@@ -328,6 +328,56 @@ TEST_F(ResumeJournalTest, TakesOverTheBatchJobOfATaskOnItsHost) {
   EXPECT_EQ(forget[0].job.batch_id, "101");
 }
 
+// Ctrl-C on the run that took a job over: its adapters cancelled that
+// job, so the next run is offered only the job nobody touched (issue 36).
+TEST_F(ResumeJournalTest, AfterASignalOnlyJobsNotCancelledAreOffered) {
+  auto first = StartRun();
+  TaskId a = Produce(*first, "a.txt", 1);
+  TaskId b = Produce(*first, "b.txt", 2);
+  Finish(*first, Produce(*first, "done.txt", 3));
+  first->journal->Write(mu_);
+  std::vector<QueuedJobEntry> rows(2);
+  rows[0].run = rows[1].run = first->id;
+  rows[0].host = rows[1].host = "node";
+  rows[0].job = QueuedJobOf(7, a, "100");
+  rows[1].job = QueuedJobOf(8, b, "101");
+  first->journal->WriteQueuedJobs(mu_, rows, /*commit=*/true);
+
+  auto second = StartRun();
+  TaskId a2 = Produce(*second, "a.txt", 1);
+  ASSERT_TRUE(second->journal->TakeOver(a2, "node").has_value());
+  // The take-over is recorded under the second run, as the adapter does.
+  std::vector<QueuedJobEntry> adopted(1);
+  adopted[0].run = second->id;
+  adopted[0].host = "node";
+  adopted[0].job = QueuedJobOf(9, a2, "100");
+  adopted[0].job.adopted = true;
+  second->journal->WriteQueuedJobs(mu_, adopted, /*commit=*/true);
+  second->journal->RecordStillQueued(mu_);
+  auto left_by_first = history_->LoadQueuedJobs(first->id);
+  ASSERT_TRUE(left_by_first.ok());
+  EXPECT_TRUE(left_by_first->empty());
+  auto left = history_->LoadQueuedJobs(second->id);
+  ASSERT_TRUE(left.ok());
+  ASSERT_EQ(left->size(), 1u);
+  EXPECT_EQ((*left)[0].job.batch_id, "101");
+
+  const size_t said_before = messages_.AllText().size();
+  auto third = StartRun();
+  EXPECT_TRUE(messages_.Has(MessageKind::kInfo,
+                            "gsrt: resuming: 1 batch jobs of run 2 may still "
+                            "be queued or running; they are taken over, not "
+                            "run again\n"))
+      << messages_.AllText();
+  EXPECT_EQ(messages_.AllText().substr(said_before).find("of run 1 may"),
+            std::string::npos);
+  Produce(*third, "a.txt", 1);  // the same graph, so the same file names
+  TaskId b3 = Produce(*third, "b.txt", 2);
+  std::optional<QueuedJob> job = third->journal->TakeOver(b3, "node");
+  ASSERT_TRUE(job.has_value());  // kept with the signature of its task
+  EXPECT_EQ(job->batch_id, "101");
+}
+
 TEST_F(ResumeJournalTest, OutputsOnOtherHostsAreFetchedThenKeptThere) {
   auto first = StartRun();
   first->site->hosts = {{"far", false, true, "/far/data"}};

@@ -116,6 +116,9 @@ class History {
   // task retried has its latest job first), a job's own submission before
   // the job it took over.
   StatusOr<std::vector<QueuedJobEntry>> LoadQueuedJobs(RunId run);
+  // Deletes every row of `run` (its jobs were cancelled, or are recorded
+  // again under a newer run).
+  Status DeleteQueuedJobs(RunId run);
 
   // --- Probe facts and listings (history_probes.cc; gsdeploy, grank). ---
   Status RecordHostProbe(const HostProbeRecord& probe);

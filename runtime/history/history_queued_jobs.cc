@@ -92,6 +92,13 @@ Status History::RecordQueuedJob(const QueuedJobEntry& entry) {
   return Write(s);
 }
 
+Status History::DeleteQueuedJobs(RunId run) {
+  auto stmt = db_->Prepare("DELETE FROM batch_jobs WHERE run_id = ?1");
+  if (!stmt.ok()) return stmt.status();
+  stmt->BindInt(1, run);
+  return Write(*stmt);
+}
+
 StatusOr<std::vector<QueuedJobEntry>> History::LoadQueuedJobs(RunId run) {
   auto stmt = db_->Prepare(
       "SELECT host, batch_id, name, dir, array_index, job_id, task_id, "
