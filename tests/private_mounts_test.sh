@@ -32,10 +32,15 @@ dir=$1
 source "$dir/private_mounts.sh"
 mkdir -p "$dir/hide" "$dir/empty"
 echo secret > "$dir/hide/file"
-private_mounts bash -c '
+inside='
   mount --bind "$1/empty" "$1/hide" || exit 1
-  [ -z "$(ls -A "$1/hide")" ] && echo "inside: hidden"' _ "$dir"
+  [ -z "$(ls -A "$1/hide")" ] && echo "inside: hidden"'
+private_mounts bash -c "$inside" _ "$dir"
 echo "private_mounts: exit $?"
+# Again from a command substitution, as bad_environment calls it: there
+# bash runs unshare in the subshell's place (its pid is then inside).
+out=$(private_mounts bash -c "$inside" _ "$dir") || true
+echo "$out" | sed "s/^inside:/inside (substituted):/"
 [ -f "$dir/hide/file" ] && echo "outside: visible"
 grep -q " $dir/hide " /proc/self/mountinfo && echo "outside: LEAKED MOUNT"
 ls -A / | grep -q '^\.gsrt-private-mounts' && echo "outside: LEFT A PROBE"
@@ -47,7 +52,8 @@ mkdir "$work/real"
 cp "$helper" "$work/real/"
 out=$(bash "$work/body.sh" "$work/real" 2>&1)
 echo "real root: $(echo "$out" | tr '\n' ';')"
-grep -q "inside: hidden" <<< "$out" && grep -q "exit 0" <<< "$out" &&
+grep -q "inside: hidden" <<< "$out" && grep -q "inside (substituted): hidden" <<< "$out" &&
+  grep -q "private_mounts: exit 0" <<< "$out" &&
   grep -q "outside: visible" <<< "$out" || fail "on the real root: $out"
 
 # A chroot whose / is a plain directory of a tmpfs mounted with PROPAGATION.
@@ -88,16 +94,18 @@ grep -q "plain unshare: fails" <<< "$out" ||
   fail "the chroot does not reproduce the problem (unshare --propagation private works there)"
 grep -q "inside: hidden" <<< "$out" || fail "chroot (private): the mount did not work inside: $out"
 grep -q "private_mounts: exit 0" <<< "$out" || fail "chroot (private): private_mounts failed: $out"
+grep -q "inside (substituted): hidden" <<< "$out" ||
+  fail "chroot (private): private_mounts failed in a command substitution: $out"
 grep -q "outside: visible" <<< "$out" || fail "chroot (private): the mount shows outside: $out"
 grep -q "LEAKED\|LEFT" <<< "$out" && fail "chroot (private): $out"
 
 out=$(chroot_run shared 2>&1) || fail "chroot (shared): $out"
 echo "chroot, shared: $(echo "$out" | tr '\n' ';')"
-grep -q "private_mounts: exit 0" <<< "$out" &&
+grep -q "exit 0" <<< "$out" &&
   fail "chroot (shared): private_mounts ran though its mounts would show outside"
 grep -q "propagates mounts (shared)" <<< "$out" ||
   fail "chroot (shared): no message says why: $out"
-grep -q "inside: hidden" <<< "$out" && fail "chroot (shared): the command ran"
+grep -q "inside.*: hidden" <<< "$out" && fail "chroot (shared): the command ran"
 grep -q "outside: visible" <<< "$out" || fail "chroot (shared): $out"
 grep -q "LEAKED\|LEFT" <<< "$out" && fail "chroot (shared): $out"
 echo "OK: private mount namespaces on the real root and in a chroot; refused where mounts would propagate"

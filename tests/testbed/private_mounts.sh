@@ -7,11 +7,10 @@
 # A COMMAND that leaves a daemon behind keeps the namespace alive.
 
 private_mounts() {
-  local outer=$BASHPID
+  # Descriptor 87: the mount table of the namespace this is called in, opened
+  # before unshare (a pid would not do: bash may exec unshare in its place).
   unshare --mount --propagation unchanged -- bash -c '
     set -e
-    outer=$1
-    shift
     fail() { echo "private_mounts: $*" >&2; exit 1; }
     if ! mount --make-rprivate / 2>/dev/null; then
       # / is not a mount point: make private each mount that can be named
@@ -28,10 +27,10 @@ private_mounts() {
         fail "/ is not a mount point and not writable: cannot check that mounts stay inside"
       mount -t tmpfs -o size=4k gsrt-probe "$probe" || { rmdir "$probe"; fail "cannot mount a tmpfs"; }
       leaks=0
-      grep -qF " $probe " "/proc/$outer/mountinfo" && leaks=1
+      grep -qF " $probe " <&87 && leaks=1
       umount "$probe" && rmdir "$probe"
       ((leaks == 0)) || fail "/ is not a mount point and the file system under it propagates mounts (shared): this namespace'"'"'s mounts would show outside it. Make the chroot'"'"'s root a mount point first: mount --bind DIR DIR && mount --make-private DIR"
     fi
-    exec "$@"
-  ' private_mounts "$outer" "$@"
+    exec 87<&- "$@"
+  ' private_mounts "$@" 87</proc/self/mountinfo
 }
