@@ -15,13 +15,17 @@
 # locked        the history held by another process's write transaction
 #
 # Needs root for the mounts, done in a private mount namespace
-# (unshare -m) so nothing outside this test sees them.
+# (tests/testbed/private_mounts.sh, also in a chroot) so nothing outside
+# this test sees them; skipped otherwise. As root it never skips.
 set -euo pipefail
 master=$1 sequential=$2
-if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
-  echo "SKIP: needs root and unshare -m for tmpfs mounts"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIP: needs root for tmpfs mounts"
   exit 77
 fi
+source "$(dirname "$0")/testbed/private_mounts.sh"
+private_mounts true ||
+  { echo "FAIL: cannot make a private mount namespace here, as root"; exit 1; }
 top=$(mktemp -d)
 holder=
 cleanup() {
@@ -60,7 +64,7 @@ echo "something of the user's" > "$top/old/notes.txt"
 
 # --- full-staging: .gsrt on the same small tmpfs as the run ---------------
 mkdir "$top/a"
-unshare -m bash -c '
+private_mounts bash -c '
   set -e
   mount -t tmpfs -o size=400k tmpfs "$1"
   cp "$2"/* "$1"/
@@ -86,7 +90,7 @@ rm -rf "$top/files" "$top/out" "$top/err"
 
 # --- full-off: results cannot be copied to the user's file system ---------
 mkdir "$top/b" "$top/bwork"
-unshare -m bash -c '
+private_mounts bash -c '
   set -e
   mount -t tmpfs -o size=4m tmpfs "$5"
   mount -t tmpfs -o size=200k tmpfs "$1"
@@ -118,7 +122,7 @@ rm -rf "$top/files" "$top/kept" "$top/out" "$top/err"
 # --- read-only: the work dir cannot be written -----------------------------
 mkdir -p "$top/c/.gsrt"
 cp "$top/old"/* "$top/c/"
-out=$(unshare -m bash -c '
+out=$(private_mounts bash -c '
   mount --bind "$1/.gsrt" "$1/.gsrt" && mount -o remount,bind,ro "$1/.gsrt"
   cd "$1" && printf "hosts:\n  - name: master\n    adapter: local\n    slots: 2\n" > gsrt.yaml
   "$2" '"$n $bs"' 2>&1 && echo "ran"' _ "$top/c" "$master") || true

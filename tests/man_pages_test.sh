@@ -2,7 +2,7 @@
 # Each tool's man page (cmake/gsrtManPages.cmake) exists, is a real page
 # (NAME, DESCRIPTION and OPTIONS sections, the tool's version, some
 # length) and names every option the tool's --help lists, and every
-# option of each of its subcommands.
+# option of each of its subcommands (and of theirs).
 #   man_pages_test.sh MAN_DIR TOOL...
 set -euo pipefail
 man_dir=$1
@@ -13,6 +13,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 # with two blanks and a dash ("  -o,--output DIR   ...").
 options_of() {
   awk '/^  -/ { print $1 }' | tr ',' '\n' | grep -E '^--?[A-Za-z]' | sort -u
+}
+
+# The subcommands a --help text lists under "Subcommands:".
+subcommands_in() {
+  awk '/^Subcommands:/ { on = 1; next }
+    on && /^  [A-Za-z]/ { print $1; next } on && /^[^ ]/ { exit }' <<< "$1"
 }
 
 # (Here-strings, not `echo | grep -q`: grep -q leaves at the first match
@@ -33,11 +39,17 @@ for tool in "$@"; do
   [ "$lines" -ge 20 ] || fail "$page has only $lines lines"
 
   helps=$("$tool" --help)
-  subs=$(echo "$helps" | awk '/^Subcommands:/ { on = 1; next }
-    on && /^  [A-Za-z]/ { print $1; next } on && /^[^ ]/ { exit }')
+  subs=$(subcommands_in "$helps")
   for sub in $subs; do
     grep -qF "$name $sub" <<< "$text" || fail "$page has no section for '$sub'"
-    helps+=$'\n'$("$tool" "$sub" --help)
+    sub_help=$("$tool" "$sub" --help)
+    helps+=$'\n'$sub_help
+    # Their own subcommands (gsrt testbed start, ...).
+    for subsub in $(subcommands_in "$sub_help"); do
+      grep -qF "$name $sub $subsub" <<< "$text" ||
+        fail "$page has no section for '$sub $subsub'"
+      helps+=$'\n'$("$tool" "$sub" "$subsub" --help)
+    done
   done
   count=0
   for opt in $(echo "$helps" | options_of); do

@@ -10,17 +10,19 @@
 #
 #   ssh_isolated_host_test.sh SOURCE_DIR BUILD_DIR MATMUL MATMUL_SEQUENTIAL AGENT
 #
-# Needs root (mounts, in a private mount namespace: nothing outside this
-# test sees them); skipped otherwise. As root (CI) it never skips: a root
-# that cannot make a mount namespace fails it.
+# Needs root (mounts, in a private mount namespace made by
+# tests/testbed/private_mounts.sh: nothing outside this test sees them, also
+# in a chroot); skipped otherwise. As root (CI) it never skips: a root that
+# cannot make a mount namespace fails it.
 set -euo pipefail
 src=$1 build=$2 master=$(realpath "$3") sequential=$(realpath "$4") agent=$5
 if [ "$(id -u)" -ne 0 ]; then
   echo "SKIP: needs root to hide the master's files from the host (mounts)"
   exit 77
 fi
-unshare --mount --propagation private true ||
-  { echo "FAIL: unshare --mount does not work here, as root"; exit 1; }
+source "$src/tests/testbed/private_mounts.sh"
+private_mounts true ||
+  { echo "FAIL: cannot make a private mount namespace here, as root"; exit 1; }
 work=$(mktemp -d)
 pid=
 stop() {
@@ -53,7 +55,7 @@ cp "$src/tests/testbed/sshd.sh" "$work/sshd.sh"
 mkdir -m 555 "$work/empty"
 # sshd goes to the background and keeps the namespace alive after the
 # shell that made it ends; its sessions (the agent, the workers) inherit it.
-GSRT_SSHD_PORT=auto unshare --mount --propagation private bash -c '
+GSRT_SSHD_PORT=auto private_mounts bash -c '
   set -e
   empty=$1 testbed=$2 dir=$3
   shift 3
@@ -66,8 +68,11 @@ GSRT_SSHD_PORT=auto unshare --mount --propagation private bash -c '
 sshd_pid=$(cat "$work/sshd/host1/sshd.pid")
 [ "$(readlink "/proc/$sshd_pid/ns/mnt")" != "$(readlink /proc/self/ns/mnt)" ] ||
   fail "the host's sshd shares this test's mount namespace"
+# Through the sshd's own root (/proc/PID/root), which also holds in a
+# chroot, where nsenter --mount would start from the machine's real root.
 for dir in "${hidden[@]}"; do
-  [ -z "$(nsenter --mount="/proc/$sshd_pid/ns/mnt" ls -A "$dir")" ] ||
+  [ -d "/proc/$sshd_pid/root$dir" ] || fail "the host has no $dir to look into"
+  [ -z "$(ls -A "/proc/$sshd_pid/root$dir")" ] ||
     fail "the host sees the contents of $dir"
 done
 echo "host node1 hides: ${hidden[*]}"
@@ -94,7 +99,7 @@ pid=
 if [ "$status" -ne 0 ]; then
   tail -n 30 "$work/err"
   echo "the agent installed on the host:"
-  nsenter --mount="/proc/$sshd_pid/ns/mnt" ldd "$work/sshd/host1/work/bin/gsrt-agent" || true
+  nsenter --target="$sshd_pid" --mount --root ldd "$work/sshd/host1/work/bin/gsrt-agent" || true
   fail "matmul exited $status on the isolated host"
 fi
 diff -r --exclude=.gsrt "$work/parallel" "$work/sequential" ||

@@ -1,5 +1,6 @@
-// gsrt: past runs from the history (runs, show, tasks, trace, dot). Thin
-// main over runtime/inspect/inspect_cli; docs/observing.md is the manual.
+// gsrt: past runs from the history (runs, show, tasks, trace, dot) and
+// hosts to try gsrt on (testbed). Thin main over runtime/inspect/inspect_cli;
+// docs/observing.md is the manual.
 #include <iostream>
 
 #include "runtime/base/command_line.h"

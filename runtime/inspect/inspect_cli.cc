@@ -8,6 +8,7 @@
 #include "runtime/base/command_line.h"
 #include "runtime/history/history.h"
 #include "runtime/inspect/inspect_format.h"
+#include "runtime/inspect/testbed_cli.h"
 #include "runtime/observe/history_replay.h"
 #include "runtime/observe/run_report.h"
 #include "runtime/observe/trace_observer.h"
@@ -221,10 +222,12 @@ int RunGsrtCommand(const std::vector<std::string>& args, const ConfigEnv& env,
   CLI::App app{
       "gsrt: what the history (.gsrt/history.db) says about past runs of "
       "gsrt applications: the runs, one run's summary, its tasks, its trace "
-      "for Perfetto, its task graph.",
+      "for Perfetto, its task graph; and `gsrt testbed`: hosts to try gsrt "
+      "on this machine.",
       "gsrt"};
   AddVersionFlag(app);
-  app.footer(kFooter);
+  app.footer(std::string(kFooter) +
+             " `gsrt testbed`: see `gsrt testbed --help`.");
   app.require_subcommand(1);
   Args a;
   CLI::App* runs = AddCommand(app, "runs",
@@ -260,7 +263,10 @@ int RunGsrtCommand(const std::vector<std::string>& args, const ConfigEnv& env,
   CLI::App* dot = AddCommand(
       app, "dot", "A run's task graph (true dependencies) in Graphviz DOT.", &a,
       true, false);
+  TestbedArgs testbed_args;
+  CLI::App* testbed = AddTestbedCommand(app, &testbed_args);
   if (auto stop = ParseCommandLine(app, args, out, err)) return *stop;
+  if (testbed->parsed()) return RunTestbed(testbed_args, err);
   Command c(a, env, out, err);
   if (runs->parsed()) return c.Runs();
   if (show->parsed()) return c.Show();
