@@ -182,12 +182,21 @@ constexpr char kSchemaV5[] = R"sql(
 CREATE INDEX batch_jobs_by_job ON batch_jobs (run_id, host, job_id);
 )sql";
 
+// Version 6: how far a probe's samples spread (gsdeploy probe takes
+// several round trips and transfers; runtime/deploy/probe_measures.h), so
+// that the ranking treats differences within the spread as ties.
+constexpr char kSchemaV6[] = R"sql(
+ALTER TABLE host_probes ADD COLUMN rtt_spread REAL;
+ALTER TABLE host_probes ADD COLUMN bandwidth_spread REAL;
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
     {4, kSchemaV4},
     {5, kSchemaV5},
+    {6, kSchemaV6},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {
