@@ -14,11 +14,15 @@ namespace gs {
 // What a probe of a host found.
 struct HostProbe {
   Seconds rtt = 0;  // round trip of the check itself
+  // Half the range of the round trips behind `rtt` when it is their
+  // median (gsdeploy probe); 0 for a single sample.
+  Seconds rtt_spread = 0;
   uint32_t cores = 0;
   uint64_t memory_total = 0;      // bytes
   uint64_t memory_available = 0;  // bytes
   double load1 = 0;               // 1-minute load average
   double bandwidth = 0;     // bytes/s of a timed transfer; 0 = not measured
+  double bandwidth_spread = 0;  // distance to the transfer before, bytes/s
   Seconds queue_wait = -1;  // expected wait of a batch queue; -1 = none
 };
 

@@ -16,6 +16,7 @@
 
 #include "runtime/base/asio_clock.h"
 #include "runtime/base/units.h"
+#include "runtime/deploy/probe_measures.h"
 
 namespace gs {
 
@@ -46,7 +47,8 @@ bool ChargesHost(const Status& s) {
 
 // A master-side file of `bytes` pseudo-random bytes (so a compressing link
 // does not look faster than it is); "" and `error` set on failure.
-std::string WriteTestFile(const ProbeOptions& options, std::string* error) {
+std::string WriteTestFile(const ProbeOptions& options, uint64_t bytes,
+                          std::string* error) {
   std::string dir = options.scratch_dir;
   if (dir.empty()) {
     const char* tmp = std::getenv("TMPDIR");
@@ -61,7 +63,7 @@ std::string WriteTestFile(const ProbeOptions& options, std::string* error) {
   }
   uint64_t x = 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(::getpid());
   std::string block(1 << 16, '\0');
-  for (uint64_t left = options.transfer_bytes; left > 0;) {
+  for (uint64_t left = bytes; left > 0;) {
     for (size_t i = 0; i + 8 <= block.size(); i += 8) {
       x ^= x << 13;
       x ^= x >> 7;
@@ -83,15 +85,41 @@ std::string WriteTestFile(const ProbeOptions& options, std::string* error) {
   return path;
 }
 
-// Times a Put of the test file; sets facts->bandwidth or result->error.
-void MeasureBandwidth(Adapter& adapter, boost::asio::io_context& io,
+// kRoundTrips round trips, the first being `facts`' own, all within
+// probe_timeout: their median and spread replace its single sample. Stops
+// at the first that fails or does not come in time.
+void SampleRoundTrips(Adapter& adapter, boost::asio::io_context& io,
                       Clock& clock, const ProbeOptions& options,
-                      HostProbeResult* result) {
+                      HostProbe* facts) {
+  std::vector<double> rtts = {facts->rtt};
+  const Seconds deadline = clock.Now() + options.probe_timeout;  // for all
+  while (rtts.size() < static_cast<size_t>(kRoundTrips)) {
+    auto answer = std::make_shared<std::optional<StatusOr<HostProbe>>>();
+    adapter.Probe([answer](StatusOr<HostProbe> p) { *answer = std::move(p); });
+    if (!RunFor(io, clock, std::max<Seconds>(deadline - clock.Now(), 0),
+                [&] { return answer->has_value(); }) ||
+        !(*answer)->ok()) {
+      break;
+    }
+    rtts.push_back((*answer)->value().rtt);
+  }
+  const Measure rtt = SummarizeSamples(std::move(rtts));
+  facts->rtt = rtt.value;
+  facts->rtt_spread = rtt.spread;
+}
+
+// One timed Put of a test file of `bytes`: its streaming time (the round
+// trip taken off), or an error set on `result` and nullopt.
+std::optional<Seconds> TimeOneTransfer(Adapter& adapter,
+                                       boost::asio::io_context& io,
+                                       Clock& clock, const ProbeOptions& options,
+                                       uint64_t bytes, Seconds limit,
+                                       HostProbeResult* result) {
   std::string error;
-  const std::string local = WriteTestFile(options, &error);
+  const std::string local = WriteTestFile(options, bytes, &error);
   if (local.empty()) {
     result->error = "bandwidth not measured: " + error;
-    return;
+    return std::nullopt;
   }
   std::string dir = adapter.work_dir();
   const std::string name = local.substr(local.rfind('/') + 1);
@@ -100,36 +128,65 @@ void MeasureBandwidth(Adapter& adapter, boost::asio::io_context& io,
   auto put = std::make_shared<std::optional<Status>>();
   const Seconds start = clock.Now();
   adapter.Put(local, remote, [put](Status s) { *put = std::move(s); });
-  const bool in_time = RunFor(io, clock, options.probe_timeout,
-                              [&] { return put->has_value(); });
+  const bool in_time =
+      RunFor(io, clock, limit, [&] { return put->has_value(); });
   const Seconds elapsed = clock.Now() - start;
   ::unlink(local.c_str());
   if (!in_time) {
     adapter.Remove(remote);  // whatever arrived of it
     result->error = "bandwidth not measured: the test transfer of " +
-                    FormatBytes(static_cast<double>(options.transfer_bytes)) +
-                    " took more than " + FormatDuration(options.probe_timeout);
+                    FormatBytes(static_cast<double>(bytes)) +
+                    " took more than " + FormatDuration(limit);
     result->failure_kind = "transfer_failed";
-    return;
+    return std::nullopt;
   }
   const Status& done = **put;
   if (!done.ok()) {
     result->error = "bandwidth not measured: " + done.message();
     if (ChargesHost(done)) result->failure_kind = "transfer_failed";
-    return;
+    return std::nullopt;
   }
   adapter.Remove(remote);
   // Remove has no answer. A probe's round trip after it makes sure a
-  // remote host handled it (in order) before Shutdown closes the line.
+  // remote host handled it (in order) before the next transfer or Shutdown.
   auto synced = std::make_shared<bool>(false);
   adapter.Probe([synced](StatusOr<HostProbe>) { *synced = true; });
   RunFor(io, clock, std::min<Seconds>(options.probe_timeout, 5),
          [&] { return *synced; });
-  // The transfer's own answer costs one round trip; what is left is the
-  // streaming time (never below a microsecond, to stay finite).
-  const Seconds streaming = std::max(elapsed - result->facts->rtt, 1e-6);
-  result->facts->bandwidth =
-      static_cast<double>(options.transfer_bytes) / streaming;
+  // The transfer's own answer costs one round trip.
+  return std::max(elapsed - result->facts->rtt, 1e-6);
+}
+
+// Timed transfers of growing size until the rate is stable
+// (probe_measures.h), all within probe_timeout; sets facts->bandwidth and
+// its spread, or result->error.
+void MeasureBandwidth(Adapter& adapter, boost::asio::io_context& io,
+                      Clock& clock, const ProbeOptions& options,
+                      HostProbeResult* result) {
+  const Seconds deadline = clock.Now() + options.probe_timeout;
+  const uint64_t cap = 16 * options.transfer_bytes;
+  std::vector<TransferSample> done;
+  for (uint64_t bytes = options.transfer_bytes; bytes > 0;
+       bytes = NextTransferBytes(done, cap)) {
+    const Seconds left = deadline - clock.Now();
+    // A later transfer that would not fit in the time left is not tried.
+    if (!done.empty() &&
+        left < 2 * static_cast<double>(bytes) / done.back().rate()) {
+      break;
+    }
+    std::optional<Seconds> streaming =
+        TimeOneTransfer(adapter, io, clock, options, bytes, left, result);
+    if (!streaming) {
+      // The error stays (a failing host is charged); what the earlier
+      // transfers measured still counts.
+      if (done.empty()) return;
+      break;
+    }
+    done.push_back({bytes, *streaming});
+  }
+  const Measure bandwidth = BandwidthOf(done);
+  result->facts->bandwidth = bandwidth.value;
+  result->facts->bandwidth_spread = bandwidth.spread;
 }
 
 // The work of one host's thread, and its result once done.
@@ -196,6 +253,7 @@ HostProbeResult ProbeHost(const HostConfig& host, const AdapterMaker& make,
   } else {
     result.facts = probe->value();
     result.facts->bandwidth = 0;  // only what this probe measures below
+    SampleRoundTrips(*adapter, io, clock, options, &*result.facts);
     if (!result.shares_files && options.transfer_bytes > 0) {
       MeasureBandwidth(*adapter, io, clock, options, &result);
     }
@@ -211,9 +269,10 @@ std::vector<HostProbeResult> ProbeHosts(
     const std::vector<const HostConfig*>& hosts, const AdapterMaker& make,
     const ProbeOptions& options) {
   std::vector<HostProbeResult> results(hosts.size());
-  // Connect, probe, transfer, and a grace period for Shutdown.
+  // Connect, probe, round trips, transfers, and a grace period for
+  // Shutdown.
   const auto budget = std::chrono::duration<double>(
-      options.connect_timeout + 2 * options.probe_timeout + options.grace);
+      options.connect_timeout + 3 * options.probe_timeout + options.grace);
   const size_t parallel = static_cast<size_t>(std::max(1, options.parallel));
   for (size_t first = 0; first < hosts.size(); first += parallel) {
     const size_t last = std::min(hosts.size(), first + parallel);
@@ -288,13 +347,17 @@ Status RecordProbeResults(History& history, const Config& config,
     if (r.facts) {
       const HostProbe& f = *r.facts;
       p.rtt = f.rtt;
+      p.rtt_spread = f.rtt_spread;
       if (f.cores > 0) p.cores = f.cores;
       if (f.memory_total > 0) p.memory_total = f.memory_total;
       if (f.memory_total > 0 || f.memory_available > 0) {
         p.memory_available = f.memory_available;
       }
       p.load1 = f.load1;
-      if (f.bandwidth > 0) p.bandwidth = f.bandwidth;
+      if (f.bandwidth > 0) {
+        p.bandwidth = f.bandwidth;
+        p.bandwidth_spread = f.bandwidth_spread;
+      }
       if (f.queue_wait >= 0) p.queue_wait = f.queue_wait;
     }
     if (Status s = history.RecordHostProbe(p); !s.ok()) return s;

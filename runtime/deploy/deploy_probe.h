@@ -28,16 +28,17 @@ struct ProbeOptions {
   // Seconds Connect() may take. A host that takes longer, or whose
   // Connect() fails, has not answered. Default: 30.
   Seconds connect_timeout = 30;
-  // Seconds Probe() may take, and separately the timed transfer. Default:
-  // 30.
+  // Seconds Probe() may take, separately the further round-trip samples
+  // together, and the timed transfers together. Default: 30.
   Seconds probe_timeout = 30;
-  // Bytes of the test file put on hosts that do not share the master's
-  // files, to time the transfer (bandwidth); 0 measures no bandwidth.
-  // Default: 4 MiB.
+  // Bytes of the first test file put on hosts that do not share the
+  // master's files, to time the transfer (bandwidth); later ones double
+  // up to 16 times this until the rate is stable (probe_measures.h); 0
+  // measures no bandwidth. Default: 4 MiB.
   uint64_t transfer_bytes = uint64_t{4} << 20;
   // Hosts probed at once. Default: 8.
   int parallel = 8;
-  // Seconds beyond connect_timeout + 2 * probe_timeout after which a host
+  // Seconds beyond connect_timeout + 3 * probe_timeout after which a host
   // whose adapter has not returned is reported as not answering and its
   // thread abandoned. Default: 10.
   Seconds grace = 10;

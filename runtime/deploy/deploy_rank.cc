@@ -125,7 +125,11 @@ RankReport AssembleRanking(const std::vector<const HostConfig*>& hosts,
       row.load1 = p->load1;
       f.free_memory = p->memory_available;
       f.latency = p->rtt.value_or(0);
-      if (!shared) f.bandwidth = p->bandwidth.value_or(0);
+      f.latency_spread = p->rtt_spread.value_or(0);
+      if (!shared) {
+        f.bandwidth = p->bandwidth.value_or(0);
+        f.bandwidth_spread = p->bandwidth_spread.value_or(0);
+      }
     }
     if (!shared && f.bandwidth <= 0 && report.volume > 0) {
       no_bandwidth.push_back(host->name);

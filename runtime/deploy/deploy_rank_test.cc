@@ -285,11 +285,15 @@ TEST_F(DeployRankTest, VolumeFromTheOperationsInputsAndMeasuredBandwidth) {
   probe.time = 40;
   probe.rtt = 0.01;
   probe.bandwidth = 100e6;
+  probe.bandwidth_spread = 5e6;
   ASSERT_TRUE(history_->RecordHostProbe(probe).ok());
-  // A later probe whose transfer failed keeps the measured bandwidth.
+  // A later probe whose transfer failed keeps the measured bandwidth and
+  // its spread.
   probe.time = 50;
   probe.rtt = 0.02;
+  probe.rtt_spread = 0.001;
   probe.bandwidth.reset();
+  probe.bandwidth_spread.reset();
   ASSERT_TRUE(history_->RecordHostProbe(probe).ok());
 
   RankReport report = Rank(Weights(1, 1));
@@ -297,6 +301,8 @@ TEST_F(DeployRankTest, VolumeFromTheOperationsInputsAndMeasuredBandwidth) {
   const RankRow& row = report.rows.at(0);
   EXPECT_DOUBLE_EQ(row.facts.bandwidth, 100e6);
   EXPECT_DOUBLE_EQ(row.facts.latency, 0.02);
+  EXPECT_DOUBLE_EQ(row.facts.latency_spread, 0.001);
+  EXPECT_DOUBLE_EQ(row.facts.bandwidth_spread, 5e6);
   EXPECT_NEAR(row.rank->ftt, 0.02 + double{200 << 20} / 100e6, 1e-12);
   EXPECT_NEAR(row.rank->time, 10 + row.rank->ftt, 1e-9);
 

@@ -18,7 +18,7 @@ constexpr char kJobColumns[] =
 
 constexpr char kProbeColumns[] =
     "host, time, source, rtt, cores, memory_total, memory_available, load1, "
-    "bandwidth, queue_wait, error";
+    "bandwidth, queue_wait, error, rtt_spread, bandwidth_spread";
 
 CheckSource SourceFrom(const std::string& name) {
   return name == "probe" ? CheckSource::kProbe : CheckSource::kRuntime;
@@ -47,6 +47,8 @@ HostProbeRecord ProbeFromRow(const SqliteStatement& s) {
   p.memory_available = OptionalInt<uint64_t>(s, 6);
   p.load1 = OptionalDouble(s, 7);
   p.bandwidth = OptionalDouble(s, 8);
+  p.rtt_spread = OptionalDouble(s, 11);
+  p.bandwidth_spread = OptionalDouble(s, 12);
   p.queue_wait = OptionalDouble(s, 9);
   p.error = s.ColumnText(10);
   return p;
@@ -109,7 +111,8 @@ JobRecord History::JobFromRow(const SqliteStatement& s) {
 Status History::RecordHostProbe(const HostProbeRecord& p) {
   StatusOr<SqliteStatement> stmt =
       db_->Prepare(std::string("INSERT INTO host_probes (") + kProbeColumns +
-                   ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+                   ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                   "?12, ?13)");
   if (!stmt.ok()) return stmt.status();
   SqliteStatement& s = *stmt;
   s.BindText(1, p.host);
@@ -125,6 +128,8 @@ Status History::RecordHostProbe(const HostProbeRecord& p) {
   BindOptional(s, 9, p.bandwidth);
   BindOptional(s, 10, p.queue_wait);
   s.BindText(11, p.error);
+  BindOptional(s, 12, p.rtt_spread);
+  BindOptional(s, 13, p.bandwidth_spread);
   return Write(s);
 }
 
@@ -139,7 +144,10 @@ StatusOr<std::vector<HostProbeRecord>> History::LoadLatestProbes() {
       "  b.bandwidth IS NOT NULL ORDER BY time DESC, id DESC LIMIT 1), "
       " (SELECT queue_wait FROM host_probes q WHERE q.host = latest.host AND "
       "  q.queue_wait IS NOT NULL ORDER BY time DESC, id DESC LIMIT 1), "
-      " error "
+      " error, rtt_spread, "
+      " (SELECT bandwidth_spread FROM host_probes b WHERE b.host = "
+      "  latest.host AND b.bandwidth IS NOT NULL ORDER BY time DESC, id DESC "
+      "  LIMIT 1) "
       "FROM (SELECT p.*, row_number() OVER (PARTITION BY host ORDER BY "
       "time DESC, id DESC) AS n FROM host_probes p" +
       Where("time") +

@@ -118,6 +118,10 @@ struct HostProbeRecord {
   std::optional<double> load1;
   std::optional<double> bandwidth;    // bytes/s of a timed transfer
   std::optional<Seconds> queue_wait;  // expected wait of a batch queue
+  // How far the samples behind rtt and bandwidth spread (probe_measures.h
+  // in runtime/deploy); nullopt when not measured (schema before 6).
+  std::optional<Seconds> rtt_spread;
+  std::optional<double> bandwidth_spread;
   std::string error;  // why the probe measured nothing (or less); "" if ok
 };
 

@@ -213,9 +213,17 @@ UPDATE run_tasks SET state = 'cancelled'
          ORDER BY j.id DESC LIMIT 1) = 'cancelled';
 )sql";
 
+// Version 7: how far a probe's samples spread (gsdeploy probe takes
+// several round trips and transfers; runtime/deploy/probe_measures.h), so
+// that the ranking treats differences within the spread as ties.
+constexpr char kSchemaV7[] = R"sql(
+ALTER TABLE host_probes ADD COLUMN rtt_spread REAL;
+ALTER TABLE host_probes ADD COLUMN bandwidth_spread REAL;
+)sql";
+
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3},
-    {4, kSchemaV4}, {5, kSchemaV5}, {6, kSchemaV6},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
+    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {

@@ -63,6 +63,16 @@ Seconds PredictedTime(const HostFacts& host, const RankOptions& options) {
          host.queue_wait;
 }
 
+Seconds PredictedTimeSpread(const HostFacts& host,
+                            const RankOptions& options) {
+  Seconds spread = host.latency_spread;
+  if (host.bandwidth > 0) {
+    spread += options.volume * host.bandwidth_spread /
+              (host.bandwidth * host.bandwidth);
+  }
+  return options.gamma * spread;
+}
+
 bool MoreReliable(const HostFacts& a, const HostFacts& b,
                   ReliabilityOrder order) {
   const int unavailability = CompareUnavailability(a, b);
@@ -90,9 +100,11 @@ Ranking RankHosts(const std::vector<HostFacts>& hosts,
   // Counting pairwise is O(n^2), fine for the tens to few thousands of
   // hosts ranked once before a run, and makes ties share a rank trivially.
   const size_t n = eligible.size();
-  std::vector<Seconds> times(n);
-  for (size_t i = 0; i < n; ++i)
+  std::vector<Seconds> times(n), spreads(n);
+  for (size_t i = 0; i < n; ++i) {
     times[i] = PredictedTime(*eligible[i], options);
+    spreads[i] = PredictedTimeSpread(*eligible[i], options);
+  }
   result.ranked.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const HostFacts& h = *eligible[i];
@@ -106,7 +118,8 @@ Ranking RankHosts(const std::vector<HostFacts>& hosts,
     r.prank = 1;
     for (size_t j = 0; j < n; ++j) {
       if (MoreReliable(h, *eligible[j], options.order)) ++r.rrank;
-      if (times[j] > times[i]) ++r.prank;
+      // Slower only beyond what the measurements' noise could explain.
+      if (times[j] - times[i] > spreads[i] + spreads[j]) ++r.prank;
     }
     r.grank = options.alpha * r.rrank + options.beta * r.prank;
     result.ranked.push_back(std::move(r));

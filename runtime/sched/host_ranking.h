@@ -7,8 +7,9 @@
 // Pure logic, no I/O: gsdeploy and the scheduler feed it counts from the
 // history and predictions from ExecTimeEstimator. Over the eligible hosts
 // only, rrank and prank are 1 + the number of hosts strictly less reliable
-// / with a strictly larger Time (ties share the lower number); the highest
-// grank is the best host (docs/history.md, "Host ranking").
+// / with a larger Time by more than the two Times' spreads (ties share the
+// lower number); the highest grank is the best host (docs/history.md,
+// "Host ranking").
 #ifndef GSRT_RUNTIME_SCHED_HOST_RANKING_H_
 #define GSRT_RUNTIME_SCHED_HOST_RANKING_H_
 
@@ -37,6 +38,10 @@ struct HostFacts {
   double bandwidth = 0;    // B in bytes/s; <= 0 means unknown: the vol/B
                            // term is left out
   Seconds queue_wait = 0;  // delta: predicted queue wait (or load)
+  // How far the measurements behind latency and bandwidth spread (0:
+  // exact). Predicted times closer than their spreads tie in prank.
+  Seconds latency_spread = 0;
+  double bandwidth_spread = 0;  // bytes/s
 };
 
 // Which reliability metric decides first; the other breaks ties. The paper
@@ -85,6 +90,9 @@ double Availability(int64_t not_answered, int64_t attempts);
 // Eq. 4 with FTT = L + vol/B.
 Seconds FileTransferTime(const HostFacts& host, double volume);
 Seconds PredictedTime(const HostFacts& host, const RankOptions& options);
+// How far eq. 4's Time may be off from the measurements' spreads alone:
+// gamma * (latency spread + vol * bandwidth spread / B^2), to first order.
+Seconds PredictedTimeSpread(const HostFacts& host, const RankOptions& options);
 
 // True when `a` is strictly more reliable than `b` under `order`.
 // Availabilities are compared exactly (as fractions), not as doubles.

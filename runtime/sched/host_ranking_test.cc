@@ -151,6 +151,32 @@ TEST(HostRankingTest, Table2PrankFavoursTheShortQueue) {
   EXPECT_EQ(Find(ranking, "fs2.das2.nikhef.nl").prank, 1);  // slowest
 }
 
+// Two loopback hosts whose round trips differ by less than their samples
+// spread: neither is faster (issue 36: one noisy sample decided the rank).
+// Beyond the spread the faster one wins.
+TEST(HostRankingTest, TimesWithinTheMeasurementSpreadTie) {
+  auto host = [](std::string name, Seconds rtt, Seconds spread) {
+    HostFacts h;
+    h.name = std::move(name);
+    h.et = 1;
+    h.latency = rtt;
+    h.latency_spread = spread;
+    h.bandwidth = 1e8;
+    h.bandwidth_spread = 1e7;
+    return h;
+  };
+  RankOptions options;
+  options.volume = 1e6;  // 10 ms at 100 MB/s, give or take 1 ms
+  EXPECT_NEAR(PredictedTimeSpread(host("a", 0, 0.0002), options),
+              0.0002 + 1e6 * 1e7 / 1e16, 1e-12);
+  Ranking close = RankHosts(
+      {host("a", 0.00030, 0.0002), host("b", 0.00020, 0.0002)}, options);
+  EXPECT_EQ(Find(close, "a").prank, Find(close, "b").prank);
+  Ranking apart = RankHosts(
+      {host("a", 0.00030, 0.0002), host("b", 0.0050, 0.0002)}, options);
+  EXPECT_GT(Find(apart, "a").prank, Find(apart, "b").prank);
+}
+
 TEST(HostRankingTest, Eq5WeightsChooseBetweenReliabilityAndSpeed) {
   // The paper: fs1 "may be chosen if the reliability parameter is more
   // important", fs0 "when the execution time is more important".
