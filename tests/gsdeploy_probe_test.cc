@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -143,15 +144,25 @@ class ScriptedAdapter : public AdapterDefaults {
     std::error_code ec;
     std::filesystem::copy_file(from, to, ec);
     puts.push_back(to);
+    put_sizes->push_back(std::filesystem::file_size(from));
     boost::asio::post(io_, [done, ec] {
       done(ec ? Status::IoError(ec.message()) : Status::Ok());
     });
   }
   void Remove(std::string path) override { std::filesystem::remove(path); }
   void Probe(ProbeCallback done) override {
-    boost::asio::post(io_, [done, p = probe_] { done(p); });
+    StatusOr<HostProbe> p = probe_;
+    if (p.ok() && rtts && !rtts->empty()) {
+      p.value().rtt = rtts->front();
+      rtts->pop_front();
+    }
+    boost::asio::post(io_, [done, p = std::move(p)] { done(p); });
   }
   std::vector<std::string> puts;
+  // Shared with the test: ProbeHost destroys the adapter before it returns.
+  std::shared_ptr<std::vector<uint64_t>> put_sizes =
+      std::make_shared<std::vector<uint64_t>>();
+  std::shared_ptr<std::deque<Seconds>> rtts;  // answered by the next probes
 
  private:
   boost::asio::io_context& io_;
@@ -199,6 +210,50 @@ TEST(GsdeployProbeSingleTest, TimedTransferMeasuresBandwidthAndCleansUp) {
   EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_TRUE(std::filesystem::is_empty(remote.path()));
   EXPECT_TRUE(std::filesystem::is_empty(scratch.path()));
+}
+
+// One slow answer among five does not decide the round trip (issue 36).
+TEST(GsdeployProbeSingleTest, RoundTripIsTheMedianOfFiveSamples) {
+  auto rtts = std::make_shared<std::deque<Seconds>>(
+      std::deque<Seconds>{0.050, 0.002, 0.001, 0.004, 0.003});
+  AdapterMaker make = [&](const HostConfig&, boost::asio::io_context& io,
+                          Clock&) -> StatusOr<std::unique_ptr<Adapter>> {
+    auto a = std::make_unique<ScriptedAdapter>(io, SomeFacts(), "");
+    a->rtts = rtts;
+    return std::unique_ptr<Adapter>(std::move(a));
+  };
+  ProbeOptions options;
+  HostProbeResult r = ProbeHost(OneHost("far"), make, options);
+  ASSERT_EQ(r.state, ProbeState::kAnswered) << r.error;
+  ASSERT_TRUE(r.facts.has_value());
+  EXPECT_DOUBLE_EQ(r.facts->rtt, 0.003);
+  EXPECT_DOUBLE_EQ(r.facts->rtt_spread, (0.050 - 0.001) / 2);
+  EXPECT_TRUE(rtts->empty());  // all five asked
+}
+
+// Transfers grow from the first size until one lasts a second at a
+// stable rate (here: never, so up to 16 times the first size).
+TEST(GsdeployProbeSingleTest, TransfersGrowUntilLongEnough) {
+  TempDir remote;
+  TempDir scratch;
+  auto sizes = std::make_shared<std::vector<uint64_t>>();
+  AdapterMaker make = [&](const HostConfig&, boost::asio::io_context& io,
+                          Clock&) -> StatusOr<std::unique_ptr<Adapter>> {
+    auto a = std::make_unique<ScriptedAdapter>(io, SomeFacts(), remote.path());
+    a->put_sizes = sizes;
+    return std::unique_ptr<Adapter>(std::move(a));
+  };
+  ProbeOptions options;
+  options.transfer_bytes = 64 << 10;
+  options.scratch_dir = scratch.path();
+  HostProbeResult r = ProbeHost(OneHost("far"), make, options);
+  ASSERT_EQ(r.state, ProbeState::kAnswered) << r.error;
+  const uint64_t first = 64 << 10;
+  EXPECT_EQ(*sizes, (std::vector<uint64_t>{first, 2 * first, 4 * first,
+                                           8 * first, 16 * first}));
+  ASSERT_TRUE(r.facts.has_value());
+  EXPECT_GT(r.facts->bandwidth, 0);
+  EXPECT_TRUE(std::filesystem::is_empty(remote.path()));
 }
 
 TEST(GsdeployProbeSingleTest, FailedProbeAfterConnectChargesOnlyHostFaults) {
