@@ -2,9 +2,10 @@
 // adapter, jobs held until released) reports to the page's state, its
 // server serves it on loopback, and headless Chromium (Debian's chromium,
 // scripts/install-deps.sh) loads it twice: after its scripts ran, the DOM
-// names the operations, and the counts change between the two loads. A
-// screenshot is kept as a test artifact (GSRT_TEST_ARTIFACTS, default the
-// build directory's test-artifacts/).
+// names the operations, and the counts change between the two loads; the
+// task stream has its lane labels and time axis. A screenshot is kept as a
+// test artifact (GSRT_TEST_ARTIFACTS, default the build directory's
+// test-artifacts/).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -89,6 +90,18 @@ std::string HostCell(const std::string& dom, const std::string& cls) {
   return m[1];
 }
 
+// The texts of the task stream's SVG elements of class `cls`, in order.
+std::vector<std::string> StreamTexts(const std::string& dom,
+                                     const std::string& cls) {
+  std::vector<std::string> out;
+  std::regex text("<text[^>]* class=\"" + cls + "\"[^>]*>([^<]*)</text>");
+  for (std::sregex_iterator it(dom.begin(), dom.end(), text), end; it != end;
+       ++it) {
+    out.push_back((*it)[1]);
+  }
+  return out;
+}
+
 TEST_F(DashboardBrowserTest, ThePageShowsTheRunAsItGoes) {
   FakeAdapter::Log log;
   log.hold = true;
@@ -105,6 +118,7 @@ TEST_F(DashboardBrowserTest, ThePageShowsTheRunAsItGoes) {
                                                                    &log);
                             },
                             "/no/worker"});
+  hosts.back().cores = 2;  // gsrt.yaml's `slots: 2`
   ASSERT_TRUE(engine.Start(std::move(hosts)).ok());
   DashboardOptions where;
   where.now = [&engine] { return engine.Now(); };
@@ -141,6 +155,23 @@ TEST_F(DashboardBrowserTest, ThePageShowsTheRunAsItGoes) {
   EXPECT_TRUE(std::regex_match(HostCell(after, "queue-wait"),
                                std::regex("[0-9.]+ s / [0-9.]+ s")))
       << after;
+  // Running and queued on the host apart, beside its 2 slots (issue 36).
+  EXPECT_EQ(HostCell(after, "running"), "0") << after;
+  EXPECT_EQ(HostCell(after, "queued"), "0") << after;
+  EXPECT_EQ(HostCell(after, "slots"), "2") << after;
+  // The task stream: a label per lane, "host · slot k", no more lanes than
+  // the host's 2 slots, and a time axis from 0 in seconds.
+  const std::vector<std::string> lanes = StreamTexts(after, "lane-label");
+  ASSERT_FALSE(lanes.empty()) << after;
+  EXPECT_LE(lanes.size(), 2u);
+  EXPECT_EQ(lanes[0], "fake \u00b7 slot 1") << after;
+  const std::vector<std::string> ticks = StreamTexts(after, "tick");
+  ASSERT_GE(ticks.size(), 2u) << after;
+  EXPECT_TRUE(std::regex_match(ticks[0], std::regex("0(\\.0+)? s")))
+      << ticks[0];
+  for (const std::string& t : ticks) {
+    EXPECT_TRUE(std::regex_match(t, std::regex("[0-9]+(\\.[0-9]+)? s"))) << t;
+  }
 
   const char* artifacts = std::getenv("GSRT_TEST_ARTIFACTS");
   const fs::path shots =

@@ -23,21 +23,49 @@ void DashboardState::OnTaskSubmitted(const TaskRecord& task) {
   Changed();
 }
 
-void DashboardState::OnJobStarted(const JobStart& job) {
-  std::lock_guard<std::mutex> lock(mu_);
-  ++hosts_[job.host].running;
-  if (running_jobs_[job.task]++ == 0) {
-    OpCounts& c = ops_[job.operation];
+void DashboardState::TaskRunningLocked(TaskId task,
+                                       const std::string& operation) {
+  if (running_jobs_[task]++ == 0) {
+    OpCounts& c = ops_[operation];
     --c.waiting;
     ++c.running;
   }
+}
+
+void DashboardState::OnJobStarted(const JobStart& job) {
+  std::lock_guard<std::mutex> lock(mu_);
+  HostView& h = hosts_[job.host];
+  if (job.slots > 0) h.slots = job.slots;
+  if (job.queued) {
+    // Its task still waits: the host holds it until a slot frees.
+    ++h.queued;
+    queued_jobs_.insert(job.job);
+  } else {
+    ++h.running;
+    TaskRunningLocked(job.task, job.operation);
+  }
+  Changed();
+}
+
+void DashboardState::OnJobRunning(const JobStart& job) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (queued_jobs_.erase(job.job) == 0) return;
+  HostView& h = hosts_[job.host];
+  h.queued = std::max<int64_t>(0, h.queued - 1);
+  ++h.running;
+  TaskRunningLocked(job.task, job.operation);
   Changed();
 }
 
 void DashboardState::OnJobEnded(const JobRecord& job) {
   std::lock_guard<std::mutex> lock(mu_);
   HostView& h = hosts_[job.host];
-  h.running = std::max<int64_t>(0, h.running - 1);
+  const bool was_queued = queued_jobs_.erase(job.job) > 0;
+  if (was_queued) {
+    h.queued = std::max<int64_t>(0, h.queued - 1);
+  } else {
+    h.running = std::max<int64_t>(0, h.running - 1);
+  }
   ++h.jobs;
   if (job.outcome == OutcomeClass::kOk) ++h.ok;
   if (job.outcome == OutcomeClass::kInfra) ++h.infra;
@@ -46,7 +74,7 @@ void DashboardState::OnJobEnded(const JobRecord& job) {
     h.wait_sum += h.wait_last;
     ++h.waits;
   }
-  auto r = running_jobs_.find(job.task);
+  auto r = was_queued ? running_jobs_.end() : running_jobs_.find(job.task);
   if (r != running_jobs_.end() && --r->second == 0) {
     running_jobs_.erase(r);
     // Back to waiting until the task's end (or its next attempt) says more.
@@ -159,6 +187,8 @@ std::string DashboardState::SnapshotJson(Seconds now) const {
          {"state", h.state},
          {"why", h.why},
          {"running", h.running},
+         {"queued", h.queued},
+         {"slots", h.slots > 0 ? json(h.slots) : json(nullptr)},
          {"slots_seen", h.lane_ends_ms.size()},
          {"jobs", h.jobs},
          {"ok", h.ok},

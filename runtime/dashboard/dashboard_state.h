@@ -1,6 +1,6 @@
 // What the live page shows, kept up to date as a run observer: tasks by
-// state per operation, hosts (up/suspect/down, busy slots, jobs, distrust,
-// queue wait), the task
+// state per operation, hosts (up/suspect/down, running and queued jobs,
+// slots, jobs, distrust, queue wait), the task
 // stream (recent attempts per host and slot, as Dask's dashboard draws
 // them), the failures with their last error, progress and an estimate of
 // the time left. The engine's calls only update counters under a mutex;
@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "runtime/observe/run_observer.h"
@@ -30,6 +31,7 @@ class DashboardState : public RunObserver {
                     const std::vector<std::string>& hosts) override;
   void OnTaskSubmitted(const TaskRecord& task) override;
   void OnJobStarted(const JobStart& job) override;
+  void OnJobRunning(const JobStart& job) override;
   void OnJobEnded(const JobRecord& job) override;
   void OnEvent(const RunEvent& event) override;
   void OnTaskEnded(const TaskEnd& end) override;
@@ -49,7 +51,11 @@ class DashboardState : public RunObserver {
   struct HostView {
     std::string state = "up";
     std::string why;
+    // In a slot, and waiting in the host's queue (prefetched), as the
+    // engine counts them (runtime/observe/slot_occupancy.h).
     int64_t running = 0;
+    int64_t queued = 0;
+    int slots = 0;  // the host's, from its jobs' starts; 0: not known yet
     int64_t jobs = 0;
     int64_t ok = 0;
     int64_t infra = 0;     // attempts lost to the host, not the application
@@ -76,6 +82,8 @@ class DashboardState : public RunObserver {
     std::string log_dir;
   };
   void Changed() { ++version_; }
+  // A job of `task` took a slot: its task counts as running.
+  void TaskRunningLocked(TaskId task, const std::string& operation);
 
   mutable std::mutex mu_;
   uint64_t version_ = 0;
@@ -84,6 +92,7 @@ class DashboardState : public RunObserver {
   std::map<std::string, OpCounts> ops_;
   std::unordered_map<TaskId, std::string> task_op_;
   std::unordered_map<TaskId, int> running_jobs_;  // per task (replicas)
+  std::unordered_set<JobId> queued_jobs_;         // on their hosts
   std::map<std::string, HostView> hosts_;
   std::deque<Attempt> stream_;
   std::vector<Failure> failures_;

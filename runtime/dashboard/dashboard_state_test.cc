@@ -95,6 +95,53 @@ TEST(DashboardStateTest, ATwoSlotHostShowsTwoSlotRows) {
   for (const json& a : j.at("stream")) EXPECT_LT(a.at("slot").get<int>(), 2);
 }
 
+// Prefetch on a 1-slot host: the job sent ahead is queued on the host,
+// not running, until it takes the slot (issue 36: "running 2" beside
+// "slots 1").
+TEST(DashboardStateTest, APrefetchedJobIsQueuedOnItsHost) {
+  DashboardState s;
+  s.OnRunStarted(100, {"n1"});
+  s.OnTaskSubmitted({0, "scale", {}, 100});
+  s.OnTaskSubmitted({1, "scale", {}, 100});
+  s.OnJobStarted({1, 0, "scale", "n1", 101, false, false, 1});
+  s.OnJobStarted({2, 1, "scale", "n1", 101, false, /*queued=*/true, 1});
+  json j = json::parse(s.SnapshotJson(101));
+  json h = j.at("hosts")[0];
+  EXPECT_EQ(h.at("running"), 1);
+  EXPECT_EQ(h.at("queued"), 1);
+  EXPECT_EQ(h.at("slots"), 1);
+  EXPECT_EQ(Op(j, "scale").at("running"), 1);
+  EXPECT_EQ(Op(j, "scale").at("waiting"), 1);
+
+  JobRecord rec;
+  rec.task = 0;
+  rec.job = 1;
+  rec.operation = "scale";
+  rec.host = "n1";
+  rec.started = 101;
+  rec.ended = 103;
+  s.OnJobEnded(rec);
+  s.OnTaskEnded({0, "done", 103});
+  s.OnJobRunning({2, 1, "scale", "n1", 103, false, false, 1});
+  j = json::parse(s.SnapshotJson(103));
+  h = j.at("hosts")[0];
+  EXPECT_EQ(h.at("running"), 1);
+  EXPECT_EQ(h.at("queued"), 0);
+  EXPECT_EQ(Op(j, "scale").at("running"), 1);
+  EXPECT_EQ(Op(j, "scale").at("waiting"), 0);
+
+  // A queued job that ends (cancelled in the host's queue) never ran.
+  s.OnTaskSubmitted({2, "scale", {}, 103});
+  s.OnJobStarted({3, 2, "scale", "n1", 103, false, true, 1});
+  rec.task = 2;
+  rec.job = 3;
+  rec.outcome = OutcomeClass::kCancelled;
+  s.OnJobEnded(rec);
+  h = json::parse(s.SnapshotJson(104)).at("hosts")[0];
+  EXPECT_EQ(h.at("running"), 1);
+  EXPECT_EQ(h.at("queued"), 0);
+}
+
 TEST(DashboardStateTest, HostEventsSetTheHostsState) {
   DashboardState s;
   s.OnRunStarted(0, {"node1"});

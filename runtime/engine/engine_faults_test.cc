@@ -3,16 +3,20 @@
 // Each host has its own fake (its own log and script) and its own plan.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "gs/gs.h"
 #include "runtime/engine/engine.h"
+#include "runtime/observe/summary_observer.h"
 #include "runtime/sched/prefetch.h"
 #include "tests/support/fake_adapter.h"
 #include "tests/support/fake_operations.h"
@@ -28,6 +32,7 @@ struct FakeHost {
   std::string name;
   bool remote = false;  // its own data dir: files move through Put/Get
   int slots = 1;
+  bool declared = false;       // its slots given, as gsrt.yaml's `slots`
   int prefetch = 0;            // jobs queued beyond its slots
   double prefetch_window = 0;  // more of them when jobs are short
   FakeAdapter::Log log;
@@ -79,6 +84,7 @@ class EngineFaultsTest : public ::testing::Test {
                     },
                     "/no/worker"});
       setups.back().prefetch = h->prefetch;
+      if (h->declared) setups.back().cores = h->slots;
       setups.back().prefetch_window = h->prefetch_window;
     }
     ASSERT_TRUE(engine_->Start(std::move(setups)).ok());
@@ -418,6 +424,73 @@ TEST_F(EngineFaultsTest, ReplicaSurvivesTheLossOfTheFirstInstancesHost) {
   b.log.ReleaseAll();
   EXPECT_EQ(engine_->Stop(), 0) << "the replica did not carry the task";
   EXPECT_EQ(Read("x"), "produce(1,)");
+}
+
+// What the observers hear of a host's jobs, counted as the page counts
+// them: a job sent queued is not running until OnJobRunning.
+class OccupancyWatch : public RunObserver {
+ public:
+  void OnJobStarted(const JobStart& job) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    slots_ = job.slots;
+    if (job.queued) {
+      queued_.insert(job.job);
+    } else {
+      Run();
+    }
+  }
+  void OnJobRunning(const JobStart& job) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (queued_.erase(job.job) > 0) Run();
+  }
+  void OnJobEnded(const JobRecord& job) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (queued_.erase(job.job) == 0) --running_;
+  }
+  // Running, queued, the most running at once and the host's slots.
+  std::array<int, 4> Counts() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return {running_, static_cast<int>(queued_.size()), most_, slots_};
+  }
+
+ private:
+  void Run() { most_ = std::max(most_, ++running_); }
+  std::mutex mu_;
+  std::set<JobId> queued_;
+  int running_ = 0, most_ = 0, slots_ = 0;
+};
+
+// Issue 36: with prefetch, a 1-slot host showed "50% of 2 slots" and the
+// page "running 2". Jobs sent ahead wait in the host's queue: running never
+// exceeds the slots, and utilization is of the host's 1 slot, at most 100%.
+TEST_F(EngineFaultsTest, PrefetchedJobsAreQueuedOnTheHostNotRunning) {
+  options_.policy = "mct";
+  auto summary = std::make_shared<SummaryObserver>(nullptr);
+  auto watch = std::make_shared<OccupancyWatch>();
+  options_.observers = {summary, watch};
+  FakeHost& a = AddHost("a", false);
+  a.declared = true;  // `slots: 1`
+  a.prefetch = 2;
+  a.log.hold = true;  // the fake starts jobs when sent, as if never queued
+  Start();
+  for (int i = 0; i < 4; ++i) Produce(("f" + std::to_string(i)).c_str(), i);
+  ASSERT_TRUE(a.log.WaitRunning(3)) << "a was not sent its prefetch";
+  std::array<int, 4> counts = watch->Counts();
+  EXPECT_EQ(counts[0], 1) << "running";
+  EXPECT_EQ(counts[1], 2) << "queued on the host";
+  EXPECT_EQ(counts[3], 1) << "slots";
+  a.log.ReleaseAll();
+  engine_->Barrier();
+  EXPECT_EQ(engine_->Stop(), 0);
+  EXPECT_EQ(engine_->stats().queued_on_hosts, 0u);
+  EXPECT_LE(watch->Counts()[2], 1) << "more running at once than slots";
+  RunReport r = summary->Report();
+  ASSERT_EQ(r.hosts.size(), 1u);
+  EXPECT_EQ(r.hosts[0].slots, 1);
+  EXPECT_GT(r.hosts[0].utilization, 0);
+  EXPECT_LE(r.hosts[0].utilization, 1.0 + 1e-9);
+  EXPECT_NE(FormatSummaryAdditions(r).find("% of 1 slots"), std::string::npos)
+      << FormatSummaryAdditions(r);
 }
 
 }  // namespace

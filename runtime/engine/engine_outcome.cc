@@ -27,8 +27,20 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     const Task& task = program_.graph.task(job.task);
     host.running_cores -= job.need.cores;  // an alternative's, if it ran one
     naming_.NameUserFiles(job.task, host_id, job.replica_outputs, &report);
+    // Its slots go to the jobs queued there, from its end.
+    const Seconds end = report.ended > 0 ? report.ended : loop_.clock().Now();
+    const int slots = HostSet::Slots(host);
+    SlotOccupancy::Ended slot = host.occupancy.End(report.id, slots, end);
+    stats_.queued_on_hosts -= slot.was_queued + slot.now_running.size();
     recorder_.RecordJob(mu_, job.task, host_id, report, job.replica,
-                        job.submitted);
+                        job.submitted, slot.got_slots);
+    if (recorder_.watched()) {
+      for (JobId id : slot.now_running) {
+        if (const JobEntry* next = jobs_.Find(id)) {
+          recorder_.ReportJobRunning(mu_, id, next->task, host_id, end, slots);
+        }
+      }
+    }
     if (host.prefetch_window > 0 &&
         std::holds_alternative<Exited>(report.outcome)) {
       // How deep the host's prefetch may go (runtime/sched/prefetch.h).

@@ -97,8 +97,13 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       entry.replica_outputs.push_back({p.dest, final_path});
     }
   }
-  if (recorder_.watched())
-    recorder_.ReportJobStart(mu_, spec.id, t, h, replica);
+  const int slots = HostSet::Slots(host);
+  const bool runs =
+      host.occupancy.Start(spec.id, need.cores, slots, loop_.clock().Now());
+  if (!runs) ++stats_.queued_on_hosts;
+  if (recorder_.watched()) {
+    recorder_.ReportJobStart(mu_, spec.id, t, h, replica, !runs, slots);
+  }
   jobs_.Add(spec.id, std::move(entry));
   ++host.running;
   host.running_cores += need.cores;

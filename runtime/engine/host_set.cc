@@ -81,6 +81,11 @@ void HostSet::LearnCapacity(HostEntry& host, std::optional<int> free_slots) {
   }
 }
 
+int HostSet::Slots(const HostEntry& host) {
+  if (!host.learns_cores) return std::max(1, host.cores);
+  return std::max(0, host.adapter->core_capacity());
+}
+
 void HostSet::FillHostState(const HostEntry& host, int free_slots,
                             HostState* state) {
   state->busy_until.clear();

@@ -14,6 +14,7 @@
 
 #include "adapters/adapter.h"
 #include "runtime/base/clock.h"
+#include "runtime/observe/slot_occupancy.h"
 #include "runtime/sched/host_health.h"
 #include "runtime/sched/learned_availability.h"
 #include "runtime/sched/policies_ft.h"
@@ -29,6 +30,8 @@ struct HostEntry {
   bool shared = true;    // sees the master's files at the same paths
   std::string data_dir;  // version files on the host when not shared
   uint64_t running = 0;  // jobs placed here and not finished
+  // Of those, which hold slots and which wait in the host's queue.
+  SlotOccupancy occupancy;
   uint64_t staging = 0;  // of which still waiting for their inputs
   // The same in cores (a job holds its operation's ComputingUnits).
   uint64_t running_cores = 0;
@@ -115,6 +118,11 @@ class HostSet : public HostHealth {
   // (`free_slots`: the adapter's FreeSlots() when the caller has it).
   static void LearnCapacity(HostEntry& host,
                             std::optional<int> free_slots = std::nullopt);
+  // The host's slots (in cores), as running and queued are counted against
+  // them (slot_occupancy.h): gsrt.yaml's, else what its adapter offers; 0
+  // when it tells only its free slots (nothing is sent it ahead: prefetch
+  // wants ssh, whose agent tells its slots).
+  static int Slots(const HostEntry& host);
   // `host`'s state as the policies see it, without its jobs.
   static void FillHostState(const HostEntry& host, int free_slots,
                             HostState* state);

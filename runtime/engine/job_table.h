@@ -55,6 +55,11 @@ class JobTable {
   bool Take(JobId id, JobEntry* job, std::vector<JobId>* others);
 
   const JobEntry& at(JobId id) const { return jobs_.at(id); }
+  // Null when job `id` is not out.
+  const JobEntry* Find(JobId id) const {
+    auto it = jobs_.find(id);
+    return it == jobs_.end() ? nullptr : &it->second;
+  }
   size_t size() const { return jobs_.size(); }
   bool empty() const { return jobs_.empty(); }
   Map::const_iterator begin() const { return jobs_.begin(); }

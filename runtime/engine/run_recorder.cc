@@ -100,11 +100,23 @@ void RunRecorder::ReportTaskSubmitted(const Mutex& mu, TaskId t) {
   if (history_) pending_.tasks.push_back(std::move(rec));
 }
 
+JobStart RunRecorder::JobStartOf(JobId job, TaskId t, HostId h, Seconds at,
+                                 int slots) const {
+  JobStart start;
+  start.job = job;
+  start.task = t;
+  start.operation = ops_[graph_.task(t).op].name;
+  start.host = hosts_[h].name;
+  start.time = at;
+  start.slots = slots;
+  return start;
+}
+
 void RunRecorder::ReportJobStart(const Mutex& mu, JobId job, TaskId t, HostId h,
-                                 bool replica) {
-  JobStart start{
-      job,           t,      ops_[graph_.task(t).op].name, hosts_[h].name,
-      clock_->Now(), replica};
+                                 bool replica, bool queued, int slots) {
+  JobStart start = JobStartOf(job, t, h, clock_->Now(), slots);
+  start.replica = replica;
+  start.queued = queued;
   observers_.OnJobStarted(start);
   if (!replica) return;
   RunEvent e{"replica", start.time};
@@ -114,9 +126,14 @@ void RunRecorder::ReportJobStart(const Mutex& mu, JobId job, TaskId t, HostId h,
   ReportEvent(mu, std::move(e));
 }
 
+void RunRecorder::ReportJobRunning(const Mutex& mu, JobId job, TaskId t,
+                                   HostId h, Seconds at, int slots) {
+  observers_.OnJobRunning(JobStartOf(job, t, h, at, slots));
+}
+
 void RunRecorder::RecordJob(const Mutex& mu, TaskId task, HostId host,
                             const JobReport& report, bool replica,
-                            Seconds submitted) {
+                            Seconds submitted, Seconds got_slot) {
   if (!watched()) return;
   JobSpec spec;  // what the record needs of the job
   spec.id = report.id;
@@ -125,6 +142,11 @@ void RunRecorder::RecordJob(const Mutex& mu, TaskId task, HostId host,
   JobRecord rec =
       JobRecordFromReport(run_id_, spec, hosts_[host].name, report, replica);
   if (rec.submitted == 0) rec.submitted = submitted;
+  // A prefetched job waited in the host's queue: its run time starts when
+  // it got a slot, so a host never shows more jobs at once than slots.
+  if (rec.started > 0 && rec.started < got_slot) {
+    rec.started = rec.ended > 0 ? std::min(got_slot, rec.ended) : got_slot;
+  }
   observers_.OnJobEnded(rec);
   if (history_) pending_.jobs.push_back(std::move(rec));
 }

@@ -104,12 +104,17 @@ class RunRecorder {
 
   // --- The engine lock held: observers hear at once, rows are kept. ---
   void ReportTaskSubmitted(const Mutex& mu, TaskId task) REQUIRES(mu);
+  // `queued`: it waits in the host's queue (of `slots`) for a slot.
   void ReportJobStart(const Mutex& mu, JobId job, TaskId task, HostId host,
-                      bool replica) REQUIRES(mu);
-  // A job attempt of `task` on `host` ended as `report` says.
+                      bool replica, bool queued, int slots) REQUIRES(mu);
+  // A queued job took a slot at `at` (runtime/observe/slot_occupancy.h).
+  void ReportJobRunning(const Mutex& mu, JobId job, TaskId task, HostId host,
+                        Seconds at, int slots) REQUIRES(mu);
+  // A job attempt of `task` on `host` ended as `report` says; its run time
+  // starts no earlier than `got_slot`, when it got a slot there.
   void RecordJob(const Mutex& mu, TaskId task, HostId host,
-                 const JobReport& report, bool replica, Seconds submitted)
-      REQUIRES(mu);
+                 const JobReport& report, bool replica, Seconds submitted,
+                 Seconds got_slot) REQUIRES(mu);
   void ReportEvent(const Mutex& mu, RunEvent event) REQUIRES(mu);
   // `state`: "done", "failed", "futile" or "cancelled" (the run's end
   // stopped its job).
@@ -149,6 +154,9 @@ class RunRecorder {
     CheckPace checks;  // which of its availability attempts are recorded
   };
   void ScheduleFlush();
+  // What observers hear of job `job` of task `t` on host `h` at `at`.
+  JobStart JobStartOf(JobId job, TaskId t, HostId h, Seconds at,
+                      int slots) const;
 
   const TaskGraph& graph_;
   const OperationTable& ops_;

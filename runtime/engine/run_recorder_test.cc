@@ -177,8 +177,8 @@ TEST_F(RunRecorderTest, AReplicaStartIsAlsoAnEvent) {
   Observe();
   SubmitThree();
   MutexLock lock(&mu_);
-  recorder_.ReportJobStart(mu_, 7, 2, 1, /*replica=*/false);
-  recorder_.ReportJobStart(mu_, 8, 2, 0, /*replica=*/true);
+  recorder_.ReportJobStart(mu_, 7, 2, 1, /*replica=*/false, false, 1);
+  recorder_.ReportJobStart(mu_, 8, 2, 0, /*replica=*/true, false, 1);
   ASSERT_EQ(observer_->starts.size(), 2u);
   EXPECT_EQ(observer_->starts[0].host, "beta");
   EXPECT_EQ(observer_->starts[0].operation, "join");
@@ -193,12 +193,12 @@ TEST_F(RunRecorderTest, AReplicaStartIsAlsoAnEvent) {
 TEST_F(RunRecorderTest, AJobEndIsRecordedOnlyWhenWatched) {
   SubmitThree();
   MutexLock lock(&mu_);
-  recorder_.RecordJob(mu_, 0, 0, ExitedReport(5, 0, 1001, 1002), false, 999);
+  recorder_.RecordJob(mu_, 0, 0, ExitedReport(5, 0, 1001, 1002), false, 999, 0);
   EXPECT_TRUE(recorder_.TakePending(mu_).jobs.empty());
   lock.Unlock();
   Observe();
   lock.Lock();
-  recorder_.RecordJob(mu_, 2, 1, ExitedReport(6, 3, 1001, 1002), true, 999);
+  recorder_.RecordJob(mu_, 2, 1, ExitedReport(6, 3, 1001, 1002), true, 999, 0);
   ASSERT_EQ(observer_->jobs.size(), 1u);
   const JobRecord& job = observer_->jobs[0];
   EXPECT_EQ(job.job, 6u);
@@ -261,8 +261,8 @@ TEST_F(RunRecorderTest, TheHistoryGetsWhatTheObserversHeard) {
   {
     MutexLock lock(&mu_);
     for (TaskId t = 0; t < 3; ++t) recorder_.ReportTaskSubmitted(mu_, t);
-    recorder_.ReportJobStart(mu_, 1, 0, 0, false);
-    recorder_.RecordJob(mu_, 0, 0, ExitedReport(1, 0, 1001, 1003), false, 0);
+    recorder_.ReportJobStart(mu_, 1, 0, 0, false, false, 1);
+    recorder_.RecordJob(mu_, 0, 0, ExitedReport(1, 0, 1001, 1003), false, 0, 0);
     recorder_.ReportTaskEnd(mu_, 0, "done");
     recorder_.ReportEvent(mu_, RunEvent{"retry", 1003, 0, "alpha"});
     recorder_.RecordHostLost(mu_, 1, "gone");
@@ -327,13 +327,13 @@ TEST_F(RunRecorderTest, ATaskTheRunsEndStoppedIsCancelledNotFailed) {
   {
     MutexLock lock(&mu_);
     for (TaskId t = 0; t < 3; ++t) recorder_.ReportTaskSubmitted(mu_, t);
-    recorder_.ReportJobStart(mu_, 1, 0, 0, false);
+    recorder_.ReportJobStart(mu_, 1, 0, 0, false, false, 1);
     JobReport cancelled;
     cancelled.id = 1;
     cancelled.outcome = Cancelled{};
     cancelled.started = 1001;
     cancelled.ended = 1002;
-    recorder_.RecordJob(mu_, 0, 0, cancelled, false, 0);
+    recorder_.RecordJob(mu_, 0, 0, cancelled, false, 0, 0);
     recorder_.ReportTaskEnd(mu_, 0, "cancelled");
   }
   WritePending();
@@ -363,8 +363,8 @@ TEST_F(RunRecorderTest, ANextRunLearnsFromThisOne) {
   SubmitThree();
   {
     MutexLock lock(&mu_);
-    recorder_.RecordJob(mu_, 0, 0, ExitedReport(1, 0, 1001, 1004), false, 0);
-    recorder_.RecordJob(mu_, 1, 0, ExitedReport(2, 1, 1001, 1004), false, 0);
+    recorder_.RecordJob(mu_, 0, 0, ExitedReport(1, 0, 1001, 1004), false, 0, 0);
+    recorder_.RecordJob(mu_, 1, 0, ExitedReport(2, 1, 1001, 1004), false, 0, 0);
   }
   WritePending();
   ASSERT_TRUE(recorder_.EndRun(RunStatus::kOk).ok());

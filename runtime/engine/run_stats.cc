@@ -1,15 +1,22 @@
 #include "runtime/engine/run_stats.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace gs {
 
 std::string FormatProgress(const RunStats& s) {
-  char buf[160];
+  const uint64_t queued = std::min(s.queued_on_hosts, s.running);
+  std::string queued_text;
+  if (queued > 0) {
+    queued_text = ", " + std::to_string(queued) + " queued on hosts";
+  }
+  char buf[200];
   std::snprintf(buf, sizeof buf,
-                "gsrt: %llu done, %llu running, %llu waiting, %llu failed",
+                "gsrt: %llu done, %llu running%s, %llu waiting, %llu failed",
                 static_cast<unsigned long long>(s.done),
-                static_cast<unsigned long long>(s.running),
+                static_cast<unsigned long long>(s.running - queued),
+                queued_text.c_str(),
                 static_cast<unsigned long long>(s.waiting()),
                 static_cast<unsigned long long>(s.failed + s.futile));
   return buf;

@@ -26,7 +26,10 @@ struct TaskFailure {
 struct RunStats {
   uint64_t submitted = 0;
   uint64_t done = 0;
-  uint64_t running = 0;
+  uint64_t running = 0;  // tasks with a job out, queued_on_hosts included
+  // Jobs sent ahead (prefetch) that wait in their host's queue for a slot
+  // (runtime/observe/slot_occupancy.h).
+  uint64_t queued_on_hosts = 0;
   uint64_t failed = 0;
   uint64_t futile = 0;  // not run: an input was never produced
   // Stopped by the run's end (a signal): neither failed nor done.
@@ -61,7 +64,8 @@ struct RunStats {
   }
 };
 
-// "gsrt: 120 done, 2 running, 30 waiting, 0 failed"
+// "gsrt: 120 done, 2 running, 30 waiting, 0 failed"; with jobs queued on
+// hosts, "2 running, 4 queued on hosts, 26 waiting" (running: in a slot).
 std::string FormatProgress(const RunStats& stats);
 
 // Several lines: totals, jobs per host, each failed task with its last

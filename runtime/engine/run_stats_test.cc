@@ -16,6 +16,18 @@ TEST(RunStatsTest, ProgressCountsWaitingAsWhatIsLeft) {
   EXPECT_EQ(FormatProgress(s), "gsrt: 4 done, 2 running, 2 waiting, 2 failed");
 }
 
+// Prefetched jobs wait in their host's queue: not running (issue 36: "6
+// running" on 3 slots).
+TEST(RunStatsTest, ProgressCountsJobsQueuedOnHostsApart) {
+  RunStats s;
+  s.submitted = 20;
+  s.done = 4;
+  s.running = 6;  // tasks with a job out
+  s.queued_on_hosts = 3;
+  EXPECT_EQ(FormatProgress(s),
+            "gsrt: 4 done, 3 running, 3 queued on hosts, 10 waiting, 0 failed");
+}
+
 TEST(RunStatsTest, SummaryNamesHostsFailuresAndNotes) {
   RunStats s;
   s.submitted = 3;

@@ -37,6 +37,10 @@ struct JobStart {
   std::string host;
   Seconds time = 0;
   bool replica = false;
+  // Waits in the host's queue (prefetched) until OnJobRunning; counted as
+  // queued on the host, not running (runtime/observe/slot_occupancy.h).
+  bool queued = false;
+  int slots = 0;  // the host's slots when the job was sent; 0: unknown
 };
 
 // Something that happened at one moment (or, for a transfer, over

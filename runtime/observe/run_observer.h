@@ -1,5 +1,5 @@
 // What a run reports to whoever watches it: the engine calls a RunObserver
-// at each step (a task submitted, a job attempt started or ended, a host
+// at each step (a task submitted, a job attempt sent, running or ended, a host
 // changing state, a transfer, a retry, a rewind, a replica). The trace
 // writer, the summary additions and the history's event records are
 // observers; the engine knows none of them.
@@ -29,6 +29,8 @@ class RunObserver {
                             const std::vector<std::string>& hosts) {}
   virtual void OnTaskSubmitted(const TaskRecord& task) {}
   virtual void OnJobStarted(const JobStart& job) {}
+  // A job queued on its host (JobStart::queued) took a slot at `job.time`.
+  virtual void OnJobRunning(const JobStart& job) {}
   // The attempt's full record, as the history stores it.
   virtual void OnJobEnded(const JobRecord& job) {}
   virtual void OnEvent(const RunEvent& event) {}
@@ -54,6 +56,9 @@ class ObserverList : public RunObserver {
   }
   void OnJobStarted(const JobStart& job) override {
     for (auto& o : observers_) o->OnJobStarted(job);
+  }
+  void OnJobRunning(const JobStart& job) override {
+    for (auto& o : observers_) o->OnJobRunning(job);
   }
   void OnJobEnded(const JobRecord& job) override {
     for (auto& o : observers_) o->OnJobEnded(job);

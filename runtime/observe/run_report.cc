@@ -26,7 +26,8 @@ int MostAtOnce(std::vector<std::pair<Seconds, int>> edges) {
   return most;
 }
 
-std::vector<HostUse> Hosts(const std::vector<JobRecord>& jobs, Seconds span) {
+std::vector<HostUse> Hosts(const std::vector<JobRecord>& jobs, Seconds span,
+                           const std::map<std::string, int>& slots) {
   std::map<std::string, HostUse> by_host;
   std::map<std::string, std::vector<std::pair<Seconds, int>>> edges;
   for (const JobRecord& j : jobs) {
@@ -43,7 +44,10 @@ std::vector<HostUse> Hosts(const std::vector<JobRecord>& jobs, Seconds span) {
   }
   std::vector<HostUse> out;
   for (auto& [name, h] : by_host) {
-    h.slots = MostAtOnce(edges[name]);
+    auto known = slots.find(name);
+    h.slots = known != slots.end() && known->second > 0
+                  ? known->second
+                  : MostAtOnce(edges[name]);
     if (h.slots > 0 && span > 0) h.utilization = h.busy / (h.slots * span);
     out.push_back(h);
   }
@@ -120,7 +124,8 @@ CriticalPath FindCriticalPath(const std::vector<StoredTask>& tasks,
 
 RunReport BuildRunReport(const std::vector<StoredTask>& tasks,
                          const std::vector<JobRecord>& jobs,
-                         const std::vector<RunEvent>& events) {
+                         const std::vector<RunEvent>& events,
+                         const std::map<std::string, int>& slots) {
   RunReport r;
   Seconds first = 0, last = 0;
   auto widen = [&](Seconds t) {
@@ -143,7 +148,7 @@ RunReport BuildRunReport(const std::vector<StoredTask>& tasks,
   }
   r.span = last - first;
   r.jobs = static_cast<int64_t>(jobs.size());
-  r.hosts = Hosts(jobs, r.span);
+  r.hosts = Hosts(jobs, r.span, slots);
   r.operations = Operations(jobs);
   r.critical = FindCriticalPath(tasks, jobs);
   for (const RunEvent& e : events) {

@@ -7,6 +7,7 @@
 #define GSRT_RUNTIME_OBSERVE_RUN_REPORT_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,10 @@ struct HostUse {
   int64_t jobs = 0;
   int64_t ok = 0;
   Seconds busy = 0;  // sum of the attempts' run times
-  // At most this many attempts ran at once (the slots it showed).
+  // The host's slots as the run knew them; where unknown (`gsrt show`: the
+  // history keeps none), the most attempts that ran at once. A prefetched
+  // attempt's run time starts when it got a slot (slot_occupancy.h), so
+  // neither counts jobs queued on the host.
   int slots = 0;
   // busy / (slots * the run's span); 0 when unknown.
   double utilization = 0;
@@ -65,9 +69,11 @@ struct RunReport {
   int64_t transfers = 0;
 };
 
+// `slots`: each host's slots, where known.
 RunReport BuildRunReport(const std::vector<StoredTask>& tasks,
                          const std::vector<JobRecord>& jobs,
-                         const std::vector<RunEvent>& events);
+                         const std::vector<RunEvent>& events,
+                         const std::map<std::string, int>& slots = {});
 
 CriticalPath FindCriticalPath(const std::vector<StoredTask>& tasks,
                               const std::vector<JobRecord>& jobs);

@@ -55,6 +55,12 @@ void SummaryObserver::OnTaskSubmitted(const TaskRecord& task) {
   tasks_.push_back(StoredTask{task, "submitted", 0});
 }
 
+void SummaryObserver::OnJobStarted(const JobStart& job) {
+  if (job.slots <= 0) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  slots_[job.host] = job.slots;
+}
+
 void SummaryObserver::OnJobEnded(const JobRecord& job) {
   std::lock_guard<std::mutex> lock(mu_);
   jobs_.push_back(job);
@@ -78,7 +84,7 @@ void SummaryObserver::OnTaskEnded(const TaskEnd& end) {
 
 RunReport SummaryObserver::Report() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return BuildRunReport(tasks_, jobs_, transfers_);
+  return BuildRunReport(tasks_, jobs_, transfers_, slots_);
 }
 
 void SummaryObserver::OnRunEnded(Seconds, RunStatus) {

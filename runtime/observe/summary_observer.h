@@ -5,6 +5,7 @@
 #ifndef GSRT_RUNTIME_OBSERVE_SUMMARY_OBSERVER_H_
 #define GSRT_RUNTIME_OBSERVE_SUMMARY_OBSERVER_H_
 
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -26,6 +27,8 @@ class SummaryObserver : public RunObserver {
   explicit SummaryObserver(MessageSink* messages) : messages_(messages) {}
 
   void OnTaskSubmitted(const TaskRecord& task) override;
+  // Learns the host's slots (JobStart::slots), which utilization is of.
+  void OnJobStarted(const JobStart& job) override;
   void OnJobEnded(const JobRecord& job) override;
   void OnEvent(const RunEvent& event) override;
   void OnTaskEnded(const TaskEnd& end) override;
@@ -40,6 +43,7 @@ class SummaryObserver : public RunObserver {
   std::unordered_map<TaskId, size_t> index_;
   std::vector<JobRecord> jobs_;
   std::vector<RunEvent> transfers_;
+  std::map<std::string, int> slots_;  // per host, as last sent a job
 };
 
 }  // namespace gs

@@ -61,6 +61,24 @@ TEST(SummaryObserverTest, AdditionsNameEachPart) {
       "2.000 s\n");
 }
 
+// Utilization is of the host's slots as its jobs' starts tell them, not of
+// the most jobs seen at once (issue 36).
+TEST(SummaryObserverTest, UtilizationIsOfTheHostsSlots) {
+  SummaryObserver s(nullptr);
+  s.OnTaskSubmitted({0, "scale", {}, 0});
+  s.OnTaskSubmitted({1, "scale", {}, 0});
+  s.OnJobStarted({1, 0, "scale", "n1", 1000, false, false, 2});
+  s.OnJobEnded(Job(0, "scale", "n1", 0, 2));
+  s.OnJobStarted({2, 1, "scale", "n1", 1002, false, false, 2});
+  s.OnJobEnded(Job(1, "scale", "n1", 2, 4));
+  RunReport r = s.Report();
+  ASSERT_EQ(r.hosts.size(), 1u);
+  EXPECT_EQ(r.hosts[0].slots, 2);
+  EXPECT_NEAR(r.hosts[0].utilization, 0.5, 1e-9);
+  EXPECT_NE(FormatSummaryAdditions(r).find("n1 50% of 2 slots"),
+            std::string::npos);
+}
+
 TEST(SummaryObserverTest, TheAdditionsAreSaidAsTheSummaryAtTheEnd) {
   RecordingMessages messages;
   SummaryObserver s(&messages);

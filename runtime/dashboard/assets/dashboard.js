@@ -64,8 +64,13 @@ function render(state) {
     row.dataset.host = h.host;
     cell(row, h.host);
     cell(row, h.state, h.state);
-    cell(row, h.running);
-    cell(row, h.slots_seen);
+    // Running: in a slot; queued: sent ahead (prefetch), waiting on the
+    // host for one. Slots: the host's, else the most seen busy at once.
+    cell(row, h.running, "running");
+    cell(row, h.queued, "queued");
+    cell(row, h.slots !== null && h.slots !== undefined ? h.slots
+                                                        : h.slots_seen,
+         "slots");
     cell(row, h.jobs);
     cell(row, h.ok);
     cell(row, h.infra, "infra");
@@ -86,24 +91,57 @@ function render(state) {
   }
 }
 
-// One row per host and slot; each attempt a bar from its start to its end.
+// A tick every 1, 2 or 5 times a power of ten seconds: about 8 in `span`.
+function tickStep(span) {
+  const raw = span / 8;
+  const power = Math.pow(10, Math.floor(Math.log10(raw)));
+  for (const m of [1, 2, 5]) {
+    if (m * power >= raw) return m * power;
+  }
+  return 10 * power;
+}
+
+function svgText(ns, x, y, text, cls) {
+  const t = document.createElementNS(ns, "text");
+  t.setAttribute("x", x);
+  t.setAttribute("y", y);
+  t.setAttribute("class", cls);
+  t.textContent = text;
+  return t;
+}
+
+// One lane per host and slot (the lanes the master chose, at most the
+// host's slots), labelled "host · slot k"; each attempt a bar from its
+// start to its end; below, a time axis in seconds since the run started.
 function drawStream(state) {
   const svg = document.getElementById("stream");
   const ns = "http://www.w3.org/2000/svg";
-  const rows = new Map();
-  for (const a of state.stream) {
-    const key = a.host + "/" + a.slot;
-    if (!rows.has(key)) rows.set(key, rows.size);
-  }
-  const rowHeight = 14, width = 900;
-  svg.setAttribute("height", Math.max(40, rows.size * rowHeight + 4));
+  const lanes = new Map();
+  for (const a of state.stream) lanes.set(a.host + "/" + a.slot, a);
+  const keys = [...lanes.keys()].sort((x, y) => {
+    const a = lanes.get(x), b = lanes.get(y);
+    return a.host < b.host ? -1 : a.host > b.host ? 1 : a.slot - b.slot;
+  });
+  const row = new Map(keys.map((k, i) => [k, i]));
+  const rowHeight = 14, labelWidth = 160, width = 900, axisHeight = 24;
+  const plot = width - labelWidth - 10;
+  const axisY = 2 + keys.length * rowHeight + 2;
+  svg.setAttribute("height", axisY + axisHeight);
   svg.replaceChildren();
   const span = Math.max(state.elapsed_s, 0.001);
+  const x = (t) => labelWidth + plot * t / span;
+  for (const k of keys) {
+    const a = lanes.get(k);
+    svg.appendChild(svgText(ns, labelWidth - 6,
+                            2 + row.get(k) * rowHeight + rowHeight - 4,
+                            a.host + " \u00b7 slot " + (a.slot + 1),
+                            "lane-label"));
+  }
   for (const a of state.stream) {
     const r = document.createElementNS(ns, "rect");
-    r.setAttribute("x", width * a.start / span);
-    r.setAttribute("width", Math.max(1, width * (a.end - a.start) / span));
-    r.setAttribute("y", 2 + rows.get(a.host + "/" + a.slot) * rowHeight);
+    r.setAttribute("x", x(a.start));
+    r.setAttribute("width", Math.max(1, plot * (a.end - a.start) / span));
+    r.setAttribute("y", 2 + row.get(a.host + "/" + a.slot) * rowHeight);
     r.setAttribute("height", rowHeight - 2);
     r.setAttribute("fill", a.outcome === "ok" ? colour(a.operation) : "#222");
     const title = document.createElementNS(ns, "title");
@@ -112,6 +150,28 @@ function drawStream(state) {
     r.appendChild(title);
     svg.appendChild(r);
   }
+  const axis = document.createElementNS(ns, "g");
+  axis.setAttribute("class", "time-axis");
+  const line = document.createElementNS(ns, "line");
+  line.setAttribute("x1", x(0));
+  line.setAttribute("x2", x(span));
+  line.setAttribute("y1", axisY);
+  line.setAttribute("y2", axisY);
+  axis.appendChild(line);
+  const step = tickStep(span);
+  const digits = step < 1 ? Math.ceil(-Math.log10(step)) : 0;
+  for (let i = 0; i * step <= span + 1e-9; ++i) {
+    const t = i * step;
+    const tick = document.createElementNS(ns, "line");
+    tick.setAttribute("x1", x(t));
+    tick.setAttribute("x2", x(t));
+    tick.setAttribute("y1", axisY);
+    tick.setAttribute("y2", axisY + 4);
+    axis.appendChild(tick);
+    axis.appendChild(svgText(ns, x(t), axisY + 16, t.toFixed(digits) + " s",
+                             "tick"));
+  }
+  svg.appendChild(axis);
 }
 
 // The server puts the snapshot of the moment into the page itself, so the
