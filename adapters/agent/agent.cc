@@ -299,6 +299,10 @@ void Agent::OnGetRequest(const GetRequest& m) {
     return SendError(
         m.id, Status::InvalidArgument("'" + *path + "' is not a regular file"));
   }
+  // Only the end: the file is not written any more (a finished job's log).
+  if (m.tail != 0 && static_cast<uint64_t>(st.st_size) > m.tail) {
+    (void)::lseek(fd, static_cast<off_t>(st.st_size - m.tail), SEEK_SET);
+  }
   pump_.Add(m.id, fd, MessageType::kGetChunk, MessageType::kGetEnd,
             [this, id = m.id, p = *path](Status s) {
               if (!s.ok()) {

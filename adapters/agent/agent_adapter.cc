@@ -9,10 +9,14 @@
 #include <boost/asio/post.hpp>
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <utility>
 #include <vector>
 
 #include "adapters/agent/agent.h"
+#include "adapters/agent/fetched_logs.h"
 
 namespace gs {
 
@@ -24,6 +28,23 @@ std::string Secs(Seconds s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", s);
   return buf;
+}
+
+// Cuts the file at `path` to its last `limit` bytes; true when it did.
+// A file that cannot be read or written is left as it came.
+bool KeepTail(const std::string& path, uint64_t limit) {
+  std::string data;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream all;
+    all << in.rdbuf();
+    data = all.str();
+  }
+  if (!CutToTail(&data, limit)) return false;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << data;
+  return true;
 }
 
 }  // namespace
@@ -237,7 +258,93 @@ void AgentAdapter::OnJobFinished(JobReport report) {
                               std::max(now, job.submitted));
   report.submitted = job.submitted;
   report.ended = std::max(now, report.started);
+  if (FetchLogs(report, job.done)) return;
   job.done(std::move(report));
+}
+
+bool AgentAdapter::FetchLogs(JobReport& report, DoneCallback& done) {
+  if (options_.fetch_logs_to.empty() || options_.shares_master_files) {
+    return false;
+  }
+  std::string* log_dir = nullptr;
+  if (auto* e = std::get_if<Exited>(&report.outcome); e && !e->succeeded()) {
+    log_dir = &e->log_dir;
+  } else if (auto* t = std::get_if<TimedOut>(&report.outcome)) {
+    log_dir = &t->log_dir;
+  }
+  if (log_dir == nullptr || log_dir->empty()) return false;
+  struct Fetching {
+    JobReport report;
+    DoneCallback done;
+    FetchedLogs logs;
+    std::string dir;  // on the master
+    int pending = 0;
+  };
+  auto f = std::make_shared<Fetching>();
+  f->logs.host =
+      options_.logs_host.empty() ? options_.host_name : options_.logs_host;
+  f->logs.host_dir = *log_dir;
+  f->dir = FetchedLogsDir(options_.fetch_logs_to, f->logs.host, *log_dir);
+  f->report = std::move(report);
+  f->done = std::move(done);
+  // Its log_dir and note: on the master when every log came (or was not
+  // there), else still on the host.
+  auto finish = [f] {
+    std::string* dir = nullptr;
+    std::string* note = nullptr;
+    if (auto* e = std::get_if<Exited>(&f->report.outcome)) {
+      dir = &e->log_dir;
+      note = &e->log_note;
+    } else {
+      auto& t = std::get<TimedOut>(f->report.outcome);
+      dir = &t.log_dir;
+      note = &t.log_note;
+    }
+    if (f->logs.why_not.empty()) *dir = f->dir;
+    *note = FetchedLogsNote(f->logs);
+    f->done(std::move(f->report));
+  };
+  std::error_code ec;
+  if (state_ != State::kReady) {
+    f->logs.unreachable = true;
+    f->logs.why_not = NotUsable();
+  } else if (hello_.minor < 4) {
+    f->logs.why_not = "its agent speaks protocol 2." +
+                      std::to_string(hello_.minor) +
+                      ", which cannot send only the end of a log";
+  } else if (std::filesystem::create_directories(f->dir, ec); ec) {
+    f->logs.why_not = "cannot create " + f->dir + ": " + ec.message();
+  }
+  if (!f->logs.why_not.empty()) {
+    boost::asio::post(io_, finish);
+    return true;
+  }
+  // Owner only, like the rest of failed/: logs may hold user data.
+  for (const std::string& d :
+       {options_.fetch_logs_to,
+        FetchedLogsDir(options_.fetch_logs_to, f->logs.host, "")}) {
+    std::filesystem::permissions(d, std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::replace, ec);
+  }
+  f->pending = static_cast<int>(std::size(kFetchedLogs));
+  for (const char* name : kFetchedLogs) {
+    const std::string to = f->dir + "/" + name;
+    // One byte more than is kept tells whether the log was longer.
+    Fetch(f->logs.host_dir + "/" + name, to, kFetchedLogBytes + 1,
+          [f, finish, name, to](Status s) {
+            if (s.ok()) {
+              if (KeepTail(to, kFetchedLogBytes)) f->logs.cut.push_back(name);
+            } else if (s.code() != Status::Code::kNotFound &&
+                       f->logs.why_not.empty()) {
+              // (Cancelled: the run ended first, the host is not to blame.)
+              f->logs.unreachable = s.code() == Status::Code::kUnavailable ||
+                                    s.code() == Status::Code::kTimedOut;
+              f->logs.why_not = s.message();
+            }
+            if (--f->pending == 0) finish();
+          });
+  }
+  return true;
 }
 
 void AgentAdapter::OnGetChunk(const GetChunk& chunk) {
@@ -439,6 +546,11 @@ void AgentAdapter::Put(std::string master_path, std::string host_path,
 
 void AgentAdapter::Get(std::string host_path, std::string master_path,
                        StatusCallback done) {
+  Fetch(std::move(host_path), std::move(master_path), 0, std::move(done));
+}
+
+void AgentAdapter::Fetch(std::string host_path, std::string master_path,
+                         uint64_t tail, StatusCallback done) {
   const std::string what =
       "get '" + host_path + "' from " + Where() + " to '" + master_path + "'";
   if (state_ != State::kReady) {
@@ -451,7 +563,7 @@ void AgentAdapter::Get(std::string host_path, std::string master_path,
   }
   const uint64_t id = next_transfer_++;
   transfers_[id] = Transfer{std::move(done), std::move(file).value(), what};
-  Send(GetRequest{id, std::move(host_path)});
+  Send(GetRequest{id, std::move(host_path), tail});
 }
 
 void AgentAdapter::Remove(std::string host_path) {

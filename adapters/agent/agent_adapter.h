@@ -50,6 +50,12 @@ struct AgentAdapterOptions {
   bool shares_master_files = false;
   // Chunk size and flow control of Put().
   ChunkPumpOptions pump;
+  // The master's failed/ dir: a failed job's stdout and stderr are fetched
+  // there (fetched_logs.h) before its report goes on, when the host does
+  // not share the master's files; "" fetches nothing. `logs_host` names
+  // the host's directory there ("": host_name).
+  std::string fetch_logs_to;
+  std::string logs_host;
 };
 
 // Makes the stream to a freshly started agent (or says why it cannot).
@@ -168,6 +174,13 @@ class AgentAdapter : public AdapterDefaults {
   void OnGetChunk(const agent::GetChunk& chunk);
   void OnGetEnd(const agent::GetEnd& end);
   void FinishTransfer(uint64_t id, Status s);
+  // Get() of the last `tail` bytes only (0: all).
+  void Fetch(std::string host_path, std::string master_path, uint64_t tail,
+             StatusCallback done);
+  // Fetches the logs of failed `report` (fetch_logs_to), then calls `done`
+  // with its log_dir on the master and a note; false when there is
+  // nothing to fetch.
+  bool FetchLogs(JobReport& report, DoneCallback& done);
   void Send(const agent::Message& message);
   void ArmHeartbeat();
   // Ends the connection: state becomes `next`; jobs report `outcome`.

@@ -12,6 +12,7 @@
 
 #include "adapters/agent/agent.h"
 #include "adapters/agent/agent_test_util.h"
+#include "adapters/agent/fetched_logs.h"
 #include "tests/support/fake_clock.h"
 #include "tests/support/report_collector.h"
 #include "tests/support/run_until.h"
@@ -41,8 +42,9 @@ class AgentAdapterTest : public ::testing::Test {
     MakeAdapter();
   }
 
-  void MakeAdapter() {
+  void MakeAdapter(std::string fetch_logs_to = "") {
     AgentAdapterOptions options;
+    options.fetch_logs_to = std::move(fetch_logs_to);
     options.host_name = "node-7";
     options.connect_timeout = 10;
     options.heartbeat_interval = 1;
@@ -465,6 +467,123 @@ TEST_F(AgentAdapterTest, HeldJobsOfAnEarlierMasterAreTakenOverUnderNewIds) {
   EXPECT_EQ(next.FreeSlots(), 3);
   EXPECT_EQ(taken.Duplicates(), "");
   next.Shutdown();
+}
+
+// A job that failed on a host without the master's files: its logs' ends
+// come to the master's failed/<host>/ before its report, which names them
+// there and says where they came from.
+TEST_F(AgentAdapterTest, FailedJobsLogsAreFetchedBeforeItsReport) {
+  MakeAdapter(root_ + "/master/failed");
+  ASSERT_TRUE(adapter_->Connect().ok());
+  const std::string there = root_ + "/host/failed/s1/task-1-op-job-30";
+  std::filesystem::create_directories(there);
+  std::string err(kFetchedLogBytes + 10, 'e');
+  err.replace(0, 5, "first");
+  err.replace(err.size() - 4, 4, "last");
+  WriteText(there + "/stderr", err);
+  WriteText(there + "/stdout", "said little");
+  reports_.Submit(*adapter_, Job(30));
+  ASSERT_TRUE(Until([&] { return remote().runner.submitted.size() == 1; }));
+  Exited e;
+  e.code = 1;
+  e.error = "exit code 1";
+  e.log_dir = there;
+  remote().runner.Finish(30, e);
+  ASSERT_TRUE(Until([&] {
+    clock_.Advance(0.001);  // lets the agent's pump look again
+    return reports_.Has(30);
+  }));
+  const Exited* got = AsExited(reports_.Get(30));
+  ASSERT_NE(got, nullptr);
+  const std::string here = root_ + "/master/failed/node-7/s1/task-1-op-job-30";
+  EXPECT_EQ(got->log_dir, here);
+  EXPECT_EQ(got->log_note, "fetched from host 'node-7': " + there +
+                               "; stderr cut to its last 64 KiB");
+  EXPECT_EQ(ReadAll(here + "/stdout"), "said little");
+  const std::string kept = ReadAll(here + "/stderr");
+  EXPECT_EQ(kept, err.substr(err.size() - kFetchedLogBytes));
+  EXPECT_EQ(kept.substr(kept.size() - 4), "last");
+  EXPECT_EQ(got->error, "exit code 1");
+  EXPECT_EQ(reports_.Duplicates(), "");
+}
+
+// A hand-written agent of protocol 2.`minor` whose job fails and which
+// breaks the connection when asked for a file.
+void FailingPeer(Remote& r, uint16_t minor) {
+  MemoryStream* stream = r.stream.get();
+  auto decoder = std::make_shared<agent::FrameDecoder>();
+  stream->Start(
+      [stream, decoder](std::string_view bytes) {
+        decoder->Append(bytes);
+        while (true) {
+          auto next = decoder->Next();
+          if (!next.ok() || !next->has_value()) return;
+          const agent::Message& m = **next;
+          if (const auto* run = std::get_if<agent::RunJob>(&m)) {
+            JobReport report;
+            report.id = run->spec.id;
+            Exited failed;
+            failed.code = 1;
+            failed.error = "exit code 1";
+            failed.log_dir = "/w/failed/s/task-1-op-job-60";
+            report.outcome = failed;
+            stream->Write(agent::Encode(agent::JobFinished{report}));
+          } else if (std::holds_alternative<agent::GetRequest>(m)) {
+            return stream->Break(Status::Unavailable("cable cut"));
+          }
+        }
+      },
+      [](Status) {});
+  agent::Hello h;
+  h.minor = minor;
+  h.software = "gsrt-agent test";
+  h.work_dir = "/w";
+  h.slots = 2;
+  stream->Write(agent::Encode(h));
+}
+
+TEST_F(AgentAdapterTest, LogsOfAHostLostMeanwhileStayThereNamed) {
+  MakeAdapter(root_ + "/master/failed");
+  peer_ = [](Remote& r) { FailingPeer(r, agent::kProtocolMinor); };
+  ASSERT_TRUE(adapter_->Connect().ok());
+  reports_.Submit(*adapter_, Job(60));
+  ASSERT_TRUE(Until([&] { return reports_.Has(60); }));
+  const Exited* got = AsExited(reports_.Get(60));
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(got->log_dir, "/w/failed/s/task-1-op-job-60");
+  EXPECT_THAT(got->log_note,
+              HasSubstr("still on host 'node-7', which was unreachable: not "
+                        "fetched ("));
+  EXPECT_THAT(got->log_note, HasSubstr("cable cut"));
+  EXPECT_EQ(reports_.Duplicates(), "");
+}
+
+TEST_F(AgentAdapterTest, AnOlderAgentsLogsAreNotFetched) {
+  MakeAdapter(root_ + "/master/failed");
+  peer_ = [](Remote& r) { FailingPeer(r, 3); };
+  ASSERT_TRUE(adapter_->Connect().ok());
+  reports_.Submit(*adapter_, Job(61));
+  ASSERT_TRUE(Until([&] { return reports_.Has(61); }));
+  const Exited* got = AsExited(reports_.Get(61));
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(got->log_dir, "/w/failed/s/task-1-op-job-60");
+  EXPECT_EQ(got->log_note,
+            "still on host 'node-7': not fetched (its agent speaks protocol "
+            "2.3, which cannot send only the end of a log)");
+  EXPECT_TRUE(adapter_->connected());
+}
+
+TEST_F(AgentAdapterTest, NothingIsFetchedFromAHostThatSharesTheFiles) {
+  ASSERT_TRUE(adapter_->Connect().ok());  // no fetch_logs_to
+  reports_.Submit(*adapter_, Job(62));
+  ASSERT_TRUE(Until([&] { return remote().runner.submitted.size() == 1; }));
+  Exited e;
+  e.code = 2;
+  e.log_dir = root_ + "/host/failed/s/x";
+  remote().runner.Finish(62, e);
+  ASSERT_TRUE(Until([&] { return reports_.Has(62); }));
+  EXPECT_EQ(AsExited(reports_.Get(62))->log_dir, root_ + "/host/failed/s/x");
+  EXPECT_EQ(AsExited(reports_.Get(62))->log_note, "");
 }
 
 }  // namespace

@@ -259,6 +259,29 @@ TEST_F(AgentTest, GetSendsTheFile) {
   EXPECT_EQ(master_->All<GetEnd>()[0].hash, ContentHash::Of(data));
 }
 
+TEST_F(AgentTest, GetWithATailSendsOnlyTheFilesEnd) {
+  Greet();
+  std::string data(300 << 10, 'a');
+  data += "the end";
+  WriteText(root_ + "/log", data);
+  WriteText(root_ + "/short", "short");
+  master_->Send(GetRequest{9, "log", 100});
+  master_->Send(GetRequest{10, "short", 100});
+  ASSERT_TRUE(Until([&] {
+    clock_.Advance(0.01);
+    return master_->Count<GetEnd>() == 2;
+  }));
+  std::string tail, whole;
+  for (const GetChunk& c : master_->All<GetChunk>()) {
+    (c.id == 9 ? tail : whole) += c.data;
+  }
+  EXPECT_EQ(tail, data.substr(data.size() - 100));
+  EXPECT_EQ(whole, "short");
+  for (const GetEnd& e : master_->All<GetEnd>()) {
+    EXPECT_EQ(e.size, e.id == 9 ? 100u : 5u);
+  }
+}
+
 TEST_F(AgentTest, GetOfAMissingFileIsNotFound) {
   Greet();
   master_->Send(GetRequest{8, "nothing-here"});

@@ -170,6 +170,7 @@ void Put(Writer& w, const PutDone& m) { w.U64(m.id); }
 void Put(Writer& w, const GetRequest& m) {
   w.U64(m.id);
   w.Str(m.path);
+  if (m.tail != 0) w.U64(m.tail);
 }
 void Put(Writer& w, const GetChunk& m) {
   w.U64(m.id);
@@ -324,6 +325,7 @@ bool Get(Reader& r, PutDone& m) {
 bool Get(Reader& r, GetRequest& m) {
   m.id = r.U64();
   m.path = r.Str();
+  if (r.ok() && !r.at_end()) m.tail = r.U64();
   return true;
 }
 bool Get(Reader& r, GetChunk& m) {

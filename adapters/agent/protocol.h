@@ -29,9 +29,10 @@ namespace gs::agent {
 // 2.2: the agent's HELLO ends with the jobs it holds from an earlier
 // master (a pilot that outlived its master; read as none from 2.1).
 // 2.3: SWEEP (a 2.2 agent refuses the frame and ends the connection, so a
-// master sends it only to an agent that said 2.3 or later).
+// master sends it only to an agent that said 2.3 or later). 2.4:
+// GET_REQUEST may end with `tail` (only to an agent that said 2.4).
 inline constexpr uint16_t kProtocolMajor = 2;
-inline constexpr uint16_t kProtocolMinor = 3;
+inline constexpr uint16_t kProtocolMinor = 4;
 // First bytes of every HELLO payload: identifies the protocol on the wire.
 inline constexpr std::string_view kMagic = "GSRTAGNT";
 // Largest `length` accepted. Frames are at most a chunk plus a little, or a
@@ -123,6 +124,9 @@ struct PutDone {
 struct GetRequest {
   uint64_t id = 0;
   std::string path;
+  // Non-zero: only the file's last `tail` bytes (since 2.4; a failed job's
+  // logs, fetched back). 0 is not sent, so older agents read the frame.
+  uint64_t tail = 0;
 };
 struct GetChunk {
   uint64_t id = 0;

@@ -85,6 +85,7 @@ std::vector<Message> AllMessages() {
           PutEnd{1, 5 << 20, 0xDEADBEEFCAFEull},
           PutDone{1},
           GetRequest{2, "/w/x"},
+          GetRequest{4, "/w/failed/s/task-1-op-job-4/stderr", 65537},
           GetChunk{2, "bytes"},
           GetEnd{2, 5, 99},
           Remove{"/w/old"},
@@ -134,6 +135,16 @@ TEST(ProtocolTest, FieldsSurviveExactly) {
   EXPECT_EQ(s.params[0].value, want.params[0].value);
   EXPECT_EQ(s.params[2].kind, JobParam::Kind::kFileInOut);
   EXPECT_EQ(s.timeout, 12.5);
+}
+
+TEST(ProtocolTest, GetRequestCarriesItsTailOnlyWhenAsked) {
+  // Without a tail the frame is 2.3's, which older agents read.
+  EXPECT_EQ(Encode(GetRequest{2, "/w/x"}).size(), 4u + 1 + 8 + 4 + 4);
+  FrameDecoder d;
+  d.Append(Encode(GetRequest{3, "/w/y", 65537}));
+  auto got = DecodeAll(d);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(std::get<GetRequest>(got[0]).tail, 65537u);
 }
 
 TEST(ProtocolTest, FrameLayoutIsLengthTypePayload) {

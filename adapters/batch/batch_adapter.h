@@ -57,6 +57,10 @@ struct BatchAdapterOptions {
   // Largest job array; 0: the cluster's MaxArraySize; 1: one batch job per
   // gsrt job.
   int max_array = 0;
+  // The master's failed/ dir, where the logs of jobs that failed in a
+  // pilot are fetched when the host does not share the master's files
+  // (AgentAdapterOptions::fetch_logs_to); "" fetches nothing.
+  std::string fetch_logs_to;
 };
 
 // Why `options` cannot work as given (a relative workdir behind `via`; job

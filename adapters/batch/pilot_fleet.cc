@@ -369,6 +369,8 @@ void PilotFleet::OnPilot(std::string greeted,
                  "', batch job '" + pilot->batch_id;
   ao.heartbeat_interval = options().heartbeat;
   ao.shares_master_files = options().host.shared_fs;
+  ao.fetch_logs_to = options().fetch_logs_to;
+  ao.logs_host = options().host.name;
   pilot->agent =
       std::make_unique<AgentAdapter>(io(), clock(), std::move(factory), ao);
   pilot->agent->SetMessages(messages_);

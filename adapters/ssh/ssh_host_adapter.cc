@@ -174,6 +174,7 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
   agent_options.host_name = options_.host.name;
   agent_options.heartbeat_interval = options_.heartbeat;
   agent_options.shares_master_files = options_.host.shared_fs;
+  agent_options.fetch_logs_to = options_.fetch_logs_to;
   agent_ = std::make_unique<AgentAdapter>(io_, clock_, std::move(factory),
                                           agent_options);
   return Status::Ok();

@@ -35,6 +35,9 @@ struct SshHostOptions {
   Seconds heartbeat = 5;
   // How the agent runs jobs there.
   WorkerMode workers = WorkerMode::kProcess;
+  // The master's failed/ dir, where failed jobs' logs are fetched
+  // (AgentAdapterOptions::fetch_logs_to); "" fetches nothing.
+  std::string fetch_logs_to;
 };
 
 class SshHostAdapter : public AdapterDefaults {

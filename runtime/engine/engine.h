@@ -297,8 +297,10 @@ class Engine {
       REQUIRES(mu_);
   void TaskFailedLocked(const OutcomePlan& plan, TaskId task) REQUIRES(mu_);
   void FinishTaskLocked(TaskId task, std::vector<TaskId>* ready) REQUIRES(mu_);
+  // `log_note`: where the logs came from (Exited::log_note), or "".
   void FailTaskLocked(TaskId task, const std::string& error,
-                      const std::string& log_dir) REQUIRES(mu_);
+                      const std::string& log_dir,
+                      const std::string& log_note = "") REQUIRES(mu_);
 
   // Lost hosts (engine_rewind.cc; the Rewinder rewinds).
   class RewindLink;  // what the rewinder asks of the engine

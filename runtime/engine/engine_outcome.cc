@@ -168,7 +168,7 @@ void Engine::TaskFailedLocked(const OutcomePlan& plan, TaskId t) {
     dispatcher_.RetryLater(t, retry->delay);
   } else {
     const auto& fails = std::get<TaskFails>(plan.decision);
-    FailTaskLocked(t, fails.error, fails.log_dir);
+    FailTaskLocked(t, fails.error, fails.log_dir, fails.log_note);
   }
 }
 
@@ -180,7 +180,8 @@ void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
 }
 
 void Engine::FailTaskLocked(TaskId t, const std::string& error,
-                            const std::string& log_dir) {
+                            const std::string& log_dir,
+                            const std::string& log_note) {
   std::vector<TaskId> futile;
   program_.graph.MarkFailed(t, &futile);
   ++stats_.failed;
@@ -191,7 +192,8 @@ void Engine::FailTaskLocked(TaskId t, const std::string& error,
   }
   const Task& task = program_.graph.task(t);
   stats_.failures.push_back({t, program_.ops[task.op].name, naming_.CallText(t),
-                             error, log_dir, static_cast<int>(task.attempts)});
+                             error, log_dir, static_cast<int>(task.attempts),
+                             log_note});
   if (!futile.empty()) {
     dispatcher_.scheduler().RemoveIf([this](TaskId id) {
       mu_.AssertHeld();  // called right here

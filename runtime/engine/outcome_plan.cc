@@ -14,6 +14,7 @@ struct Failure {
   int allowed;  // attempts the task may have made and still run again
   std::string error;
   std::string log_dir;
+  std::string log_note;
 };
 
 Failure Classify(const JobOutcome& outcome, const OutcomeFacts& facts,
@@ -23,7 +24,7 @@ Failure Classify(const JobOutcome& outcome, const OutcomeFacts& facts,
               exited->error.empty()
                   ? "exit code " + std::to_string(exited->code)
                   : exited->error,
-              exited->log_dir};
+              exited->log_dir, exited->log_note};
     // The application says its input is bad: running again cannot help.
     for (int code : budgets.unless_exit) {
       if (exited->code == code) f.allowed = 0;
@@ -32,15 +33,16 @@ Failure Classify(const JobOutcome& outcome, const OutcomeFacts& facts,
   }
   if (const auto* failed = std::get_if<HostFailed>(&outcome)) {
     return {Budget::kInfra, budgets.infra,
-            "host " + facts.host + " failed: " + failed->reason, ""};
+            "host " + facts.host + " failed: " + failed->reason, "", ""};
   }
   if (const auto* timed = std::get_if<TimedOut>(&outcome)) {
     return {Budget::kTimeout, budgets.timeout,
-            "timed out after " + FormatDuration(timed->limit), timed->log_dir};
+            "timed out after " + FormatDuration(timed->limit), timed->log_dir,
+            timed->log_note};
   }
   // Cancelled by a proactive policy: placed anew (the run's end cancels
   // the task instead, PlanOutcome).
-  return {Budget::kInfra, budgets.infra, "cancelled", ""};
+  return {Budget::kInfra, budgets.infra, "cancelled", "", ""};
 }
 
 }  // namespace
@@ -100,8 +102,9 @@ OutcomePlan PlanOutcome(const JobOutcome& outcome, const OutcomeFacts& facts,
     Seconds delay = facts.stopping ? 0 : RetryDelay(budgets, plan.attempts);
     plan.decision = TaskRetry{failure.budget, delay};
   } else {
-    plan.decision = TaskFails{failure.budget, std::move(failure.error),
-                              std::move(failure.log_dir)};
+    plan.decision =
+        TaskFails{failure.budget, std::move(failure.error),
+                  std::move(failure.log_dir), std::move(failure.log_note)};
   }
   return plan;
 }

@@ -56,7 +56,8 @@ struct TaskRetry {
 struct TaskFails {
   Budget budget;
   std::string error;
-  std::string log_dir;  // the job's logs, when kept
+  std::string log_dir;   // the job's logs, when kept
+  std::string log_note;  // where they came from (Exited::log_note)
 };
 // The run is ending (a signal) and stopped the task's job: the task is
 // cancelled, neither failed nor run again, and what depends on it simply

@@ -100,6 +100,20 @@ TEST(OutcomePlanTest, ApplicationFailureSpendsTheAppBudget) {
   EXPECT_FALSE(plan.host_lost);
 }
 
+TEST(OutcomePlanTest, FailedTaskKeepsWhereItsLogsCameFrom) {
+  Exited e = ExitCode(1);
+  e.log_note = "fetched from host 'h1': /w/failed/s/j";
+  OutcomePlan plan = PlanOutcome(e, Facts(Budgets().app + 1), Budgets());
+  const auto* fails = std::get_if<TaskFails>(&plan.decision);
+  ASSERT_NE(fails, nullptr);
+  EXPECT_EQ(fails->log_note, "fetched from host 'h1': /w/failed/s/j");
+  TimedOut t{5, "/m/failed/h1/s/j", "still on host 'h1': not fetched (x)"};
+  plan = PlanOutcome(t, Facts(Budgets().timeout + 1), Budgets());
+  fails = std::get_if<TaskFails>(&plan.decision);
+  ASSERT_NE(fails, nullptr);
+  EXPECT_EQ(fails->log_note, "still on host 'h1': not fetched (x)");
+}
+
 TEST(OutcomePlanTest, MissingOutputIsAnApplicationFailureWithItsMessage) {
   Exited missing;  // exit code 0, yet a declared output is not there
   missing.error = "declared output 'c' was not written";

@@ -71,6 +71,9 @@ std::string FormatSummary(const RunStats& s, Seconds elapsed) {
            ") failed after " + std::to_string(f.attempts) +
            (f.attempts == 1 ? " attempt: " : " attempts: ") + f.error;
     if (!f.log_dir.empty()) out += "; logs in " + f.log_dir;
+    if (!f.log_dir.empty() && !f.log_note.empty()) {
+      out += " (" + f.log_note + ")";
+    }
     out += "\n";
     if (!f.call.empty()) out += "gsrt:   called as " + f.call + "\n";
   }

@@ -21,6 +21,8 @@ struct TaskFailure {
   std::string error;
   std::string log_dir;
   int attempts = 0;
+  // Where the logs came from when the job ran elsewhere (Exited::log_note).
+  std::string log_note;
 };
 
 struct RunStats {

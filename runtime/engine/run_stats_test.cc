@@ -54,6 +54,21 @@ TEST(RunStatsTest, SummaryNamesHostsFailuresAndNotes) {
             "gsrt: host node2 is back\n");
 }
 
+TEST(RunStatsTest, SummarySaysWhereRemoteLogsCameFrom) {
+  RunStats s;
+  s.failures.push_back({12, "render_band", "", "exit code 1",
+                        "/m/.gsrt/failed/n2/s/task-12-render_band-job-12", 1,
+                        "fetched from host 'n2': /w/failed/s/"
+                        "task-12-render_band-job-12"});
+  EXPECT_NE(FormatSummary(s, 0).find(
+                "gsrt: task 12 (render_band) failed after 1 attempt: exit "
+                "code 1; logs in /m/.gsrt/failed/n2/s/task-12-render_band-"
+                "job-12 (fetched from host 'n2': /w/failed/s/task-12-render_"
+                "band-job-12)\n"),
+            std::string::npos)
+      << FormatSummary(s, 0);
+}
+
 TEST(RunStatsTest, SummaryMentionsReplicasOnlyWhenThereWere) {
   RunStats s;
   EXPECT_EQ(FormatSummary(s, 0).find("replicas"), std::string::npos);

@@ -68,6 +68,7 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       ssh.worker = context.worker;
       ssh.heartbeat = context.config->runtime.heartbeat;
       ssh.workers = context.config->runtime.workers;
+      ssh.fetch_logs_to = context.config->runtime.work_dir + "/failed";
       return std::unique_ptr<Adapter>(
           std::make_unique<SshHostAdapter>(*context.io, *context.clock, ssh));
     }
@@ -84,6 +85,7 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
           PastQueueWaits(context.config->runtime.history, host.name);
       batch.heartbeat = context.config->runtime.heartbeat;
       batch.workers = context.config->runtime.workers;
+      batch.fetch_logs_to = context.config->runtime.work_dir + "/failed";
       if (!host.batch.via.empty()) {
         if (const HostConfig* login =
                 context.config->FindHost(host.batch.via)) {

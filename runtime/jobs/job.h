@@ -73,6 +73,10 @@ struct Exited {
   std::string error;
   // Where the job's stdout/stderr were kept ("" when nothing was kept).
   std::string log_dir;
+  // For messages, about log_dir on a host that does not share the master's
+  // files: where the logs were fetched from ("fetched from host 'n2':
+  // PATH"), or why they are still only there. Master-side, never sent.
+  std::string log_note;
   bool succeeded() const { return code == 0 && error.empty(); }
 };
 
@@ -87,6 +91,7 @@ struct TimedOut {
   // Where what the job left before it was killed (stdout, stderr, its
   // sandbox) was kept; "" when nothing was.
   std::string log_dir;
+  std::string log_note;  // as Exited::log_note
 };
 
 // The runtime cancelled the job.

@@ -7,6 +7,8 @@
 //   noout-L-I  step (L, I) returns without writing its output, every time;
 //   speak      every step writes this file's first line and (L, I) to
 //              stderr, so the job leaves a log (tests/job_numbers_test.sh).
+//   shout-L-I  step (L, I) writes this file's lines to stderr before any
+//              other switch acts (tests/ssh_failed_logs_test.sh).
 // "The first time" is decided by creating a marker with O_EXCL, so exactly
 // one attempt misbehaves whatever host it runs on.
 #include <fcntl.h>
@@ -47,6 +49,11 @@ void step(const char* src, const char* dst, int level, int index, int work_ms,
   const std::string key = std::to_string(level) + "-" + std::to_string(index);
   const std::string dir = switches ? switches : "";
   if (!dir.empty()) {
+    std::ifstream shout(dir + "/shout-" + key);
+    for (std::string line; std::getline(shout, line);) {
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
+    std::fflush(stderr);
     if (Exists(dir + "/crash-" + key) && FirstTime(dir + "/crashed-" + key)) {
       std::abort();
     }
