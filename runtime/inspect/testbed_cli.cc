@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr char kFooter[] =
+constexpr char kTestbedFooter[] =
     "Exit codes: 0 done; 1 could not start, stop or reach the hosts (the "
     "reason on stderr); 2 bad command line. Run as root to have "
     "openssh-server (and for --slurm, slurm-wlm and munge) installed when "
@@ -51,7 +51,7 @@ CLI::App* AddTestbedCommand(CLI::App& app, TestbedArgs* a) {
       "on 127.0.0.2, 127.0.0.3, ... (free ports, their own keys) and a "
       "one-node Slurm, and write DIR/gsrt.yaml naming them.");
   testbed->require_subcommand(1);
-  testbed->footer(kFooter);
+  testbed->footer(kTestbedFooter);
   const char* dir_help =
       "directory holding the hosts' keys, logs, work dirs and gsrt.yaml "
       "(default: gsrt-testbed)";
@@ -68,15 +68,15 @@ CLI::App* AddTestbedCommand(CLI::App& app, TestbedArgs* a) {
                      "master needs its SLURM_CONF: source "
                      "DIR/slurm/slurm.env");
   a->start->add_option("--dir", a->dir, dir_help)->type_name("DIR");
-  a->start->footer(kFooter);
+  a->start->footer(kTestbedFooter);
   a->stop = testbed->add_subcommand(
       "stop", "Stop every host started under DIR and what runs on them.");
   a->stop->add_option("--dir", a->dir, dir_help)->type_name("DIR");
-  a->stop->footer(kFooter);
+  a->stop->footer(kTestbedFooter);
   a->status = testbed->add_subcommand(
       "status", "Say which hosts under DIR answer; exit 0 if all do.");
   a->status->add_option("--dir", a->dir, dir_help)->type_name("DIR");
-  a->status->footer(kFooter);
+  a->status->footer(kTestbedFooter);
   return testbed;
 }
 
