@@ -11,6 +11,11 @@
 
 namespace gs {
 
+// What a host's start is doing, said to the user when it takes long
+// (runtime/engine/start_progress.h).
+enum class StartPhase { kConnecting, kChecking, kInstalling, kStarting };
+using StartPhaseObserver = std::function<void(StartPhase)>;
+
 class HostLink {
  public:
   virtual ~HostLink() = default;
