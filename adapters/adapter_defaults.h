@@ -23,6 +23,10 @@ class AdapterDefaults : public Adapter {
   }
   // What the kind says to the user goes here.
   MessageSink& messages() const { return *messages_; }
+  // Tells the start's observer (SetStartPhases) the phase it is in now.
+  void StartPhaseIs(StartPhase phase) const {
+    if (phases_) phases_(phase);
+  }
   // JobRunner: nothing to take over.
   void Adopt(QueuedJob job, JobSpec spec, DoneCallback done) override {
     Submit(std::move(spec), std::move(done));
@@ -30,7 +34,11 @@ class AdapterDefaults : public Adapter {
   void Forget(std::vector<QueuedJob> jobs) override {}
   void NoteBacklog(int tasks) override {}
 
-  // HostLink
+  // HostLink: nothing to prepare apart from Connect.
+  Status Prepare() override { return Status::Ok(); }
+  void SetStartPhases(StartPhaseObserver observer) override {
+    phases_ = std::move(observer);
+  }
   void Reconnect(std::function<void(Status)> done) override { done(Connect()); }
   bool connected() const override { return true; }
   Seconds last_heard() const override { return -1; }
@@ -68,6 +76,7 @@ class AdapterDefaults : public Adapter {
 
  private:
   MessageSink* messages_ = &StderrMessages();
+  StartPhaseObserver phases_;
 };
 
 }  // namespace gs

@@ -40,7 +40,11 @@ class AdapterWrapper : public Adapter {
   void NoteBacklog(int tasks) override { target_.NoteBacklog(tasks); }
 
   // HostLink
+  Status Prepare() override { return target_.Prepare(); }
   Status Connect() override { return target_.Connect(); }
+  void SetStartPhases(StartPhaseObserver observer) override {
+    target_.SetStartPhases(std::move(observer));
+  }
   void Reconnect(std::function<void(Status)> done) override {
     target_.Reconnect(std::move(done));
   }

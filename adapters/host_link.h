@@ -11,12 +11,25 @@
 
 namespace gs {
 
+// What a host's start is doing, said to the user when it takes long
+// (runtime/engine/start_progress.h).
+enum class StartPhase { kConnecting, kChecking, kInstalling, kStarting };
+using StartPhaseObserver = std::function<void(StartPhase)>;
+
 class HostLink {
  public:
   virtual ~HostLink() = default;
 
+  // The part of the start that blocks without touching the engine's
+  // io_context (an ssh login, an install): the engine runs it for several
+  // hosts at once, each on a thread of its own, then Connect() for one
+  // host after the other. An error here is the host's start error.
+  virtual Status Prepare() = 0;
   // Makes the host usable (connect, start agents, check the worker).
   virtual Status Connect() = 0;
+  // Told the phase Prepare and Connect are in, from their thread; null:
+  // nobody. Set before Prepare; must stay valid while they run.
+  virtual void SetStartPhases(StartPhaseObserver observer) = 0;
 
   // Connects again after a loss, from the engine's thread. `done` fires
   // once.

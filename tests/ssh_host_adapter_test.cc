@@ -210,5 +210,46 @@ TEST_F(InstalledHostTest, AWorkDirThatCannotBeMadeIsNamedWithItsHost) {
   EXPECT_THAT(s.message(), HasSubstr("workdir"));
 }
 
+// GS_On's way (docs/ssh.md, "The start"): Prepare logs in, checks and
+// installs, each phase told; Connect then starts the agent alone.
+TEST_F(InstalledHostTest,
+       PrepareInstallsOnFirstContactAndConnectStartsTheAgent) {
+  for (bool first : {true, false}) {
+    SCOPED_TRACE(first ? "first contact" : "installed before");
+    std::filesystem::remove(log_);
+    SshHostAdapter host(io_, clock_, InstalledOptions(workdir_, agent_));
+    std::vector<StartPhase> phases;
+    host.SetStartPhases([&](StartPhase p) { phases.push_back(p); });
+    Status s = host.Prepare();
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    const std::string prepared = ReadAll(log_);
+    EXPECT_EQ(prepared, "--version\n")
+        << "the install's (or the check's) --version; no agent started yet";
+    std::vector<StartPhase> expected = {StartPhase::kConnecting,
+                                        StartPhase::kChecking};
+    if (first) expected.push_back(StartPhase::kInstalling);
+    EXPECT_EQ(phases, expected);
+    EXPECT_EQ(ReadAll(RemoteWorker()), ReadAll(GSRT_SERVE_TEST_WORKER));
+    s = host.Connect();
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    expected.push_back(StartPhase::kStarting);
+    EXPECT_EQ(phases, expected) << "no second login, check or install";
+    const std::string started = ReadAll(log_).substr(prepared.size());
+    EXPECT_THAT(started, ::testing::StartsWith("--workdir"));
+    EXPECT_EQ(started.find('\n'), started.size() - 1) << "one start";
+    host.Shutdown();
+  }
+}
+
+TEST_F(InstalledHostTest, APrepareThatCannotMakeTheWorkDirNamesTheHost) {
+  std::filesystem::create_directories(workdir_);
+  WriteFile(workdir_ + "/bin", "a file where the directory should be");
+  SshHostAdapter host(io_, clock_, InstalledOptions(workdir_, agent_));
+  Status s = host.Prepare();
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("host 'node1'"));
+  EXPECT_THAT(s.message(), HasSubstr("workdir"));
+}
+
 }  // namespace
 }  // namespace gs

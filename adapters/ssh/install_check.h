@@ -4,10 +4,11 @@
 // ssh adapter runs it (checked_start_stream.h).
 //
 // Every exec channel costs sshd a session and a login shell (~0.1 s), so a
-// host installed before is connected with one: the check, then `exec` of
+// reconnect to a host installed before uses one: the check, then `exec` of
 // the agent on the same channel, whose stdin and stdout become the agent
-// protocol's stream. Only what the check does not confirm goes through
-// InstallIfDifferent, which says what is wrong.
+// protocol's stream. GS_On runs the check alone in the adapter's Prepare,
+// beside other hosts' (docs/ssh.md, "The start"). Only what the check does
+// not confirm goes through InstallIfDifferent, which says what is wrong.
 #ifndef GSRT_ADAPTERS_SSH_INSTALL_CHECK_H_
 #define GSRT_ADAPTERS_SSH_INSTALL_CHECK_H_
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 
@@ -129,6 +130,10 @@ Status CheckHostKey(ssh_session s, const SshTarget& t) {
   } key_free{key};
   if (!described.ok()) return described;
 
+  // Hosts connect at once (an engine's start): one at a time reads the
+  // file and appends to it, so no new key is read half-written or lost.
+  static std::mutex file_mu;
+  std::lock_guard<std::mutex> file_lock(file_mu);
   HostKeyState state;
   std::ifstream in(t.known_hosts, std::ios::binary);
   if (!in) {

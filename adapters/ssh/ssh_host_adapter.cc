@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <future>
+#include <optional>
+#include <string_view>
 
 #include "adapters/agent/agent_adapter.h"
 #include "adapters/ssh/checked_start_stream.h"
@@ -58,6 +60,18 @@ StatusOr<std::vector<InstalledProgram>> HashPrograms(
   return hashed;
 }
 
+// The install check's verdict in a command's output: its line may follow
+// what a login shell printed first.
+std::optional<std::vector<bool>> CheckLineOf(const std::string& out,
+                                             size_t programs) {
+  size_t at = out.rfind(kInstallCheckTag);
+  if (at == std::string::npos) return std::nullopt;
+  std::string_view line(out);
+  line = line.substr(at);
+  line = line.substr(0, line.find('\n'));
+  return ParseInstallCheckLine(line, programs);
+}
+
 }  // namespace
 
 SshHostAdapter::SshHostAdapter(boost::asio::io_context& io, Clock& clock,
@@ -108,6 +122,7 @@ std::optional<Status> SshHostAdapter::InstallUnconfirmed() {
   std::optional<std::vector<bool>> confirmed =
       ConfirmedAfterFailedStart(*plan_->outcome, programs_.size());
   if (!confirmed) return std::nullopt;
+  StartPhaseIs(StartPhase::kInstalling);
   return Install(*confirmed);
 }
 
@@ -116,19 +131,14 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
   agent_.reset();
   // Hashed while the connect waits for the host (once per process).
   std::future<StatusOr<std::vector<InstalledProgram>>> hashed;
-  if (!programs_.empty()) {
+  if (!programs_.empty() && !installed_) {
     hashed = std::async(std::launch::async, HashPrograms, programs_);
   }
-  if (!session_ || session_->lost()) {
-    session_.reset();
-    SshTarget target = SshTarget::FromHostConfig(options_.host);
-    if (connect_timeout > 0) target.connect_timeout = connect_timeout;
-    auto session = SshSession::Connect(io_, clock_, target);
-    if (!session.ok()) return session.status();
-    session_ = std::move(session).value();
-  }
+  if (Status s = ConnectSession(connect_timeout); !s.ok()) return s;
   plan_ = std::make_shared<StartPlan>();
-  if (hashed.valid()) {
+  if (installed_) {
+    installed_ = false;  // a later start checks again
+  } else if (hashed.valid()) {
     auto programs = hashed.get();
     if (programs.ok()) {
       plan_->check_first = true;
@@ -180,9 +190,59 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
   return Status::Ok();
 }
 
+Status SshHostAdapter::ConnectSession(Seconds connect_timeout) {
+  if (session_ && !session_->lost()) return Status::Ok();
+  session_.reset();
+  StartPhaseIs(StartPhase::kConnecting);
+  SshTarget target = SshTarget::FromHostConfig(options_.host);
+  if (connect_timeout > 0) target.connect_timeout = connect_timeout;
+  auto session = SshSession::Connect(io_, clock_, target);
+  if (!session.ok()) return session.status();
+  session_ = std::move(session).value();
+  return Status::Ok();
+}
+
+Status SshHostAdapter::Prepare() {
+  installed_ = false;
+  std::future<StatusOr<std::vector<InstalledProgram>>> hashed;
+  if (!programs_.empty()) {
+    hashed = std::async(std::launch::async, HashPrograms, programs_);
+  }
+  if (Status s = ConnectSession(0); !s.ok()) return s;
+  // Other hosts prepare on other threads: this one must not run their
+  // handlers (docs/ssh.md, "Threading and blocking").
+  session_->set_serve_io(false);
+  struct ServeAgain {
+    SshSession& session;
+    ~ServeAgain() { session.set_serve_io(true); }
+  } serve_again{*session_};
+  if (!hashed.valid()) return Status::Ok();  // the master's files are shared
+  auto programs = hashed.get();
+  std::vector<bool> confirmed(programs_.size(), false);
+  if (programs.ok()) {
+    StartPhaseIs(StartPhase::kChecking);
+    const std::string bin = RemotePath(options_.host.workdir + "/bin");
+    auto checked = RunCommand(*session_, InstallCheckArgv(bin, *programs));
+    if (!checked.ok()) return checked.status();
+    if (auto line = CheckLineOf(checked->out, programs_.size())) {
+      confirmed = *line;
+    }
+  }
+  if (std::find(confirmed.begin(), confirmed.end(), false) != confirmed.end()) {
+    StartPhaseIs(StartPhase::kInstalling);
+    // Says what is wrong with the master's copy when it could not be hashed.
+    if (Status s = Install(confirmed); !s.ok()) return s;
+  }
+  installed_ = true;
+  return Status::Ok();
+}
+
 Status SshHostAdapter::Connect() {
   Status s = PrepareAgent(0);
-  if (s.ok()) s = agent_->Connect();
+  if (s.ok()) {
+    StartPhaseIs(StartPhase::kStarting);
+    s = agent_->Connect();
+  }
   if (s.ok()) return s;
   // Every message already names the host.
   std::optional<Status> installed = InstallUnconfirmed();

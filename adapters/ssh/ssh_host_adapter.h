@@ -47,8 +47,14 @@ class SshHostAdapter : public AdapterDefaults {
   ~SshHostAdapter() override;
 
   std::string_view kind() const override { return "ssh"; }
-  // Connects (bounded by the connect timeout), installs what is missing,
-  // starts the agent and waits for its HELLO. Errors name the host.
+  // The blocking part of a start, safe beside other hosts' (the session
+  // does not serve the io_context meanwhile): logs in (bounded by the
+  // connect timeout), checks the programs with one command and installs
+  // what it did not confirm. Errors name the host.
+  Status Prepare() override;
+  // Connects (bounded by the connect timeout) unless Prepare did, installs
+  // what is missing, starts the agent and waits for its HELLO. Errors name
+  // the host.
   Status Connect() override;
   // As Connect(), but the agent's handshake runs on the io_context (the
   // engine thread calls this); the ssh connection itself is bounded by a
@@ -76,6 +82,8 @@ class SshHostAdapter : public AdapterDefaults {
 
  private:
   struct StartPlan;
+  // A session unless one is connected (it says kConnecting).
+  Status ConnectSession(Seconds connect_timeout);
   // Session (new if lost), then the agent adapter, whose first start runs
   // the install check on the agent's channel (hosts that do not share the
   // master's files).
@@ -99,6 +107,8 @@ class SshHostAdapter : public AdapterDefaults {
   // (master path, host path), the agent first.
   std::vector<std::pair<std::string, std::string>> programs_;
   std::shared_ptr<StartPlan> plan_;
+  // Prepare confirmed the programs: the next start runs the agent alone.
+  bool installed_ = false;
   // False once destroyed: the agent's callbacks may outlive this.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

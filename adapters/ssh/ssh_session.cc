@@ -239,13 +239,13 @@ void SshSession::Arm(bool output_blocked) {
 void SshSession::WaitSocket(int timeout_ms, uint64_t mark) {
   if (InputMark() != mark) return;  // libssh read something: look first
   timeout_ms = std::max(timeout_ms, 0);
-  if (!io_.get_executor().running_in_this_thread() &&
+  if (serve_io_ && !io_.get_executor().running_in_this_thread() &&
       ServeIoWhileWaiting(timeout_ms)) {
     return;
   }
-  // Inside a handler (or nothing on the io_context could wake us): block
-  // in libssh's own poll (input, and room for queued output); the
-  // io_context's other work waits.
+  // Inside a handler, told not to serve, or nothing on the io_context could
+  // wake us: block in libssh's own poll (input, and room for queued
+  // output); the io_context's other work waits.
   ssh_event_dopoll(event_, timeout_ms);
   if (InputMark() != mark) {
     last_heard_ = clock_.Now();

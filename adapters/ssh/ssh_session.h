@@ -97,11 +97,17 @@ class SshSession : public std::enable_shared_from_this<SshSession> {
   // connecting before the engine's thread starts), it runs the
   // io_context's other work while it waits: the agents of hosts connected
   // before must go on exchanging heartbeats. Called from inside a handler,
-  // it blocks, and that other work waits. A connection libssh finds
+  // it blocks, and that other work waits; so it does while
+  // set_serve_io(false). A connection libssh finds
   // closed meanwhile is marked lost at once (lost() says so; listeners are
   // told from the io_context afterwards), so the caller's loop ends rather
   // than spinning on a dead socket until its timeout.
   void WaitSocket(int timeout_ms, uint64_t mark);
+
+  // False while the session is used on a thread of its own as others are
+  // (an adapter's Prepare): WaitSocket then blocks in libssh's poll and
+  // never runs the io_context, whose handlers belong to other sessions.
+  void set_serve_io(bool serve) { serve_io_ = serve; }
 
   // Marks the connection lost (once) and tells every listener.
   void MarkLost(Status why);
@@ -146,6 +152,7 @@ class SshSession : public std::enable_shared_from_this<SshSession> {
   bool write_armed_ = false;
   bool kick_posted_ = false;
   bool lost_ = false;
+  bool serve_io_ = true;
   Status lost_status_;
   Seconds last_heard_ = 0;  // when the socket last had input
   bool heard_ = false;      // input since the last keepalive tick

@@ -110,6 +110,9 @@ struct RuntimeConfig {
   // before the run counts as stalled and its ready tasks fail; 0 = never.
   // Default: 60.
   Seconds stall_timeout = 60;
+  // Hosts logged in and installed at once when GS_On starts them
+  // (docs/ssh.md, "The start"). Default: 8.
+  int connect_parallel = 8;
   // Days the evidence of failed attempts (work_dir/failed) is kept; older
   // sessions are removed when a run starts. 0 = until the user removes it.
   // Default: 30.

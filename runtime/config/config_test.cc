@@ -98,6 +98,7 @@ TEST(ConfigTest, FullFixture) {
   EXPECT_EQ(rt.rank, (RankWeights{0.7, 0.3, 2, 0.25}));
   EXPECT_EQ(rt.heartbeat, 2.5);
   EXPECT_EQ(rt.stall_timeout, 0);
+  EXPECT_EQ(rt.connect_parallel, 3);
   EXPECT_EQ(rt.keep_failed, 0.5);
   EXPECT_EQ(rt.progress, ProgressMode::kNever);
   EXPECT_EQ(rt.workers, WorkerMode::kProcess);
@@ -238,6 +239,7 @@ TEST(ConfigTest, DefaultConfig) {
   EXPECT_EQ(c.runtime.replication.mode, ReplicationMode::kOff);
   EXPECT_EQ(c.runtime.heartbeat, 5);
   EXPECT_EQ(c.runtime.stall_timeout, 60);
+  EXPECT_EQ(c.runtime.connect_parallel, 8);
   EXPECT_EQ(c.runtime.keep_failed, 30);
   EXPECT_EQ(c.runtime.workers, WorkerMode::kPersistent);
   EXPECT_EQ(c.runtime.worker_max_jobs, 1000);

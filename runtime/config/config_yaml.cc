@@ -453,6 +453,7 @@ void Parser::ReadRuntime(const YAML::Node& node, const std::string& path) {
         Number(&rt.keep_failed, 0, true, "a number of days, 0 or more")},
        {"stall_timeout",
         Number(&rt.stall_timeout, 0, true, "a number of seconds, 0 or more")},
+       {"connect_parallel", PositiveInt(&rt.connect_parallel)},
        {"progress", Enum(&rt.progress, kProgressNames)},
        {"workers", Enum(&rt.workers, kWorkerModeNames)},
        {"worker_max_jobs", PositiveInt(&rt.worker_max_jobs)},

@@ -72,6 +72,7 @@ void EmitRuntime(YAML::Emitter& out, const RuntimeConfig& rt) {
   out << YAML::EndMap;
   out << YAML::Key << "heartbeat" << YAML::Value << Num(rt.heartbeat);
   out << YAML::Key << "stall_timeout" << YAML::Value << Num(rt.stall_timeout);
+  out << YAML::Key << "connect_parallel" << YAML::Value << rt.connect_parallel;
   out << YAML::Key << "keep_failed" << YAML::Value << Num(rt.keep_failed);
   out << YAML::Key << "progress" << YAML::Value
       << std::string(ProgressModeName(rt.progress));

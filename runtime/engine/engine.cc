@@ -20,7 +20,9 @@
 
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/job_builder.h"
+#include "runtime/engine/parallel_for.h"
 #include "runtime/engine/resume_journal.h"
+#include "runtime/engine/start_watch.h"
 #include "runtime/history/history.h"
 #include "runtime/sched/policies_ft.h"
 #include "runtime/sched/policies_grank.h"
@@ -55,6 +57,14 @@ StatusOr<std::unique_ptr<Policy>> MakeRunPolicy(const EngineOptions& options,
     hosts.set_availability(std::move(availability));
   }
   return policy;
+}
+
+// Hands `adapter` the engine's sink and `watch`'s phases of `host`.
+void WatchStart(Adapter& adapter, MessageSink* sink, StartWatch& watch,
+                size_t host) {
+  adapter.SetMessages(sink);
+  adapter.SetStartPhases(
+      [&watch, host](StartPhase phase) { watch.Phase(host, phase); });
 }
 
 }  // namespace
@@ -158,9 +168,33 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
 }
 
 Status Engine::ConnectHosts(std::vector<HostSetup>& hosts) {
-  std::string refused;
+  // The adapters are made here, prepared together (logins and installs
+  // block without the io_context), then connected one after the other
+  // (their agents' handshakes run on it). The watch says what a slow host
+  // is doing (docs/ssh.md, "The start").
+  StartWatch watch(console_.messages());
+  std::vector<std::unique_ptr<Adapter>> adapters;
+  std::vector<size_t> watched;
   for (HostSetup& setup : hosts) {
-    if (Status s = AddHost(setup, &refused); !s.ok()) return s;
+    std::unique_ptr<Adapter> adapter = setup.make(loop_.io(), loop_.clock());
+    if (!adapter) {
+      return Status::Internal("host '" + setup.name + "': no adapter was made");
+    }
+    watched.push_back(watch.Begin(setup.name, std::string(adapter->kind())));
+    WatchStart(*adapter, console_.sink(), watch, watched.back());
+    adapters.push_back(std::move(adapter));
+  }
+  std::vector<Status> prepared(hosts.size());
+  ParallelFor(hosts.size(), std::max(1, options_.connect_parallel),
+              [&](size_t i) {
+                prepared[i] = adapters[i]->Prepare();
+                if (prepared[i].ok()) watch.Pause(watched[i]);
+              });
+  std::string refused;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    watch.Resume(watched[i]);
+    AddHost(hosts[i], std::move(adapters[i]), prepared[i], watch, watched[i],
+            &refused);
   }
   bool any = false;
   for (auto& h : hosts_) any |= h->usable;
@@ -174,16 +208,14 @@ Status Engine::ConnectHosts(std::vector<HostSetup>& hosts) {
   return Status::Ok();
 }
 
-Status Engine::AddHost(HostSetup& setup, std::string* refused) {
+void Engine::AddHost(HostSetup& setup, std::unique_ptr<Adapter> adapter,
+                     Status prepared, StartWatch& watch, size_t watched,
+                     std::string* refused) {
   auto entry = std::make_unique<HostEntry>();
   entry->name = setup.name;
   entry->worker = setup.worker;
-  entry->adapter = setup.make(loop_.io(), loop_.clock());
-  if (!entry->adapter) {
-    return Status::Internal("host '" + setup.name + "': no adapter was made");
-  }
-  entry->adapter->SetMessages(console_.sink());
-  Status s = entry->adapter->Connect();
+  entry->adapter = std::move(adapter);
+  Status s = prepared.ok() ? entry->adapter->Connect() : prepared;
   for (auto& fallback : setup.fallbacks) {
     if (s.ok()) break;
     std::unique_ptr<Adapter> next = fallback(loop_.io(), loop_.clock());
@@ -191,10 +223,15 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     Sayf(console_.messages(), MessageKind::kWarning,
          "gsrt: %s; trying adapter %s\n", s.message().c_str(),
          std::string(next->kind()).c_str());
+    entry->adapter->SetStartPhases(nullptr);
     entry->adapter = std::move(next);
-    entry->adapter->SetMessages(console_.sink());
-    s = entry->adapter->Connect();
+    WatchStart(*entry->adapter, console_.sink(), watch, watched);
+    s = entry->adapter->Prepare();
+    if (s.ok()) s = entry->adapter->Connect();
   }
+  // The watch ends with ConnectHosts; a reconnect later says nothing.
+  entry->adapter->SetStartPhases(nullptr);
+  watch.End(watched, s.ok());
   // gsrt.yaml's `slots` and `memory:` win; else what the host told.
   entry->learns_cores = setup.cores <= 0;
   entry->learns_memory = setup.memory_gb <= 0;
@@ -216,7 +253,6 @@ Status Engine::AddHost(HostSetup& setup, std::string* refused) {
     dispatcher_.TransfersChanged();
   }
   hosts_.Add(std::move(entry));
-  return Status::Ok();
 }
 
 void Engine::StartThread() {

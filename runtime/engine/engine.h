@@ -76,6 +76,7 @@ class io_context;
 namespace gs {
 
 class ResumeJournal;
+class StartWatch;
 struct GtpInput;
 
 // What the simulator (gsrt-sim) and the tests set in the engine; a
@@ -142,6 +143,10 @@ struct EngineOptions {
   // With a history: when the previous run of this program in this
   // directory was interrupted, reuse the tasks its journal says finished.
   bool resume = true;
+
+  // Hosts prepared at once at the start (Adapter::Prepare: ssh logins and
+  // installs; runtime.connect_parallel).
+  int connect_parallel = 8;
 
   // No messages about hosts and no summary (the caller reports): the
   // engine's messages pass through QuietMessages.
@@ -244,12 +249,15 @@ class Engine {
     std::vector<Dispatch> dispatches;
   };
 
-  // Start (engine.cc): the hosts, the thread's timers.
+  // Start (engine.cc): the hosts, the thread's timers. Fails only when an
+  // adapter could not be made or no host connects.
   Status ConnectHosts(std::vector<HostSetup>& hosts);
-  // Makes `setup`'s adapter, trying its fallbacks until one connects. Fails
-  // only when no adapter could be made; a host that does not connect is
-  // added unusable (and named in `refused`).
-  Status AddHost(HostSetup& setup, std::string* refused);
+  // Connects `adapter` (its Prepare said `prepared`), trying `setup`'s
+  // fallbacks until one connects; a host that does not connect is added
+  // unusable (and named in `refused`).
+  void AddHost(HostSetup& setup, std::unique_ptr<Adapter> adapter,
+               Status prepared, StartWatch& watch, size_t watched,
+               std::string* refused);
   void OnSignal(int signal);
   // Starts the engine thread and what it runs periodically.
   void StartThread();

@@ -175,6 +175,7 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine(MessageSink& messages) {
   options.replication = rt.replication;
   options.rank = rt.rank;
   options.stall_timeout = rt.stall_timeout;
+  options.connect_parallel = rt.connect_parallel;
   options.worker_identity_of = [worker = *worker] {
     auto id = WorkerIdentity(worker);
     // Unknown: this run reuses nothing, and nothing reuses this run.

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -71,9 +72,18 @@ class RecordingAdapter : public Adapter {
     Record("FreeSlots");
     return answers.free_slots;
   }
+  Status Prepare() override {
+    Record("Prepare");
+    return Status::Unavailable("recorded Prepare");
+  }
   Status Connect() override {
     Record("Connect");
     return Status::Unavailable("recorded Connect");
+  }
+  // Tells the observer kChecking at once.
+  void SetStartPhases(StartPhaseObserver observer) override {
+    Record("SetStartPhases");
+    if (observer) observer(StartPhase::kChecking);
   }
   void Reconnect(std::function<void(Status)> done) override {
     Record("Reconnect");
@@ -224,6 +234,16 @@ inline std::vector<SeamCall> SeamCalls() {
       {"NoteBacklog 7", [](Adapter& a, R) { a.NoteBacklog(7); }},
       {"FreeSlots",
        [](Adapter& a, R t) { EXPECT_EQ(a.FreeSlots(), t.answers.free_slots); }},
+      {"Prepare",
+       [](Adapter& a, R) {
+         EXPECT_EQ(a.Prepare().message(), "recorded Prepare");
+       }},
+      {"SetStartPhases",
+       [](Adapter& a, R) {
+         std::optional<StartPhase> told;
+         a.SetStartPhases([&](StartPhase p) { told = p; });
+         EXPECT_EQ(told, StartPhase::kChecking);
+       }},
       {"Connect",
        [](Adapter& a, R) {
          EXPECT_EQ(a.Connect().message(), "recorded Connect");
