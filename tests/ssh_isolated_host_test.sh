@@ -51,7 +51,7 @@ done
 
 # The testbed script runs inside the namespace, where its own copy in the
 # source tree is hidden.
-cp "$src/tests/testbed/sshd.sh" "$work/sshd.sh"
+cp "$src/tests/testbed/sshd.sh" "$src/tests/testbed/free_port.sh" "$work/"
 mkdir -m 555 "$work/empty"
 # sshd goes to the background and keeps the namespace alive after the
 # shell that made it ends; its sessions (the agent, the workers) inherit it.

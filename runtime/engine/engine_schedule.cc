@@ -31,6 +31,18 @@ void SetWhatRuns(const gs_operation& runs, const Need& need,
   }
 }
 
+// Instances on hosts sharing the master's files would write the same
+// version files: a replica writes beside them and moves its outputs into
+// place only if it wins.
+void WriteReplicaBeside(JobSpec* spec, JobEntry* entry) {
+  for (JobParam& p : spec->params) {
+    if (p.dest.empty()) continue;
+    std::string final_path = p.dest;
+    p.dest += ".replica" + std::to_string(spec->id);
+    entry->replica_outputs.push_back({p.dest, final_path});
+  }
+}
+
 }  // namespace
 
 void Engine::WakeLocked() {
@@ -86,17 +98,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       need, options_.timeouts, &spec);
   JobEntry entry{t,       h,  predicted_end, loop_.clock().Now(), task.attempts,
                  replica, {}, need};
-  if (replica && host.shared) {
-    // Instances on hosts sharing the master's files would write the same
-    // version files: a replica writes beside them and moves its outputs into
-    // place only if it wins.
-    for (JobParam& p : spec.params) {
-      if (p.dest.empty()) continue;
-      std::string final_path = p.dest;
-      p.dest += ".replica" + std::to_string(spec.id);
-      entry.replica_outputs.push_back({p.dest, final_path});
-    }
-  }
+  if (replica && host.shared) WriteReplicaBeside(&spec, &entry);
   const int slots = HostSet::Slots(host);
   const bool runs =
       host.occupancy.Start(spec.id, need.cores, slots, loop_.clock().Now());

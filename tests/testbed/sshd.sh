@@ -139,23 +139,7 @@ Subsystem sftp internal-sftp
 EOF
 }
 
-# A port below the kernel's ephemeral range that no local socket uses
-# (listening or connected, IPv4 or IPv6); start_servers finds out whether
-# it stays free.
-pick_port() {
-  local low _ addr port
-  local -A used=()
-  read -r low _ </proc/sys/net/ipv4/ip_local_port_range
-  ((low > 11000)) || low=61000
-  while read -r _ addr _; do
-    [[ $addr == *:* ]] && used[$((16#${addr##*:}))]=1
-  done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
-  while :; do
-    port=$((10000 + (RANDOM * 32768 + RANDOM) % (low - 10000)))
-    [[ -z ${used[$port]:-} ]] && break
-  done
-  echo "$port"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/free_port.sh"
 
 # Starts one sshd per host on $PORT and waits until they answer: 0, 1 on
 # failure, 2 if the port is taken on some address (another process got
@@ -238,7 +222,7 @@ start() {  # start N DIR
   chmod 600 "$dir/id_ed25519" "$dir/authorized_keys"
   local attempt rc
   for ((attempt = 1; ; attempt++)); do
-    [[ ${GSRT_SSHD_PORT:-} == auto ]] && PORT=$(pick_port)
+    [[ ${GSRT_SSHD_PORT:-} == auto ]] && PORT=$(free_port)
     rc=0
     start_servers "$dir" "$n" || rc=$?
     ((rc == 0)) && break

@@ -19,22 +19,7 @@ started_dir=  # set while start runs: stopped if it fails
 die() { echo "gsrt testbed: $*" >&2; exit 1; }
 usage() { die "usage: testbed.sh start DIR SSH SLURM | stop DIR | status DIR"; }
 
-# A port below the ephemeral range that no local socket uses (as sshd.sh
-# picks one); slurm.sh fails on a port another process took meanwhile.
-free_port() {
-  local low _ addr port
-  local -A used=()
-  read -r low _ </proc/sys/net/ipv4/ip_local_port_range
-  ((low > 11000)) || low=61000
-  while read -r _ addr _; do
-    [[ $addr == *:* ]] && used[$((16#${addr##*:}))]=1
-  done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
-  while :; do
-    port=$((10000 + (RANDOM * 32768 + RANDOM) % (low - 10000)))
-    [[ -z ${used[$port]:-} && $port != "${1:-}" ]] && break
-  done
-  echo "$port"
-}
+source "$here/free_port.sh"
 
 write_config() {  # write_config DIR SSH SLURM
   local dir=$1 ssh=$2 slurm=$3
