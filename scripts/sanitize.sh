@@ -36,7 +36,7 @@ asan_tests=(
   shell_quote_test known_hosts_test pipe_stream_test
 )
 tsan_tests=(
-  engine_test engine_faults_test engine_files_test
+  engine_test engine_faults_test engine_files_test engine_start_test
   local_adapter_test sandbox_pool_test
   agent_test agent_pipe_test agent_serve_test agent_adapter_test chunk_pump_test
   pilot_agent_test pilot_listener_test pipe_stream_test asio_clock_test
