@@ -33,19 +33,20 @@ mkdir "$work/parallel" "$work/sequential"
 cd "$work/parallel"
 GSRT_CONFIG="$work/gsrt.yaml" "$master" 5 96 > "$work/out" 2> "$work/err" &
 pid=$!
-# Wait until a job is in flight on node2, freeze node2 with the job's end
-# unreported (its agent is stopped first, with a worker child that it has
-# not reaped), then crash it: its sshd listener and every process under
-# it. The master is waiting for that job, so it cannot miss the loss.
+# Wait until node2 holds a file in data/ (so it keeps a copy the run will
+# drop) and a job in flight, freeze node2 with the job's end unreported
+# (its agent is stopped first, with a worker child that it has not
+# reaped), then crash it: its sshd listener and every process under it. The master is waiting for that job, so it cannot miss the loss.
 # Bounded by the run itself and by 5 minutes (the hosts connect first: a
 # few remote commands each).
-agent="$work/sshd/host2/work/bin/gsrt-agent --workdir"
+node2=$work/sshd/host2/work
+agent="$node2/bin/gsrt-agent --workdir"
 worker="$(basename "$master")-worker"
 victims=
 for _ in $(seq 1 6000); do
   kill -0 "$pid" 2>/dev/null || break
   # (Not before its agent runs: no freezing in the middle of its setup.)
-  pgrep -f -- "$agent" >/dev/null &&
+  pgrep -f -- "$agent" >/dev/null && [ -n "$(ls -A "$node2/data" 2>/dev/null)" ] &&
     victims=$(bash "$testbed" freeze "$work/sshd" 2 "$agent" "$worker") && break
   victims=
   sleep 0.05
@@ -73,7 +74,6 @@ echo "gsdeploy distrust: node1 $(distrust_of node1), node2 $(distrust_of node2)"
 grep "host node2 was lost\|jobs on\|tasks in" "$work/err"
 
 # What the killed host keeps, and the next run that reaches it.
-node2=$work/sshd/host2/work
 grep -q "host node2 did not answer again" "$work/err" ||
   { echo "FAIL: GS_Off does not say what stays on node2"; tail "$work/err"; exit 1; }
 # (Sandboxes of jobs that ran, or idle ones kept for reuse, named .idle.*.)
