@@ -41,7 +41,7 @@ void DataMover::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
   std::string master_path, host_path;
   {
     MutexLock lock(&mu_);
-    if (places_.HasCopy(v, host)) {
+    if (places_.HasCopy(v, host) || UserFileAbsent(v)) {
       boost::asio::post(*io_, [done = std::move(done)] { done(Status::Ok()); });
       return;
     }
@@ -50,13 +50,6 @@ void DataMover::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
     on_master = graph_.version(v).on_master;
     master_path = places_.VersionPath(v);
     host_path = places_.PathOn(v, host);
-    if (on_master && graph_.version(v).number == 0) {
-      // The user's own file: its size is learnt when first sent.
-      if (FileInfo f = fs_.Stat(master_path); f.exists) {
-        graph_.version(v).size = f.size;
-        site_->TransfersChanged();
-      }
-    }
   }
   Seconds started = clock_->Now();
   auto finish = [this, v, host, started](Status s) {
@@ -88,6 +81,17 @@ void DataMover::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
     if (!s.ok()) return finish(s);
     put();
   });
+}
+
+bool DataMover::UserFileAbsent(VersionId v) {
+  const Version& version = graph_.version(v);
+  if (!version.on_master || version.number != 0) return false;
+  // The user's own file: its size is learnt when first sent.
+  FileInfo f = fs_.Stat(places_.VersionPath(v));
+  if (!f.exists) return true;
+  graph_.version(v).size = f.size;
+  site_->TransfersChanged();
+  return false;
 }
 
 void DataMover::FetchToMaster(VersionId v, DoneFn done) {

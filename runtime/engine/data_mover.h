@@ -98,6 +98,10 @@ class DataMover {
   void RemoveRemoteCopies();
 
  private:
+  // Whether `v` is the user's own file and the master has none: nothing is
+  // sent, and the job starts without it on the host as it would on the
+  // master (an inout file a task creates). Measures the file otherwise.
+  bool UserFileAbsent(VersionId v) REQUIRES(mu_);
   // A fetch to the master ended: the copy is there, or its host or the
   // copy is found lost.
   void Fetched(VersionId v, HostId from, Seconds started, const Status& s)

@@ -152,6 +152,18 @@ TEST_F(DataMoverTest, AFileOnTheMasterIsPutOnceForEveryoneWaiting) {
   EXPECT_GE(log_.transfers_changed, 2);
 }
 
+TEST_F(DataMoverTest, AUserFileTheMasterLacksIsNotSentAndTheJobStartsWithout) {
+  // An inout file its first task creates (appending to it) is absent before
+  // the run: the host starts the job without it, as the master would.
+  Status result = Status::Internal("not called");
+  mover_.EnsureOnHost(vin_, 1, [&](Status s) { result = s; });
+  EXPECT_TRUE(adapters_[1]->calls.empty()) << "nothing to put";
+  RunPosted();
+  EXPECT_TRUE(result.ok()) << result.message();
+  MutexLock lock(&mu_);
+  EXPECT_FALSE(places_.HasCopy(vin_, 1)) << "no copy was made";
+}
+
 TEST_F(DataMoverTest, AVersionOnlyAnotherHostHoldsGoesThroughTheMaster) {
   Status result = Status::Internal("not called");
   mover_.EnsureOnHost(va_, 1, [&](Status s) { result = s; });
