@@ -9,6 +9,7 @@
 #include "runtime/history/history.h"
 #include "runtime/inspect/inspect_format.h"
 #include "runtime/inspect/testbed_cli.h"
+#include "runtime/inspect/version_report.h"
 #include "runtime/observe/history_replay.h"
 #include "runtime/observe/run_report.h"
 #include "runtime/observe/trace_observer.h"
@@ -226,6 +227,16 @@ int RunGsrtCommand(const std::vector<std::string>& args, const ConfigEnv& env,
       "on this machine.",
       "gsrt"};
   AddVersionFlag(app);
+  bool verbose = false;  // (read before parsing: AsksVerboseVersion)
+  app.add_flag("--verbose", verbose,
+               "with --version: what it was built with, and the glibc and "
+               "libstdc++ versions each installed program needs");
+  if (AsksVerboseVersion(args)) {
+    std::error_code ec;
+    WriteVerboseVersion(std::filesystem::read_symlink("/proc/self/exe", ec),
+                        out);
+    return 0;
+  }
   app.footer(std::string(kFooter) +
              " `gsrt testbed`: see `gsrt testbed --help`.");
   app.require_subcommand(1);
