@@ -1,5 +1,6 @@
 #include "adapters/ssh/ssh_host_adapter.h"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,18 +24,40 @@ namespace gs {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// gsrt-agent where an installed tree that was moved keeps it: beside the
+// library this code is in (libgsrt), at the install's relative path from
+// its lib/ to its bin/ (a bundle unpacked anywhere, docs/install.md).
+std::string AgentBesideThisLibrary() {
+  Dl_info info;
+  if (::dladdr(reinterpret_cast<void*>(&FindAgentProgram), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return "";
+  }
+  fs::path library = fs::path(info.dli_fname);
+  if (library.filename().string().rfind("libgsrt.so", 0) != 0) return "";
+  return (library.parent_path() / GSRT_AGENT_FROM_LIBDIR).lexically_normal();
+}
+
+}  // namespace
+
 StatusOr<std::string> FindAgentProgram() {
   if (const char* env = std::getenv("GSRT_AGENT"); env && *env) {
     if (::access(env, X_OK) == 0) return std::string(env);
     return Status::NotFound(std::string("GSRT_AGENT names ") + env +
                             ", which is not an executable file");
   }
+  std::string beside = AgentBesideThisLibrary();
+  if (!beside.empty() && ::access(beside.c_str(), X_OK) == 0) return beside;
   for (const char* path : {GSRT_AGENT_INSTALLED, GSRT_AGENT_BUILT}) {
     if (::access(path, X_OK) == 0) return std::string(path);
   }
   return Status::NotFound(
-      "gsrt-agent not found (looked in " GSRT_AGENT_INSTALLED
-      " and " GSRT_AGENT_BUILT "); install gsrt or set GSRT_AGENT to its path");
+      "gsrt-agent not found (looked beside libgsrt, in " GSRT_AGENT_INSTALLED
+      " and " GSRT_AGENT_BUILT
+      "); install gsrt or set GSRT_AGENT to its "
+      "path");
 }
 
 // How the agent adapter's next stream starts the agent.

@@ -113,8 +113,9 @@ class SshHostAdapter : public AdapterDefaults {
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
-// gsrt-agent on the master's machine: $GSRT_AGENT, else the installed one,
-// else the one in the build tree.
+// gsrt-agent on the master's machine: $GSRT_AGENT, else the one installed
+// beside libgsrt (wherever the installed tree was moved), else the one at
+// the install prefix, else the one in the build tree.
 StatusOr<std::string> FindAgentProgram();
 
 }  // namespace gs
