@@ -11,7 +11,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   libcli11-dev nlohmann-json3-dev libglpk-dev
-  help2man universal-ctags
+  help2man universal-ctags python3 binutils
   openssh-server openssh-client
   chromium
   munge slurm-wlm slurm-wlm-torque

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs gsrt from BUILD_DIR into a temporary prefix, builds the ledger
+# Installs gsrt from BUILD_DIR into a temporary prefix and moves it (an
+# installed tree runs wherever it lies: $ORIGIN-relative RUNPATHs, the
+# agent found beside libgsrt), builds the ledger
 # application outside the tree with find_package(gsrt) and
 # gsrt_add_application, and checks its run against its sequential build.
 # Then runs it watched, as a user would (issue 14): GSRT_TRACE gives one job
@@ -16,10 +18,11 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+cmake --install "$build" --prefix "$work/installed" > "$work/install.log"
+mv "$work/installed" "$work/prefix"
 # Every manual a tool's --help names is installed where it says.
 for tool in gsdeploy gsrt-sim; do
-  manual=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prefix/bin/$tool" --help | sed -n 's/^Manual: \([^,]*\),.*/\1/p')
+  manual=$("$work/prefix/bin/$tool" --help | sed -n 's/^Manual: \([^,]*\),.*/\1/p')
   [ -n "$manual" ] || { echo "FAIL: $tool --help names no manual"; exit 1; }
   [ -f "$work/prefix/share/doc/gsrt/$manual" ] ||
     { echo "FAIL: $tool --help names $manual, not in share/doc/gsrt"; exit 1; }
@@ -44,7 +47,7 @@ bash "$src/tests/compare_with_sequential.sh" "$work/ledger/ledger" "$work/ledger
 # Issue 12: every policy gsrt accepts (as the installed gsrt-sim lists them,
 # the list docs/configuration.md points to) finishes this application, built
 # outside the tree, with the sequential files, on the local default host.
-policies=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prefix/bin/gsrt-sim" policies | awk '{print $1}')
+policies=$("$work/prefix/bin/gsrt-sim" policies | awk '{print $1}')
 [ "$(wc -w <<< "$policies")" -ge 20 ] || { echo "FAIL: gsrt-sim policies listed: $policies"; exit 1; }
 for policy in $policies; do
   printf 'runtime:\n  policy: %s\n' "$policy" > "$work/policy.yaml"
@@ -93,9 +96,9 @@ timeout 120 tail --pid="$pid" -f /dev/null || { echo "FAIL: the run did not end"
 status=0; wait "$pid" || status=$?; pid=
 [ "$status" = 0 ] || { echo "FAIL: the watched run exited $status"; cat err.txt; exit 1; }
 events=$(grep -o '"cat":"job[^"]*"' "$work/trace.json" | wc -l)
-jobs=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prefix/bin/gsrt" runs --history .gsrt/history.db --json |
+jobs=$("$work/prefix/bin/gsrt" runs --history .gsrt/history.db --json |
   sed -n 's/^ *"jobs": \([0-9]*\),$/\1/p' | tail -n 1)
-tasks=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prefix/bin/gsrt" runs --history .gsrt/history.db --json |
+tasks=$("$work/prefix/bin/gsrt" runs --history .gsrt/history.db --json |
   sed -n 's/^ *"tasks": \([0-9]*\),$/\1/p' | tail -n 1)
 [ -n "$tasks" ] && [ "$tasks" -gt 1 ] || { echo "FAIL: gsrt runs shows no tasks"; exit 1; }
 [ "$events" = "$tasks" ] && [ "$jobs" = "$tasks" ] ||
