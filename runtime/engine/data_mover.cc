@@ -86,10 +86,12 @@ void DataMover::EnsureOnHost(VersionId v, HostId host, DoneFn done) {
 bool DataMover::UserFileAbsent(VersionId v) {
   const Version& version = graph_.version(v);
   if (!version.on_master || version.number != 0) return false;
-  // The user's own file: its size is learnt when first sent.
-  FileInfo f = fs_.Stat(places_.VersionPath(v));
-  if (!f.exists) return true;
-  graph_.version(v).size = f.size;
+  // The user's own file: its size is learnt when first sent. Only a path
+  // with nothing there is absent; anything else is sent, and what cannot
+  // be sent (a directory, an unreadable file) fails its staging.
+  StatusOr<FileInfo> f = fs_.Examine(places_.VersionPath(v));
+  if (!f.ok()) return f.status().code() == Status::Code::kNotFound;
+  graph_.version(v).size = f->size;
   site_->TransfersChanged();
   return false;
 }

@@ -729,15 +729,19 @@ TEST_F(EngineFaultsTest, StagingFailureNamesTheInputAsTheProgramDid) {
   options_.retries.infra = 0;
   options_.quiet = true;
   AddHost("b", /*remote=*/true);
+  // A directory where the input should be: it exists, so it is sent, and
+  // the copy fails. (An input that does not exist is not sent: the job
+  // starts without it, as a sequential run would.)
+  std::filesystem::create_directories(dir_ / "in" / "odd.txt");
   Start();
-  Consume("in/missing.txt", "out.txt");  // never written: staging fails
+  Consume("in/odd.txt", "out.txt");
   EXPECT_NE(engine_->Stop(), 0);
   const RunStats& stats = engine_->stats();
   ASSERT_EQ(stats.failures.size(), 1u);
   const std::string& error = stats.failures[0].error;
-  EXPECT_NE(error.find("copy in/missing.txt: "), std::string::npos) << error;
+  EXPECT_NE(error.find("copy in/odd.txt: "), std::string::npos) << error;
   EXPECT_EQ(error.find(dir_.string()), std::string::npos) << error;
-  EXPECT_EQ(stats.failures[0].call, "consume(in/missing.txt, out.txt)");
+  EXPECT_EQ(stats.failures[0].call, "consume(in/odd.txt, out.txt)");
 }
 
 // --- the master's own files in a failed run ---
