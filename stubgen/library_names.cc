@@ -76,6 +76,8 @@ constexpr std::string_view kFunctions[] = {
     "tcsetpgrp", "truncate", "ttyname", "unlink", "unlinkat", "usleep",
     "vfork", "write", "syscall", "copy_file_range", "getrandom",
     "getloadavg", "sched_getaffinity", "sched_yield", "prctl",
+    // dlfcn.h
+    "dladdr", "dlclose", "dlerror", "dlopen", "dlsym",
     // fcntl.h, sys/stat.h, sys/file.h, dirent.h, sys/mman.h
     "creat", "fcntl", "open", "openat", "posix_fadvise", "posix_fallocate",
     "chmod", "fchmod", "fchmodat", "fstat", "fstatat", "futimens", "lstat",
