@@ -3,7 +3,8 @@
 # installed tree runs wherever it lies: $ORIGIN-relative RUNPATHs, the
 # agent found beside libgsrt), builds the ledger
 # application outside the tree with find_package(gsrt) and
-# gsrt_add_application, and checks its run against its sequential build.
+# gsrt_add_application, and checks its run against its sequential build,
+# locally and on an sshd host (gsrt testbed).
 # Then runs it watched, as a user would (issue 14): GSRT_TRACE gives one job
 # event per task, and with GSRT_DASHBOARD its page renders in headless
 # Chromium while the run is held by its first task.
@@ -15,6 +16,8 @@ work=$(mktemp -d)
 pid=
 cleanup() {
   [ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null || true
+  [ ! -f "$work/testbed/gsrt.yaml" ] ||
+    "$work/prefix/bin/gsrt" testbed stop --dir "$work/testbed" > /dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -56,6 +59,18 @@ for policy in $policies; do
     { echo "FAIL: policy $policy"; cat "$work/policy.log"; exit 1; }
 done
 echo "OK: the ledger ends with the sequential files under each of the $(wc -w <<< "$policies") policies"
+
+# On an sshd host (gsrt testbed, from the installed tree): the agent the
+# master installs there is the one beside the installed libgsrt, and the
+# ledger's books, inout files its first tasks create, start absent there too.
+"$work/prefix/bin/gsrt" testbed start --ssh 1 --dir "$work/testbed" > "$work/testbed.log" 2>&1 ||
+  { echo "FAIL: gsrt testbed start"; cat "$work/testbed.log"; exit 1; }
+GSRT_CONFIG="$work/testbed/gsrt.yaml" bash "$src/tests/compare_with_sequential.sh" \
+  "$work/ledger/ledger" "$work/ledger/ledger-sequential" > "$work/ssh.log" 2>&1 ||
+  { echo "FAIL: the ledger on an sshd host"; cat "$work/ssh.log"; exit 1; }
+grep -q 'utilization: node1' "$work/ssh.log" || { echo "FAIL: no job ran on node1"; cat "$work/ssh.log"; exit 1; }
+"$work/prefix/bin/gsrt" testbed stop --dir "$work/testbed" > /dev/null
+echo "OK: the ledger ends with the sequential files on an sshd host"
 
 # --- watched: trace and page ---
 mkdir "$work/watched"
