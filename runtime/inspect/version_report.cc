@@ -1,12 +1,11 @@
 #include "runtime/inspect/version_report.h"
 
 #include <link.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 
+#include "adapters/ssh/ssh_host_adapter.h"
 #include "runtime/inspect/elf_requirements.h"
 
 namespace gs {
@@ -30,21 +29,6 @@ std::string LoadedLibgsrt() {
       },
       &found);
   return found;
-}
-
-bool IsExecutable(const fs::path& path) {
-  return ::access(path.c_str(), X_OK) == 0 && fs::is_regular_file(path);
-}
-
-// The gsrt-agent a run started from here would install on hosts.
-std::string AgentFor(const std::string& self) {
-  if (const char* env = std::getenv("GSRT_AGENT"); env && *env) return env;
-  for (fs::path candidate :
-       {fs::path(self).parent_path() / "gsrt-agent",
-        fs::path(GSRT_BUILD_DIR) / "adapters" / "gsrt-agent"}) {
-    if (IsExecutable(candidate)) return candidate.string();
-  }
-  return "";
 }
 
 void WriteNeeds(std::string_view what, const std::string& path,
@@ -81,7 +65,9 @@ void WriteVerboseVersion(const std::string& self, std::ostream& out) {
          "symbol versions it references):\n";
   WriteNeeds("gsrt", self, out);
   WriteNeeds("libgsrt", LoadedLibgsrt(), out);
-  WriteNeeds("gsrt-agent", AgentFor(self), out);
+  // The agent a run started from here would install on hosts.
+  StatusOr<std::string> agent = FindAgentProgram();
+  WriteNeeds("gsrt-agent", agent.ok() ? *agent : "", out);
   out << "A compute node needs only gsrt-agent and an application's worker "
          "(docs/install.md, \"What the compute nodes need\").\n";
 }
