@@ -16,7 +16,6 @@
 #                                          scripts/package.sh into it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-src=$(pwd)
 build=${1:-build}
 [ "$(id -u)" -eq 0 ] || { echo "package_test: needs root (debootstrap, chroot)"; exit 1; }
 bash scripts/package.sh "$build" "$build/packages"

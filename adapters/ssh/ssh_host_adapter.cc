@@ -55,9 +55,7 @@ StatusOr<std::string> FindAgentProgram() {
   }
   return Status::NotFound(
       "gsrt-agent not found (looked beside libgsrt, in " GSRT_AGENT_INSTALLED
-      " and " GSRT_AGENT_BUILT
-      "); install gsrt or set GSRT_AGENT to its "
-      "path");
+      " and " GSRT_AGENT_BUILT "); install gsrt or set GSRT_AGENT to its path");
 }
 
 // How the agent adapter's next stream starts the agent.

@@ -22,7 +22,7 @@ class Image {
     std::memcpy(out, bytes_.data() + offset, sizeof(T));
     return true;
   }
-  // The NUL-terminated string at `offset`, or nullopt past the end.
+  // The NUL-terminated string at `offset`; false past the end.
   bool String(uint64_t offset, std::string* out) const {
     if (offset >= bytes_.size()) return false;
     size_t end = bytes_.find('\0', offset);
