@@ -128,6 +128,17 @@ struct RuntimeConfig {
   // ... or once its peak resident memory passed this many MiB; 0 = no
   // bound. Default: 2048.
   int worker_max_memory = 2048;
+  // Results that last across runs (docs/reuse.md): a task whose key
+  // matches one an earlier run of this work dir finished is not run, its
+  // outputs come from the work dir's store. GSRT_REUSE overrides it.
+  // Default: false.
+  bool reuse = false;
+  // Bytes the store keeps at a run's end; the least recently used results
+  // go first. 0 = no limit. Default: 10G.
+  uint64_t reuse_limit = uint64_t{10} << 30;
+  // Operations that always run with reuse on (random or time-dependent
+  // functions). Default: empty.
+  std::vector<std::string> never_reuse;
 
   bool operator==(const RuntimeConfig&) const = default;
 };

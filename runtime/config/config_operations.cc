@@ -33,6 +33,10 @@ Status CheckOperationKeys(const Config& config,
   for (const auto& [op, seconds] : config.runtime.timeout) {
     check(op, "runtime.timeout." + op);
   }
+  for (size_t i = 0; i < config.runtime.never_reuse.size(); ++i) {
+    check(config.runtime.never_reuse[i],
+          "runtime.never_reuse[" + std::to_string(i) + "]");
+  }
   for (size_t i = 0; i < config.hosts.size(); ++i) {
     for (const auto& [key, value] : config.hosts[i].sim) {
       if (!key.starts_with(kSimTimePrefix) ||

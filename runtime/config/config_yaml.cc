@@ -458,7 +458,36 @@ void Parser::ReadRuntime(const YAML::Node& node, const std::string& path) {
        {"workers", Enum(&rt.workers, kWorkerModeNames)},
        {"worker_max_jobs", PositiveInt(&rt.worker_max_jobs)},
        {"worker_max_memory", Int(&rt.worker_max_memory, 0, 1 << 30,
-                                 "a number of MiB (0 for no bound)")}});
+                                 "a number of MiB (0 for no bound)")},
+       {"reuse", Bool(&rt.reuse)},
+       {"reuse_limit",
+        [&](const YAML::Node& n, const std::string& p) {
+          std::string text;
+          if (!GetString(n, p, &text)) return;
+          std::optional<uint64_t> bytes = ParseByteSize(text);
+          if (!bytes) {
+            Fail(n, p,
+                 "expected a size such as 10G, 512M or 0 (no limit), got " +
+                     Shown(n));
+            return;
+          }
+          rt.reuse_limit = *bytes;
+        }},
+       {"never_reuse",
+        [&](const YAML::Node& n, const std::string& p) {
+          if (!n.IsSequence()) {
+            Fail(n, p,
+                 "expected a list of operation names such as [stamp], got " +
+                     Shown(n));
+            return;
+          }
+          for (size_t i = 0; i < n.size(); ++i) {
+            std::string ep = p + "[" + std::to_string(i) + "]";
+            config_.source.marks[ep] = ToMark(n[i].Mark());
+            std::string op;
+            if (GetString(n[i], ep, &op)) rt.never_reuse.push_back(op);
+          }
+        }}});
 }
 
 void Parser::ReadAdapters(const YAML::Node& node, const std::string& path,

@@ -132,7 +132,7 @@ void DashboardState::OnTaskEnded(const TaskEnd& end) {
   OpCounts& c = ops_[op->second];
   // A task ends from waiting (a futile one never ran).
   --c.waiting;
-  if (end.state == "done") ++c.done;
+  if (end.state == "done" || end.state == "reused") ++c.done;
   if (end.state == "failed") ++c.failed;
   if (end.state == "futile") ++c.futile;
   if (end.state == "cancelled") ++c.cancelled;

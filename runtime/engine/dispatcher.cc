@@ -198,7 +198,7 @@ void Dispatcher::Requeue(TaskId t) {
   }
   task.state =
       task.missing_inputs == 0 ? TaskState::kReady : TaskState::kWaiting;
-  if (task.state == TaskState::kReady) scheduler_.AddReady(t, task.op);
+  if (task.state == TaskState::kReady) AddReady(t);
 }
 
 void Dispatcher::RetryLater(TaskId t, Seconds delay) {

@@ -50,6 +50,9 @@ class Dispatcher {
     // Engine thread, no lock held: the backoff of a retry of `task` ended
     // (RetryEnded says whether it is ready again).
     virtual void RetryDue(TaskId task) = 0;
+    // Under the lock: `task` is ready; true when the engine holds it back
+    // (a check for reuse, result_cache.h) and puts it back itself.
+    virtual bool HoldReady(TaskId task) { (void)task; return false; }
   };
 
   // One placement of a round: `implementation` is the alternative it runs,
@@ -93,6 +96,7 @@ class Dispatcher {
 
   // `task` is ready: its inputs exist.
   void AddReady(TaskId task) {
+    if (site_->HoldReady(task)) return;
     scheduler_.AddReady(task, graph_.task(task).op);
   }
   // Puts `task` back: ready if its inputs exist, else waiting for them.

@@ -21,6 +21,7 @@
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/job_builder.h"
 #include "runtime/engine/parallel_for.h"
+#include "runtime/engine/result_cache.h"
 #include "runtime/engine/resume_journal.h"
 #include "runtime/engine/start_watch.h"
 #include "runtime/history/history.h"
@@ -257,12 +258,12 @@ void Engine::AddHost(HostSetup& setup, std::unique_ptr<Adapter> adapter,
 
 void Engine::StartThread() {
   loop_.Run();
-  if (journal_ && journal_->resuming()) FetchResumeOutputs();
+  if (memory_.journal && memory_.journal->resuming()) FetchResumeOutputs();
   // Before any job or transfer is posted (handlers run in order).
   boost::asio::post(loop_.io(), [this] { sweeper_.SweepAtStart(); });
   // The interrupted run's pilots leave the queue now (on the engine
   // thread, which runs the batch commands).
-  if (journal_ && journal_->HasJobsToForget())
+  if (memory_.journal && memory_.journal->HasJobsToForget())
     boost::asio::post(loop_.io(), [this] { ForgetQueuedJobs(false); });
   if (options_.handle_signals) {
     loop_.HandleSignals([this](int sig) { OnSignal(sig); });
@@ -276,7 +277,7 @@ void Engine::StartThread() {
         return true;
       });
     }
-    if (journal_) {
+    if (memory_.journal) {
       // Batch jobs just queued are committed within a second, like the
       // journal: a master killed later finds them (engine_adopt.cc). Even
       // when the commit failed, collected data goes: disk use stays
@@ -313,7 +314,7 @@ void Engine::OnSignal(int sig) {
   RecordPending();
   // Shutdown cancelled the batch jobs and pilots the adapters held: the
   // next run must not offer to take them over.
-  if (journal_) journal_->RecordStillQueued(mu_);
+  if (memory_.journal) memory_.journal->RecordStillQueued(mu_);
   recorder_.ReportRunEnded(&mu_, RunStatus::kCancelled);
   (void)recorder_.EndRun(RunStatus::kCancelled);
   std::_Exit(128 + sig);
@@ -327,7 +328,7 @@ void Engine::ShutdownOnEngineThread() {
     MutexLock lock(&mu_);
     dispatcher_.CancelRetries();
   }
-  if (journal_) {
+  if (memory_.journal) {
     RecordPending();
     ForgetQueuedJobs(true);
     (void)recorder_.history()->Flush();
@@ -374,7 +375,7 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   TaskId t = program_.graph.AddTask(id, files, n, scalars);
   ++stats_.submitted;
   if (recorder_.watched()) recorder_.ReportTaskSubmitted(mu_, t);
-  if (journal_ && journal_->resuming() && journal_->ResumeSubmitted(t))
+  if (memory_.journal && memory_.journal->resuming() && memory_.journal->ResumeSubmitted(t))
     return t;
   TaskState state = program_.graph.task(t).state;
   if (state == TaskState::kReady) {

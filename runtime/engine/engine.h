@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -75,7 +76,21 @@ class io_context;
 
 namespace gs {
 
+class ResultCache;
 class ResumeJournal;
+
+// Results that last across runs (docs/reuse.md): a ready task whose key an
+// earlier run of this work dir finished is done from the store
+// `<work_dir>/store` instead of running.
+struct ReuseOptions {
+  bool on = false;
+  // Say for each task that ran (up to 50) why it could not be reused.
+  bool explain = false;
+  // Bytes the store keeps at the run's end (0 = no limit).
+  uint64_t limit = 0;
+  // Operations that always run.
+  std::set<std::string> never;
+};
 class StartWatch;
 struct GtpInput;
 
@@ -143,6 +158,8 @@ struct EngineOptions {
   // With a history: when the previous run of this program in this
   // directory was interrupted, reuse the tasks its journal says finished.
   bool resume = true;
+  // With a history: results that last across runs (docs/reuse.md).
+  ReuseOptions reuse;
 
   // Hosts prepared at once at the start (Adapter::Prepare: ssh logins and
   // installs; runtime.connect_parallel).
@@ -359,8 +376,9 @@ class Engine {
 
   // Task journal and resume (engine_resume.cc; ResumeJournal decides).
   class JournalLink;  // what the journal asks of the engine
-  // Start, after the history opened: the interrupted runs' journals, and
-  // (after the engine thread started) their outputs on other hosts.
+  // Start, after the history opened: the interrupted runs' journals (and,
+  // after the engine thread started, their outputs on other hosts); the
+  // result cache when reuse is on.
   void OpenJournal();
   void FetchResumeOutputs();
   // Engine thread, no lock, after a history commit: deletes the data of
@@ -371,6 +389,10 @@ class Engine {
   // GS_Off, before any final version is moved onto its user's name: makes
   // again the final versions reused without data, and waits.
   void RecoverFinalVersionsLocked(MutexLock& lock) REQUIRES(mu_);
+
+  // Results that last across runs (ResultCache decides; its link, in
+  // engine_hosts.h, posts its steps and fetches what it stores).
+  class ReuseLink;  // what the cache asks of the engine
 
   EngineOptions options_;
   // The files, operations, tasks and versions the program submitted.
@@ -408,7 +430,13 @@ class Engine {
   StallMonitor stall_;
   // Host health, availability slots, lost hosts and their reconnects.
   HostMonitor monitor_;
-  std::unique_ptr<ResumeJournal> journal_;  // with a history only
+  // What outlasts the run: the task journal (resume after a crash) and
+  // the results kept for later runs.
+  struct Memory {
+    std::unique_ptr<ResumeJournal> journal;  // with a history only
+    std::unique_ptr<ResultCache> cache;      // with a history and reuse on
+  };
+  Memory memory_;
 
   Mutex mu_;
 };

@@ -25,17 +25,17 @@ bool Engine::RecordQueuedJobs(bool commit) {
     }
   }
   if (rows.empty()) return false;
-  journal_->WriteQueuedJobs(mu_, std::move(rows), commit);
+  memory_.journal->WriteQueuedJobs(mu_, std::move(rows), commit);
   return true;
 }
 
 void Engine::RecordSubmissionsOfAdapters() {
-  if (!journal_) return;
+  if (!memory_.journal) return;
   for (auto& h : hosts_) {
     if (!h->adapter) continue;
     h->adapter->RecordSubmissionsWith(
         [this, name = h->name](const std::vector<QueuedJob>& jobs) {
-          journal_->RecordSubmissions(mu_, name, jobs);
+          memory_.journal->RecordSubmissions(mu_, name, jobs);
         });
   }
 }
@@ -44,7 +44,7 @@ void Engine::ForgetQueuedJobs(bool all) {
   std::vector<QueuedJobEntry> forget;
   {
     MutexLock lock(&mu_);
-    forget = journal_->TakeJobsToForget(all);
+    forget = memory_.journal->TakeJobsToForget(all);
   }
   if (forget.empty()) return;
   std::map<std::string, std::vector<QueuedJob>> by_host;

@@ -55,9 +55,9 @@ void Engine::DataMoveLink::CopyLost(VersionId v, HostId host,
 void Engine::DataMoveLink::Fetched() { e_.waits_.NotifyIfWaiting(); }
 
 bool Engine::DataMoveLink::KeepsCollected(VersionId v) {
-  if (!e_.journal_) return false;
+  if (!e_.memory_.journal) return false;
   // Deleted after the next history commit (DeleteCollectedData).
-  e_.journal_->Collected(v);
+  e_.memory_.journal->Collected(v);
   return true;
 }
 
@@ -81,7 +81,7 @@ Status Engine::BringToMasterLocked(MutexLock& lock, VersionId v) {
 }
 
 Status Engine::FetchOnceLocked(MutexLock& lock, VersionId v) {
-  if (journal_) {
+  if (memory_.journal) {
     if (Status s = RecoverCollectedLocked(lock, v); !s.ok()) return s;
   }
   if (program_.graph.version(v).on_master) return Status::Ok();

@@ -7,11 +7,13 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 
 #include "gs/gs.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/result_cache.h"
 #include "runtime/engine/resume_journal.h"
 #include "runtime/engine/user_file_names.h"
 #include "runtime/graph/dot_writer.h"
@@ -139,7 +141,23 @@ int Engine::Stop() {
     mu_.AssertHeld();  // the gate asks with the lock held
     return stats_.all_finished();
   });
-  if (journal_) RecoverFinalVersionsLocked(lock);
+  if (memory_.journal) RecoverFinalVersionsLocked(lock);
+  if (memory_.cache) {
+    // The store links the version files: every output is stored before
+    // the final versions move. Bounded: a host that stops answering
+    // leaves its outputs unstored (their tasks run again next time).
+    waits_.Begin();
+    bool settled = waits_.gate().wait_for(lock, std::chrono::minutes(5), [&] {
+      mu_.AssertHeld();  // the gate asks with the lock held
+      return memory_.cache->Idle();
+    });
+    waits_.Leave();
+    if (!settled) {
+      stats_.notes.push_back(
+          "reuse: some outputs could not be kept in the store within 5 "
+          "minutes; their tasks run again next time");
+    }
+  }
   master_files_.CloseForgotten();
   // Jobs may still be scheduled while the final versions are fetched: a
   // host lost then has its results recomputed.
@@ -186,6 +204,7 @@ void Engine::CleanUpAfterRun() {
     ok = stats_.failed + stats_.futile == 0;
   }
   RecordPending();  // the last tasks' ends and events
+  if (memory_.cache) memory_.cache->End();
   Status s = recorder_.EndRun(ok ? RunStatus::kOk : RunStatus::kFailed);
   if (!s.ok()) recorder_.WarnHistory(s);
 }

@@ -68,10 +68,10 @@ void Engine::RecordPending() {
     }
   }
   recorder_.Write(std::move(pending));
-  if (journal_) {
+  if (memory_.journal) {
     RecordQueuedJobs();
     ForgetQueuedJobs(false);
-    journal_->Write(mu_);
+    memory_.journal->Write(mu_);
   }
 }
 

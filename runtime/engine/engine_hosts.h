@@ -9,6 +9,7 @@
 #include "adapters/adapter.h"
 #include "runtime/base/clock.h"
 #include "runtime/engine/engine.h"
+#include "runtime/engine/result_cache.h"
 #include "runtime/engine/rewinder.h"
 #include "runtime/engine/stall_monitor.h"
 #include "runtime/sched/policies_ft.h"
@@ -40,11 +41,31 @@ class Engine::MonitorLink final : public HostMonitor::Site {
   Engine& e_;
 };
 
+// What the result cache asks of the engine (engine_reuse.cc); under mu_
+// except Fetch.
+class Engine::ReuseLink final : public ResultCache::Site {
+ public:
+  explicit ReuseLink(Engine* engine) : e_(*engine) {}
+  std::string VersionPath(VersionId v) const REQUIRES(e_.mu_) override;
+  bool OnMaster(VersionId v) const REQUIRES(e_.mu_) override;
+  void Release(TaskId task) REQUIRES(e_.mu_) override;
+  void Reused(TaskId task, const std::string& from,
+              const std::vector<TaskId>& ready) REQUIRES(e_.mu_) override;
+  void Placed(VersionId v, uint64_t size) REQUIRES(e_.mu_) override;
+  void PostStep() REQUIRES(e_.mu_) override;
+  void Settled() REQUIRES(e_.mu_) override;
+  void Fetch(VersionId v) override;
+
+ private:
+  Engine& e_;
+};
+
 // What the dispatcher asks of the engine (engine_schedule.cc).
 class Engine::DispatchLink final : public Dispatcher::Site {
  public:
   explicit DispatchLink(Engine* engine) : e_(*engine) {}
   void RetryDue(TaskId task) override;
+  bool HoldReady(TaskId task) REQUIRES(e_.mu_) override;
 
  private:
   Engine& e_;

@@ -10,6 +10,7 @@
 #include "runtime/engine/call_text.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
+#include "runtime/engine/result_cache.h"
 #include "runtime/engine/resume_journal.h"
 #include "runtime/engine/user_file_names.h"
 
@@ -176,7 +177,8 @@ void Engine::FinishTaskLocked(TaskId t, std::vector<TaskId>* ready) {
   program_.graph.MarkDone(t, ready);
   ++stats_.done;
   if (recorder_.watched()) recorder_.ReportTaskEnd(mu_, t, "done");
-  if (journal_) journal_->Finished(t);
+  if (memory_.journal) memory_.journal->Finished(t);
+  if (memory_.cache) memory_.cache->Finished(t);
 }
 
 void Engine::FailTaskLocked(TaskId t, const std::string& error,

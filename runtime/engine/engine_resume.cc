@@ -79,12 +79,30 @@ void Engine::OpenJournal() {
   setup.run = recorder_.run_id();
   setup.work_dir = options_.work_dir;
   setup.worker_identity = options_.worker_identity;
-  journal_ = std::make_unique<ResumeJournal>(
+  memory_.journal = std::make_unique<ResumeJournal>(
       std::move(setup), std::make_unique<JournalLink>(this));
   // Start took the work dir's lock (WorkDir::Prepare): no master that still
   // runs can own a run that looks interrupted.
   if (options_.resume)
-    journal_->LoadInterruptedRuns(options_.program, options_.cwd);
+    memory_.journal->LoadInterruptedRuns(options_.program, options_.cwd);
+  if (!options_.reuse.on) return;
+  ResultCache::Setup cache;
+  cache.graph = &program_.graph;
+  cache.files = &program_.files;
+  cache.ops = &program_.ops;
+  cache.stats = &stats_;
+  cache.results = &program_.results;
+  cache.messages = &console_.messages();
+  cache.history = recorder_.history();
+  cache.clock = &loop_.clock();
+  cache.run = recorder_.run_id();
+  cache.store_dir = options_.work_dir + "/store";
+  cache.worker_identity = options_.worker_identity;
+  cache.never_reuse = options_.reuse.never;
+  cache.explain = options_.reuse.explain;
+  cache.limit = options_.reuse.limit;
+  memory_.cache = std::make_unique<ResultCache>(
+      std::move(cache), std::make_unique<ReuseLink>(this));
 }
 
 void Engine::FetchResumeOutputs() {
@@ -94,7 +112,7 @@ void Engine::FetchResumeOutputs() {
   // otherwise. Those the master holds already are not fetched again.
   // The engine thread runs already (host state may change): hold the lock.
   MutexLock lock(&mu_);
-  std::vector<ResumeFetch> wants = journal_->ResumeFetches();
+  std::vector<ResumeFetch> wants = memory_.journal->ResumeFetches();
   if (wants.empty()) return;
   lock.Unlock();
   auto left = std::make_shared<size_t>(wants.size());
@@ -103,7 +121,7 @@ void Engine::FetchResumeOutputs() {
       hosts_[w.host]->adapter->Get(w.host_path, w.master_path,
                                    [this, w, left](Status s) {
                                      MutexLock lock(&mu_);
-                                     if (s.ok()) journal_->Fetched(w);
+                                     if (s.ok()) memory_.journal->Fetched(w);
                                      --*left;
                                      waits_.gate().notify_all();
                                    });
@@ -116,7 +134,7 @@ void Engine::FetchResumeOutputs() {
   bool all = waits_.gate().wait_for(lock, std::chrono::minutes(5),
                                     [&] { return *left == 0; });
   waits_.Leave();
-  journal_->ReportFetched(wants, all);
+  memory_.journal->ReportFetched(wants, all);
 }
 
 void Engine::DeleteCollectedData() {
@@ -124,14 +142,14 @@ void Engine::DeleteCollectedData() {
   std::vector<VersionId> remote;
   {
     MutexLock lock(&mu_);
-    journal_->TakeCollected(&paths, &remote);
+    memory_.journal->TakeCollected(&paths, &remote);
   }
   mover_.RemoveFiles(paths);
   for (VersionId v : remote) mover_.RemoveVersionData(v);
 }
 
 void Engine::RecoverFinalVersionsLocked(MutexLock& lock) {
-  if (!journal_->RecomputeFinalVersions()) return;
+  if (!memory_.journal->RecomputeFinalVersions()) return;
   WakeLocked();
   waits_.Begin();
   waits_.gate().wait(lock, [&] {
@@ -142,9 +160,9 @@ void Engine::RecoverFinalVersionsLocked(MutexLock& lock) {
 }
 
 Status Engine::RecoverCollectedLocked(MutexLock& lock, VersionId v) {
-  if (!journal_->resuming() || !journal_->NeedsRecompute(v))
+  if (!memory_.journal->resuming() || !memory_.journal->NeedsRecompute(v))
     return Status::Ok();
-  journal_->Recompute(v);
+  memory_.journal->Recompute(v);
   WakeLocked();
   return WaitVersionLocked(
       lock, v, program_.files.path(program_.graph.version(v).file).c_str());

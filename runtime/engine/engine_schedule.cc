@@ -125,7 +125,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
     host.staging_cores += need.cores;
   }
   std::optional<QueuedJob> adopt;
-  if (!replica && journal_) adopt = journal_->TakeOver(t, host.name);
+  if (!replica && memory_.journal) adopt = memory_.journal->TakeOver(t, host.name);
   return Dispatch{h, std::move(spec), std::move(inputs), std::move(adopt)};
 }
 
@@ -152,9 +152,9 @@ void Engine::SubmitToHost(Dispatch d) {
   // Batch adapters queue jobs in a handler they posted just now: the ids
   // are committed right after it, so a master killed a moment later has
   // recorded every job it queued (engine_adopt.cc).
-  if (!journal_ || !journal_->PostQueuedCommit()) return;
+  if (!memory_.journal || !memory_.journal->PostQueuedCommit()) return;
   boost::asio::post(loop_.io(), [this] {
-    journal_->QueuedCommitRan();
+    memory_.journal->QueuedCommitRan();
     RecordQueuedJobs(/*commit=*/true);
   });
 }

@@ -22,8 +22,8 @@ std::vector<std::string> Engine::SweepLink::KeptFiles(HostId h) const {
 
 std::vector<std::pair<HostId, std::string>> Engine::SweepLink::ResumedCopies()
     const {
-  if (!e_.journal_) return {};
-  return e_.journal_->FetchedCopies();
+  if (!e_.memory_.journal) return {};
+  return e_.memory_.journal->FetchedCopies();
 }
 
 void Engine::SweepLink::RemoveRemoteCopies() { e_.mover_.RemoveRemoteCopies(); }

@@ -42,6 +42,16 @@ std::string FormatSummary(const RunStats& s, Seconds elapsed) {
                   static_cast<unsigned long long>(s.replica_wins));
     out += buf;
   }
+  if (s.reused_earlier > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "gsrt:   %llu tasks: %llu run, %llu reused from earlier "
+                  "runs\n",
+                  static_cast<unsigned long long>(s.done),
+                  static_cast<unsigned long long>(s.done - s.reused_earlier -
+                                                  s.reused),
+                  static_cast<unsigned long long>(s.reused_earlier));
+    out += buf;
+  }
   if (s.reused > 0) {
     std::snprintf(buf, sizeof buf,
                   "gsrt:   %llu tasks reused from the interrupted run\n",

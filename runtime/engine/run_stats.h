@@ -43,6 +43,9 @@ struct RunStats {
   uint64_t replica_wins = 0;
   // Done without running: adopted from an interrupted run's journal.
   uint64_t reused = 0;
+  // Done without running: their results came from the store, left by an
+  // earlier run of the work dir (reuse on; result_cache.h).
+  uint64_t reused_earlier = 0;
   // Batch jobs of the interrupted run taken over (not run again).
   uint64_t adopted = 0;
   // Journaled by the interrupted run but run again: its worker differs.

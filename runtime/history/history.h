@@ -18,6 +18,7 @@
 #include "runtime/base/status.h"
 #include "runtime/history/history_records.h"
 #include "runtime/history/journal.h"
+#include "runtime/history/reuse_entry.h"
 #include "runtime/history/run_records.h"
 #include "runtime/history/sqlite_db.h"
 
@@ -105,6 +106,22 @@ class History {
                                                    RunId current);
   // The journal of `run`, in task order.
   StatusOr<std::vector<JournalEntry>> LoadJournal(RunId run);
+
+  // --- Results that last across runs (history_reuse.cc, docs/reuse.md). ---
+  // Written in the batch transaction; replaces the entry of the same key.
+  Status RecordReuse(const ReuseEntry& entry);
+  // The entry of `key`, or nullopt.
+  StatusOr<std::optional<ReuseEntry>> FindReuse(std::string_view key);
+  // The newest entry of `call` (ReuseCallOf), or nullopt: what a task that
+  // must run is compared with.
+  StatusOr<std::optional<ReuseEntry>> FindReuseByCall(std::string_view call);
+  // Sets last_used of `key`; in the batch transaction.
+  Status TouchReuse(std::string_view key, Seconds when);
+  // Every entry, least recently used first.
+  StatusOr<std::vector<ReuseEntry>> LoadReuse();
+  // Deletes the entry of `key` (a no-op when there is none), or all.
+  Status DeleteReuse(std::string_view key);
+  Status DeleteAllReuse();
 
   // --- Batch jobs a run queued, for resume (history_queued_jobs.cc). ---
   // Written in the batch transaction like jobs; `outputs` newline-joined.
@@ -196,6 +213,9 @@ class History {
   SqliteStatement insert_journal_;  // prepared on first use
   SqliteStatement insert_queued_;   // likewise
   SqliteStatement delete_queued_;   // likewise
+  SqliteStatement insert_reuse_;    // likewise
+  SqliteStatement find_reuse_;      // likewise
+  SqliteStatement touch_reuse_;     // likewise
   SqliteStatement insert_task_;     // these three too
   SqliteStatement end_task_;
   SqliteStatement insert_event_;

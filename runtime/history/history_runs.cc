@@ -47,7 +47,9 @@ constexpr char kRunColumns[] =
     "(SELECT count(*) FROM run_tasks t WHERE t.run_id = r.id "
     "   AND t.state = 'cancelled'), "
     "(SELECT count(*) FROM jobs j WHERE j.run_id = r.id "
-    "   AND j.outcome = 'cancelled') "
+    "   AND j.outcome = 'cancelled'), "
+    "(SELECT count(*) FROM run_tasks t WHERE t.run_id = r.id "
+    "   AND t.state = 'reused') "
     "FROM runs r";
 
 RunRow RunFromRow(const SqliteStatement& s) {
@@ -65,6 +67,7 @@ RunRow RunFromRow(const SqliteStatement& s) {
   r.failed_jobs = s.ColumnInt(10);
   r.cancelled_tasks = s.ColumnInt(11);
   r.cancelled_jobs = s.ColumnInt(12);
+  r.reused_tasks = s.ColumnInt(13);
   return r;
 }
 

@@ -221,9 +221,43 @@ ALTER TABLE host_probes ADD COLUMN rtt_spread REAL;
 ALTER TABLE host_probes ADD COLUMN bandwidth_spread REAL;
 )sql";
 
+// Version 8: results that last across runs (docs/reuse.md): one row per
+// reuse key, the newest task that computed it, and a task done by reusing
+// one is `reused` in run_tasks (rebuilt for its CHECK, as in version 6).
+constexpr char kSchemaV8[] = R"sql(
+CREATE TABLE reuse_results (
+  key         TEXT PRIMARY KEY,
+  call        TEXT NOT NULL,
+  operation   TEXT NOT NULL,
+  run_id      INTEGER NOT NULL,
+  task_id     INTEGER NOT NULL,
+  finished    REAL NOT NULL,
+  last_used   REAL NOT NULL,
+  detail      TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX reuse_results_by_call ON reuse_results(call, finished);
+CREATE TABLE run_tasks_v8 (
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  task_id     INTEGER NOT NULL,
+  operation   TEXT NOT NULL,
+  depends_on  TEXT NOT NULL DEFAULT '',
+  submitted   REAL NOT NULL,
+  state       TEXT NOT NULL DEFAULT 'submitted'
+              CHECK (state IN ('submitted', 'done', 'failed', 'futile',
+                               'cancelled', 'reused')),
+  ended       REAL,
+  PRIMARY KEY (run_id, task_id)
+) WITHOUT ROWID;
+INSERT INTO run_tasks_v8
+  SELECT run_id, task_id, operation, depends_on, submitted, state, ended
+  FROM run_tasks;
+DROP TABLE run_tasks;
+ALTER TABLE run_tasks_v8 RENAME TO run_tasks;
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
-    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7},
+    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {

@@ -87,12 +87,14 @@ struct RunRow {
   int64_t failed_jobs = 0;      // attempts that failed (not ok, not cancelled)
   int64_t cancelled_tasks = 0;  // stopped by the run's end
   int64_t cancelled_jobs = 0;   // attempts cancelled (by gsrt or the run's end)
+  int64_t reused_tasks = 0;     // done by reusing an earlier run's results
 };
 
 // A task as the history keeps it.
 struct StoredTask {
   TaskRecord record;
-  std::string state;  // submitted, done, failed, futile, cancelled
+  // submitted, done, failed, futile, cancelled, reused
+  std::string state;
   Seconds ended = 0;
 };
 

@@ -7,6 +7,7 @@
 
 #include "runtime/base/command_line.h"
 #include "runtime/history/history.h"
+#include "runtime/inspect/cache_cli.h"
 #include "runtime/inspect/inspect_format.h"
 #include "runtime/inspect/testbed_cli.h"
 #include "runtime/inspect/version_report.h"
@@ -28,6 +29,7 @@ struct Args {
   bool json = false;
   bool failed = false;
   bool cancelled = false;
+  bool reused = false;
   std::string state;
   std::string output;
 };
@@ -173,6 +175,7 @@ int Command::Tasks() {
   std::vector<TaskLine> lines = TaskLines(*tasks, *jobs);
   std::string state = a_.failed      ? "failed"
                       : a_.cancelled ? "cancelled"
+                      : a_.reused    ? "reused"
                                      : a_.state;
   if (!state.empty()) {
     std::erase_if(lines,
@@ -223,8 +226,9 @@ int RunGsrtCommand(const std::vector<std::string>& args, const ConfigEnv& env,
   CLI::App app{
       "gsrt: what the history (.gsrt/history.db) says about past runs of "
       "gsrt applications: the runs, one run's summary, its tasks, its trace "
-      "for Perfetto, its task graph; and `gsrt testbed`: hosts to try gsrt "
-      "on this machine.",
+      "for Perfetto, its task graph; `gsrt cache`: the results kept for "
+      "reuse across runs; and `gsrt testbed`: hosts to try gsrt on this "
+      "machine.",
       "gsrt"};
   AddVersionFlag(app);
   bool verbose = false;  // (read before parsing: AsksVerboseVersion)
@@ -261,9 +265,14 @@ int RunGsrtCommand(const std::vector<std::string>& args, const ConfigEnv& env,
       ->add_flag("--cancelled", a.cancelled,
                  "only the tasks the run's end stopped (Ctrl-C)")
       ->excludes(failed);
+  tasks
+      ->add_flag("--reused", a.reused,
+                 "only the tasks done by reusing an earlier run's results "
+                 "(docs/reuse.md)")
+      ->excludes(failed);
   tasks->add_option("--state", a.state, "only tasks in this state")
       ->check(CLI::IsMember(
-          {"submitted", "done", "failed", "futile", "cancelled"}));
+          {"submitted", "done", "failed", "futile", "cancelled", "reused"}));
   CLI::App* trace = AddCommand(
       app, "trace",
       "Rebuild a run's Chrome trace-event JSON (as GSRT_TRACE writes it) "
@@ -274,10 +283,13 @@ int RunGsrtCommand(const std::vector<std::string>& args, const ConfigEnv& env,
   CLI::App* dot = AddCommand(
       app, "dot", "A run's task graph (true dependencies) in Graphviz DOT.", &a,
       true, false);
+  CacheArgs cache_args;
+  CLI::App* cache = AddCacheCommand(app, &cache_args);
   TestbedArgs testbed_args;
   CLI::App* testbed = AddTestbedCommand(app, &testbed_args);
   if (auto stop = ParseCommandLine(app, args, out, err)) return *stop;
   if (testbed->parsed()) return RunTestbed(testbed_args, err);
+  if (cache->parsed()) return RunCache(cache_args, env, out, err);
   Command c(a, env, out, err);
   if (runs->parsed()) return c.Runs();
   if (show->parsed()) return c.Show();

@@ -108,6 +108,11 @@ std::string FormatShow(const RunRow& run, const RunReport& r) {
                 " failed, %" PRId64 " futile, %" PRId64 " cancelled), %" PRId64
                 " job attempts\n",
                 r.tasks, r.done, r.failed, r.futile, r.cancelled, r.jobs);
+  if (r.reused > 0) {
+    out += Printf("  of the done tasks, %" PRId64 " ran and %" PRId64
+                  " were reused from earlier runs (gsrt tasks --reused)\n",
+                  r.done - r.reused, r.reused);
+  }
   out += "hosts:\n";
   for (const HostUse& h : r.hosts) {
     out += Printf("  %-16s %5" PRId64 " jobs  %5" PRId64
@@ -158,7 +163,8 @@ std::string ShowJson(const RunRow& run, const RunReport& r) {
                 {"done", r.done},
                 {"failed", r.failed},
                 {"futile", r.futile},
-                {"cancelled", r.cancelled}};
+                {"cancelled", r.cancelled},
+                {"reused", r.reused}};
   j["jobs"] = r.jobs;
   j["hosts"] = ordered::array();
   for (const HostUse& h : r.hosts) {

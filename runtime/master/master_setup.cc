@@ -8,6 +8,7 @@
 
 #include "runtime/config/config.h"
 #include "runtime/config/config_operations.h"
+#include "runtime/config/reuse_mode.h"
 #include "runtime/dashboard/dashboard_server.h"
 #include "runtime/hosts/registry.h"
 #include "runtime/master/operation_registry.h"
@@ -206,6 +207,20 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine(MessageSink& messages) {
   if (const char* resume = std::getenv("GSRT_RESUME");
       resume && (std::string(resume) == "0" || std::string(resume) == "off")) {
     options.resume = false;
+  }
+  options.reuse.on = rt.reuse;
+  options.reuse.limit = rt.reuse_limit;
+  options.reuse.never.insert(rt.never_reuse.begin(), rt.never_reuse.end());
+  if (const char* reuse = std::getenv("GSRT_REUSE"); reuse && *reuse) {
+    auto mode = ParseReuseMode(reuse);
+    if (!mode) {
+      return Status::InvalidArgument(
+          std::string("GSRT_REUSE='") + reuse +
+          "': expected 1 (on), 0 (off) or explain (on, and say why each "
+          "task that runs could not be reused)");
+    }
+    options.reuse.on = *mode != ReuseMode::kOff;
+    options.reuse.explain = *mode == ReuseMode::kExplain;
   }
   auto hosts = MakeHosts(config, *worker, messages);
   if (!hosts.ok()) return hosts.status();

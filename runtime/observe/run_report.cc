@@ -135,7 +135,8 @@ RunReport BuildRunReport(const std::vector<StoredTask>& tasks,
   };
   for (const StoredTask& t : tasks) {
     ++r.tasks;
-    r.done += t.state == "done";
+    r.done += t.state == "done" || t.state == "reused";
+    r.reused += t.state == "reused";
     r.failed += t.state == "failed";
     r.futile += t.state == "futile";
     r.cancelled += t.state == "cancelled";

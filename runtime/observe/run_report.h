@@ -59,6 +59,8 @@ struct RunReport {
   Seconds span = 0;  // first submission to last end
   int64_t tasks = 0, done = 0, failed = 0, futile = 0;
   int64_t cancelled = 0;  // stopped by the run's end (a signal)
+  // Of `done`: done by reusing an earlier run's results (docs/reuse.md).
+  int64_t reused = 0;
   int64_t jobs = 0;
   std::vector<HostUse> hosts;            // by name
   std::vector<OperationUse> operations;  // slowest (mean) first

@@ -1,0 +1,1 @@
+void noop_read(const char*, int) {}

@@ -1,0 +1,371 @@
+#include "runtime/engine/result_cache.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <utility>
+
+#include "runtime/history/history.h"
+
+namespace gs {
+
+namespace {
+
+// Said for at most this many tasks a run; then a count.
+constexpr size_t kMaxExplained = 50;
+
+// An identity equal to nothing recorded: its readers are never reused.
+std::string UnreadableId() {
+  static std::atomic<uint64_t> n{0};
+  return "s:unreadable:" + std::to_string(::getpid()) + ":" +
+         std::to_string(++n);
+}
+
+}  // namespace
+
+ResultCache::ResultCache(Setup setup, std::unique_ptr<Site> site)
+    : env_(std::move(setup)), site_(std::move(site)), store_(env_.store_dir) {}
+
+bool ResultCache::Hold(TaskId t) {
+  if (checked_.size() <= t)
+    checked_.resize(std::max<size_t>(t + 1, env_.graph->num_tasks()));
+  if (checked_[t]) return false;
+  checked_[t] = true;
+  const Task& task = env_.graph->task(t);
+  if (env_.never_reuse.count((*env_.ops)[task.op].name)) return false;
+  held_.push_back(t);
+  RequestStep();
+  return true;
+}
+
+void ResultCache::Finished(TaskId t) {
+  auto it = running_.find(t);
+  if (it != running_.end()) {
+    auto r = env_.results->find(t);
+    // Copied now: the master takes the results away.
+    if (r != env_.results->end()) it->second.results = r->second;
+    it->second.finished = env_.clock->Now();
+  }
+  finished_.push_back(t);
+  RequestStep();
+}
+
+void ResultCache::Fetched(VersionId v, bool ok) {
+  fetching_.erase(v);
+  if (!ok) unknowable_.insert(v);
+  RequestStep();
+}
+
+void ResultCache::RequestStep() {
+  if (!std::exchange(step_posted_, true)) site_->PostStep();
+}
+
+bool ResultCache::Idle() const {
+  return held_.empty() && finished_.empty() && fetching_.empty();
+}
+
+std::string ResultCache::IdentityOf(VersionId v) const {
+  if (unknowable_.count(v)) return UnreadableId();
+  auto it = ids_.find(v);
+  return it == ids_.end() ? "" : it->second;
+}
+
+ReuseEntry ResultCache::EntryOf(TaskId t) const {
+  const TaskGraph& graph = *env_.graph;
+  const Task& task = graph.task(t);
+  const FileAccess* acc = graph.accesses(t);
+  ReuseEntry e;
+  e.operation = (*env_.ops)[task.op].name;
+  e.worker = env_.worker_identity;
+  e.scalars = ScalarsId(graph.scalars(t));
+  for (uint32_t i = 0; i < task.num_files; ++i) {
+    if (acc[i].in != kNoVersion) {
+      const Version& v = graph.version(acc[i].in);
+      e.inputs.push_back({i, env_.files->path(v.file), IdentityOf(acc[i].in)});
+    }
+    if (acc[i].out != kNoVersion) {
+      const Version& v = graph.version(acc[i].out);
+      e.outputs.push_back({i, env_.files->path(v.file), "", 0, 0});
+    }
+  }
+  e.key = ReuseKeyOf(e);
+  e.call = ReuseCallOf(e);
+  e.run = env_.run;
+  e.task = t;
+  return e;
+}
+
+bool ResultCache::Step(Mutex& mu) {
+  {
+    MutexLock lock(&mu);
+    step_posted_ = false;
+  }
+  bool did = false;
+  // Each pass either makes progress (stores, hashes, decides) or ends the
+  // loop; reused tasks make their readers ready for the next pass.
+  while (true) {
+    std::vector<ToStore> stores;
+    std::vector<std::pair<VersionId, std::string>> to_hash;
+    {
+      MutexLock lock(&mu);
+      const TaskGraph& graph = *env_.graph;
+      std::unordered_set<VersionId> being_stored;
+      for (TaskId t : finished_) {
+        const Task& task = graph.task(t);
+        const FileAccess* acc = graph.accesses(t);
+        for (uint32_t i = 0; i < task.num_files; ++i) {
+          VersionId v = acc[i].out;
+          if (v == kNoVersion || ids_.count(v) || unknowable_.count(v) ||
+              fetching_.count(v) || !being_stored.insert(v).second)
+            continue;
+          if (site_->OnMaster(v)) {
+            stores.push_back({t, v, site_->VersionPath(v), {}, false});
+          } else {
+            fetches_.push_back(v);
+            fetching_.insert(v);
+          }
+        }
+      }
+      std::unordered_set<VersionId> hashing;
+      for (TaskId t : held_) {
+        const Task& task = graph.task(t);
+        const FileAccess* acc = graph.accesses(t);
+        for (uint32_t i = 0; i < task.num_files; ++i) {
+          VersionId v = acc[i].in;
+          if (v == kNoVersion || ids_.count(v) || unknowable_.count(v) ||
+              fetching_.count(v) || being_stored.count(v) ||
+              !hashing.insert(v).second)
+            continue;
+          if (graph.version(v).producer == kMasterTask || site_->OnMaster(v)) {
+            to_hash.emplace_back(v, site_->VersionPath(v));
+          } else {
+            // Made on another host by a task this cache did not see finish
+            // (a resumed run's): its bytes come to the master first.
+            fetches_.push_back(v);
+            fetching_.insert(v);
+          }
+        }
+      }
+    }
+    // Outside the lock: the files are written and nobody changes them.
+    for (ToStore& s : stores) {
+      StatusOr<StoredFile> put = store_.Put(s.path);
+      if (put.ok()) {
+        s.stored = std::move(put).value();
+        s.ok = true;
+      } else {
+        Sayf(*env_.messages, MessageKind::kWarning,
+             "gsrt: warning: reuse: cannot keep %s in the store: %s\n",
+             s.path.c_str(), put.status().message().c_str());
+      }
+    }
+    for (auto& [v, path] : to_hash) {
+      StatusOr<StoredFile> id = ResultStore::Identify(path);
+      if (id.ok()) {
+        path = id->content;
+      } else if (id.status().code() == Status::Code::kNotFound) {
+        path = AbsentFileId();
+      } else {
+        path = UnreadableId();
+      }
+    }
+
+    std::vector<ReuseEntry> records;
+    std::vector<Candidate> candidates;
+    {
+      MutexLock lock(&mu);
+      const TaskGraph& graph = *env_.graph;
+      std::unordered_map<VersionId, const ToStore*> stored_by_version;
+      for (const ToStore& s : stores) {
+        if (s.ok) {
+          ids_[s.v] = s.stored.content;
+          stored_by_version[s.v] = &s;
+        } else {
+          unknowable_.insert(s.v);
+        }
+      }
+      for (auto& [v, id] : to_hash) ids_[v] = id;
+      // Finished tasks whose outputs are all stored: their entries.
+      std::vector<TaskId> still;
+      for (TaskId t : finished_) {
+        const Task& task = graph.task(t);
+        const FileAccess* acc = graph.accesses(t);
+        bool waiting = false, lost = false;
+        for (uint32_t i = 0; i < task.num_files; ++i) {
+          VersionId v = acc[i].out;
+          if (v == kNoVersion) continue;
+          waiting |= fetching_.count(v) > 0 ||
+                     (!ids_.count(v) && !unknowable_.count(v));
+          lost |= unknowable_.count(v) > 0;
+        }
+        if (waiting) {
+          still.push_back(t);
+          continue;
+        }
+        auto it = running_.find(t);
+        if (it == running_.end()) continue;
+        ReuseEntry e = std::move(it->second);
+        running_.erase(it);
+        if (lost) continue;
+        for (ReuseOutput& o : e.outputs) {
+          VersionId v = acc[o.param].out;
+          o.content = ids_[v];
+          auto s = stored_by_version.find(v);
+          if (s != stored_by_version.end()) {
+            o.size = s->second->stored.size;
+            o.mtime_ns = s->second->stored.mtime_ns;
+          } else {
+            // Stored in an earlier pass: the store's facts of that file.
+            o.size = static_cast<int64_t>(graph.version(v).size);
+          }
+        }
+        e.last_used = e.finished;
+        records.push_back(std::move(e));
+      }
+      finished_.swap(still);
+      // Held tasks whose inputs are all known: their keys.
+      std::vector<TaskId> waiting_held;
+      for (TaskId t : held_) {
+        const Task& task = graph.task(t);
+        const FileAccess* acc = graph.accesses(t);
+        bool known = true, unknown = false;
+        for (uint32_t i = 0; i < task.num_files; ++i) {
+          VersionId v = acc[i].in;
+          if (v == kNoVersion) continue;
+          if (unknowable_.count(v)) {
+            unknown = true;
+          } else if (!ids_.count(v)) {
+            known = false;
+          }
+        }
+        if (!known) {
+          waiting_held.push_back(t);
+        } else if (unknown) {
+          site_->Release(t);  // runs, and records nothing
+        } else {
+          Candidate c{t, EntryOf(t), {}, false, {}};
+          for (const ReuseOutput& o : c.now.outputs)
+            c.output_paths.push_back(site_->VersionPath(acc[o.param].out));
+          candidates.push_back(std::move(c));
+        }
+      }
+      held_.swap(waiting_held);
+    }
+    if (stores.empty() && to_hash.empty() && records.empty() &&
+        candidates.empty())
+      break;
+    did = true;
+
+    // Outside the lock: the history and the store.
+    History& history = *env_.history;
+    for (const ReuseEntry& e : records) {
+      // Stored in an earlier pass: take the sizes and times from the store.
+      ReuseEntry r = e;
+      for (ReuseOutput& o : r.outputs) {
+        if (o.mtime_ns != 0) continue;
+        auto facts = ResultStore::Identify(store_.PathOf(o.content));
+        if (facts.ok()) {
+          o.size = facts->size;
+          o.mtime_ns = facts->mtime_ns;
+        }
+      }
+      if (Status s = history.RecordReuse(r); !s.ok()) {
+        Sayf(*env_.messages, MessageKind::kWarning,
+             "gsrt: warning: reuse: history: %s\n", s.message().c_str());
+        break;
+      }
+    }
+    const Seconds now = env_.clock->Now();
+    for (Candidate& c : candidates) {
+      auto found = history.FindReuse(c.now.key);
+      if (found.ok() && found->has_value() &&
+          (*found)->outputs.size() == c.now.outputs.size()) {
+        const ReuseEntry& f = **found;
+        bool ok = true;
+        for (size_t k = 0; ok && k < f.outputs.size(); ++k)
+          ok = f.outputs[k].param == c.now.outputs[k].param &&
+               store_.Holds(f.outputs[k]);
+        for (size_t k = 0; ok && k < f.outputs.size(); ++k)
+          ok = store_.Materialize(f.outputs[k].content, c.output_paths[k]).ok();
+        if (ok) {
+          c.hit = true;
+          c.found = f;
+          (void)history.TouchReuse(c.now.key, now);
+          continue;
+        }
+      }
+      if (!env_.explain) continue;
+      if (explained_++ >= kMaxExplained) continue;
+      std::string why = "no earlier run made it";
+      auto before = history.FindReuseByCall(c.now.call);
+      if (before.ok() && before->has_value()) {
+        why = ExplainMiss(**before, c.now);
+        if (why.empty()) why = "its earlier results are no longer in the store";
+      }
+      Sayf(*env_.messages, MessageKind::kInfo, "gsrt: reuse: task %llu (%s) runs: %s\n",
+           static_cast<unsigned long long>(c.task), c.now.operation.c_str(),
+           why.c_str());
+    }
+
+    {
+      MutexLock lock(&mu);
+      for (Candidate& c : candidates) {
+        if (c.hit) {
+          ReuseLocked(c);
+        } else {
+          running_[c.task] = std::move(c.now);
+          site_->Release(c.task);
+        }
+      }
+    }
+  }
+  std::vector<VersionId> fetches;
+  {
+    MutexLock lock(&mu);
+    fetches.swap(fetches_);
+    if (Idle()) site_->Settled();
+  }
+  for (VersionId v : fetches) site_->Fetch(v);
+  return did;
+}
+
+void ResultCache::ReuseLocked(Candidate& c) {
+  TaskGraph& graph = *env_.graph;
+  const Task& task = graph.task(c.task);
+  const FileAccess* acc = graph.accesses(c.task);
+  for (const ReuseOutput& o : c.found.outputs) {
+    VersionId v = acc[o.param].out;
+    ids_[v] = o.content;
+    site_->Placed(v, static_cast<uint64_t>(o.size));
+  }
+  if ((*env_.ops)[task.op].synchronous) (*env_.results)[c.task] = c.found.results;
+  std::vector<TaskId> ready;
+  graph.MarkDone(c.task, &ready);
+  ++env_.stats->done;
+  ++env_.stats->reused_earlier;
+  site_->Reused(c.task,
+                "run " + std::to_string(c.found.run) + " task " +
+                    std::to_string(c.found.task),
+                ready);
+}
+
+void ResultCache::End() {
+  if (env_.explain && explained_ > kMaxExplained) {
+    Sayf(*env_.messages, MessageKind::kInfo,
+         "gsrt: reuse: and %zu more tasks ran (not said)\n",
+         explained_ - kMaxExplained);
+  }
+  if (env_.limit == 0) return;
+  History& history = *env_.history;
+  auto entries = history.LoadReuse();
+  if (!entries.ok()) return;
+  StoreCollection plan =
+      PlanStoreCollection(*entries, store_.List(), env_.limit);
+  for (const std::string& key : plan.drop_keys) (void)history.DeleteReuse(key);
+  (void)history.Flush();
+  for (const std::string& content : plan.remove_contents)
+    (void)store_.Remove(content);
+}
+
+}  // namespace gs

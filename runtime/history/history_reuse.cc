@@ -1,0 +1,130 @@
+// History: results that last across runs (table reuse_results,
+// docs/reuse.md): one row per reuse key, the newest task that computed it.
+#include <optional>
+#include <string>
+
+#include "runtime/history/history.h"
+
+namespace gs {
+
+namespace {
+
+constexpr char kReuseColumns[] =
+    "SELECT key, call, operation, run_id, task_id, finished, last_used, "
+    "detail FROM reuse_results ";
+
+StatusOr<ReuseEntry> ReuseFromRow(const SqliteStatement& s,
+                                  const std::string& path) {
+  ReuseEntry e;
+  e.key = s.ColumnText(0);
+  e.call = s.ColumnText(1);
+  e.operation = s.ColumnText(2);
+  e.run = s.ColumnInt(3);
+  e.task = static_cast<TaskId>(s.ColumnInt(4));
+  e.finished = s.ColumnDouble(5);
+  e.last_used = s.ColumnDouble(6);
+  if (Status st = DecodeReuseDetail(s.ColumnText(7), &e); !st.ok())
+    return st.WithContext("reading " + path);
+  return e;
+}
+
+}  // namespace
+
+Status History::RecordReuse(const ReuseEntry& entry) {
+  if (!insert_reuse_.valid()) {
+    auto stmt = db_->Prepare(
+        "INSERT OR REPLACE INTO reuse_results (key, call, operation, run_id, "
+        "task_id, finished, last_used, detail) VALUES (?1, ?2, ?3, ?4, ?5, "
+        "?6, ?7, ?8)");
+    if (!stmt.ok()) return stmt.status();
+    insert_reuse_ = std::move(stmt).value();
+  }
+  SqliteStatement& s = insert_reuse_;
+  s.BindText(1, entry.key);
+  s.BindText(2, entry.call);
+  s.BindText(3, entry.operation);
+  s.BindInt(4, entry.run);
+  s.BindInt(5, entry.task);
+  s.BindDouble(6, entry.finished);
+  s.BindDouble(7, entry.last_used > 0 ? entry.last_used : entry.finished);
+  s.BindText(8, EncodeReuseDetail(entry));
+  return Write(s);
+}
+
+StatusOr<std::optional<ReuseEntry>> History::FindReuse(std::string_view key) {
+  if (!find_reuse_.valid()) {
+    auto stmt =
+        db_->Prepare(std::string(kReuseColumns) + "WHERE key = ?1");
+    if (!stmt.ok()) return stmt.status();
+    find_reuse_ = std::move(stmt).value();
+  }
+  SqliteStatement& s = find_reuse_;
+  s.BindText(1, key);
+  StatusOr<bool> row = s.Step();
+  if (!row.ok() || !*row) {
+    s.Reset();
+    if (!row.ok()) return row.status();
+    return std::optional<ReuseEntry>();
+  }
+  StatusOr<ReuseEntry> e = ReuseFromRow(s, path());
+  s.Reset();
+  if (!e.ok()) return e.status();
+  return std::optional<ReuseEntry>(std::move(e).value());
+}
+
+StatusOr<std::optional<ReuseEntry>> History::FindReuseByCall(
+    std::string_view call) {
+  auto stmt = db_->Prepare(std::string(kReuseColumns) +
+                           "WHERE call = ?1 ORDER BY finished DESC LIMIT 1");
+  if (!stmt.ok()) return stmt.status();
+  stmt->BindText(1, call);
+  StatusOr<bool> row = stmt->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<ReuseEntry>();
+  StatusOr<ReuseEntry> e = ReuseFromRow(*stmt, path());
+  if (!e.ok()) return e.status();
+  return std::optional<ReuseEntry>(std::move(e).value());
+}
+
+Status History::TouchReuse(std::string_view key, Seconds when) {
+  if (!touch_reuse_.valid()) {
+    auto stmt = db_->Prepare(
+        "UPDATE reuse_results SET last_used = ?2 WHERE key = ?1");
+    if (!stmt.ok()) return stmt.status();
+    touch_reuse_ = std::move(stmt).value();
+  }
+  touch_reuse_.BindText(1, key);
+  touch_reuse_.BindDouble(2, when);
+  return Write(touch_reuse_);
+}
+
+StatusOr<std::vector<ReuseEntry>> History::LoadReuse() {
+  auto stmt = db_->Prepare(std::string(kReuseColumns) +
+                           "ORDER BY last_used, key");
+  if (!stmt.ok()) return stmt.status();
+  std::vector<ReuseEntry> entries;
+  while (true) {
+    StatusOr<bool> row = stmt->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    StatusOr<ReuseEntry> e = ReuseFromRow(*stmt, path());
+    if (!e.ok()) return e.status();
+    entries.push_back(std::move(e).value());
+  }
+  return entries;
+}
+
+Status History::DeleteReuse(std::string_view key) {
+  auto stmt = db_->Prepare("DELETE FROM reuse_results WHERE key = ?1");
+  if (!stmt.ok()) return stmt.status();
+  stmt->BindText(1, key);
+  return Write(*stmt);
+}
+
+Status History::DeleteAllReuse() {
+  auto stmt = db_->Prepare("DELETE FROM reuse_results");
+  if (!stmt.ok()) return stmt.status();
+  return Write(*stmt);
+}
+
+}  // namespace gs

@@ -1,0 +1,76 @@
+// The work dir's content-addressed store of task outputs (docs/reuse.md):
+// `<work_dir>/store/<2 hex>/<32 hex>-<size>`, one file per distinct
+// content, a hard link of the output the task wrote (a copy where the
+// store is on another file system). Reuse entries (reuse_entry.h) name
+// these files; a run that reuses a task links them back in place.
+// Thread-compatible; every method is plain file I/O on the master.
+#ifndef GSRT_RUNTIME_HISTORY_RESULT_STORE_H_
+#define GSRT_RUNTIME_HISTORY_RESULT_STORE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/base/status.h"
+#include "runtime/history/reuse_entry.h"
+
+namespace gs {
+
+// A file's content and the facts of the stored copy.
+struct StoredFile {
+  std::string content;  // ContentId
+  int64_t size = 0;
+  int64_t mtime_ns = 0;
+};
+
+class ResultStore {
+ public:
+  // `dir` is created on the first Put (mode 0700).
+  explicit ResultStore(std::string dir) : dir_(std::move(dir)) {}
+
+  // The ContentId of the file at `path` (SHA-256 of its bytes); NotFound
+  // when there is none.
+  static StatusOr<StoredFile> Identify(const std::string& path);
+
+  // Identifies the file at `path` and keeps its bytes in the store (a file
+  // of that content there already is kept as it is).
+  StatusOr<StoredFile> Put(const std::string& path);
+  // Whether the store still holds `out`'s content as it was stored (same
+  // size and modification time).
+  bool Holds(const ReuseOutput& out) const;
+  // Puts the stored bytes of `content` at `dest` (a hard link, else a
+  // copy), replacing what is there.
+  Status Materialize(std::string_view content, const std::string& dest) const;
+
+  // The store's file for `content` ("" when `content` is no ContentId).
+  std::string PathOf(std::string_view content) const;
+  const std::string& dir() const { return dir_; }
+
+  // Every stored file.
+  std::vector<StoredFile> List() const;
+  Status Remove(std::string_view content);
+  // Removes the whole store.
+  Status Clear();
+
+ private:
+  std::string dir_;
+};
+
+// What `gsrt cache gc` and a run's end remove so that the store holds at
+// most `limit` bytes: files no entry names, then those of the least
+// recently used entries (entries in LoadReuse order, least recent first);
+// an entry loses its place when one of its files goes.
+struct StoreCollection {
+  std::vector<std::string> remove_contents;
+  std::vector<std::string> drop_keys;
+  uint64_t bytes_before = 0;
+  uint64_t bytes_after = 0;
+};
+StoreCollection PlanStoreCollection(const std::vector<ReuseEntry>& entries,
+                                    const std::vector<StoredFile>& files,
+                                    uint64_t limit);
+
+}  // namespace gs
+
+#endif  // GSRT_RUNTIME_HISTORY_RESULT_STORE_H_
