@@ -17,7 +17,10 @@
 #  6. GSRT_REUSE=0: everything runs, nothing is reused;
 #  7. the worker rebuilt (TALLY_CHANGED): everything runs, and
 #     GSRT_REUSE=explain says the functions changed; the files are its own;
-#  8. the first build again: its results are still there, reused.
+#  8. the first build again: its results are still there, reused;
+#  9. gsrt tasks --reused, show, cache list and show say so; after cache gc
+#     --limit 1 and after cache clear every task runs.
+# GSRT_COMMAND names the gsrt command.
 set -euo pipefail
 source "$(dirname "$0")/lib/host_jobs.sh"
 src=$1 tally=$2 sequential=$3 changed=$4 mode=$5 testbed=${6:-}
@@ -118,4 +121,31 @@ grep -q "gsrt: reuse: task [0-9]* (total) runs: the functions changed" "$work/er
   fail "explain does not say the functions changed: $(grep 'reuse:' "$work/err" | head -3)"
 # ... and the first build finds its own results again.
 run_and_count "$tally" 1 $((tasks - 1))
+
+# What the gsrt command says about them.
+cd "$work/run"
+reused_lines=$("$GSRT_COMMAND" tasks --reused --json | grep -c '"state": "reused"') || true
+[ "$reused_lines" = $((tasks - 1)) ] ||
+  fail "gsrt tasks --reused lists $reused_lines tasks, not $((tasks - 1))"
+"$GSRT_COMMAND" show | grep -qF "$((tasks - 1)) were reused from earlier runs" ||
+  fail "gsrt show does not count the reused tasks: $("$GSRT_COMMAND" show | head -5)"
+"$GSRT_COMMAND" cache list > "$work/list" || fail "gsrt cache list failed"
+grep -q "^[0-9a-f]\{12\}  total  .*sum 3.txt" "$work/list" ||
+  fail "gsrt cache list does not list total's result: $(head -5 "$work/list")"
+made=$(grep -m1 "  lines  " "$work/list" | sed 's/.*run \([0-9]*\) task \([0-9]*\).*/\1:\2/')
+"$GSRT_COMMAND" cache show "$made" | grep -q "^reads .*'report.txt' s:[0-9a-f]\{32\}:" ||
+  fail "gsrt cache show $made does not show what lines read"
+# A limit of one byte keeps no file: every task with outputs runs again
+# (a result without files, such as lines's, may stay).
+"$GSRT_COMMAND" cache gc --limit 1 | grep -q "^dropped [1-9]" || fail "gsrt cache gc dropped nothing"
+[ -z "$(find .gsrt/store -type f)" ] || fail "gsrt cache gc --limit 1 left files in the store"
+left=$(sqlite3 "$db" "select count(*) from reuse_results")
+[ "$left" -le 1 ] || fail "gsrt cache gc --limit 1 left $left results"
+cd - > /dev/null
+run_and_count "$tally" $((tasks - left)) "$left"
+cd "$work/run"
+"$GSRT_COMMAND" cache clear | grep -q "^removed" || fail "gsrt cache clear"
+[ ! -e .gsrt/store ] || fail "gsrt cache clear left the store"
+cd - > /dev/null
+run_and_count "$tally" "$tasks" 0
 echo "OK: reuse $mode"

@@ -97,6 +97,7 @@ void Engine::OpenJournal() {
   cache.clock = &loop_.clock();
   cache.run = recorder_.run_id();
   cache.store_dir = options_.work_dir + "/store";
+  cache.cwd = options_.cwd;
   cache.worker_identity = options_.worker_identity;
   cache.never_reuse = options_.reuse.never;
   cache.explain = options_.reuse.explain;

@@ -71,6 +71,14 @@ std::string ResultCache::IdentityOf(VersionId v) const {
   return it == ids_.end() ? "" : it->second;
 }
 
+std::string ResultCache::UserPath(const std::string& path) const {
+  const std::string& cwd = env_.cwd;
+  if (!cwd.empty() && path.size() > cwd.size() + 1 &&
+      path.compare(0, cwd.size(), cwd) == 0 && path[cwd.size()] == '/')
+    return path.substr(cwd.size() + 1);
+  return path;
+}
+
 ReuseEntry ResultCache::EntryOf(TaskId t) const {
   const TaskGraph& graph = *env_.graph;
   const Task& task = graph.task(t);
@@ -82,11 +90,12 @@ ReuseEntry ResultCache::EntryOf(TaskId t) const {
   for (uint32_t i = 0; i < task.num_files; ++i) {
     if (acc[i].in != kNoVersion) {
       const Version& v = graph.version(acc[i].in);
-      e.inputs.push_back({i, env_.files->path(v.file), IdentityOf(acc[i].in)});
+      e.inputs.push_back(
+          {i, UserPath(env_.files->path(v.file)), IdentityOf(acc[i].in)});
     }
     if (acc[i].out != kNoVersion) {
       const Version& v = graph.version(acc[i].out);
-      e.outputs.push_back({i, env_.files->path(v.file), "", 0, 0});
+      e.outputs.push_back({i, UserPath(env_.files->path(v.file)), "", 0, 0});
     }
   }
   e.key = ReuseKeyOf(e);

@@ -72,6 +72,9 @@ class ResultCache {
     Clock* clock = nullptr;
     RunId run = 0;
     std::string store_dir;
+    // The master's working directory: paths under it are named relative
+    // to it in keys, so that a project moved elsewhere keeps its results.
+    std::string cwd;
     std::string worker_identity;
     std::set<std::string> never_reuse;  // operations that always run
     bool explain = false;               // say why each task that ran had to
@@ -92,8 +95,6 @@ class ResultCache {
   void Fetched(VersionId v, bool ok);
   // Nothing held, nothing to store, no fetch out.
   bool Idle() const;
-  // The worker identity, when the engine learnt it late.
-  void set_worker_identity(std::string id) { env_.worker_identity = std::move(id); }
 
   // --- Engine thread, without the mutex. ---
   // Stores what finished, checks what is held (repeatedly, while reused
@@ -126,6 +127,8 @@ class ResultCache {
   std::string IdentityOf(VersionId v) const;
   // Under the mutex: the entry of `task` as it runs now (inputs known).
   ReuseEntry EntryOf(TaskId task) const;
+  // `path` relative to the working directory when it is under it.
+  std::string UserPath(const std::string& path) const;
   void ReuseLocked(Candidate& c);
   void RequestStep();  // under the mutex
 

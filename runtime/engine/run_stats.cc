@@ -11,10 +11,14 @@ std::string FormatProgress(const RunStats& s) {
   if (queued > 0) {
     queued_text = ", " + std::to_string(queued) + " queued on hosts";
   }
-  char buf[200];
+  std::string reused_text;
+  if (s.reused_earlier > 0) {
+    reused_text = " (" + std::to_string(s.reused_earlier) + " reused)";
+  }
+  char buf[240];
   std::snprintf(buf, sizeof buf,
-                "gsrt: %llu done, %llu running%s, %llu waiting, %llu failed",
-                static_cast<unsigned long long>(s.done),
+                "gsrt: %llu done%s, %llu running%s, %llu waiting, %llu failed",
+                static_cast<unsigned long long>(s.done), reused_text.c_str(),
                 static_cast<unsigned long long>(s.running - queued),
                 queued_text.c_str(),
                 static_cast<unsigned long long>(s.waiting()),

@@ -70,7 +70,8 @@ struct RunStats {
 };
 
 // "gsrt: 120 done, 2 running, 30 waiting, 0 failed"; with jobs queued on
-// hosts, "2 running, 4 queued on hosts, 26 waiting" (running: in a slot).
+// hosts, "2 running, 4 queued on hosts, 26 waiting" (running: in a slot);
+// with results reused from earlier runs, "120 done (100 reused)".
 std::string FormatProgress(const RunStats& stats);
 
 // Several lines: totals, jobs per host, each failed task with its last

@@ -28,6 +28,21 @@ TEST(RunStatsTest, ProgressCountsJobsQueuedOnHostsApart) {
             "gsrt: 4 done, 3 running, 3 queued on hosts, 10 waiting, 0 failed");
 }
 
+// Results reused from earlier runs (docs/reuse.md) are counted apart.
+TEST(RunStatsTest, ProgressAndSummaryCountReusedTasksApart) {
+  RunStats s;
+  s.submitted = 1204;
+  s.done = 1204;
+  s.reused_earlier = 1201;
+  s.jobs = 3;
+  EXPECT_EQ(FormatProgress(s),
+            "gsrt: 1204 done (1201 reused), 0 running, 0 waiting, 0 failed");
+  EXPECT_EQ(FormatSummary(s, 2),
+            "gsrt: 1204 tasks in 2.00 s: 1204 done, 0 failed, 0 not run; 3 "
+            "jobs (0 retries)\n"
+            "gsrt:   1204 tasks: 3 run, 1201 reused from earlier runs\n");
+}
+
 TEST(RunStatsTest, SummaryNamesHostsFailuresAndNotes) {
   RunStats s;
   s.submitted = 3;
