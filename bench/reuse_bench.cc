@@ -11,6 +11,7 @@
 //
 // Prints each round, then the least time of each side and the ratios.
 #include <gs/gs.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,8 +34,20 @@ double Now() {
       .count();
 }
 
+// CPU seconds of this process (the master, all its threads).
+double CpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
+
+double cpu_of_last_run = 0;
+
 // Seconds from GS_On to GS_Off for `tasks` calls; exits on a failure.
+// Leaves the master's CPU seconds in cpu_of_last_run.
 double RunOnce(int tasks) {
+  const double c0 = CpuSeconds();
   const double t0 = Now();
   if (GS_On() != 0) std::exit(1);
   for (int i = 0; i < tasks; ++i) {
@@ -42,6 +55,7 @@ double RunOnce(int tasks) {
     noop_read(input.c_str(), i);
   }
   if (GS_Off(0) != 0) std::exit(1);
+  cpu_of_last_run = CpuSeconds() - c0;
   return Now() - t0;
 }
 
@@ -70,14 +84,19 @@ int main(int argc, char** argv) {
     fs::remove_all(".gsrt");
     setenv("GSRT_REUSE", "0", 1);
     const double off = RunOnce(tasks);
+    const double off_cpu = cpu_of_last_run;
     fs::remove_all(".gsrt");
     setenv("GSRT_REUSE", "1", 1);
     const double first = RunOnce(tasks);
+    const double first_cpu = cpu_of_last_run;
     const double rerun = RunOnce(tasks);
+    const double rerun_cpu = cpu_of_last_run;
     std::printf(
         "round %d: off %.3f s, first %.3f s (x%.3f), rerun %.3f s "
-        "(x%.3f of first)\n",
-        r + 1, off, first, first / off, rerun, rerun / first);
+        "(x%.3f of first); master CPU per task %.1f / %.1f / %.1f us\n",
+        r + 1, off, first, first / off, rerun, rerun / first,
+        off_cpu / tasks * 1e6, first_cpu / tasks * 1e6,
+        rerun_cpu / tasks * 1e6);
     best_off = std::min(best_off, off);
     best_first = std::min(best_first, first);
     best_rerun = std::min(best_rerun, rerun);

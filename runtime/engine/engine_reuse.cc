@@ -27,14 +27,9 @@ void Engine::ReuseLink::Release(TaskId t) {
 
 void Engine::ReuseLink::Reused(TaskId t, const std::string& from,
                                const std::vector<TaskId>& ready) {
-  if (e_.recorder_.watched()) {
-    // The trace and the page mark it; `gsrt tasks --reused` lists it.
-    RunEvent e{"reused", e_.loop_.clock().Now()};
-    e.task = t;
-    e.detail = "results of " + from;
-    e_.recorder_.ReportEvent(e_.mu_, std::move(e));
-    e_.recorder_.ReportTaskEnd(e_.mu_, t, "reused");
-  }
+  (void)from;  // `gsrt cache show RUN:TASK` says it from the history
+  // The trace marks it; `gsrt tasks --reused` lists it.
+  if (e_.recorder_.watched()) e_.recorder_.ReportTaskEnd(e_.mu_, t, "reused");
   for (TaskId r : ready) e_.dispatcher_.AddReady(r);
   if (!ready.empty()) e_.WakeLocked();
   e_.waits_.NotifyIfWaiting();

@@ -14,6 +14,14 @@ namespace {
 
 // Said for at most this many tasks a run; then a count.
 constexpr size_t kMaxExplained = 50;
+// Entries are written in one transaction when this many wait, or when the
+// oldest has waited this long.
+constexpr size_t kRecordBatch = 4096;
+constexpr Seconds kRecordDelay = 5;
+// Held tasks one step checks; then it yields to the engine's other work
+// (the scheduling rounds that send the tasks it released) and goes on in
+// the next step.
+constexpr size_t kStepTasks = 256;
 
 // An identity equal to nothing recorded: its readers are never reused.
 std::string UnreadableId() {
@@ -111,13 +119,20 @@ bool ResultCache::Step(Mutex& mu) {
     step_posted_ = false;
   }
   bool did = false;
-  // Each pass either makes progress (stores, hashes, decides) or ends the
-  // loop; reused tasks make their readers ready for the next pass.
-  while (true) {
+  // One pass: stores, hashes, decides for at most kStepTasks held tasks;
+  // when it made progress and more is left, another step is posted.
+  do {
     std::vector<ToStore> stores;
     std::vector<std::pair<VersionId, std::string>> to_hash;
+    std::vector<TaskId> batch;
     {
       MutexLock lock(&mu);
+      if (held_.size() <= kStepTasks) {
+        batch.swap(held_);
+      } else {
+        batch.assign(held_.begin(), held_.begin() + kStepTasks);
+        held_.erase(held_.begin(), held_.begin() + kStepTasks);
+      }
       const TaskGraph& graph = *env_.graph;
       std::unordered_set<VersionId> being_stored;
       for (TaskId t : finished_) {
@@ -137,7 +152,7 @@ bool ResultCache::Step(Mutex& mu) {
         }
       }
       std::unordered_set<VersionId> hashing;
-      for (TaskId t : held_) {
+      for (TaskId t : batch) {
         const Task& task = graph.task(t);
         const FileAccess* acc = graph.accesses(t);
         for (uint32_t i = 0; i < task.num_files; ++i) {
@@ -163,6 +178,7 @@ bool ResultCache::Step(Mutex& mu) {
       if (put.ok()) {
         s.stored = std::move(put).value();
         s.ok = true;
+        stored_bytes_ += static_cast<uint64_t>(s.stored.size);
       } else {
         Sayf(*env_.messages, MessageKind::kWarning,
              "gsrt: warning: reuse: cannot keep %s in the store: %s\n",
@@ -235,7 +251,7 @@ bool ResultCache::Step(Mutex& mu) {
       finished_.swap(still);
       // Held tasks whose inputs are all known: their keys.
       std::vector<TaskId> waiting_held;
-      for (TaskId t : held_) {
+      for (TaskId t : batch) {
         const Task& task = graph.task(t);
         const FileAccess* acc = graph.accesses(t);
         bool known = true, unknown = false;
@@ -259,7 +275,7 @@ bool ResultCache::Step(Mutex& mu) {
           candidates.push_back(std::move(c));
         }
       }
-      held_.swap(waiting_held);
+      held_.insert(held_.end(), waiting_held.begin(), waiting_held.end());
     }
     if (stores.empty() && to_hash.empty() && records.empty() &&
         candidates.empty())
@@ -268,9 +284,9 @@ bool ResultCache::Step(Mutex& mu) {
 
     // Outside the lock: the history and the store.
     History& history = *env_.history;
-    for (const ReuseEntry& e : records) {
+    const Seconds now = env_.clock->Now();
+    for (ReuseEntry& r : records) {
       // Stored in an earlier pass: take the sizes and times from the store.
-      ReuseEntry r = e;
       for (ReuseOutput& o : r.outputs) {
         if (o.mtime_ns != 0) continue;
         auto facts = ResultStore::Identify(store_.PathOf(o.content));
@@ -279,13 +295,12 @@ bool ResultCache::Step(Mutex& mu) {
           o.mtime_ns = facts->mtime_ns;
         }
       }
-      if (Status s = history.RecordReuse(r); !s.ok()) {
-        Sayf(*env_.messages, MessageKind::kWarning,
-             "gsrt: warning: reuse: history: %s\n", s.message().c_str());
-        break;
-      }
+      if (to_record_.empty()) oldest_to_record_ = now;
+      to_record_.push_back(std::move(r));
     }
-    const Seconds now = env_.clock->Now();
+    if (to_record_.size() >= kRecordBatch ||
+        (!to_record_.empty() && now - oldest_to_record_ >= kRecordDelay))
+      WriteRecords();
     for (Candidate& c : candidates) {
       auto found = history.FindReuse(c.now.key);
       if (found.ok() && found->has_value() &&
@@ -300,7 +315,7 @@ bool ResultCache::Step(Mutex& mu) {
         if (ok) {
           c.hit = true;
           c.found = f;
-          (void)history.TouchReuse(c.now.key, now);
+          used_keys_.push_back(c.now.key);
           continue;
         }
       }
@@ -328,11 +343,12 @@ bool ResultCache::Step(Mutex& mu) {
         }
       }
     }
-  }
+  } while (false);
   std::vector<VersionId> fetches;
   {
     MutexLock lock(&mu);
     fetches.swap(fetches_);
+    if (did && (!held_.empty() || !finished_.empty())) RequestStep();
     if (Idle()) site_->Settled();
   }
   for (VersionId v : fetches) site_->Fetch(v);
@@ -359,13 +375,32 @@ void ResultCache::ReuseLocked(Candidate& c) {
                 ready);
 }
 
+void ResultCache::WriteRecords() {
+  Status s = env_.history->RecordReuse(to_record_);
+  if (!s.ok()) {
+    Sayf(*env_.messages, MessageKind::kWarning,
+         "gsrt: warning: reuse: cannot record %zu results in the history: "
+         "%s\n",
+         to_record_.size(), s.message().c_str());
+  }
+  to_record_.clear();
+}
+
 void ResultCache::End() {
+  WriteRecords();
+  if (Status s = env_.history->TouchReuse(used_keys_, env_.clock->Now());
+      !s.ok()) {
+    Sayf(*env_.messages, MessageKind::kWarning,
+         "gsrt: warning: reuse: history: %s\n", s.message().c_str());
+  }
+  used_keys_.clear();
   if (env_.explain && explained_ > kMaxExplained) {
     Sayf(*env_.messages, MessageKind::kInfo,
          "gsrt: reuse: and %zu more tasks ran (not said)\n",
          explained_ - kMaxExplained);
   }
-  if (env_.limit == 0) return;
+  // Nothing new stored: the store is no bigger than at the last run's end.
+  if (env_.limit == 0 || stored_bytes_ == 0) return;
   History& history = *env_.history;
   auto entries = history.LoadReuse();
   if (!entries.ok()) return;

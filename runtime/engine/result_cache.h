@@ -152,8 +152,17 @@ class ResultCache {
   // Entries of tasks that were checked and ran, until their outputs are
   // stored.
   std::unordered_map<TaskId, ReuseEntry> running_;
-  // Engine thread: the explanations said so far.
+  // Engine thread (then the master's, at End): the explanations said so
+  // far; entries and uses not written yet (in one transaction each few
+  // thousand, or after a few seconds: a row each in the history's batch
+  // would commit many times more often).
   size_t explained_ = 0;
+  uint64_t stored_bytes_ = 0;  // new files put in the store this run
+  std::vector<ReuseEntry> to_record_;
+  Seconds oldest_to_record_ = 0;
+  std::vector<std::string> used_keys_;
+  // Writes to_record_ now.
+  void WriteRecords();
 };
 
 }  // namespace gs

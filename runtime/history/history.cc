@@ -228,6 +228,17 @@ Status History::Write(SqliteStatement& stmt) {
   return Status::Ok();
 }
 
+Status History::InOneTransaction(const std::function<Status()>& body) {
+  if (Status s = Flush(); !s.ok()) return s;
+  if (Status s = db_->Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+  Status s = body();
+  if (!s.ok()) {
+    if (db_->InTransaction()) (void)db_->Exec("ROLLBACK");
+    return s;
+  }
+  return db_->Exec("COMMIT");
+}
+
 Status History::Flush() {
   if (!in_batch_) return Status::Ok();
   if (Status s = db_->Exec("COMMIT"); !s.ok()) {

@@ -9,6 +9,7 @@
 #ifndef GSRT_RUNTIME_HISTORY_HISTORY_H_
 #define GSRT_RUNTIME_HISTORY_HISTORY_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -108,15 +109,17 @@ class History {
   StatusOr<std::vector<JournalEntry>> LoadJournal(RunId run);
 
   // --- Results that last across runs (history_reuse.cc, docs/reuse.md). ---
-  // Written in the batch transaction; replaces the entry of the same key.
-  Status RecordReuse(const ReuseEntry& entry);
+  // Replaces the entries of the same keys; all in one transaction of
+  // their own (what was batched before is committed first): a row each in
+  // the batch transaction would commit far more often.
+  Status RecordReuse(const std::vector<ReuseEntry>& entries);
   // The entry of `key`, or nullopt.
   StatusOr<std::optional<ReuseEntry>> FindReuse(std::string_view key);
   // The newest entry of `call` (ReuseCallOf), or nullopt: what a task that
   // must run is compared with.
   StatusOr<std::optional<ReuseEntry>> FindReuseByCall(std::string_view call);
-  // Sets last_used of `key`; in the batch transaction.
-  Status TouchReuse(std::string_view key, Seconds when);
+  // Sets last_used of `keys`; one transaction, as RecordReuse.
+  Status TouchReuse(const std::vector<std::string>& keys, Seconds when);
   // Every entry, least recently used first.
   StatusOr<std::vector<ReuseEntry>> LoadReuse();
   // Deletes the entry of `key` (a no-op when there is none), or all.
@@ -188,6 +191,9 @@ class History {
   // Runs an INSERT/UPDATE that records something, inside the batch
   // transaction when batching.
   Status Write(SqliteStatement& stmt);
+  // Commits the batch, then runs `body` in one transaction of its own
+  // (rolled back when it fails).
+  Status InOneTransaction(const std::function<Status()>& body);
   // A row of the columns kJobColumns (history_probes.cc) names.
   static JobRecord JobFromRow(const SqliteStatement& s);
 

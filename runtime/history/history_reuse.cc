@@ -9,6 +9,15 @@ namespace gs {
 
 namespace {
 
+Status PrepareReuseStatement(SqliteDb& db, SqliteStatement* stmt,
+                             const char* sql) {
+  if (stmt->valid()) return Status::Ok();
+  auto prepared = db.Prepare(sql);
+  if (!prepared.ok()) return prepared.status();
+  *stmt = std::move(prepared).value();
+  return Status::Ok();
+}
+
 constexpr char kReuseColumns[] =
     "SELECT key, call, operation, run_id, task_id, finished, last_used, "
     "detail FROM reuse_results ";
@@ -30,25 +39,30 @@ StatusOr<ReuseEntry> ReuseFromRow(const SqliteStatement& s,
 
 }  // namespace
 
-Status History::RecordReuse(const ReuseEntry& entry) {
-  if (!insert_reuse_.valid()) {
-    auto stmt = db_->Prepare(
-        "INSERT OR REPLACE INTO reuse_results (key, call, operation, run_id, "
-        "task_id, finished, last_used, detail) VALUES (?1, ?2, ?3, ?4, ?5, "
-        "?6, ?7, ?8)");
-    if (!stmt.ok()) return stmt.status();
-    insert_reuse_ = std::move(stmt).value();
-  }
-  SqliteStatement& s = insert_reuse_;
-  s.BindText(1, entry.key);
-  s.BindText(2, entry.call);
-  s.BindText(3, entry.operation);
-  s.BindInt(4, entry.run);
-  s.BindInt(5, entry.task);
-  s.BindDouble(6, entry.finished);
-  s.BindDouble(7, entry.last_used > 0 ? entry.last_used : entry.finished);
-  s.BindText(8, EncodeReuseDetail(entry));
-  return Write(s);
+Status History::RecordReuse(const std::vector<ReuseEntry>& entries) {
+  if (entries.empty()) return Status::Ok();
+  if (Status s = PrepareReuseStatement(*db_, &insert_reuse_,
+                             "INSERT OR REPLACE INTO reuse_results (key, "
+                             "call, operation, run_id, task_id, finished, "
+                             "last_used, detail) VALUES (?1, ?2, ?3, ?4, ?5, "
+                             "?6, ?7, ?8)");
+      !s.ok())
+    return s;
+  return InOneTransaction([&]() -> Status {
+    SqliteStatement& s = insert_reuse_;
+    for (const ReuseEntry& entry : entries) {
+      s.BindText(1, entry.key);
+      s.BindText(2, entry.call);
+      s.BindText(3, entry.operation);
+      s.BindInt(4, entry.run);
+      s.BindInt(5, entry.task);
+      s.BindDouble(6, entry.finished);
+      s.BindDouble(7, entry.last_used > 0 ? entry.last_used : entry.finished);
+      s.BindText(8, EncodeReuseDetail(entry));
+      if (Status st = s.Run(); !st.ok()) return st;
+    }
+    return Status::Ok();
+  });
 }
 
 StatusOr<std::optional<ReuseEntry>> History::FindReuse(std::string_view key) {
@@ -86,16 +100,22 @@ StatusOr<std::optional<ReuseEntry>> History::FindReuseByCall(
   return std::optional<ReuseEntry>(std::move(e).value());
 }
 
-Status History::TouchReuse(std::string_view key, Seconds when) {
-  if (!touch_reuse_.valid()) {
-    auto stmt = db_->Prepare(
-        "UPDATE reuse_results SET last_used = ?2 WHERE key = ?1");
-    if (!stmt.ok()) return stmt.status();
-    touch_reuse_ = std::move(stmt).value();
-  }
-  touch_reuse_.BindText(1, key);
-  touch_reuse_.BindDouble(2, when);
-  return Write(touch_reuse_);
+Status History::TouchReuse(const std::vector<std::string>& keys,
+                           Seconds when) {
+  if (keys.empty()) return Status::Ok();
+  if (Status s = PrepareReuseStatement(
+          *db_, &touch_reuse_,
+          "UPDATE reuse_results SET last_used = ?2 WHERE key = ?1");
+      !s.ok())
+    return s;
+  return InOneTransaction([&]() -> Status {
+    for (const std::string& key : keys) {
+      touch_reuse_.BindText(1, key);
+      touch_reuse_.BindDouble(2, when);
+      if (Status s = touch_reuse_.Run(); !s.ok()) return s;
+    }
+    return Status::Ok();
+  });
 }
 
 StatusOr<std::vector<ReuseEntry>> History::LoadReuse() {

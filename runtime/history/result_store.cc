@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "runtime/base/sha256.h"
@@ -63,10 +64,12 @@ StatusOr<StoredFile> ResultStore::Identify(const std::string& path) {
     return Errno("cannot read", path);
   }
   Sha256 sha;
-  static constexpr size_t kChunk = 1 << 20;
-  std::string buf(kChunk, '\0');
+  // Per thread, not per call: most outputs are small, and clearing a big
+  // buffer for each would cost more than hashing them.
+  static constexpr size_t kChunk = 1 << 16;
+  thread_local std::unique_ptr<char[]> buf(new char[kChunk]);
   while (true) {
-    ssize_t n = ::read(fd, buf.data(), kChunk);
+    ssize_t n = ::read(fd, buf.get(), kChunk);
     if (n < 0) {
       if (errno == EINTR) continue;
       Status s = Errno("cannot read", path);
@@ -74,7 +77,7 @@ StatusOr<StoredFile> ResultStore::Identify(const std::string& path) {
       return s;
     }
     if (n == 0) break;
-    sha.Update(std::string_view(buf.data(), static_cast<size_t>(n)));
+    sha.Update(std::string_view(buf.get(), static_cast<size_t>(n)));
   }
   struct stat st {};
   const bool is_file = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);

@@ -46,6 +46,16 @@ void TraceObserver::OnEvent(const RunEvent& event) {
   MaybeFlushLocked();
 }
 
+void TraceObserver::OnTaskEnded(const TaskEnd& end) {
+  if (end.state != "reused") return;
+  RunEvent e{"reused", end.time};
+  e.task = end.task;
+  e.detail = "results of an earlier run";
+  std::lock_guard<std::mutex> lock(mu_);
+  builder_.Event(e);
+  MaybeFlushLocked();
+}
+
 void TraceObserver::OnRunEnded(Seconds, RunStatus) {
   Status s = Flush();
   if (!s.ok()) {

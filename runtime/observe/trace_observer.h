@@ -34,6 +34,9 @@ class TraceObserver : public RunObserver {
   void OnTaskSubmitted(const TaskRecord& task) override;
   void OnJobEnded(const JobRecord& job) override;
   void OnEvent(const RunEvent& event) override;
+  // A task done by reusing an earlier run's results (docs/reuse.md) is an
+  // instant "reused" on the master's lane.
+  void OnTaskEnded(const TaskEnd& end) override;
   void OnRunEnded(Seconds ended, RunStatus status) override;
 
   // Writes what is buffered (the file is valid JSON after it).
