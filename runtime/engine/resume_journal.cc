@@ -252,7 +252,8 @@ std::optional<QueuedJob> ResumeJournal::TakeOver(TaskId t,
     forget_.push_back(std::move(e));
     return std::nullopt;
   }
-  ++env_.stats->adopted;
+  // Counted when the adapter records it as taken over (WriteQueuedJobs):
+  // it may void the job's claim and submit it afresh instead.
   return std::move(e.job);
 }
 
@@ -316,6 +317,12 @@ void ResumeJournal::WriteQueuedJobs(Mutex& mu, std::vector<QueuedJobEntry> rows,
       if (e.job.job == 0 || e.job.task >= env_.graph->num_tasks()) continue;
       e.signature = Signature(e.job.task);
       e.outputs = OutputFileNames(e.job.task);
+      // The summary counts what the history records: one per batch job
+      // the adapter took over (a job lost after that and run again is
+      // still one taken over).
+      if (e.job.adopted && !e.job.batch_id.empty() &&
+          taken_over_.insert(e.host + '\n' + e.job.batch_id).second)
+        ++env_.stats->adopted;
     }
   }
   for (const QueuedJobEntry& e : rows) {

@@ -16,6 +16,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -238,6 +239,9 @@ class ResumeJournal {
   std::vector<QueuedJobEntry> forget_;
   // Engine thread only: a commit of the batch jobs just queued is posted.
   bool commit_posted_ = false;
+  // Batch jobs of the interrupted runs taken over, as host + '\n' + batch
+  // id: what the summary's count is (RunStats::adopted).
+  std::set<std::string> taken_over_;
   // Outputs left on other hosts by the interrupted runs and now present in
   // the master's data dir: host + '\n' + file -> the host it came from
   // (kNoHost when the master already held a copy).

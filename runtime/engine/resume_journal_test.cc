@@ -316,6 +316,16 @@ TEST_F(ResumeJournalTest, TakesOverTheBatchJobOfATaskOnItsHost) {
   std::optional<QueuedJob> job = second->journal->TakeOver(a2, "node");
   ASSERT_TRUE(job.has_value());
   EXPECT_EQ(job->batch_id, "100");
+  // Counted once the adapter records the job as taken over (it could have
+  // voided its claim and submitted it afresh instead), and once only.
+  EXPECT_EQ(second->stats.adopted, 0u);
+  std::vector<QueuedJobEntry> adopted(1);
+  adopted[0].run = second->id;
+  adopted[0].host = "node";
+  adopted[0].job = *job;
+  adopted[0].job.adopted = true;
+  second->journal->WriteQueuedJobs(mu_, adopted, /*commit=*/false);
+  second->journal->WriteQueuedJobs(mu_, adopted, /*commit=*/false);
   EXPECT_EQ(second->stats.adopted, 1u);
   EXPECT_FALSE(second->journal->TakeOver(a2, "node"));  // taken once
   // b is placed elsewhere this time: its old job is cancelled.
