@@ -225,5 +225,37 @@ TEST_F(EngineReuseTest, SynchronousResultsComeFromTheEntry) {
   EXPECT_TRUE(Ran().empty());
 }
 
+// A run with reuse on killed mid-run: the next run resumes from its
+// journal (the journal's tasks are not run again), and records its own
+// results; the killed run's entries, written in batches, may be lost: a
+// third run reuses what the second recorded and runs the rest, with the
+// right files.
+TEST_F(EngineReuseTest, AKilledRunIsResumedAndItsSuccessorsResultsLast) {
+  Start();
+  gs_arg args[2] = {};
+  args[0].str = "a";
+  args[1].i = 1;
+  engine_->Submit(&kProduce, args);
+  Consume("a", "b");
+  engine_->Barrier();
+  {
+    std::lock_guard<std::mutex> lock(log_.mu);
+    log_.hold = true;  // running when the master dies
+  }
+  Consume("b", "c");
+  ASSERT_TRUE(log_.WaitRunning(1));
+  engine_.reset();  // killed: no GS_Off
+  log_.hold = false;
+
+  Chain(1);
+  EXPECT_EQ(Ran(), std::vector<std::string>{"consume"});  // only the last
+  EXPECT_EQ(Read("c"), "consume([consume([produce(1,)],)],)");
+  Chain(1);
+  // The resumed tasks left no reuse entries; their outputs are what they
+  // were, so the last consume, recorded by the second run, is reused.
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"produce", "consume"}));
+  EXPECT_EQ(Read("c"), "consume([consume([produce(1,)],)],)");
+}
+
 }  // namespace
 }  // namespace gs
