@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <utility>
 
 #include "runtime/history/history.h"
@@ -123,7 +124,7 @@ bool ResultCache::Step(Mutex& mu) {
   // when it made progress and more is left, another step is posted.
   do {
     std::vector<ToStore> stores;
-    std::vector<std::pair<VersionId, std::string>> to_hash;
+    std::vector<ToHash> to_hash;
     std::vector<TaskId> batch;
     {
       MutexLock lock(&mu);
@@ -162,7 +163,10 @@ bool ResultCache::Step(Mutex& mu) {
               !hashing.insert(v).second)
             continue;
           if (graph.version(v).producer == kMasterTask || site_->OnMaster(v)) {
-            to_hash.emplace_back(v, site_->VersionPath(v));
+            const Version& ver = graph.version(v);
+            to_hash.push_back({v, site_->VersionPath(v),
+                               ver.number == 0 && ver.producer == kMasterTask,
+                               ""});
           } else {
             // Made on another host by a task this cache did not see finish
             // (a resumed run's): its bytes come to the master first.
@@ -185,16 +189,7 @@ bool ResultCache::Step(Mutex& mu) {
              s.path.c_str(), put.status().message().c_str());
       }
     }
-    for (auto& [v, path] : to_hash) {
-      StatusOr<StoredFile> id = ResultStore::Identify(path);
-      if (id.ok()) {
-        path = id->content;
-      } else if (id.status().code() == Status::Code::kNotFound) {
-        path = AbsentFileId();
-      } else {
-        path = UnreadableId();
-      }
-    }
+    for (ToHash& h : to_hash) h.id = IdentifyInput(h);
 
     std::vector<ReuseEntry> records;
     std::vector<Candidate> candidates;
@@ -210,7 +205,7 @@ bool ResultCache::Step(Mutex& mu) {
           unknowable_.insert(s.v);
         }
       }
-      for (auto& [v, id] : to_hash) ids_[v] = id;
+      for (const ToHash& h : to_hash) ids_[h.v] = h.id;
       // Finished tasks whose outputs are all stored: their entries.
       std::vector<TaskId> still;
       for (TaskId t : finished_) {
@@ -375,7 +370,52 @@ void ResultCache::ReuseLocked(Candidate& c) {
                 ready);
 }
 
+std::string ResultCache::IdentifyInput(const ToHash& h) {
+  FileStamp before;
+  double hashed = 0;
+  if (h.user_file) {
+    if (!file_hashes_loaded_) {
+      file_hashes_loaded_ = true;
+      auto rows = env_.history->LoadFileHashes();
+      if (rows.ok()) {
+        for (FileHash& row : *rows) {
+          std::string path = row.path;
+          file_hashes_.emplace(std::move(path), std::move(row));
+        }
+      }
+    }
+    before = StampOf(h.path);
+    auto it = file_hashes_.find(h.path);
+    if (it != file_hashes_.end() && CachedHashHolds(it->second, before))
+      return it->second.content;
+    hashed = std::chrono::duration<double>(
+                 std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+  }
+  StatusOr<StoredFile> id = ResultStore::Identify(h.path);
+  if (!id.ok()) {
+    return id.status().code() == Status::Code::kNotFound ? AbsentFileId()
+                                                         : UnreadableId();
+  }
+  if (h.user_file && before.exists) {
+    // Kept only when nothing changed it while it was read.
+    FileStamp after = StampOf(h.path);
+    if (after.size == before.size && after.mtime_ns == before.mtime_ns &&
+        after.ctime_ns == before.ctime_ns && after.inode == before.inode) {
+      FileHash fh{h.path, after, id->content, hashed};
+      file_hashes_[h.path] = fh;
+      new_hashes_.push_back(std::move(fh));
+    }
+  }
+  return id->content;
+}
+
 void ResultCache::WriteRecords() {
+  if (Status s = env_.history->RecordFileHashes(new_hashes_); !s.ok()) {
+    Sayf(*env_.messages, MessageKind::kWarning,
+         "gsrt: warning: reuse: history: %s\n", s.message().c_str());
+  }
+  new_hashes_.clear();
   Status s = env_.history->RecordReuse(to_record_);
   if (!s.ok()) {
     Sayf(*env_.messages, MessageKind::kWarning,

@@ -114,6 +114,17 @@ class ResultCache {
     bool hit = false;
     ReuseEntry found;
   };
+  // An input to identify: a user's file (version 0) may be known by the
+  // facts of its last hash (file_hashes).
+  struct ToHash {
+    VersionId v;
+    std::string path;
+    bool user_file;
+    std::string id;  // its identity, once known
+  };
+  // Engine thread: the identity of `h`'s file, read and hashed unless a
+  // hash of it still holds (CachedHashHolds).
+  std::string IdentifyInput(const ToHash& h);
   // A stored output on its way to the store.
   struct ToStore {
     TaskId task;
@@ -161,6 +172,11 @@ class ResultCache {
   std::vector<ReuseEntry> to_record_;
   Seconds oldest_to_record_ = 0;
   std::vector<std::string> used_keys_;
+  // The user's files as last hashed, by path (loaded at the first need),
+  // and those hashed in this run, to record.
+  bool file_hashes_loaded_ = false;
+  std::unordered_map<std::string, FileHash> file_hashes_;
+  std::vector<FileHash> new_hashes_;
   // Writes to_record_ now.
   void WriteRecords();
 };

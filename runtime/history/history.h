@@ -19,6 +19,7 @@
 #include "runtime/base/status.h"
 #include "runtime/history/history_records.h"
 #include "runtime/history/journal.h"
+#include "runtime/history/result_store.h"
 #include "runtime/history/reuse_entry.h"
 #include "runtime/history/run_records.h"
 #include "runtime/history/sqlite_db.h"
@@ -122,6 +123,10 @@ class History {
   Status TouchReuse(const std::vector<std::string>& keys, Seconds when);
   // Every entry, least recently used first.
   StatusOr<std::vector<ReuseEntry>> LoadReuse();
+  // The user's files as last hashed; RecordFileHashes replaces the rows
+  // of the same paths, in one transaction.
+  StatusOr<std::vector<FileHash>> LoadFileHashes();
+  Status RecordFileHashes(const std::vector<FileHash>& hashes);
   // Deletes the entry of `key` (a no-op when there is none), or all.
   Status DeleteReuse(std::string_view key);
   Status DeleteAllReuse();
@@ -222,6 +227,7 @@ class History {
   SqliteStatement insert_reuse_;    // likewise
   SqliteStatement find_reuse_;      // likewise
   SqliteStatement touch_reuse_;     // likewise
+  SqliteStatement insert_hash_;     // likewise
   SqliteStatement insert_task_;     // these three too
   SqliteStatement end_task_;
   SqliteStatement insert_event_;

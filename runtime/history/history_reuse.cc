@@ -134,6 +134,54 @@ StatusOr<std::vector<ReuseEntry>> History::LoadReuse() {
   return entries;
 }
 
+StatusOr<std::vector<FileHash>> History::LoadFileHashes() {
+  auto stmt = db_->Prepare(
+      "SELECT path, size, mtime_ns, ctime_ns, inode, content, hashed FROM "
+      "file_hashes");
+  if (!stmt.ok()) return stmt.status();
+  std::vector<FileHash> hashes;
+  while (true) {
+    StatusOr<bool> row = stmt->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    FileHash h;
+    h.path = stmt->ColumnText(0);
+    h.stamp.exists = true;
+    h.stamp.size = stmt->ColumnInt(1);
+    h.stamp.mtime_ns = stmt->ColumnInt(2);
+    h.stamp.ctime_ns = stmt->ColumnInt(3);
+    h.stamp.inode = static_cast<uint64_t>(stmt->ColumnInt(4));
+    h.content = stmt->ColumnText(5);
+    h.hashed = stmt->ColumnDouble(6);
+    hashes.push_back(std::move(h));
+  }
+  return hashes;
+}
+
+Status History::RecordFileHashes(const std::vector<FileHash>& hashes) {
+  if (hashes.empty()) return Status::Ok();
+  if (Status s = PrepareReuseStatement(
+          *db_, &insert_hash_,
+          "INSERT OR REPLACE INTO file_hashes (path, size, mtime_ns, "
+          "ctime_ns, inode, content, hashed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+          "?7)");
+      !s.ok())
+    return s;
+  return InOneTransaction([&]() -> Status {
+    for (const FileHash& h : hashes) {
+      insert_hash_.BindText(1, h.path);
+      insert_hash_.BindInt(2, h.stamp.size);
+      insert_hash_.BindInt(3, h.stamp.mtime_ns);
+      insert_hash_.BindInt(4, h.stamp.ctime_ns);
+      insert_hash_.BindInt(5, static_cast<int64_t>(h.stamp.inode));
+      insert_hash_.BindText(6, h.content);
+      insert_hash_.BindDouble(7, h.hashed);
+      if (Status s = insert_hash_.Run(); !s.ok()) return s;
+    }
+    return Status::Ok();
+  });
+}
+
 Status History::DeleteReuse(std::string_view key) {
   auto stmt = db_->Prepare("DELETE FROM reuse_results WHERE key = ?1");
   if (!stmt.ok()) return stmt.status();

@@ -222,8 +222,10 @@ ALTER TABLE host_probes ADD COLUMN bandwidth_spread REAL;
 )sql";
 
 // Version 8: results that last across runs (docs/reuse.md): one row per
-// reuse key, the newest task that computed it, and a task done by reusing
-// one is `reused` in run_tasks (rebuilt for its CHECK, as in version 6).
+// reuse key, the newest task that computed it; the content of the user's
+// input files as last hashed, with the facts that say it still holds; and
+// a task done by reusing one is `reused` in run_tasks (rebuilt for its
+// CHECK, as in version 6).
 constexpr char kSchemaV8[] = R"sql(
 CREATE TABLE reuse_results (
   key         TEXT PRIMARY KEY,
@@ -236,6 +238,15 @@ CREATE TABLE reuse_results (
   detail      TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX reuse_results_by_call ON reuse_results(call, finished);
+CREATE TABLE file_hashes (
+  path        TEXT PRIMARY KEY,
+  size        INTEGER NOT NULL,
+  mtime_ns    INTEGER NOT NULL,
+  ctime_ns    INTEGER NOT NULL,
+  inode       INTEGER NOT NULL,
+  content     TEXT NOT NULL,
+  hashed      REAL NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE run_tasks_v8 (
   run_id      INTEGER NOT NULL REFERENCES runs(id),
   task_id     INTEGER NOT NULL,

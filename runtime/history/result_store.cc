@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -56,6 +57,30 @@ Status LinkOrCopy(const std::string& from, const std::string& to) {
 }
 
 }  // namespace
+
+FileStamp StampOf(const std::string& path) {
+  FileStamp s;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return s;
+  s.exists = true;
+  s.size = static_cast<int64_t>(st.st_size);
+  s.mtime_ns = MtimeNs(st);
+  s.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 +
+               st.st_ctim.tv_nsec;
+  s.inode = static_cast<uint64_t>(st.st_ino);
+  return s;
+}
+
+bool CachedHashHolds(const FileHash& cached, const FileStamp& now) {
+  const FileStamp& then = cached.stamp;
+  if (!now.exists || !then.exists || now.size != then.size ||
+      now.mtime_ns != then.mtime_ns || now.ctime_ns != then.ctime_ns ||
+      now.inode != then.inode || !IsContentId(cached.content))
+    return false;
+  const double last_change =
+      static_cast<double>(std::max(then.mtime_ns, then.ctime_ns)) / 1e9;
+  return cached.hashed - last_change >= 1.0;
+}
 
 StatusOr<StoredFile> ResultStore::Identify(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -24,6 +24,32 @@ struct StoredFile {
   int64_t mtime_ns = 0;
 };
 
+// What a stat says of a file, to tell whether a hash taken earlier still
+// holds without reading it again.
+struct FileStamp {
+  bool exists = false;
+  int64_t size = 0;
+  int64_t mtime_ns = 0;
+  int64_t ctime_ns = 0;
+  uint64_t inode = 0;
+};
+FileStamp StampOf(const std::string& path);
+
+// A user's file as last hashed (table file_hashes).
+struct FileHash {
+  std::string path;
+  FileStamp stamp;
+  std::string content;  // ContentId
+  double hashed = 0;    // wall-clock seconds since the epoch
+};
+
+// Whether `cached` still names the content of a file that stats as `now`:
+// the same size, modification and change times and inode, and a hash
+// taken at least a second after the last change (a write within the
+// clock's tick of the hash could leave the times as they were, as git's
+// "racily clean" files).
+bool CachedHashHolds(const FileHash& cached, const FileStamp& now);
+
 class ResultStore {
  public:
   // `dir` is created on the first Put (mode 0700).

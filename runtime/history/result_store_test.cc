@@ -85,6 +85,42 @@ TEST(ResultStoreTest, MissingAndOddInputsAreErrors) {
   EXPECT_FALSE(store.Materialize("../../etc/passwd", dir / "x").ok());
 }
 
+TEST(CachedHashTest, HoldsOnlyForTheSameFileHashedWellAfterItChanged) {
+  TempDir dir;
+  Write(dir / "in", "data\n");
+  FileStamp stamp = StampOf(dir / "in");
+  ASSERT_TRUE(stamp.exists);
+  const double changed = static_cast<double>(stamp.ctime_ns) / 1e9;
+  FileHash cached{dir / "in", stamp, ContentId(std::string(32, 'a'), 5),
+                  changed + 2};
+  EXPECT_TRUE(CachedHashHolds(cached, stamp));
+  // Hashed within a second of its last change: a write in the same clock
+  // tick could have left the times as they were.
+  FileHash racy = cached;
+  racy.hashed = changed + 0.5;
+  EXPECT_FALSE(CachedHashHolds(racy, stamp));
+  // Any fact differing, or no file.
+  for (auto edit : {+[](FileStamp& s) { s.size += 1; },
+                    +[](FileStamp& s) { s.mtime_ns += 1; },
+                    +[](FileStamp& s) { s.ctime_ns += 1; },
+                    +[](FileStamp& s) { s.inode += 1; },
+                    +[](FileStamp& s) { s.exists = false; }}) {
+    FileStamp now = stamp;
+    edit(now);
+    EXPECT_FALSE(CachedHashHolds(cached, now));
+  }
+  // Rewritten in place with the same size: its change time moves.
+  struct timespec keep[2] = {{0, UTIME_OMIT}, {0, UTIME_OMIT}};
+  Write(dir / "in", "DATA\n");
+  ASSERT_EQ(::utimensat(AT_FDCWD, (dir / "in").c_str(), keep, 0), 0);
+  FileStamp rewritten = StampOf(dir / "in");
+  EXPECT_EQ(rewritten.size, stamp.size);
+  if (rewritten.ctime_ns != stamp.ctime_ns || rewritten.mtime_ns != stamp.mtime_ns)
+    EXPECT_FALSE(CachedHashHolds(cached, rewritten));
+  EXPECT_FALSE(StampOf(dir / "none").exists);
+  EXPECT_FALSE(StampOf(dir.path()).exists) << "a directory is no file";
+}
+
 ReuseEntry Entry(std::string key, std::vector<std::string> contents) {
   ReuseEntry e;
   e.key = std::move(key);
