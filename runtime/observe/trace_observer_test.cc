@@ -4,6 +4,8 @@
 #include <sys/resource.h>
 
 #include <csignal>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "tests/support/temp_dir.h"
@@ -46,6 +48,25 @@ TEST(TraceObserverTest, AFailedWriteIsAWarningSaidOnce) {
   EXPECT_EQ(messages.messages()[0].kind, MessageKind::kWarning);
   EXPECT_EQ(messages.messages()[0].text.rfind("gsrt: warning: ", 0), 0u);
   EXPECT_TRUE(messages.Has(MessageKind::kWarning, path)) << messages.AllText();
+}
+
+// A task done by reusing an earlier run's results (docs/reuse.md) has no
+// job: the trace marks it with an instant event; other task ends add none.
+TEST(TraceObserverTest, AReusedTaskIsAnInstantEvent) {
+  TempDir dir;
+  const std::string path = dir / "trace.json";
+  auto trace = TraceObserver::Create(path);
+  ASSERT_TRUE(trace.ok()) << trace.status().ToString();
+  (*trace)->OnRunStarted(1000, {"node1"});
+  (*trace)->OnTaskEnded({7, "reused", 1000.5});
+  (*trace)->OnTaskEnded({8, "done", 1000.6});
+  ASSERT_TRUE((*trace)->Flush().ok());
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"name\":\"reused\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"task\":7"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\"task\":8"), std::string::npos) << text;
 }
 
 }  // namespace
