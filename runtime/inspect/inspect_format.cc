@@ -48,6 +48,7 @@ ordered RunJson(const RunRow& r) {
   j["failed_jobs"] = r.failed_jobs;
   j["cancelled_tasks"] = r.cancelled_tasks;
   j["cancelled_jobs"] = r.cancelled_jobs;
+  j["reused_tasks"] = r.reused_tasks;
   return j;
 }
 
@@ -70,18 +71,19 @@ std::string FormatTime(Seconds t) {
 
 std::string FormatRuns(const std::vector<RunRow>& runs) {
   if (runs.empty()) return "no runs recorded\n";
-  std::string out = Printf("%4s  %-20s  %-9s  %-9s  %6s  %6s  %9s  %6s  %s\n",
-                           "RUN", "STARTED", "DURATION", "STATUS", "TASKS",
-                           "FAILED", "CANCELLED", "JOBS", "PROGRAM");
+  std::string out =
+      Printf("%4s  %-20s  %-9s  %-9s  %6s  %6s  %9s  %6s  %6s  %s\n", "RUN",
+             "STARTED", "DURATION", "STATUS", "TASKS", "FAILED", "CANCELLED",
+             "REUSED", "JOBS", "PROGRAM");
   for (const RunRow& r : runs) {
     const std::string status =
         r.status == "running" && r.ended == 0 ? "running?" : r.status;
     out += Printf("%4" PRId64 "  %-20s  %-9s  %-9s  %6" PRId64 "  %6" PRId64
-                  "  %9" PRId64 "  %6" PRId64 "  %s\n",
+                  "  %9" PRId64 "  %6" PRId64 "  %6" PRId64 "  %s\n",
                   r.id, FormatTime(r.started).c_str(),
                   r.ended > 0 ? Duration(r.ended - r.started).c_str() : "-",
                   status.c_str(), r.tasks, r.failed_tasks, r.cancelled_tasks,
-                  r.jobs, Basename(r.program).c_str());
+                  r.reused_tasks, r.jobs, Basename(r.program).c_str());
   }
   if (!runs.empty() && runs.back().status == "running") {
     out += "(running?: still running, or the master was killed)\n";
