@@ -133,6 +133,7 @@ void DashboardState::OnTaskEnded(const TaskEnd& end) {
   // A task ends from waiting (a futile one never ran).
   --c.waiting;
   if (end.state == "done" || end.state == "reused") ++c.done;
+  if (end.state == "reused") ++c.reused;
   if (end.state == "failed") ++c.failed;
   if (end.state == "futile") ++c.futile;
   if (end.state == "cancelled") ++c.cancelled;
@@ -177,7 +178,8 @@ std::string DashboardState::SnapshotJson(Seconds now) const {
                    {"done", c.done},
                    {"failed", c.failed},
                    {"futile", c.futile},
-                   {"cancelled", c.cancelled}});
+                   {"cancelled", c.cancelled},
+                   {"reused", c.reused}});
   }
   j["operations"] = std::move(ops);
   json hosts = json::array();

@@ -47,6 +47,8 @@ class DashboardState : public RunObserver {
   struct OpCounts {
     int64_t waiting = 0, running = 0, done = 0, failed = 0, futile = 0;
     int64_t cancelled = 0;  // stopped by the run's end (a signal)
+    // Of `done`: done by reusing an earlier run's results (docs/reuse.md).
+    int64_t reused = 0;
   };
   struct HostView {
     std::string state = "up";

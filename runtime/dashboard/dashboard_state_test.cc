@@ -46,6 +46,20 @@ TEST(DashboardStateTest, CountsFollowATaskThroughItsStates) {
   EXPECT_DOUBLE_EQ(j.at("eta_s").get<double>(), 4);
 }
 
+// A task done by reusing an earlier run's results (docs/reuse.md) is done,
+// and counted apart as reused.
+TEST(DashboardStateTest, AReusedTaskIsDoneAndCountedApart) {
+  DashboardState s;
+  s.OnRunStarted(100, {"node1"});
+  s.OnTaskSubmitted({0, "scale", {}, 100});
+  s.OnTaskSubmitted({1, "scale", {}, 100});
+  s.OnTaskEnded({0, "reused", 100.5});
+  json j = json::parse(s.SnapshotJson(101));
+  EXPECT_EQ(Op(j, "scale").at("done"), 1);
+  EXPECT_EQ(Op(j, "scale").at("reused"), 1);
+  EXPECT_EQ(Op(j, "scale").at("waiting"), 1);
+}
+
 // Ctrl-C: the running task's job is cancelled and the task with it; the
 // page counts it as cancelled, not failed, and lists no failure (issue 36).
 TEST(DashboardStateTest, ACancelledTaskIsCountedApartFromFailed) {

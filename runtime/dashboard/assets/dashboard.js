@@ -51,8 +51,8 @@ function render(state) {
     const row = ops.insertRow();
     row.dataset.operation = o.operation;
     cell(row, o.operation);
-    for (const k of ["waiting", "running", "done", "failed", "futile",
-                     "cancelled"]) {
+    for (const k of ["waiting", "running", "done", "reused", "failed",
+                     "futile", "cancelled"]) {
       cell(row, o[k], k);
     }
   }
