@@ -20,10 +20,11 @@
 #  8. the first build again: its results are still there, reused;
 #  9. gsrt tasks --reused, show, cache list and show say so; after cache gc
 #     --limit 1 and after cache clear every task runs.
-# GSRT_COMMAND names the gsrt command.
+# GSRT_COMMAND names the gsrt command (default: gsrt on the PATH).
 set -euo pipefail
 source "$(dirname "$0")/lib/host_jobs.sh"
 src=$1 tally=$2 sequential=$3 changed=$4 mode=$5 testbed=${6:-}
+GSRT_COMMAND=${GSRT_COMMAND:-gsrt}
 work=$(mktemp -d)
 host="reuse-$mode-$$"
 n=6
