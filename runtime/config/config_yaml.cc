@@ -473,8 +473,7 @@ void Parser::ReadRuntime(const YAML::Node& node, const std::string& path) {
           }
           rt.reuse_limit = *bytes;
         }},
-       {"never_reuse",
-        [&](const YAML::Node& n, const std::string& p) {
+       {"never_reuse", [&](const YAML::Node& n, const std::string& p) {
           if (!n.IsSequence()) {
             Fail(n, p,
                  "expected a list of operation names such as [stamp], got " +

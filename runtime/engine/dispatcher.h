@@ -52,7 +52,10 @@ class Dispatcher {
     virtual void RetryDue(TaskId task) = 0;
     // Under the lock: `task` is ready; true when the engine holds it back
     // (a check for reuse, result_cache.h) and puts it back itself.
-    virtual bool HoldReady(TaskId task) { (void)task; return false; }
+    virtual bool HoldReady(TaskId task) {
+      (void)task;
+      return false;
+    }
   };
 
   // One placement of a round: `implementation` is the alternative it runs,

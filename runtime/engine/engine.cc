@@ -375,7 +375,8 @@ TaskId Engine::Submit(const gs_operation* op, const gs_arg* args) {
   TaskId t = program_.graph.AddTask(id, files, n, scalars);
   ++stats_.submitted;
   if (recorder_.watched()) recorder_.ReportTaskSubmitted(mu_, t);
-  if (memory_.journal && memory_.journal->resuming() && memory_.journal->ResumeSubmitted(t))
+  if (memory_.journal && memory_.journal->resuming() &&
+      memory_.journal->ResumeSubmitted(t))
     return t;
   TaskState state = program_.graph.task(t).state;
   if (state == TaskState::kReady) {

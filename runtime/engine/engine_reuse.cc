@@ -44,8 +44,7 @@ void Engine::ReuseLink::Placed(VersionId v, uint64_t size) {
 }
 
 void Engine::ReuseLink::PostStep() {
-  boost::asio::post(e_.loop_.io(),
-                    [&e = e_] { e.memory_.cache->Step(e.mu_); });
+  boost::asio::post(e_.loop_.io(), [&e = e_] { e.memory_.cache->Step(e.mu_); });
 }
 
 void Engine::ReuseLink::Settled() {

@@ -125,7 +125,8 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
     host.staging_cores += need.cores;
   }
   std::optional<QueuedJob> adopt;
-  if (!replica && memory_.journal) adopt = memory_.journal->TakeOver(t, host.name);
+  if (!replica && memory_.journal)
+    adopt = memory_.journal->TakeOver(t, host.name);
   return Dispatch{h, std::move(spec), std::move(inputs), std::move(adopt)};
 }
 

@@ -322,7 +322,8 @@ bool ResultCache::Step(Mutex& mu) {
         why = ExplainMiss(**before, c.now);
         if (why.empty()) why = "its earlier results are no longer in the store";
       }
-      Sayf(*env_.messages, MessageKind::kInfo, "gsrt: reuse: task %llu (%s) runs: %s\n",
+      Sayf(*env_.messages, MessageKind::kInfo,
+           "gsrt: reuse: task %llu (%s) runs: %s\n",
            static_cast<unsigned long long>(c.task), c.now.operation.c_str(),
            why.c_str());
     }
@@ -359,7 +360,8 @@ void ResultCache::ReuseLocked(Candidate& c) {
     ids_[v] = o.content;
     site_->Placed(v, static_cast<uint64_t>(o.size));
   }
-  if ((*env_.ops)[task.op].synchronous) (*env_.results)[c.task] = c.found.results;
+  if ((*env_.ops)[task.op].synchronous)
+    (*env_.results)[c.task] = c.found.results;
   std::vector<TaskId> ready;
   graph.MarkDone(c.task, &ready);
   ++env_.stats->done;

@@ -47,13 +47,13 @@ std::string FormatSummary(const RunStats& s, Seconds elapsed) {
     out += buf;
   }
   if (s.reused_earlier > 0) {
-    std::snprintf(buf, sizeof buf,
-                  "gsrt:   %llu tasks: %llu run, %llu reused from earlier "
-                  "runs\n",
-                  static_cast<unsigned long long>(s.done),
-                  static_cast<unsigned long long>(s.done - s.reused_earlier -
-                                                  s.reused),
-                  static_cast<unsigned long long>(s.reused_earlier));
+    std::snprintf(
+        buf, sizeof buf,
+        "gsrt:   %llu tasks: %llu run, %llu reused from earlier "
+        "runs\n",
+        static_cast<unsigned long long>(s.done),
+        static_cast<unsigned long long>(s.done - s.reused_earlier - s.reused),
+        static_cast<unsigned long long>(s.reused_earlier));
     out += buf;
   }
   if (s.reused > 0) {

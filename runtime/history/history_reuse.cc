@@ -41,11 +41,12 @@ StatusOr<ReuseEntry> ReuseFromRow(const SqliteStatement& s,
 
 Status History::RecordReuse(const std::vector<ReuseEntry>& entries) {
   if (entries.empty()) return Status::Ok();
-  if (Status s = PrepareReuseStatement(*db_, &insert_reuse_,
-                             "INSERT OR REPLACE INTO reuse_results (key, "
-                             "call, operation, run_id, task_id, finished, "
-                             "last_used, detail) VALUES (?1, ?2, ?3, ?4, ?5, "
-                             "?6, ?7, ?8)");
+  if (Status s = PrepareReuseStatement(
+          *db_, &insert_reuse_,
+          "INSERT OR REPLACE INTO reuse_results (key, "
+          "call, operation, run_id, task_id, finished, "
+          "last_used, detail) VALUES (?1, ?2, ?3, ?4, ?5, "
+          "?6, ?7, ?8)");
       !s.ok())
     return s;
   return InOneTransaction([&]() -> Status {
@@ -67,8 +68,7 @@ Status History::RecordReuse(const std::vector<ReuseEntry>& entries) {
 
 StatusOr<std::optional<ReuseEntry>> History::FindReuse(std::string_view key) {
   if (!find_reuse_.valid()) {
-    auto stmt =
-        db_->Prepare(std::string(kReuseColumns) + "WHERE key = ?1");
+    auto stmt = db_->Prepare(std::string(kReuseColumns) + "WHERE key = ?1");
     if (!stmt.ok()) return stmt.status();
     find_reuse_ = std::move(stmt).value();
   }
@@ -100,8 +100,7 @@ StatusOr<std::optional<ReuseEntry>> History::FindReuseByCall(
   return std::optional<ReuseEntry>(std::move(e).value());
 }
 
-Status History::TouchReuse(const std::vector<std::string>& keys,
-                           Seconds when) {
+Status History::TouchReuse(const std::vector<std::string>& keys, Seconds when) {
   if (keys.empty()) return Status::Ok();
   if (Status s = PrepareReuseStatement(
           *db_, &touch_reuse_,
@@ -119,8 +118,8 @@ Status History::TouchReuse(const std::vector<std::string>& keys,
 }
 
 StatusOr<std::vector<ReuseEntry>> History::LoadReuse() {
-  auto stmt = db_->Prepare(std::string(kReuseColumns) +
-                           "ORDER BY last_used, key");
+  auto stmt =
+      db_->Prepare(std::string(kReuseColumns) + "ORDER BY last_used, key");
   if (!stmt.ok()) return stmt.status();
   std::vector<ReuseEntry> entries;
   while (true) {

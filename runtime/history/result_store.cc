@@ -65,8 +65,8 @@ FileStamp StampOf(const std::string& path) {
   s.exists = true;
   s.size = static_cast<int64_t>(st.st_size);
   s.mtime_ns = MtimeNs(st);
-  s.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 +
-               st.st_ctim.tv_nsec;
+  s.ctime_ns =
+      static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
   s.inode = static_cast<uint64_t>(st.st_ino);
   return s;
 }

@@ -1,7 +1,7 @@
 #include "runtime/history/result_store.h"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -66,7 +66,8 @@ TEST(ResultStoreTest, AFileChangedInPlaceIsNoLongerHeld) {
   ASSERT_TRUE(store.Holds(out));
   // The store's file is a hard link of the output: an edit in place (same
   // size) reaches it, and must not be reused.
-  struct timespec later[2] = {{0, UTIME_OMIT}, {put->mtime_ns / 1000000000 + 5, 0}};
+  struct timespec later[2] = {{0, UTIME_OMIT},
+                              {put->mtime_ns / 1000000000 + 5, 0}};
   Write(dir / "out", "RESULT\n");
   ASSERT_EQ(::utimensat(AT_FDCWD, (dir / "out").c_str(), later, 0), 0);
   EXPECT_FALSE(store.Holds(out));
@@ -115,7 +116,8 @@ TEST(CachedHashTest, HoldsOnlyForTheSameFileHashedWellAfterItChanged) {
   ASSERT_EQ(::utimensat(AT_FDCWD, (dir / "in").c_str(), keep, 0), 0);
   FileStamp rewritten = StampOf(dir / "in");
   EXPECT_EQ(rewritten.size, stamp.size);
-  if (rewritten.ctime_ns != stamp.ctime_ns || rewritten.mtime_ns != stamp.mtime_ns)
+  if (rewritten.ctime_ns != stamp.ctime_ns ||
+      rewritten.mtime_ns != stamp.mtime_ns)
     EXPECT_FALSE(CachedHashHolds(cached, rewritten));
   EXPECT_FALSE(StampOf(dir / "none").exists);
   EXPECT_FALSE(StampOf(dir.path()).exists) << "a directory is no file";

@@ -116,13 +116,14 @@ class CacheCommand {
     out_ << line;
     for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
       const ReuseEntry& e = *it;
-      std::string made = "run " + std::to_string(e.run) + " task " +
-                         std::to_string(e.task);
-      std::snprintf(line, sizeof line, "%-12s  %-16s  %-16s  %-19s  %10s  %s%s\n",
-                    ShortKey(e.key).c_str(), e.operation.c_str(), made.c_str(),
-                    FormatTimestamp(e.last_used).c_str(),
-                    FormatBytes(static_cast<double>(Bytes(e))).c_str(),
-                    Outputs(e).c_str(), Held(e) ? "" : " (gone from the store)");
+      std::string made =
+          "run " + std::to_string(e.run) + " task " + std::to_string(e.task);
+      std::snprintf(
+          line, sizeof line, "%-12s  %-16s  %-16s  %-19s  %10s  %s%s\n",
+          ShortKey(e.key).c_str(), e.operation.c_str(), made.c_str(),
+          FormatTimestamp(e.last_used).c_str(),
+          FormatBytes(static_cast<double>(Bytes(e))).c_str(),
+          Outputs(e).c_str(), Held(e) ? "" : " (gone from the store)");
       out_ << line;
     }
     out_ << entries_.size() << " results; the store " << store_->dir()
@@ -146,10 +147,10 @@ class CacheCommand {
     const ReuseEntry* found = nullptr;
     size_t colon = a_.entry.find(':');
     for (const ReuseEntry& e : entries_) {
-      bool match =
-          colon == std::string::npos
-              ? e.key.starts_with(a_.entry)
-              : a_.entry == std::to_string(e.run) + ":" + std::to_string(e.task);
+      bool match = colon == std::string::npos
+                       ? e.key.starts_with(a_.entry)
+                       : a_.entry == std::to_string(e.run) + ":" +
+                                         std::to_string(e.task);
       if (!match) continue;
       if (found) {
         *why = "'" + a_.entry + "' names several results; give more of the key";
@@ -157,8 +158,7 @@ class CacheCommand {
       }
       found = &e;
     }
-    if (!found)
-      *why = "no result '" + a_.entry + "' (see `gsrt cache list`)";
+    if (!found) *why = "no result '" + a_.entry + "' (see `gsrt cache list`)";
     return found;
   }
 
@@ -269,8 +269,9 @@ CLI::App* AddCacheCommand(CLI::App& app, CacheArgs* a) {
       ->required();
   a->show->add_flag("--json", a->json, "print one JSON object");
   a->clear = cache->add_subcommand(
-      "clear", "Forget every result and remove the store: the next run with "
-               "reuse on runs every task.");
+      "clear",
+      "Forget every result and remove the store: the next run with "
+      "reuse on runs every task.");
   a->gc = cache->add_subcommand(
       "gc",
       "Remove stored files no result names, then the least recently used "

@@ -161,12 +161,9 @@ std::string ShowJson(const RunRow& run, const RunReport& r) {
   ordered j;
   j["schema"] = "gsrt-show/1";
   j["run"] = RunJson(run);
-  j["tasks"] = {{"total", r.tasks},
-                {"done", r.done},
-                {"failed", r.failed},
-                {"futile", r.futile},
-                {"cancelled", r.cancelled},
-                {"reused", r.reused}};
+  j["tasks"] = {{"total", r.tasks},         {"done", r.done},
+                {"failed", r.failed},       {"futile", r.futile},
+                {"cancelled", r.cancelled}, {"reused", r.reused}};
   j["jobs"] = r.jobs;
   j["hosts"] = ordered::array();
   for (const HostUse& h : r.hosts) {
