@@ -22,17 +22,12 @@
 
 #include "adapters/agent/local_agent.h"
 #include "adapters/local/local_adapter.h"
+#include "bench_clock.h"
 #include "runtime/base/asio_clock.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-double Now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // Runs `jobs` no-op jobs keeping the adapter's slots full, and at least
 // `outstanding` jobs sent and not finished (the slots' plus those queued on

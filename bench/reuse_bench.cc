@@ -11,43 +11,28 @@
 //
 // Prints each round, then the least time of each side and the ratios.
 #include <gs/gs.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "bench_clock.h"
 #include "reuse_noop.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-double Now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-// CPU seconds of this process (the master, all its threads).
-double CpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return secs(u.ru_utime) + secs(u.ru_stime);
-}
-
 double cpu_of_last_run = 0;
 
 // Seconds from GS_On to GS_Off for `tasks` calls; exits on a failure.
 // Leaves the master's CPU seconds in cpu_of_last_run.
 double RunOnce(int tasks) {
-  const double c0 = CpuSeconds();
+  const double c0 = ProcessCpuSeconds();
   const double t0 = Now();
   if (GS_On() != 0) std::exit(1);
   for (int i = 0; i < tasks; ++i) {
@@ -55,7 +40,7 @@ double RunOnce(int tasks) {
     noop_read(input.c_str(), i);
   }
   if (GS_Off(0) != 0) std::exit(1);
-  cpu_of_last_run = CpuSeconds() - c0;
+  cpu_of_last_run = ProcessCpuSeconds() - c0;
   return Now() - t0;
 }
 
