@@ -49,8 +49,8 @@ class Engine::ReuseLink final : public ResultCache::Site {
   std::string VersionPath(VersionId v) const REQUIRES(e_.mu_) override;
   bool OnMaster(VersionId v) const REQUIRES(e_.mu_) override;
   void Release(TaskId task) REQUIRES(e_.mu_) override;
-  void Reused(TaskId task, const std::string& from,
-              const std::vector<TaskId>& ready) REQUIRES(e_.mu_) override;
+  void Reused(TaskId task, const std::vector<TaskId>& ready)
+      REQUIRES(e_.mu_) override;
   void Placed(VersionId v, uint64_t size) REQUIRES(e_.mu_) override;
   void PostStep() REQUIRES(e_.mu_) override;
   void Settled() REQUIRES(e_.mu_) override;

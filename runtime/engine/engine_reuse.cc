@@ -25,9 +25,7 @@ void Engine::ReuseLink::Release(TaskId t) {
   e_.WakeLocked();
 }
 
-void Engine::ReuseLink::Reused(TaskId t, const std::string& from,
-                               const std::vector<TaskId>& ready) {
-  (void)from;  // `gsrt cache show RUN:TASK` says it from the history
+void Engine::ReuseLink::Reused(TaskId t, const std::vector<TaskId>& ready) {
   // The trace marks it; `gsrt tasks --reused` lists it.
   if (e_.recorder_.watched()) e_.recorder_.ReportTaskEnd(e_.mu_, t, "reused");
   for (TaskId r : ready) e_.dispatcher_.AddReady(r);

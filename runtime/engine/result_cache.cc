@@ -75,7 +75,6 @@ bool ResultCache::Idle() const {
 }
 
 std::string ResultCache::IdentityOf(VersionId v) const {
-  if (unknowable_.count(v)) return UnreadableId();
   auto it = ids_.find(v);
   return it == ids_.end() ? "" : it->second;
 }
@@ -196,11 +195,10 @@ bool ResultCache::Step(Mutex& mu) {
     {
       MutexLock lock(&mu);
       const TaskGraph& graph = *env_.graph;
-      std::unordered_map<VersionId, const ToStore*> stored_by_version;
       for (const ToStore& s : stores) {
         if (s.ok) {
           ids_[s.v] = s.stored.content;
-          stored_by_version[s.v] = &s;
+          stored_[s.v] = s.stored;
         } else {
           unknowable_.insert(s.v);
         }
@@ -224,24 +222,27 @@ bool ResultCache::Step(Mutex& mu) {
           continue;
         }
         auto it = running_.find(t);
-        if (it == running_.end()) continue;
-        ReuseEntry e = std::move(it->second);
-        running_.erase(it);
-        if (lost) continue;
-        for (ReuseOutput& o : e.outputs) {
-          VersionId v = acc[o.param].out;
-          o.content = ids_[v];
-          auto s = stored_by_version.find(v);
-          if (s != stored_by_version.end()) {
-            o.size = s->second->stored.size;
-            o.mtime_ns = s->second->stored.mtime_ns;
-          } else {
-            // Stored in an earlier pass: the store's facts of that file.
-            o.size = static_cast<int64_t>(graph.version(v).size);
+        if (it != running_.end()) {
+          ReuseEntry e = std::move(it->second);
+          running_.erase(it);
+          // Its files as stored (a task rewound and run again finds its
+          // outputs known from the first time, not stored again: no entry).
+          bool complete = !lost;
+          for (ReuseOutput& o : e.outputs) {
+            auto s = stored_.find(acc[o.param].out);
+            if (s == stored_.end()) {
+              complete = false;
+              break;
+            }
+            o.content = s->second.content;
+            o.size = s->second.size;
+            o.mtime_ns = s->second.mtime_ns;
           }
+          if (complete) records.push_back(std::move(e));
         }
-        e.last_used = e.finished;
-        records.push_back(std::move(e));
+        for (uint32_t i = 0; i < task.num_files; ++i) {
+          if (acc[i].out != kNoVersion) stored_.erase(acc[i].out);
+        }
       }
       finished_.swap(still);
       // Held tasks whose inputs are all known: their keys.
@@ -278,18 +279,8 @@ bool ResultCache::Step(Mutex& mu) {
     did = true;
 
     // Outside the lock: the history and the store.
-    History& history = *env_.history;
     const Seconds now = env_.clock->Now();
     for (ReuseEntry& r : records) {
-      // Stored in an earlier pass: take the sizes and times from the store.
-      for (ReuseOutput& o : r.outputs) {
-        if (o.mtime_ns != 0) continue;
-        auto facts = ResultStore::Identify(store_.PathOf(o.content));
-        if (facts.ok()) {
-          o.size = facts->size;
-          o.mtime_ns = facts->mtime_ns;
-        }
-      }
       if (to_record_.empty()) oldest_to_record_ = now;
       to_record_.push_back(std::move(r));
     }
@@ -297,35 +288,12 @@ bool ResultCache::Step(Mutex& mu) {
         (!to_record_.empty() && now - oldest_to_record_ >= kRecordDelay))
       WriteRecords();
     for (Candidate& c : candidates) {
-      auto found = history.FindReuse(c.now.key);
-      if (found.ok() && found->has_value() &&
-          (*found)->outputs.size() == c.now.outputs.size()) {
-        const ReuseEntry& f = **found;
-        bool ok = true;
-        for (size_t k = 0; ok && k < f.outputs.size(); ++k)
-          ok = f.outputs[k].param == c.now.outputs[k].param &&
-               store_.Holds(f.outputs[k]);
-        for (size_t k = 0; ok && k < f.outputs.size(); ++k)
-          ok = store_.Materialize(f.outputs[k].content, c.output_paths[k]).ok();
-        if (ok) {
-          c.hit = true;
-          c.found = f;
-          used_keys_.push_back(c.now.key);
-          continue;
-        }
+      LookUp(c);
+      if (c.hit) {
+        used_keys_.push_back(c.now.key);
+      } else if (env_.explain && explained_++ < kMaxExplained) {
+        Explain(c);
       }
-      if (!env_.explain) continue;
-      if (explained_++ >= kMaxExplained) continue;
-      std::string why = "no earlier run made it";
-      auto before = history.FindReuseByCall(c.now.call);
-      if (before.ok() && before->has_value()) {
-        why = ExplainMiss(**before, c.now);
-        if (why.empty()) why = "its earlier results are no longer in the store";
-      }
-      Sayf(*env_.messages, MessageKind::kInfo,
-           "gsrt: reuse: task %llu (%s) runs: %s\n",
-           static_cast<unsigned long long>(c.task), c.now.operation.c_str(),
-           why.c_str());
     }
 
     {
@@ -351,6 +319,37 @@ bool ResultCache::Step(Mutex& mu) {
   return did;
 }
 
+void ResultCache::LookUp(Candidate& c) {
+  auto found = env_.history->FindReuse(c.now.key);
+  if (!found.ok() || !found->has_value()) return;
+  const ReuseEntry& f = **found;
+  if (f.outputs.size() != c.now.outputs.size()) return;
+  for (size_t k = 0; k < f.outputs.size(); ++k) {
+    if (f.outputs[k].param != c.now.outputs[k].param ||
+        !store_.Holds(f.outputs[k]))
+      return;
+  }
+  for (size_t k = 0; k < f.outputs.size(); ++k) {
+    if (!store_.Materialize(f.outputs[k].content, c.output_paths[k]).ok())
+      return;
+  }
+  c.hit = true;
+  c.found = std::move(found).value().value();
+}
+
+void ResultCache::Explain(const Candidate& c) {
+  std::string why = "no earlier run made it";
+  auto before = env_.history->FindReuseByCall(c.now.call);
+  if (before.ok() && before->has_value()) {
+    why = ExplainMiss(**before, c.now);
+    if (why.empty()) why = "its earlier results are no longer in the store";
+  }
+  Sayf(*env_.messages, MessageKind::kInfo,
+       "gsrt: reuse: task %llu (%s) runs: %s\n",
+       static_cast<unsigned long long>(c.task), c.now.operation.c_str(),
+       why.c_str());
+}
+
 void ResultCache::ReuseLocked(Candidate& c) {
   TaskGraph& graph = *env_.graph;
   const Task& task = graph.task(c.task);
@@ -366,10 +365,7 @@ void ResultCache::ReuseLocked(Candidate& c) {
   graph.MarkDone(c.task, &ready);
   ++env_.stats->done;
   ++env_.stats->reused_earlier;
-  site_->Reused(c.task,
-                "run " + std::to_string(c.found.run) + " task " +
-                    std::to_string(c.found.task),
-                ready);
+  site_->Reused(c.task, ready);
 }
 
 std::string ResultCache::IdentifyInput(const ToHash& h) {

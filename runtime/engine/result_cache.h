@@ -46,10 +46,8 @@ class ResultCache {
     virtual bool OnMaster(VersionId v) const = 0;
     // `task` was checked and must run: to the scheduler.
     virtual void Release(TaskId task) = 0;
-    // `task` was done by reuse of what `from` ("run 3 task 12") made;
-    // `ready` became ready through it.
-    virtual void Reused(TaskId task, const std::string& from,
-                        const std::vector<TaskId>& ready) = 0;
+    // `task` was done by reuse; `ready` became ready through it.
+    virtual void Reused(TaskId task, const std::vector<TaskId>& ready) = 0;
     // `v`'s data was put in the master's data dir (`size` bytes).
     virtual void Placed(VersionId v, uint64_t size) = 0;
     // Post Step on the engine thread (once until it runs).
@@ -140,6 +138,11 @@ class ResultCache {
   ReuseEntry EntryOf(TaskId task) const;
   // `path` relative to the working directory when it is under it.
   std::string UserPath(const std::string& path) const;
+  // Engine thread, no lock: whether the history and the store have `c`'s
+  // results; on a hit they are linked in place (c.hit, c.found).
+  void LookUp(Candidate& c);
+  // Says why `c`, which must run, could not be reused.
+  void Explain(const Candidate& c);
   void ReuseLocked(Candidate& c);
   void RequestStep();  // under the mutex
 
@@ -157,6 +160,9 @@ class ResultCache {
   std::unordered_set<VersionId> fetching_;
   // Content identities of versions (AbsentFileId for no file).
   std::unordered_map<VersionId, std::string> ids_;
+  // Outputs stored whose task's entry is not made yet: what the store
+  // holds of them.
+  std::unordered_map<VersionId, StoredFile> stored_;
   // Versions whose identity is unknowable (their data could not be
   // stored or read): readers run and record nothing.
   std::unordered_set<VersionId> unknowable_;
@@ -168,7 +174,7 @@ class ResultCache {
   // thousand, or after a few seconds: a row each in the history's batch
   // would commit many times more often).
   size_t explained_ = 0;
-  uint64_t stored_bytes_ = 0;  // new files put in the store this run
+  uint64_t stored_bytes_ = 0;  // bytes of the outputs stored this run
   std::vector<ReuseEntry> to_record_;
   Seconds oldest_to_record_ = 0;
   std::vector<std::string> used_keys_;

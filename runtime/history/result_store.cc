@@ -155,7 +155,7 @@ bool ResultStore::Holds(const ReuseOutput& out) const {
   struct stat st {};
   if (blob.empty() || ::stat(blob.c_str(), &st) != 0) return false;
   return S_ISREG(st.st_mode) && st.st_size == out.size &&
-         (out.mtime_ns == 0 || MtimeNs(st) == out.mtime_ns);
+         MtimeNs(st) == out.mtime_ns;
 }
 
 Status ResultStore::Materialize(std::string_view content,
