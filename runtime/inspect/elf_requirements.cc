@@ -7,58 +7,36 @@
 #include <sstream>
 #include <vector>
 
+#include "runtime/base/elf_image.h"
+
 namespace gs {
 namespace {
-
-// A bounds-checked view of the image: every read says whether it fits.
-class Image {
- public:
-  explicit Image(std::string_view bytes) : bytes_(bytes) {}
-  template <typename T>
-  bool Read(uint64_t offset, T* out) const {
-    if (offset > bytes_.size() || bytes_.size() - offset < sizeof(T)) {
-      return false;
-    }
-    std::memcpy(out, bytes_.data() + offset, sizeof(T));
-    return true;
-  }
-  // The NUL-terminated string at `offset`; false past the end.
-  bool String(uint64_t offset, std::string* out) const {
-    if (offset >= bytes_.size()) return false;
-    size_t end = bytes_.find('\0', offset);
-    if (end == std::string_view::npos) return false;
-    *out = std::string(bytes_.substr(offset, end - offset));
-    return true;
-  }
-
- private:
-  std::string_view bytes_;
-};
 
 Status Malformed(std::string_view what) {
   return Status::InvalidArgument("not a readable 64-bit ELF file: " +
                                  std::string(what));
 }
 
-// Walks the SHT_GNU_verneed section `needs` (its names in section `strings`).
-StatusOr<VersionNeeds> ReadNeeds(const Image& image, const Elf64_Shdr& needs,
-                                 const Elf64_Shdr& strings) {
+// Walks the SHT_GNU_verneed section's bytes `needs` (`count` entries, their
+// names in `strings`).
+StatusOr<VersionNeeds> ReadNeeds(std::string_view needs, uint32_t count,
+                                 std::string_view strings) {
   VersionNeeds result;
-  uint64_t entry = needs.sh_offset;
-  // sh_info is the number of entries; bounding by it ends any cycle.
-  for (uint32_t i = 0; i < needs.sh_info; ++i) {
+  uint64_t entry = 0;
+  // The count bounds the walk, which ends any cycle.
+  for (uint32_t i = 0; i < count; ++i) {
     Elf64_Verneed need;
     std::string file;
-    if (!image.Read(entry, &need) ||
-        !image.String(strings.sh_offset + need.vn_file, &file)) {
+    if (!ReadElfAt(needs, entry, &need) ||
+        !ReadElfString(strings, need.vn_file, &file)) {
       return Malformed("version need past the end of the file");
     }
     uint64_t aux = entry + need.vn_aux;
     for (uint16_t j = 0; j < need.vn_cnt; ++j) {
       Elf64_Vernaux version;
       std::string name;
-      if (!image.Read(aux, &version) ||
-          !image.String(strings.sh_offset + version.vna_name, &name)) {
+      if (!ReadElfAt(needs, aux, &version) ||
+          !ReadElfString(strings, version.vna_name, &name)) {
         return Malformed("version name past the end of the file");
       }
       result[file].insert(name);
@@ -94,34 +72,19 @@ std::set<std::string> NeedsOf(const VersionNeeds& needs,
 }  // namespace
 
 StatusOr<VersionNeeds> ReadVersionNeeds(std::string_view bytes) {
-  Image image(bytes);
-  Elf64_Ehdr header;
-  if (!image.Read(0, &header) ||
-      std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) {
-    return Malformed("no ELF header");
-  }
-  if (header.e_ident[EI_CLASS] != ELFCLASS64 ||
-      header.e_ident[EI_DATA] != ELFDATA2LSB) {
-    return Malformed("not 64-bit little-endian");
-  }
-  if (header.e_shentsize != sizeof(Elf64_Shdr)) {
-    return Malformed("unexpected section header size");
-  }
-  for (uint16_t i = 0; i < header.e_shnum; ++i) {
-    Elf64_Shdr section;
-    if (!image.Read(header.e_shoff + uint64_t{i} * sizeof(Elf64_Shdr),
-                    &section)) {
-      return Malformed("section headers past the end of the file");
-    }
-    if (section.sh_type != SHT_GNU_verneed) continue;
-    Elf64_Shdr strings;
-    if (section.sh_link >= header.e_shnum ||
-        !image.Read(
-            header.e_shoff + uint64_t{section.sh_link} * sizeof(Elf64_Shdr),
-            &strings)) {
+  auto image = ElfImage::Parse(bytes);
+  if (!image.ok()) return image.status();
+  const std::vector<ElfSection>& sections = image->sections();
+  for (const ElfSection& section : sections) {
+    if (section.type != SHT_GNU_verneed) continue;
+    if (section.link >= sections.size()) {
       return Malformed("version needs without their string table");
     }
-    return ReadNeeds(image, section, strings);
+    auto needs = image->Contents(section);
+    auto strings = image->Contents(sections[section.link]);
+    if (!needs.ok()) return needs.status();
+    if (!strings.ok()) return strings.status();
+    return ReadNeeds(*needs, section.info, *strings);
   }
   return VersionNeeds{};
 }
