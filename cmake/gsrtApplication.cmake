@@ -39,6 +39,15 @@ function(gsrt_add_application name)
   set(forced "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:-include ${out}/${base}.h>")
   target_compile_options(${name}-worker PRIVATE "${forced}")
   target_link_libraries(${name}-worker PRIVATE gsrt::worker)
+  # Each function in a section of its own and the link's relocations kept:
+  # the master reads from them what code each operation reaches, so that a
+  # worker rebuilt with one function changed reruns only that operation's
+  # tasks when results last across runs (docs/reuse.md).
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    target_compile_options(${name}-worker PRIVATE
+      "$<$<COMPILE_LANGUAGE:C,CXX>:-ffunction-sections>")
+    target_link_options(${name}-worker PRIVATE "LINKER:--emit-relocs")
+  endif()
   # Build the worker whenever the master is built: the master needs it.
   add_dependencies(${name} ${name}-worker)
   if(ARG_SEQUENTIAL)

@@ -15,8 +15,10 @@
 #     bytes, and its readers are reused (early cutoff);
 #  5. a stored result deleted from the store: its task runs again;
 #  6. GSRT_REUSE=0: everything runs, nothing is reused;
-#  7. the worker rebuilt (TALLY_CHANGED): everything runs, and
-#     GSRT_REUSE=explain says the functions changed; the files are its own;
+#  7. the worker rebuilt with total() changed (TALLY_CHANGED): exactly the
+#     totals and what reads them run (each operation's code is known apart,
+#     docs/reuse.md), GSRT_REUSE=explain says total's code changed; the
+#     files are the changed build's;
 #  8. the first build again: its results are still there, reused;
 #  9. gsrt tasks --reused, show, cache list and show say so; after cache gc
 #     --limit 1 and after cache clear every task runs.
@@ -123,10 +125,14 @@ fi
 # Reuse off for one run: everything runs.
 GSRT_REUSE=0 run_and_count "$tally" "$tasks" 0
 
-# The functions rebuilt: everything runs, and explain says why.
-GSRT_REUSE=explain run_and_count "$changed" "$tasks" 0 "$changed-sequential"
-grep -q "gsrt: reuse: task [0-9]* (total) runs: the functions changed" "$work/err" ||
-  fail "explain does not say the functions changed: $(grep 'reuse:' "$work/err" | head -3)"
+# total() changed and rebuilt: the totals, the merges that read them, lines
+# and stamp run; the cleans are reused. explain says why.
+GSRT_REUSE=explain run_and_count "$changed" $((2 * n + 2)) "$n" "$changed-sequential"
+grep -q "gsrt: reuse: task [0-9]* (total) runs: its function's code changed" "$work/err" ||
+  fail "explain does not say total's code changed: $(grep 'reuse:' "$work/err" | head -3)"
+if grep -q "(clean) runs" "$work/err"; then
+  fail "a clean task ran though its code did not change"
+fi
 # ... and the first build finds its own results again.
 run_and_count "$tally" 1 $((tasks - 1))
 

@@ -144,12 +144,12 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     dispatcher_.StartPredicting(&loop_.clock(), options_.hooks.exec_oracle,
                                 names);
   }
-  std::future<std::string> identity;
-  if (options_.worker_identity_of) {
-    identity = std::async(std::launch::async, options_.worker_identity_of);
+  std::future<CodeIdentity> identity;
+  if (options_.code_identity_of) {
+    identity = std::async(std::launch::async, options_.code_identity_of);
   }
   if (Status s = ConnectHosts(hosts); !s.ok()) return s;
-  if (identity.valid()) options_.worker_identity = identity.get();
+  if (identity.valid()) options_.code_identity = identity.get();
   const Seconds started = loop_.clock().Now();
   if (recorder_.OpenHistory(options_.history_path, options_.program,
                             options_.cwd, started)) {

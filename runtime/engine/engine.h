@@ -33,6 +33,7 @@
 #include "runtime/base/mutex.h"
 #include "runtime/base/status.h"
 #include "runtime/config/config.h"
+#include "runtime/engine/code_identity.h"
 #include "runtime/engine/data_mover.h"
 #include "runtime/engine/data_places.h"
 #include "runtime/engine/dispatcher.h"
@@ -147,14 +148,14 @@ struct EngineOptions {
   // Ready tasks, free slots and nothing running, moving or ending for this
   // long fail the ready tasks with a message (stall_monitor.h); 0 = never.
   Seconds stall_timeout = 60;
-  // The identity of the workers' code (WorkerIdentity(): a hash of the
-  // worker binary). Journaled with every task; a resumed run reuses only
-  // tasks journaled with the same identity. "" = unknown.
-  std::string worker_identity;
-  // When set, computes worker_identity on another thread while Start
+  // The identity of the workers' code (code_identity.h): the whole
+  // worker's, journaled with every task, and each operation's, in the
+  // keys of results that last across runs.
+  CodeIdentity code_identity;
+  // When set, computes code_identity on another thread while Start
   // connects the hosts (it runs ldd: ~0.1 s on a loaded machine, while
   // connecting a remote host mostly waits for it).
-  std::function<std::string()> worker_identity_of;
+  std::function<CodeIdentity()> code_identity_of;
   // With a history: when the previous run of this program in this
   // directory was interrupted, reuse the tasks its journal says finished.
   bool resume = true;

@@ -78,7 +78,7 @@ void Engine::OpenJournal() {
   setup.clock = &loop_.clock();
   setup.run = recorder_.run_id();
   setup.work_dir = options_.work_dir;
-  setup.worker_identity = options_.worker_identity;
+  setup.worker_identity = options_.code_identity.worker;
   memory_.journal = std::make_unique<ResumeJournal>(
       std::move(setup), std::make_unique<JournalLink>(this));
   // Start took the work dir's lock (WorkDir::Prepare): no master that still
@@ -98,7 +98,7 @@ void Engine::OpenJournal() {
   cache.run = recorder_.run_id();
   cache.store_dir = options_.work_dir + "/store";
   cache.cwd = options_.cwd;
-  cache.worker_identity = options_.worker_identity;
+  cache.code = options_.code_identity;
   cache.never_reuse = options_.reuse.never;
   cache.explain = options_.reuse.explain;
   cache.limit = options_.reuse.limit;

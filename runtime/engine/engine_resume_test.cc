@@ -51,9 +51,11 @@ class EngineResumeTest : public ::testing::Test {
     EngineOptions options;
     options.resume = resume;
     if (identity_later_) {
-      options.worker_identity_of = [worker = worker_] { return worker; };
+      options.code_identity_of = [worker = worker_] {
+        return CodeIdentity{worker, nullptr};
+      };
     } else {
-      options.worker_identity = worker_;
+      options.code_identity.worker = worker_;
     }
     options.cwd = dir_.string();
     options.work_dir = (dir_ / ".gsrt").string();

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "runtime/engine/engine.h"
@@ -42,7 +43,11 @@ class EngineReuseTest : public ::testing::Test {
     EngineOptions options;
     options.reuse.on = reuse_;
     options.reuse.never = never_reuse_;
-    options.worker_identity = worker_;
+    options.code_identity.worker = worker_;
+    options.code_identity.of_operation = [this](const std::string& op) {
+      auto it = op_code_.find(op);
+      return it == op_code_.end() ? std::string() : it->second;
+    };
     options.cwd = dir_.string();
     options.work_dir = (dir_ / ".gsrt").string();
     options.history_path = (dir_ / ".gsrt" / "history.db").string();
@@ -104,6 +109,7 @@ class EngineReuseTest : public ::testing::Test {
 
   fs::path dir_;
   std::string worker_ = "w:1";
+  std::map<std::string, std::string> op_code_;  // operation -> its code
   bool reuse_ = true;
   std::set<std::string> never_reuse_;
   FakeAdapter::Log log_;
@@ -165,6 +171,25 @@ TEST_F(EngineReuseTest, AChangedWorkerRunsEverything) {
   worker_ = "w:2";
   Chain(1);
   EXPECT_EQ(Ran(), kAll);
+}
+
+// With each operation's code known apart, a worker rebuilt with one
+// function changed runs that function's tasks and what reads their
+// outputs, and no more.
+TEST_F(EngineReuseTest, AChangedFunctionRunsItsTasksOnly) {
+  op_code_ = {{"produce", "f:p1"}, {"consume", "f:c1"}};
+  Chain(1);
+  worker_ = "w:2";  // the rebuilt binary
+  op_code_["consume"] = "f:c2";
+  Chain(1);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"consume", "consume"}));
+  EXPECT_EQ(TasksIn("reused"), 1);
+  // produce's code changed and it writes the same bytes: its readers are
+  // reused (early cutoff).
+  op_code_["produce"] = "f:p2";
+  Chain(1);
+  EXPECT_EQ(Ran(), std::vector<std::string>{"produce"});
+  EXPECT_EQ(Read("c"), "consume([consume([produce(1,)],)],)");
 }
 
 TEST_F(EngineReuseTest, ReuseOffRunsEverythingAndRecordsNothing) {

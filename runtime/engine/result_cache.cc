@@ -87,13 +87,20 @@ std::string ResultCache::UserPath(const std::string& path) const {
   return path;
 }
 
-ReuseEntry ResultCache::EntryOf(TaskId t) const {
+const std::string& ResultCache::CodeOf(OpId op) {
+  if (code_of_op_.size() <= op) code_of_op_.resize(op + 1);
+  std::string& code = code_of_op_[op];
+  if (code.empty()) code = env_.code.Of((*env_.ops)[op].name);
+  return code;
+}
+
+ReuseEntry ResultCache::EntryOf(TaskId t) {
   const TaskGraph& graph = *env_.graph;
   const Task& task = graph.task(t);
   const FileAccess* acc = graph.accesses(t);
   ReuseEntry e;
   e.operation = (*env_.ops)[task.op].name;
-  e.worker = env_.worker_identity;
+  e.worker = CodeOf(task.op);
   e.scalars = ScalarsId(graph.scalars(t));
   for (uint32_t i = 0; i < task.num_files; ++i) {
     if (acc[i].in != kNoVersion) {

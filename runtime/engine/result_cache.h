@@ -24,6 +24,7 @@
 #include "runtime/base/messages.h"
 #include "runtime/base/mutex.h"
 #include "runtime/base/thread_annotations.h"
+#include "runtime/engine/code_identity.h"
 #include "runtime/engine/run_stats.h"
 #include "runtime/graph/file_table.h"
 #include "runtime/graph/operation_table.h"
@@ -73,7 +74,7 @@ class ResultCache {
     // The master's working directory: paths under it are named relative
     // to it in keys, so that a project moved elsewhere keeps its results.
     std::string cwd;
-    std::string worker_identity;
+    CodeIdentity code;  // its `of_operation` is called on the engine thread
     std::set<std::string> never_reuse;  // operations that always run
     bool explain = false;               // say why each task that ran had to
     uint64_t limit = 0;                 // store bytes kept at the end
@@ -135,7 +136,9 @@ class ResultCache {
   // Under the mutex: the identity of `v` if known ("" if not yet).
   std::string IdentityOf(VersionId v) const;
   // Under the mutex: the entry of `task` as it runs now (inputs known).
-  ReuseEntry EntryOf(TaskId task) const;
+  ReuseEntry EntryOf(TaskId task);
+  // Under the mutex: the identity of operation `op`'s code, read once.
+  const std::string& CodeOf(OpId op);
   // `path` relative to the working directory when it is under it.
   std::string UserPath(const std::string& path) const;
   // Engine thread, no lock: whether the history and the store have `c`'s
@@ -151,7 +154,8 @@ class ResultCache {
   ResultStore store_;
 
   // Under the engine's mutex.
-  std::vector<bool> checked_;  // by task
+  std::vector<bool> checked_;            // by task
+  std::vector<std::string> code_of_op_;  // by operation; "" = not read yet
   std::vector<TaskId> held_;
   bool step_posted_ = false;
   std::vector<TaskId> finished_;

@@ -141,8 +141,15 @@ Status DecodeReuseDetail(std::string_view json, ReuseEntry* e) {
 
 std::string ExplainMiss(const ReuseEntry& before, const ReuseEntry& now) {
   std::vector<std::string> why;
-  if (before.worker != now.worker)
-    why.push_back("the functions changed (the worker differs)");
+  if (before.worker != now.worker) {
+    // "f:" identities are of one operation's code (function_identity.h),
+    // "w:" of the whole worker.
+    const bool both_functions =
+        before.worker.rfind("f:", 0) == 0 && now.worker.rfind("f:", 0) == 0;
+    why.push_back(both_functions
+                      ? "its function's code changed"
+                      : "the functions changed (the worker differs)");
+  }
   if (before.scalars != now.scalars) why.push_back("the arguments differ");
   for (const ReuseInput& in : now.inputs) {
     const ReuseInput* old = nullptr;

@@ -4,7 +4,8 @@
 // can put its outputs in place instead of running it. No I/O here.
 //
 // The key names what the task computes from what: the operation, the
-// worker's identity (the code), the encoded scalar arguments, the content
+// identity of its code (of the operation's function, or of the whole
+// worker where that cannot be read), the encoded scalar arguments, the content
 // of every file it reads (SHA-256, never a date) and the user path of every
 // file it writes. Because inputs are named by content, a task whose inputs
 // came out byte-identical from a producer that had to run again still
@@ -50,7 +51,7 @@ struct ReuseEntry {
   std::string key;   // ReuseKeyOf
   std::string call;  // ReuseCallOf
   std::string operation;
-  std::string worker;   // the worker's identity
+  std::string worker;  // its code: "f:..." the function's, "w:..." the worker's
   std::string scalars;  // the encoded scalar arguments, hashed
   std::vector<ReuseInput> inputs;
   std::vector<ReuseOutput> outputs;

@@ -106,6 +106,11 @@ TEST(ExplainMissTest, NamesWhatDiffers) {
   EXPECT_EQ(ExplainMiss(before, now),
             "the functions changed (the worker differs); the arguments "
             "differ; input 'rates.txt' changed");
+  before.worker = "f:aaaa";
+  now = Sample();
+  now.worker = "f:bbbb";
+  EXPECT_EQ(ExplainMiss(before, now), "its function's code changed");
+  before = Sample();
   now = Sample();
   now.inputs[0].identity = AbsentFileId();
   EXPECT_EQ(ExplainMiss(before, now), "input 'in 1.txt' is gone");

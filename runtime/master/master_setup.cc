@@ -177,10 +177,8 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine(MessageSink& messages) {
   options.rank = rt.rank;
   options.stall_timeout = rt.stall_timeout;
   options.connect_parallel = rt.connect_parallel;
-  options.worker_identity_of = [worker = *worker] {
-    auto id = WorkerIdentity(worker);
-    // Unknown: this run reuses nothing, and nothing reuses this run.
-    return id.ok() ? *id : "w:unreadable:" + std::to_string(::getpid());
+  options.code_identity_of = [worker = *worker] {
+    return ReadCodeIdentity(worker);
   };
   std::error_code ec;
   options.program = fs::read_symlink("/proc/self/exe", ec).string();

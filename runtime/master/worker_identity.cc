@@ -1,10 +1,16 @@
 #include "runtime/master/worker_identity.h"
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <memory>
 
 #include "runtime/base/file_system.h"
 #include "runtime/base/hashing.h"
+#include "runtime/base/mutex.h"
 #include "runtime/base/process_spawn.h"
+#include "runtime/base/sha256.h"
+#include "runtime/master/function_identity.h"
 
 namespace gs {
 
@@ -46,29 +52,100 @@ std::vector<std::string> ApplicationLibraries(std::string_view ldd_listing) {
   return libraries;
 }
 
-StatusOr<std::string> WorkerIdentity(const std::string& worker_path) {
-  ContentHash hash;
-  auto add = [&](const std::string& path) {
-    return RealFileSystem().Read(
-        path, [&](std::string_view chunk) { hash.Update(chunk); });
-  };
-  if (Status s = add(worker_path); !s.ok()) return s;
-  // ldd (glibc's, in libc-bin) lists what the loader would load, with the
-  // master's environment (LD_LIBRARY_PATH included), as the jobs get it.
-  const std::string ldd = FindInPath("ldd");
-  if (!ldd.empty()) {
-    auto listing = RunProgram({ldd, worker_path}, 30);
-    if (listing.ok() && listing->exit_code == 0) {
-      for (const std::string& library : ApplicationLibraries(listing->out)) {
-        hash.Update(library.substr(library.rfind('/') + 1));
-        if (Status s = add(library); !s.ok()) return s;
-      }
-    }
-  }
+namespace {
+
+std::string Hex16(uint64_t digest) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(hash.Digest()));
-  return "w:" + std::string(hex) + ":" + std::to_string(hash.size());
+                static_cast<unsigned long long>(digest));
+  return hex;
+}
+
+// ldd (glibc's, in libc-bin) lists what the loader would load, with the
+// master's environment (LD_LIBRARY_PATH included), as the jobs get it.
+std::vector<std::string> LibrariesOf(const std::string& worker_path) {
+  const std::string ldd = FindInPath("ldd");
+  if (ldd.empty()) return {};
+  auto listing = RunProgram({ldd, worker_path}, 30);
+  if (!listing.ok() || listing->exit_code != 0) return {};
+  return ApplicationLibraries(listing->out);
+}
+
+// Adds the application libraries' names and bytes to `hash`.
+Status HashLibraries(const std::vector<std::string>& libraries,
+                     ContentHash* hash) {
+  for (const std::string& library : libraries) {
+    hash->Update(library.substr(library.rfind('/') + 1));
+    Status s = RealFileSystem().Read(
+        library, [&](std::string_view chunk) { hash->Update(chunk); });
+    if (!s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+// What each operation's identity is made of, read at the first need.
+struct FunctionCode {
+  Mutex mu;
+  std::string image GUARDED_BY(mu);  // the worker's bytes, until read
+  std::string libraries;             // the application libraries' hash
+  std::unique_ptr<FunctionIdentities> functions GUARDED_BY(mu);
+  bool read GUARDED_BY(mu) = false;
+};
+
+}  // namespace
+
+StatusOr<std::string> WorkerIdentity(const std::string& worker_path) {
+  ContentHash hash;
+  Status s = RealFileSystem().Read(
+      worker_path, [&](std::string_view chunk) { hash.Update(chunk); });
+  if (!s.ok()) return s;
+  if (s = HashLibraries(LibrariesOf(worker_path), &hash); !s.ok()) return s;
+  return "w:" + Hex16(hash.Digest()) + ":" + std::to_string(hash.size());
+}
+
+CodeIdentity ReadCodeIdentity(const std::string& worker_path) {
+  CodeIdentity code;
+  auto code_state = std::make_shared<FunctionCode>();
+  ContentHash whole, libraries;
+  std::string image;
+  Status s = RealFileSystem().Read(worker_path, [&](std::string_view chunk) {
+    whole.Update(chunk);
+    image.append(chunk);
+  });
+  const std::vector<std::string> libs =
+      s.ok() ? LibrariesOf(worker_path) : std::vector<std::string>{};
+  if (s.ok()) s = HashLibraries(libs, &whole);
+  if (s.ok()) s = HashLibraries(libs, &libraries);
+  if (!s.ok()) {
+    // Unknown: this run reuses nothing, and nothing reuses this run.
+    code.worker = "w:unreadable:" + std::to_string(::getpid());
+    return code;
+  }
+  code.worker =
+      "w:" + Hex16(whole.Digest()) + ":" + std::to_string(whole.size());
+  code_state->libraries = Hex16(libraries.Digest());
+  {
+    MutexLock lock(&code_state->mu);
+    code_state->image = std::move(image);
+  }
+  code.of_operation = [code_state](const std::string& op) -> std::string {
+    FunctionCode& c = *code_state;
+    MutexLock lock(&c.mu);
+    if (!c.read) {
+      c.read = true;
+      auto functions = FunctionIdentities::Read(std::move(c.image));
+      c.image.clear();
+      if (functions.ok()) c.functions = std::move(*functions);
+    }
+    if (!c.functions) return "";
+    auto id = c.functions->Of(op);
+    if (!id.ok()) return "";
+    Sha256 with_libraries;
+    with_libraries.Update(*id);
+    with_libraries.Update(c.libraries);
+    return "f:" + with_libraries.Hex().substr(0, 32);
+  };
+  return code;
 }
 
 }  // namespace gs

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/base/status.h"
+#include "runtime/engine/code_identity.h"
 
 namespace gs {
 
@@ -24,6 +25,15 @@ std::vector<std::string> ApplicationLibraries(std::string_view ldd_listing);
 // and, in ldd's order, of its application libraries. When ldd cannot list
 // them (a static worker, no ldd), the binary alone.
 StatusOr<std::string> WorkerIdentity(const std::string& worker_path);
+
+// The whole worker's identity (WorkerIdentity) and each operation's: the
+// identity of its function's code (function_identity.h) and of the
+// application libraries, "f:<32 hex digits>". An operation whose code
+// cannot be read (a worker linked without --emit-relocs, a function in a
+// library) gets "" and the whole worker stands in. The worker's ELF file
+// is read at the first operation asked for, from the bytes read now.
+// Never fails: an unreadable worker gets an identity no other run has.
+CodeIdentity ReadCodeIdentity(const std::string& worker_path);
 
 }  // namespace gs
 
