@@ -7,7 +7,10 @@
 //   rerun  reuse on again, nothing changed: every task reused (goal: at
 //          most 10 % of first).
 //
-//   reuse_bench [tasks (default 10000)] [rounds (default 2)]
+//   reuse_bench [tasks (default 10000)] [rounds (default 2)] [SIDE]
+//
+// With SIDE (off, first or rerun) only that side's runs are made and timed
+// (reruns of one work dir after an untimed first run): for perf record.
 //
 // Prints each round, then the least time of each side and the ratios.
 #include <gs/gs.h>
@@ -49,6 +52,12 @@ double RunOnce(int tasks) {
 int main(int argc, char** argv) {
   const int tasks = argc > 1 ? std::atoi(argv[1]) : 10000;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 2;
+  const std::string only = argc > 3 ? argv[3] : "";
+  if (!only.empty() && only != "off" && only != "first" && only != "rerun") {
+    std::fprintf(stderr, "%s: SIDE is off, first or rerun, not %s\n", argv[0],
+                 only.c_str());
+    return 2;
+  }
   if (tasks < 1 || rounds < 1) {
     std::fprintf(stderr, "usage: %s [tasks >= 1] [rounds >= 1]\n", argv[0]);
     return 2;
@@ -64,6 +73,19 @@ int main(int argc, char** argv) {
     f << block;
   }
   unsetenv("GSRT_CONFIG");
+  if (!only.empty()) {
+    for (int r = 0; r < rounds; ++r) {
+      setenv("GSRT_REUSE", only == "off" ? "0" : "1", 1);
+      if (only != "rerun") fs::remove_all(".gsrt");
+      if (only == "rerun" && r == 0) RunOnce(tasks);
+      const double t = RunOnce(tasks);
+      std::printf("round %d: %s %.3f s, master CPU per task %.1f us\n", r + 1,
+                  only.c_str(), t, cpu_of_last_run / tasks * 1e6);
+    }
+    fs::current_path("/");
+    fs::remove_all(dir);
+    return 0;
+  }
   double best_off = 1e300, best_first = 1e300, best_rerun = 1e300;
   for (int r = 0; r < rounds; ++r) {
     fs::remove_all(".gsrt");

@@ -58,10 +58,11 @@ Status LinkOrCopy(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-FileStamp StampOf(const std::string& path) {
+FileStamp StampOf(const std::string& path, bool any_kind) {
   FileStamp s;
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return s;
+  if (::stat(path.c_str(), &st) != 0 || (!any_kind && !S_ISREG(st.st_mode)))
+    return s;
   s.exists = true;
   s.size = static_cast<int64_t>(st.st_size);
   s.mtime_ns = MtimeNs(st);
@@ -71,15 +72,20 @@ FileStamp StampOf(const std::string& path) {
   return s;
 }
 
-bool CachedHashHolds(const FileHash& cached, const FileStamp& now) {
-  const FileStamp& then = cached.stamp;
+bool StampStillHolds(const FileStamp& then, double learnt,
+                     const FileStamp& now) {
   if (!now.exists || !then.exists || now.size != then.size ||
       now.mtime_ns != then.mtime_ns || now.ctime_ns != then.ctime_ns ||
-      now.inode != then.inode || !IsContentId(cached.content))
+      now.inode != then.inode)
     return false;
   const double last_change =
       static_cast<double>(std::max(then.mtime_ns, then.ctime_ns)) / 1e9;
-  return cached.hashed - last_change >= 1.0;
+  return learnt - last_change >= 1.0;
+}
+
+bool CachedHashHolds(const FileHash& cached, const FileStamp& now) {
+  return IsContentId(cached.content) &&
+         StampStillHolds(cached.stamp, cached.hashed, now);
 }
 
 StatusOr<StoredFile> ResultStore::Identify(const std::string& path) {

@@ -33,7 +33,9 @@ struct FileStamp {
   int64_t ctime_ns = 0;
   uint64_t inode = 0;
 };
-FileStamp StampOf(const std::string& path);
+// Of a regular file only (else !exists), or of any kind with `any_kind`
+// (a directory, whose times change when an entry is added).
+FileStamp StampOf(const std::string& path, bool any_kind = false);
 
 // A user's file as last hashed (table file_hashes).
 struct FileHash {
@@ -49,6 +51,10 @@ struct FileHash {
 // clock's tick of the hash could leave the times as they were, as git's
 // "racily clean" files).
 bool CachedHashHolds(const FileHash& cached, const FileStamp& now);
+// The same rule for any fact learnt from a file stamped `then`, at
+// `learnt` (wall-clock seconds since the epoch).
+bool StampStillHolds(const FileStamp& then, double learnt,
+                     const FileStamp& now);
 
 class ResultStore {
  public:

@@ -177,8 +177,8 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine(MessageSink& messages) {
   options.rank = rt.rank;
   options.stall_timeout = rt.stall_timeout;
   options.connect_parallel = rt.connect_parallel;
-  options.code_identity_of = [worker = *worker] {
-    return ReadCodeIdentity(worker);
+  options.code_identity_of = [worker = *worker, dir = rt.work_dir] {
+    return ReadCodeIdentity(worker, dir);
   };
   std::error_code ec;
   options.program = fs::read_symlink("/proc/self/exe", ec).string();

@@ -2,17 +2,24 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 
+#include "runtime/base/file_io.h"
 #include "runtime/base/file_system.h"
 #include "runtime/base/hashing.h"
 #include "runtime/base/mutex.h"
 #include "runtime/base/process_spawn.h"
 #include "runtime/base/sha256.h"
+#include "runtime/master/code_facts.h"
 #include "runtime/master/function_identity.h"
 
 namespace gs {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -86,11 +93,55 @@ Status HashLibraries(const std::vector<std::string>& libraries,
 // What each operation's identity is made of, read at the first need.
 struct FunctionCode {
   Mutex mu;
-  std::string image GUARDED_BY(mu);  // the worker's bytes, until read
-  std::string libraries;             // the application libraries' hash
-  std::unique_ptr<FunctionIdentities> functions GUARDED_BY(mu);
+  std::string image GUARDED_BY(mu);  // the worker's bytes, if read
   bool read GUARDED_BY(mu) = false;
+  std::unique_ptr<FunctionIdentities> functions GUARDED_BY(mu);
+  CodeFacts facts GUARDED_BY(mu);
+  std::string facts_path;  // "" = not kept
 };
+
+double WallSeconds() {
+  return std::chrono::duration<double>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Status SaveFacts(const std::string& path, const CodeFacts& facts) {
+  if (path.empty()) return Status::Ok();
+  std::string text = FormatCodeFacts(facts);
+  if (text.empty()) return Status::Ok();  // a path it cannot keep
+  AtomicWriteOptions options;
+  options.sync = false;  // lost with a crash: learnt again
+  return WriteFileAtomically(path, text, options);
+}
+
+// Learns the facts of the worker at `worker_path` (reads it and its
+// application libraries); its bytes go to `image`.
+Status LearnFacts(const std::string& worker_path, const std::string& env,
+                  CodeFacts* facts, std::string* image) {
+  facts->worker_path = worker_path;
+  facts->ld_library_path = env;
+  facts->learnt = WallSeconds();
+  // Stamped before reading: a change while reading leaves another stamp.
+  facts->sources.push_back({worker_path, StampOf(worker_path)});
+  ContentHash whole, libraries;
+  Status s = RealFileSystem().Read(worker_path, [&](std::string_view chunk) {
+    whole.Update(chunk);
+    image->append(chunk);
+  });
+  if (!s.ok()) return s;
+  const std::vector<std::string> libs = LibrariesOf(worker_path);
+  for (const std::string& library : libs)
+    facts->sources.push_back({library, StampOf(library)});
+  for (const std::string& dir : GuardDirectories(worker_path, libs, env))
+    facts->sources.push_back({dir, StampOf(dir, true)});
+  if (s = HashLibraries(libs, &whole); !s.ok()) return s;
+  if (s = HashLibraries(libs, &libraries); !s.ok()) return s;
+  facts->whole =
+      "w:" + Hex16(whole.Digest()) + ":" + std::to_string(whole.size());
+  facts->libraries = Hex16(libraries.Digest());
+  return Status::Ok();
+}
 
 }  // namespace
 
@@ -103,34 +154,59 @@ StatusOr<std::string> WorkerIdentity(const std::string& worker_path) {
   return "w:" + Hex16(hash.Digest()) + ":" + std::to_string(hash.size());
 }
 
-CodeIdentity ReadCodeIdentity(const std::string& worker_path) {
-  CodeIdentity code;
-  auto code_state = std::make_shared<FunctionCode>();
-  ContentHash whole, libraries;
+CodeIdentity ReadCodeIdentity(const std::string& worker_path,
+                              const std::string& work_dir) {
+  const char* ld = std::getenv("LD_LIBRARY_PATH");
+  const std::string env = ld ? ld : "";
+  auto state = std::make_shared<FunctionCode>();
+  if (!work_dir.empty()) state->facts_path = work_dir + "/code-facts";
+  CodeFacts facts;
+  std::string text;
+  bool known = false;
+  if (!state->facts_path.empty() &&
+      RealFileSystem()
+          .Read(state->facts_path,
+                [&](std::string_view chunk) { text.append(chunk); })
+          .ok()) {
+    known =
+        ParseCodeFacts(text, &facts) && CodeFactsHold(facts, worker_path, env);
+  }
   std::string image;
-  Status s = RealFileSystem().Read(worker_path, [&](std::string_view chunk) {
-    whole.Update(chunk);
-    image.append(chunk);
-  });
-  const std::vector<std::string> libs =
-      s.ok() ? LibrariesOf(worker_path) : std::vector<std::string>{};
-  if (s.ok()) s = HashLibraries(libs, &whole);
-  if (s.ok()) s = HashLibraries(libs, &libraries);
-  if (!s.ok()) {
-    // Unknown: this run reuses nothing, and nothing reuses this run.
-    code.worker = "w:unreadable:" + std::to_string(::getpid());
-    return code;
+  if (!known) {
+    facts = CodeFacts();
+    if (!LearnFacts(worker_path, env, &facts, &image).ok()) {
+      // Unknown: this run reuses nothing, and nothing reuses this run.
+      return CodeIdentity{"w:unreadable:" + std::to_string(::getpid()),
+                          nullptr};
+    }
+    if (fs::is_directory(work_dir)) SaveFacts(state->facts_path, facts);
   }
-  code.worker =
-      "w:" + Hex16(whole.Digest()) + ":" + std::to_string(whole.size());
-  code_state->libraries = Hex16(libraries.Digest());
+  CodeIdentity code;
+  code.worker = facts.whole;
   {
-    MutexLock lock(&code_state->mu);
-    code_state->image = std::move(image);
+    MutexLock lock(&state->mu);
+    state->read = known;  // the facts hold: read the worker only if needed
+    state->image = std::move(image);
+    state->facts = std::move(facts);
   }
-  code.of_operation = [code_state](const std::string& op) -> std::string {
-    FunctionCode& c = *code_state;
+  code.of_operation = [state,
+                       worker_path](const std::string& op) -> std::string {
+    FunctionCode& c = *state;
     MutexLock lock(&c.mu);
+    if (auto it = c.facts.functions.find(op); it != c.facts.functions.end())
+      return it->second;
+    if (c.read && !c.functions && c.image.empty()) {
+      // Learnt by an earlier run: read the worker now, if unchanged.
+      if (!StampStillHolds(c.facts.sources[0].stamp, c.facts.learnt,
+                           StampOf(worker_path)) ||
+          !RealFileSystem()
+               .Read(worker_path,
+                     [&](std::string_view chunk) { c.image.append(chunk); })
+               .ok()) {
+        return "";
+      }
+      c.read = false;
+    }
     if (!c.read) {
       c.read = true;
       auto functions = FunctionIdentities::Read(std::move(c.image));
@@ -142,8 +218,11 @@ CodeIdentity ReadCodeIdentity(const std::string& worker_path) {
     if (!id.ok()) return "";
     Sha256 with_libraries;
     with_libraries.Update(*id);
-    with_libraries.Update(c.libraries);
-    return "f:" + with_libraries.Hex().substr(0, 32);
+    with_libraries.Update(c.facts.libraries);
+    std::string result = "f:" + with_libraries.Hex().substr(0, 32);
+    c.facts.functions[op] = result;
+    SaveFacts(c.facts_path, c.facts);
+    return result;
   };
   return code;
 }

@@ -31,9 +31,12 @@ StatusOr<std::string> WorkerIdentity(const std::string& worker_path);
 // application libraries, "f:<32 hex digits>". An operation whose code
 // cannot be read (a worker linked without --emit-relocs, a function in a
 // library) gets "" and the whole worker stands in. The worker's ELF file
-// is read at the first operation asked for, from the bytes read now.
+// is read at the first operation asked for. What it learns is kept in
+// `work_dir` (code_facts.h, when the directory exists): a later run with
+// the same worker and libraries reads neither, nor runs ldd.
 // Never fails: an unreadable worker gets an identity no other run has.
-CodeIdentity ReadCodeIdentity(const std::string& worker_path);
+CodeIdentity ReadCodeIdentity(const std::string& worker_path,
+                              const std::string& work_dir);
 
 }  // namespace gs
 

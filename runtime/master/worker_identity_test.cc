@@ -5,7 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "runtime/base/file_io.h"
+#include "runtime/master/code_facts.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {
@@ -71,6 +74,45 @@ TEST(WorkerIdentityTest, ChangesWithTheApplicationLibrariesItLoads) {
   }
   ASSERT_TRUE(before.ok() && after.ok());
   EXPECT_NE(*before, *after) << "the library changed, the identity did not";
+}
+
+// A later run of the work dir takes the worker's identity from the facts
+// the first kept while the worker stats as it did, and learns it again
+// once the worker changed.
+TEST(WorkerIdentityTest, ReadCodeIdentityKeepsWhatItLearnt) {
+  namespace fs = std::filesystem;
+  TempDir dir;
+  const std::string worker = dir / "app-worker";
+  fs::copy_file(GSRT_IDENTITY_PROBE, worker);
+  const std::string work_dir = dir / ".gsrt";
+  fs::create_directories(work_dir);
+  CodeIdentity first = ReadCodeIdentity(worker, work_dir);
+  EXPECT_EQ(first.worker, *WorkerIdentity(worker));
+  std::ifstream in(work_dir + "/code-facts");
+  std::stringstream text;
+  text << in.rdbuf();
+  CodeFacts facts;
+  ASSERT_TRUE(ParseCodeFacts(text.str(), &facts)) << text.str();
+  EXPECT_EQ(facts.whole, first.worker);
+  // Files written within the last second are not trusted (racily clean):
+  // the facts say they were learnt later, and name another identity, so
+  // that the test sees which one a run takes.
+  facts.learnt += 10;
+  facts.whole = "w:from-the-facts";
+  ASSERT_TRUE(
+      WriteFileAtomically(work_dir + "/code-facts", FormatCodeFacts(facts))
+          .ok());
+  EXPECT_EQ(ReadCodeIdentity(worker, work_dir).worker, "w:from-the-facts");
+  std::ofstream(worker, std::ios::binary | std::ios::app) << "rebuilt";
+  CodeIdentity after = ReadCodeIdentity(worker, work_dir);
+  EXPECT_EQ(after.worker, *WorkerIdentity(worker));
+  EXPECT_NE(after.worker, first.worker);
+}
+
+TEST(WorkerIdentityTest, ReadCodeIdentityOfAnUnreadableWorkerIsUnique) {
+  TempDir dir;
+  CodeIdentity a = ReadCodeIdentity(dir / "none", "");
+  EXPECT_EQ(a.worker.rfind("w:unreadable:", 0), 0u) << a.worker;
 }
 
 }  // namespace
