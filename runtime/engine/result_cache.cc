@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "runtime/history/history.h"
+#include "runtime/history/journal.h"
 
 namespace gs {
 
@@ -210,7 +211,10 @@ bool ResultCache::Step(Mutex& mu) {
           unknowable_.insert(s.v);
         }
       }
-      for (const ToHash& h : to_hash) ids_[h.v] = h.id;
+      for (ToHash& h : to_hash) {
+        ids_[h.v] = h.id;
+        if (!h.journal_id.empty()) journal_ids_[h.v] = std::move(h.journal_id);
+      }
       // Finished tasks whose outputs are all stored: their entries.
       std::vector<TaskId> still;
       for (TaskId t : finished_) {
@@ -326,7 +330,35 @@ bool ResultCache::Step(Mutex& mu) {
   return did;
 }
 
+namespace {
+
+// The first 16 hex digits of a key (ReuseKeyOf), as a number.
+uint64_t KeyPrefix(std::string_view key) {
+  uint64_t prefix = 0;
+  for (size_t i = 0; i < 16 && i < key.size(); ++i) {
+    const char c = key[i];
+    const int digit = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                             : 0;
+    prefix = prefix << 4 | static_cast<uint64_t>(digit);
+  }
+  return prefix;
+}
+
+}  // namespace
+
 void ResultCache::LookUp(Candidate& c) {
+  if (!keys_loaded_) {
+    keys_loaded_ = true;
+    auto keys = env_.history->LoadReuseKeys();
+    if (keys.ok()) {
+      known_keys_.reserve(keys->size());
+      for (const std::string& key : *keys) known_keys_.insert(KeyPrefix(key));
+    } else {
+      keys_loaded_ = false;  // asked again next time
+    }
+  }
+  if (keys_loaded_ && !known_keys_.count(KeyPrefix(c.now.key))) return;
   auto found = env_.history->FindReuse(c.now.key);
   if (!found.ok() || !found->has_value()) return;
   const ReuseEntry& f = **found;
@@ -375,9 +407,13 @@ void ResultCache::ReuseLocked(Candidate& c) {
   site_->Reused(c.task, ready);
 }
 
-std::string ResultCache::IdentifyInput(const ToHash& h) {
-  FileStamp before;
-  double hashed = 0;
+std::string ResultCache::JournalIdOf(VersionId v) const {
+  auto it = journal_ids_.find(v);
+  return it == journal_ids_.end() ? std::string() : it->second;
+}
+
+std::string ResultCache::IdentifyInput(ToHash& h) {
+  const FileHash* cached = nullptr;
   if (h.user_file) {
     if (!file_hashes_loaded_) {
       file_hashes_loaded_ = true;
@@ -389,28 +425,29 @@ std::string ResultCache::IdentifyInput(const ToHash& h) {
         }
       }
     }
-    before = StampOf(h.path);
     auto it = file_hashes_.find(h.path);
-    if (it != file_hashes_.end() && CachedHashHolds(it->second, before))
-      return it->second.content;
-    hashed = std::chrono::duration<double>(
-                 std::chrono::system_clock::now().time_since_epoch())
-                 .count();
+    if (it != file_hashes_.end()) cached = &it->second;
+    // A file never hashed is read at once (no stat first).
+    if (cached && CachedHashHolds(*cached, StampOf(h.path)))
+      return cached->content;
   }
-  StatusOr<StoredFile> id = ResultStore::Identify(h.path);
+  const double hashed = std::chrono::duration<double>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+  ResultStore::ReadFacts facts;
+  StatusOr<StoredFile> id = ResultStore::Identify(h.path, &facts);
   if (!id.ok()) {
-    return id.status().code() == Status::Code::kNotFound ? AbsentFileId()
-                                                         : UnreadableId();
+    if (id.status().code() != Status::Code::kNotFound) return UnreadableId();
+    h.journal_id = MissingFileVersionId();
+    return AbsentFileId();
   }
-  if (h.user_file && before.exists) {
-    // Kept only when nothing changed it while it was read.
-    FileStamp after = StampOf(h.path);
-    if (after.size == before.size && after.mtime_ns == before.mtime_ns &&
-        after.ctime_ns == before.ctime_ns && after.inode == before.inode) {
-      FileHash fh{h.path, after, id->content, hashed};
-      file_hashes_[h.path] = fh;
-      new_hashes_.push_back(std::move(fh));
-    }
+  h.journal_id = std::move(facts.journal_id);
+  if (h.user_file) {
+    // Stamped as it was opened: a change while it was read leaves another
+    // stamp, and the next run reads it again.
+    FileHash fh{h.path, facts.stamp, id->content, hashed};
+    file_hashes_[h.path] = fh;
+    new_hashes_.push_back(std::move(fh));
   }
   return id->content;
 }
@@ -421,6 +458,7 @@ void ResultCache::WriteRecords() {
          "gsrt: warning: reuse: history: %s\n", s.message().c_str());
   }
   new_hashes_.clear();
+  for (const ReuseEntry& e : to_record_) known_keys_.insert(KeyPrefix(e.key));
   Status s = env_.history->RecordReuse(to_record_);
   if (!s.ok()) {
     Sayf(*env_.messages, MessageKind::kWarning,

@@ -94,6 +94,9 @@ class ResultCache {
   void Fetched(VersionId v, bool ok);
   // Nothing held, nothing to store, no fetch out.
   bool Idle() const;
+  // The journal's identity (ContentVersionId) of a file the master
+  // provides, when this cache read it; "" if not.
+  std::string JournalIdOf(VersionId v) const;
 
   // --- Engine thread, without the mutex. ---
   // Stores what finished, checks what is held (repeatedly, while reused
@@ -119,11 +122,12 @@ class ResultCache {
     VersionId v;
     std::string path;
     bool user_file;
-    std::string id;  // its identity, once known
+    std::string id;          // its identity, once known
+    std::string journal_id;  // the journal's, when it was read
   };
   // Engine thread: the identity of `h`'s file, read and hashed unless a
   // hash of it still holds (CachedHashHolds).
-  std::string IdentifyInput(const ToHash& h);
+  std::string IdentifyInput(ToHash& h);
   // A stored output on its way to the store.
   struct ToStore {
     TaskId task;
@@ -162,8 +166,10 @@ class ResultCache {
   // Outputs to fetch, and those out being fetched, with their tasks.
   std::vector<VersionId> fetches_;
   std::unordered_set<VersionId> fetching_;
-  // Content identities of versions (AbsentFileId for no file).
+  // Content identities of versions (AbsentFileId for no file), and the
+  // journal's of those read here: the journal need not read them again.
   std::unordered_map<VersionId, std::string> ids_;
+  std::unordered_map<VersionId, std::string> journal_ids_;
   // Outputs stored whose task's entry is not made yet: what the store
   // holds of them.
   std::unordered_map<VersionId, StoredFile> stored_;
@@ -187,6 +193,11 @@ class ResultCache {
   bool file_hashes_loaded_ = false;
   std::unordered_map<std::string, FileHash> file_hashes_;
   std::vector<FileHash> new_hashes_;
+  // The keys the history holds, as 64-bit prefixes (loaded at the first
+  // lookup), and those recorded since: a key in neither is a miss without
+  // a query (every key of a first run).
+  bool keys_loaded_ = false;
+  std::unordered_set<uint64_t> known_keys_;
   // Writes to_record_ now.
   void WriteRecords();
 };

@@ -164,6 +164,10 @@ std::string ResumeJournal::VersionIdentity(VersionId v) {
     auto it = content_ids_.find(v);
     // "" while Write hashes it outside the lock.
     if (it != content_ids_.end() && !it->second.empty()) return it->second;
+    if (std::string known = site_->KnownContentId(v); !known.empty()) {
+      content_ids_[v] = known;
+      return known;
+    }
     // Usually hashed outside the lock (Write); resuming needs it now.
     std::string id = ContentIdOfFile(site_->VersionPath(v));
     content_ids_[v] = id;
@@ -519,6 +523,10 @@ void ResumeJournal::TakeBatch(Batch* batch) {
       if (v == kNoVersion || graph.version(v).producer != kMasterTask ||
           content_ids_.count(v))
         continue;
+      if (std::string known = site_->KnownContentId(v); !known.empty()) {
+        content_ids_.emplace(v, std::move(known));
+        continue;
+      }
       content_ids_.emplace(v, "");  // being hashed
       batch->to_hash.emplace_back(v, site_->VersionPath(v));
     }

@@ -78,6 +78,9 @@ class ResumeJournal {
     // of `v`; that `v`'s data is on `host` alone.
     virtual bool HasRemoteCopy(VersionId v) const = 0;
     virtual void SetOnlyCopy(VersionId v, HostId host) = 0;
+    // The journal's identity of a file the master provides when another
+    // reader (results that last across runs) has read it; "" if none.
+    virtual std::string KnownContentId(VersionId /*v*/) const { return ""; }
   };
 
   // What the journal reads and updates; not owned, all outlive it, and

@@ -1,6 +1,7 @@
 #include "runtime/engine/run_recorder.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "runtime/history/history.h"
 
@@ -192,8 +193,22 @@ void RunRecorder::Write(Pending pending) {
     (void)history_->RecordHostFailure(f);
   }
   for (const HostCheck& c : pending.checks) (void)history_->RecordHostCheck(c);
+  // A task that ended in this batch too (a reused one, or a short run
+  // between flushes) is written ended, in one statement.
+  std::unordered_map<TaskId, size_t> ends;  // of tasks submitted in it
+  if (!pending.tasks.empty() && !pending.task_ends.empty()) {
+    std::unordered_map<TaskId, size_t> last;
+    for (size_t i = 0; i < pending.task_ends.size(); ++i)
+      last[pending.task_ends[i].task] = i;
+    for (const TaskRecord& t : pending.tasks) {
+      if (auto it = last.find(t.task); it != last.end()) ends.insert(*it);
+    }
+  }
   for (const TaskRecord& t : pending.tasks) {
-    (void)history_->RecordTask(run_id_, t);
+    auto end = ends.find(t.task);  // its last end, if it has one
+    (void)history_->RecordTask(
+        run_id_, t,
+        end == ends.end() ? nullptr : &pending.task_ends[end->second]);
   }
   for (const RunEvent& e : pending.events) {
     (void)history_->RecordRunEvent(run_id_, e);
@@ -206,7 +221,7 @@ void RunRecorder::Write(Pending pending) {
   }
   // After the jobs: a task's end updates the row its submission wrote.
   for (const TaskEnd& e : pending.task_ends) {
-    (void)history_->RecordTaskEnd(run_id_, e);
+    if (!ends.count(e.task)) (void)history_->RecordTaskEnd(run_id_, e);
   }
 }
 

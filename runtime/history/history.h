@@ -123,6 +123,8 @@ class History {
   Status TouchReuse(const std::vector<std::string>& keys, Seconds when);
   // Every entry, least recently used first.
   StatusOr<std::vector<ReuseEntry>> LoadReuse();
+  // The keys of every entry, in no order (the cache's filter of misses).
+  StatusOr<std::vector<std::string>> LoadReuseKeys();
   // The user's files as last hashed; RecordFileHashes replaces the rows
   // of the same paths, in one transaction.
   StatusOr<std::vector<FileHash>> LoadFileHashes();
@@ -176,7 +178,10 @@ class History {
 
   // --- What a run did besides its jobs (history_runs.cc; gsrt). ---
   // Written in the batch transaction like jobs.
-  Status RecordTask(RunId run, const TaskRecord& task);
+  // With `end`, the row is written ended (one statement, not two: a task
+  // that ended in the batch it was submitted in, as a reused task).
+  Status RecordTask(RunId run, const TaskRecord& task,
+                    const TaskEnd* end = nullptr);
   Status RecordTaskEnd(RunId run, const TaskEnd& end);
   Status RecordRunEvent(RunId run, const RunEvent& event);
   // Every run, oldest first, with its counts.
@@ -228,7 +233,8 @@ class History {
   SqliteStatement find_reuse_;      // likewise
   SqliteStatement touch_reuse_;     // likewise
   SqliteStatement insert_hash_;     // likewise
-  SqliteStatement insert_task_;     // these three too
+  SqliteStatement insert_task_;     // these four too
+  SqliteStatement insert_ended_task_;
   SqliteStatement end_task_;
   SqliteStatement insert_event_;
 };

@@ -18,9 +18,11 @@ Status PrepareReuseStatement(SqliteDb& db, SqliteStatement* stmt,
   return Status::Ok();
 }
 
+// Column 7 is the last use: the result's making or its latest reuse.
 constexpr char kReuseColumns[] =
-    "SELECT key, call, operation, run_id, task_id, finished, last_used, "
-    "detail FROM reuse_results ";
+    "SELECT r.key, r.call, r.operation, r.run_id, r.task_id, r.finished, "
+    "max(r.last_used, coalesce(u.last_used, 0)), r.detail FROM reuse_results "
+    "r LEFT JOIN reuse_used u ON u.key = r.key ";
 
 StatusOr<ReuseEntry> ReuseFromRow(const SqliteStatement& s,
                                   const std::string& path) {
@@ -68,7 +70,7 @@ Status History::RecordReuse(const std::vector<ReuseEntry>& entries) {
 
 StatusOr<std::optional<ReuseEntry>> History::FindReuse(std::string_view key) {
   if (!find_reuse_.valid()) {
-    auto stmt = db_->Prepare(std::string(kReuseColumns) + "WHERE key = ?1");
+    auto stmt = db_->Prepare(std::string(kReuseColumns) + "WHERE r.key = ?1");
     if (!stmt.ok()) return stmt.status();
     find_reuse_ = std::move(stmt).value();
   }
@@ -88,8 +90,9 @@ StatusOr<std::optional<ReuseEntry>> History::FindReuse(std::string_view key) {
 
 StatusOr<std::optional<ReuseEntry>> History::FindReuseByCall(
     std::string_view call) {
-  auto stmt = db_->Prepare(std::string(kReuseColumns) +
-                           "WHERE call = ?1 ORDER BY finished DESC LIMIT 1");
+  auto stmt =
+      db_->Prepare(std::string(kReuseColumns) +
+                   "WHERE r.call = ?1 ORDER BY r.finished DESC LIMIT 1");
   if (!stmt.ok()) return stmt.status();
   stmt->BindText(1, call);
   StatusOr<bool> row = stmt->Step();
@@ -104,7 +107,7 @@ Status History::TouchReuse(const std::vector<std::string>& keys, Seconds when) {
   if (keys.empty()) return Status::Ok();
   if (Status s = PrepareReuseStatement(
           *db_, &touch_reuse_,
-          "UPDATE reuse_results SET last_used = ?2 WHERE key = ?1");
+          "INSERT OR REPLACE INTO reuse_used (key, last_used) VALUES (?1, ?2)");
       !s.ok())
     return s;
   return InOneTransaction([&]() -> Status {
@@ -118,8 +121,7 @@ Status History::TouchReuse(const std::vector<std::string>& keys, Seconds when) {
 }
 
 StatusOr<std::vector<ReuseEntry>> History::LoadReuse() {
-  auto stmt =
-      db_->Prepare(std::string(kReuseColumns) + "ORDER BY last_used, key");
+  auto stmt = db_->Prepare(std::string(kReuseColumns) + "ORDER BY 7, r.key");
   if (!stmt.ok()) return stmt.status();
   std::vector<ReuseEntry> entries;
   while (true) {
@@ -131,6 +133,19 @@ StatusOr<std::vector<ReuseEntry>> History::LoadReuse() {
     entries.push_back(std::move(e).value());
   }
   return entries;
+}
+
+StatusOr<std::vector<std::string>> History::LoadReuseKeys() {
+  auto stmt = db_->Prepare("SELECT key FROM reuse_results");
+  if (!stmt.ok()) return stmt.status();
+  std::vector<std::string> keys;
+  while (true) {
+    StatusOr<bool> row = stmt->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    keys.push_back(stmt->ColumnText(0));
+  }
+  return keys;
 }
 
 StatusOr<std::vector<FileHash>> History::LoadFileHashes() {
@@ -182,16 +197,24 @@ Status History::RecordFileHashes(const std::vector<FileHash>& hashes) {
 }
 
 Status History::DeleteReuse(std::string_view key) {
-  auto stmt = db_->Prepare("DELETE FROM reuse_results WHERE key = ?1");
-  if (!stmt.ok()) return stmt.status();
-  stmt->BindText(1, key);
-  return Write(*stmt);
+  for (const char* sql : {"DELETE FROM reuse_results WHERE key = ?1",
+                          "DELETE FROM reuse_used WHERE key = ?1"}) {
+    auto stmt = db_->Prepare(sql);
+    if (!stmt.ok()) return stmt.status();
+    stmt->BindText(1, key);
+    if (Status s = Write(*stmt); !s.ok()) return s;
+  }
+  return Status::Ok();
 }
 
 Status History::DeleteAllReuse() {
-  auto stmt = db_->Prepare("DELETE FROM reuse_results");
-  if (!stmt.ok()) return stmt.status();
-  return Write(*stmt);
+  for (const char* sql :
+       {"DELETE FROM reuse_results", "DELETE FROM reuse_used"}) {
+    auto stmt = db_->Prepare(sql);
+    if (!stmt.ok()) return stmt.status();
+    if (Status s = Write(*stmt); !s.ok()) return s;
+  }
+  return Status::Ok();
 }
 
 }  // namespace gs

@@ -266,9 +266,21 @@ DROP TABLE run_tasks;
 ALTER TABLE run_tasks_v8 RENAME TO run_tasks;
 )sql";
 
+// Version 9: when a result was last reused, in a narrow table of its own:
+// a run that reuses thousands of results writes small rows instead of
+// rewriting each result's row with its detail (~8 us a result). A result's
+// last use is the later of reuse_results.last_used (its making) and this.
+constexpr char kSchemaV9[] = R"sql(
+CREATE TABLE reuse_used (
+  key         TEXT PRIMARY KEY,
+  last_used   REAL NOT NULL
+) WITHOUT ROWID;
+)sql";
+
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
-    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3},
+    {4, kSchemaV4}, {5, kSchemaV5}, {6, kSchemaV6},
+    {7, kSchemaV7}, {8, kSchemaV8}, {9, kSchemaV9},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "runtime/base/sha256.h"
+#include "runtime/history/journal.h"
 
 namespace gs {
 
@@ -25,6 +26,17 @@ namespace {
 int64_t MtimeNs(const struct stat& st) {
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 +
          st.st_mtim.tv_nsec;
+}
+
+FileStamp StampFromStat(const struct stat& st) {
+  FileStamp s;
+  s.exists = true;
+  s.size = static_cast<int64_t>(st.st_size);
+  s.mtime_ns = MtimeNs(st);
+  s.ctime_ns =
+      static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  s.inode = static_cast<uint64_t>(st.st_ino);
+  return s;
 }
 
 Status Errno(const std::string& what, const std::string& path) {
@@ -59,17 +71,10 @@ Status LinkOrCopy(const std::string& from, const std::string& to) {
 }  // namespace
 
 FileStamp StampOf(const std::string& path, bool any_kind) {
-  FileStamp s;
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || (!any_kind && !S_ISREG(st.st_mode)))
-    return s;
-  s.exists = true;
-  s.size = static_cast<int64_t>(st.st_size);
-  s.mtime_ns = MtimeNs(st);
-  s.ctime_ns =
-      static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
-  s.inode = static_cast<uint64_t>(st.st_ino);
-  return s;
+    return FileStamp();
+  return StampFromStat(st);
 }
 
 bool StampStillHolds(const FileStamp& then, double learnt,
@@ -88,13 +93,20 @@ bool CachedHashHolds(const FileHash& cached, const FileStamp& now) {
          StampStillHolds(cached.stamp, cached.hashed, now);
 }
 
-StatusOr<StoredFile> ResultStore::Identify(const std::string& path) {
+StatusOr<StoredFile> ResultStore::Identify(const std::string& path,
+                                           ReadFacts* facts) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return Status::NotFound("no file " + path);
     return Errno("cannot read", path);
   }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::InvalidArgument(path + " is not a file");
+  }
   Sha256 sha;
+  ContentHash journal_hash;
   // Per thread, not per call: most outputs are small, and clearing a big
   // buffer for each would cost more than hashing them.
   static constexpr size_t kChunk = 1 << 16;
@@ -108,16 +120,27 @@ StatusOr<StoredFile> ResultStore::Identify(const std::string& path) {
       return s;
     }
     if (n == 0) break;
-    sha.Update(std::string_view(buf.get(), static_cast<size_t>(n)));
+    const std::string_view chunk(buf.get(), static_cast<size_t>(n));
+    sha.Update(chunk);
+    if (facts) journal_hash.Update(chunk);
+    // A short read of a regular file that reached the size fstat gave is
+    // its end: the read that would return 0 is saved (most inputs are
+    // smaller than a chunk). A file that grows meanwhile gets another
+    // stamp, so the hash is not kept for it.
+    if (static_cast<size_t>(n) < kChunk &&
+        sha.size() >= static_cast<uint64_t>(st.st_size))
+      break;
   }
-  struct stat st {};
-  const bool is_file = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   ::close(fd);
-  if (!is_file) return Status::InvalidArgument(path + " is not a file");
   StoredFile f;
   f.size = static_cast<int64_t>(sha.size());
   f.content = ContentId(sha.Hex(), sha.size());
   f.mtime_ns = MtimeNs(st);
+  if (facts) {
+    facts->stamp = StampFromStat(st);
+    facts->journal_id =
+        ContentVersionId(journal_hash.Digest(), journal_hash.size());
+  }
   return f;
 }
 

@@ -61,9 +61,15 @@ class ResultStore {
   // `dir` is created on the first Put (mode 0700).
   explicit ResultStore(std::string dir) : dir_(std::move(dir)) {}
 
+  // What one reading of a file can say besides its ContentId.
+  struct ReadFacts {
+    FileStamp stamp;         // taken as it was opened
+    std::string journal_id;  // ContentVersionId (journal.h)
+  };
   // The ContentId of the file at `path` (SHA-256 of its bytes); NotFound
-  // when there is none.
-  static StatusOr<StoredFile> Identify(const std::string& path);
+  // when there is none. One pass: open, fstat, read, close.
+  static StatusOr<StoredFile> Identify(const std::string& path,
+                                       ReadFacts* facts = nullptr);
 
   // Identifies the file at `path` and keeps its bytes in the store (a file
   // of that content there already is kept as it is).
