@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/base/clock.h"
@@ -119,8 +120,11 @@ class History {
   // The newest entry of `call` (ReuseCallOf), or nullopt: what a task that
   // must run is compared with.
   StatusOr<std::optional<ReuseEntry>> FindReuseByCall(std::string_view call);
-  // Sets last_used of `keys`; one transaction, as RecordReuse.
+  // Records that `keys` were reused at `when`: one row (table reuse_uses),
+  // folded into the results' rows every few dozen runs.
   Status TouchReuse(const std::vector<std::string>& keys, Seconds when);
+  // Each key's newest use not folded yet.
+  StatusOr<std::unordered_map<std::string, Seconds>> LoadReuseUses();
   // Every entry, least recently used first.
   StatusOr<std::vector<ReuseEntry>> LoadReuse();
   // The keys of every entry, in no order (the cache's filter of misses).

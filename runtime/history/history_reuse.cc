@@ -1,7 +1,10 @@
 // History: results that last across runs (table reuse_results,
 // docs/reuse.md): one row per reuse key, the newest task that computed it.
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 
 #include "runtime/history/history.h"
 
@@ -18,11 +21,43 @@ Status PrepareReuseStatement(SqliteDb& db, SqliteStatement* stmt,
   return Status::Ok();
 }
 
-// Column 7 is the last use: the result's making or its latest reuse.
 constexpr char kReuseColumns[] =
-    "SELECT r.key, r.call, r.operation, r.run_id, r.task_id, r.finished, "
-    "max(r.last_used, coalesce(u.last_used, 0)), r.detail FROM reuse_results "
-    "r LEFT JOIN reuse_used u ON u.key = r.key ";
+    "SELECT key, call, operation, run_id, task_id, finished, last_used, "
+    "detail FROM reuse_results ";
+
+// Rows of reuse_uses, and bytes of keys (a million keys), kept before
+// they are folded into reuse_results.
+constexpr int64_t kUsesKept = 32;
+constexpr int64_t kUseBytesKept = 16 << 20;
+
+// A key's 32 hex digits as 16 bytes (a reuse_uses blob's unit); false for
+// anything else.
+bool PackKey(std::string_view key, std::string* out) {
+  if (key.size() != 32) return false;
+  for (size_t i = 0; i < 32; i += 2) {
+    int byte = 0;
+    for (size_t j = i; j < i + 2; ++j) {
+      const char c = key[j];
+      const int digit = c >= '0' && c <= '9'   ? c - '0'
+                        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                               : -1;
+      if (digit < 0) return false;
+      byte = byte << 4 | digit;
+    }
+    out->push_back(static_cast<char>(byte));
+  }
+  return true;
+}
+
+std::string UnpackKey(std::string_view packed) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string key;
+  for (char c : packed) {
+    key += kHex[static_cast<unsigned char>(c) >> 4];
+    key += kHex[static_cast<unsigned char>(c) & 15];
+  }
+  return key;
+}
 
 StatusOr<ReuseEntry> ReuseFromRow(const SqliteStatement& s,
                                   const std::string& path) {
@@ -70,7 +105,7 @@ Status History::RecordReuse(const std::vector<ReuseEntry>& entries) {
 
 StatusOr<std::optional<ReuseEntry>> History::FindReuse(std::string_view key) {
   if (!find_reuse_.valid()) {
-    auto stmt = db_->Prepare(std::string(kReuseColumns) + "WHERE r.key = ?1");
+    auto stmt = db_->Prepare(std::string(kReuseColumns) + "WHERE key = ?1");
     if (!stmt.ok()) return stmt.status();
     find_reuse_ = std::move(stmt).value();
   }
@@ -90,9 +125,8 @@ StatusOr<std::optional<ReuseEntry>> History::FindReuse(std::string_view key) {
 
 StatusOr<std::optional<ReuseEntry>> History::FindReuseByCall(
     std::string_view call) {
-  auto stmt =
-      db_->Prepare(std::string(kReuseColumns) +
-                   "WHERE r.call = ?1 ORDER BY r.finished DESC LIMIT 1");
+  auto stmt = db_->Prepare(std::string(kReuseColumns) +
+                           "WHERE call = ?1 ORDER BY finished DESC LIMIT 1");
   if (!stmt.ok()) return stmt.status();
   stmt->BindText(1, call);
   StatusOr<bool> row = stmt->Step();
@@ -103,26 +137,63 @@ StatusOr<std::optional<ReuseEntry>> History::FindReuseByCall(
   return std::optional<ReuseEntry>(std::move(e).value());
 }
 
+StatusOr<std::unordered_map<std::string, Seconds>> History::LoadReuseUses() {
+  auto stmt = db_->Prepare("SELECT used, keys FROM reuse_uses");
+  if (!stmt.ok()) return stmt.status();
+  std::unordered_map<std::string, Seconds> uses;
+  while (true) {
+    StatusOr<bool> row = stmt->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    const Seconds used = stmt->ColumnDouble(0);
+    const std::string keys = stmt->ColumnBlob(1);
+    for (size_t i = 0; i + 16 <= keys.size(); i += 16) {
+      Seconds& last = uses[UnpackKey(std::string_view(keys).substr(i, 16))];
+      last = std::max(last, used);
+    }
+  }
+  return uses;
+}
+
 Status History::TouchReuse(const std::vector<std::string>& keys, Seconds when) {
   if (keys.empty()) return Status::Ok();
-  if (Status s = PrepareReuseStatement(
-          *db_, &touch_reuse_,
-          "INSERT OR REPLACE INTO reuse_used (key, last_used) VALUES (?1, ?2)");
-      !s.ok())
-    return s;
+  std::string packed;
+  packed.reserve(keys.size() * 16);
+  for (const std::string& key : keys) PackKey(key, &packed);
   return InOneTransaction([&]() -> Status {
-    for (const std::string& key : keys) {
-      touch_reuse_.BindText(1, key);
-      touch_reuse_.BindDouble(2, when);
-      if (Status s = touch_reuse_.Run(); !s.ok()) return s;
+    auto insert =
+        db_->Prepare("INSERT INTO reuse_uses (used, keys) VALUES (?1, ?2)");
+    if (!insert.ok()) return insert.status();
+    insert->BindDouble(1, when);
+    insert->BindBlob(2, packed);
+    if (Status s = insert->Run(); !s.ok()) return s;
+    StatusOr<int64_t> rows = db_->QueryInt("SELECT count(*) FROM reuse_uses");
+    if (!rows.ok()) return rows.status();
+    StatusOr<int64_t> bytes =
+        db_->QueryInt("SELECT coalesce(sum(length(keys)), 0) FROM reuse_uses");
+    if (!bytes.ok()) return bytes.status();
+    if (*rows <= kUsesKept && *bytes <= kUseBytesKept) return Status::Ok();
+    // Folded: each result's newest use into its row, then the rows go.
+    auto uses = LoadReuseUses();
+    if (!uses.ok()) return uses.status();
+    auto update = db_->Prepare(
+        "UPDATE reuse_results SET last_used = max(last_used, ?2) WHERE key "
+        "= ?1");
+    if (!update.ok()) return update.status();
+    for (const auto& [key, used] : *uses) {
+      update->BindText(1, key);
+      update->BindDouble(2, used);
+      if (Status s = update->Run(); !s.ok()) return s;
     }
-    return Status::Ok();
+    return db_->Exec("DELETE FROM reuse_uses");
   });
 }
 
 StatusOr<std::vector<ReuseEntry>> History::LoadReuse() {
-  auto stmt = db_->Prepare(std::string(kReuseColumns) + "ORDER BY 7, r.key");
+  auto stmt = db_->Prepare(kReuseColumns);
   if (!stmt.ok()) return stmt.status();
+  auto uses = LoadReuseUses();
+  if (!uses.ok()) return uses.status();
   std::vector<ReuseEntry> entries;
   while (true) {
     StatusOr<bool> row = stmt->Step();
@@ -130,8 +201,15 @@ StatusOr<std::vector<ReuseEntry>> History::LoadReuse() {
     if (!*row) break;
     StatusOr<ReuseEntry> e = ReuseFromRow(*stmt, path());
     if (!e.ok()) return e.status();
+    if (auto used = uses->find(e->key); used != uses->end())
+      e->last_used = std::max(e->last_used, used->second);
     entries.push_back(std::move(e).value());
   }
+  std::sort(entries.begin(), entries.end(),
+            [](const ReuseEntry& a, const ReuseEntry& b) {
+              return std::tie(a.last_used, a.key) <
+                     std::tie(b.last_used, b.key);
+            });
   return entries;
 }
 
@@ -197,19 +275,16 @@ Status History::RecordFileHashes(const std::vector<FileHash>& hashes) {
 }
 
 Status History::DeleteReuse(std::string_view key) {
-  for (const char* sql : {"DELETE FROM reuse_results WHERE key = ?1",
-                          "DELETE FROM reuse_used WHERE key = ?1"}) {
-    auto stmt = db_->Prepare(sql);
-    if (!stmt.ok()) return stmt.status();
-    stmt->BindText(1, key);
-    if (Status s = Write(*stmt); !s.ok()) return s;
-  }
-  return Status::Ok();
+  // Its uses in reuse_uses stay until they are folded: they name nothing.
+  auto stmt = db_->Prepare("DELETE FROM reuse_results WHERE key = ?1");
+  if (!stmt.ok()) return stmt.status();
+  stmt->BindText(1, key);
+  return Write(*stmt);
 }
 
 Status History::DeleteAllReuse() {
   for (const char* sql :
-       {"DELETE FROM reuse_results", "DELETE FROM reuse_used"}) {
+       {"DELETE FROM reuse_results", "DELETE FROM reuse_uses"}) {
     auto stmt = db_->Prepare(sql);
     if (!stmt.ok()) return stmt.status();
     if (Status s = Write(*stmt); !s.ok()) return s;

@@ -266,15 +266,17 @@ DROP TABLE run_tasks;
 ALTER TABLE run_tasks_v8 RENAME TO run_tasks;
 )sql";
 
-// Version 9: when a result was last reused, in a narrow table of its own:
-// a run that reuses thousands of results writes small rows instead of
-// rewriting each result's row with its detail (~8 us a result). A result's
-// last use is the later of reuse_results.last_used (its making) and this.
+// Version 9: the results a run reused, one row a run (their keys packed in
+// a blob), instead of an update of each result's row with its detail (~8
+// us a result). A result's last use is the later of
+// reuse_results.last_used and the newest row naming it; rows are folded
+// into reuse_results now and then (History::TouchReuse).
 constexpr char kSchemaV9[] = R"sql(
-CREATE TABLE reuse_used (
-  key         TEXT PRIMARY KEY,
-  last_used   REAL NOT NULL
-) WITHOUT ROWID;
+CREATE TABLE reuse_uses (
+  id          INTEGER PRIMARY KEY,
+  used        REAL NOT NULL,
+  keys        BLOB NOT NULL
+);
 )sql";
 
 constexpr Migration kMigrations[] = {

@@ -3,16 +3,13 @@
 // reuse_results so that a later run of the same work dir, with reuse on,
 // can put its outputs in place instead of running it. No I/O here.
 //
-// The key names what the task computes from what: the operation, the
-// identity of its code (of the operation's function, or of the whole
-// worker where that cannot be read), the encoded scalar arguments, the content
-// of every file it reads (SHA-256, never a date) and the user path of every
-// file it writes. Because inputs are named by content, a task whose inputs
-// came out byte-identical from a producer that had to run again still
-// matches (early cutoff). The call names the task without what it reads:
-// the operation and the user paths it reads and writes; a task that must
-// run is compared with the newest entry of its call to say why
-// (ExplainMiss).
+// The key names what the task computes from what: the operation, its
+// code's identity (its function's, or the whole worker's), the encoded
+// scalar arguments, the content of every file it reads (SHA-256, never a
+// date) and the user path of every file it writes. Inputs named by content
+// make early cutoff. The call names the task without what it reads (the
+// operation, the user paths it reads and writes): a task that must run is
+// compared with the newest entry of its call to say why (ExplainMiss).
 #ifndef GSRT_RUNTIME_HISTORY_REUSE_ENTRY_H_
 #define GSRT_RUNTIME_HISTORY_REUSE_ENTRY_H_
 

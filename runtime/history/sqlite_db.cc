@@ -50,6 +50,12 @@ void SqliteStatement::BindText(int index, std::string_view value) {
   assert(rc == SQLITE_OK);
 }
 
+void SqliteStatement::BindBlob(int index, std::string_view value) {
+  [[maybe_unused]] int rc = sqlite3_bind_blob64(stmt_, index, value.data(),
+                                                value.size(), SQLITE_TRANSIENT);
+  assert(rc == SQLITE_OK);
+}
+
 void SqliteStatement::BindOptionalInt(int index,
                                       const std::optional<int64_t>& value) {
   if (value.has_value()) {
@@ -107,6 +113,13 @@ std::string SqliteStatement::ColumnText(int column) const {
   const unsigned char* text = sqlite3_column_text(stmt_, column);
   if (text == nullptr) return std::string();
   return std::string(reinterpret_cast<const char*>(text),
+                     sqlite3_column_bytes(stmt_, column));
+}
+
+std::string SqliteStatement::ColumnBlob(int column) const {
+  const void* bytes = sqlite3_column_blob(stmt_, column);
+  if (bytes == nullptr) return std::string();
+  return std::string(static_cast<const char*>(bytes),
                      sqlite3_column_bytes(stmt_, column));
 }
 

@@ -39,6 +39,8 @@ class SqliteStatement {
   void BindDouble(int index, double value);
   // The text is copied by SQLite, so `value` may die after the call.
   void BindText(int index, std::string_view value);
+  // Bytes, not text: NULs included, no encoding.
+  void BindBlob(int index, std::string_view value);
   void BindOptionalInt(int index, const std::optional<int64_t>& value);
   // Binds NULL for values <= 0, which mean "unknown" for timestamps.
   void BindTimeOrNull(int index, double seconds);
@@ -53,6 +55,7 @@ class SqliteStatement {
   int64_t ColumnInt(int column) const;
   double ColumnDouble(int column) const;
   std::string ColumnText(int column) const;
+  std::string ColumnBlob(int column) const;
 
  private:
   friend class SqliteDb;

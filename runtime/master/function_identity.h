@@ -1,22 +1,15 @@
 // The identity of one operation's code in a worker binary: a hash of every
 // function and datum its function can reach, so that a worker rebuilt with
-// one function changed reruns only that operation's tasks (docs/reuse.md,
-// "The function's code").
+// one function changed reruns only that operation's tasks.
 //
-// Read from an x86-64 ELF worker linked with --emit-relocs and compiled
-// with -ffunction-sections (gsrt_add_application does both): the symbol
-// table gives each function's and object's bytes, the kept relocations
-// what each refers to. Starting at the operation's function (its IDL name),
-// its generated trampoline (`tramp_<op>`) and the static initializers, the
-// closure follows every relocation and every 4-byte PC-relative word that
-// lands on a function's first byte (a call the assembler resolved within
-// one section). Each piece is hashed with the fields relocations fill in
-// left out and replaced by what they name, so moving code does not change
-// the identity of code that did not change. Data without a symbol (string
-// literals, constants, jump tables) is taken from the address referred to
-// up to the next address anything refers to or a symbol starts.
-// Functions of shared libraries are named, not hashed (the caller adds the
-// application's libraries' bytes, worker_identity.h).
+// Read from an x86-64 ELF worker linked with --emit-relocs (and compiled
+// with -ffunction-sections: gsrt_add_application does both). From the
+// function, its `tramp_<op>` and the static initializers, the closure
+// follows every kept relocation and every PC-relative word that lands on a
+// function's first byte; each piece is hashed with relocated fields
+// replaced by what they name, so code that only moved keeps its identity.
+// Shared libraries' functions are named, not hashed. docs/reuse.md, "The
+// function's code", says what is followed and what is not.
 #ifndef GSRT_RUNTIME_MASTER_FUNCTION_IDENTITY_H_
 #define GSRT_RUNTIME_MASTER_FUNCTION_IDENTITY_H_
 

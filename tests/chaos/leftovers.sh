@@ -50,7 +50,7 @@ batch_jobs() {
 # the master killed in the round.
 # - par/ holds the program's files and .gsrt only (the comparison with the
 #   sequential run checks the files);
-# - .gsrt holds the history, the lock, last_job, logs/ and the evidence of
+# - .gsrt holds the history, the lock, last_job, code-facts, logs/ and the evidence of
 #   failed attempts (failed/): no data/ (GS_Off removes the versions), no
 #   jobs/ sandbox, no unsaved/ final version;
 # - a host's work dir holds its installed bin/, logs/, failed/, its owner
@@ -66,7 +66,7 @@ stray_files() {
   local rdir=$1 disturbed=$2 e node f
   for e in "$rdir"/par/.gsrt/*; do
     case "${e##*/}" in
-      history.db | lock | last_job | failed | logs) ;;
+      history.db | lock | last_job | failed | logs | code-facts) ;;
       *) echo "unexpected ${e#"$root"/}" ;;
     esac
   done
