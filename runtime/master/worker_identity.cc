@@ -197,14 +197,16 @@ CodeIdentity ReadCodeIdentity(const std::string& worker_path,
       return it->second;
     if (c.read && !c.functions && c.image.empty()) {
       // Learnt by an earlier run: read the worker now, if unchanged.
+      std::string bytes;
       if (!StampStillHolds(c.facts.sources[0].stamp, c.facts.learnt,
                            StampOf(worker_path)) ||
           !RealFileSystem()
                .Read(worker_path,
-                     [&](std::string_view chunk) { c.image.append(chunk); })
+                     [&](std::string_view chunk) { bytes.append(chunk); })
                .ok()) {
         return "";
       }
+      c.image = std::move(bytes);
       c.read = false;
     }
     if (!c.read) {

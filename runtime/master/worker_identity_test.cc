@@ -109,6 +109,47 @@ TEST(WorkerIdentityTest, ReadCodeIdentityKeepsWhatItLearnt) {
   EXPECT_NE(after.worker, first.worker);
 }
 
+// Each operation's identity is its function's code: kept in the facts, the
+// same when a later run reads the worker again, and moved only for the
+// function that changed when the worker is rebuilt.
+TEST(WorkerIdentityTest, ReadCodeIdentityNamesEachFunctionsCode) {
+  namespace fs = std::filesystem;
+  TempDir dir;
+  const std::string worker = dir / "app-worker";
+  const std::string work_dir = dir / ".gsrt";
+  fs::create_directories(work_dir);
+  fs::copy_file(GSRT_PROBE_base, worker);
+  CodeIdentity code = ReadCodeIdentity(worker, work_dir);
+  const std::string alpha = code.Of("alpha"), beta = code.Of("beta");
+  EXPECT_EQ(alpha.rfind("f:", 0), 0u) << alpha;
+  EXPECT_NE(alpha, beta);
+  EXPECT_EQ(code.Of("no_such_function"), code.worker)
+      << "the whole worker stands in";
+  // A later run whose facts hold: the worker is read again for the
+  // functions the facts do not name yet, and gives the same identities.
+  std::ifstream in(work_dir + "/code-facts");
+  std::stringstream text;
+  text << in.rdbuf();
+  CodeFacts facts;
+  ASSERT_TRUE(ParseCodeFacts(text.str(), &facts));
+  EXPECT_EQ(facts.functions["alpha"], alpha);
+  facts.learnt += 10;  // as if learnt well after the copy (racily clean)
+  facts.functions.erase("beta");
+  ASSERT_TRUE(
+      WriteFileAtomically(work_dir + "/code-facts", FormatCodeFacts(facts))
+          .ok());
+  CodeIdentity again = ReadCodeIdentity(worker, work_dir);
+  EXPECT_EQ(again.Of("alpha"), alpha);
+  EXPECT_EQ(again.Of("beta"), beta);
+  // Rebuilt with alpha changed: alpha moves, beta does not.
+  fs::remove(worker);
+  fs::copy_file(GSRT_PROBE_ALPHA, worker);
+  CodeIdentity rebuilt = ReadCodeIdentity(worker, work_dir);
+  EXPECT_NE(rebuilt.Of("alpha"), alpha);
+  EXPECT_EQ(rebuilt.Of("beta"), beta);
+  EXPECT_NE(rebuilt.worker, code.worker);
+}
+
 TEST(WorkerIdentityTest, ReadCodeIdentityOfAnUnreadableWorkerIsUnique) {
   TempDir dir;
   CodeIdentity a = ReadCodeIdentity(dir / "none", "");
