@@ -2,7 +2,8 @@
 # Builds the runtime with sanitizers (clang) and runs the tests of the
 # parts that take outside input or run threads (docs/reliability.md):
 #
-#   scripts/sanitize.sh asan   ASan+UBSan in build-asan/: parsers, config,
+#   scripts/sanitize.sh asan   ASan+UBSan in build-asan/: parsers (the IDL,
+#                              the worker's ELF file), config,
 #                              base, worker, history, engine, local adapter,
 #                              agent (protocol, serve, pipes), pilots
 #   scripts/sanitize.sh tsan   TSan in build-tsan/: the threaded ones
@@ -24,7 +25,8 @@ asan_tests=(
   config_test config_validate_test config_yaml_test
   file_io_test file_system_test hashing_test process_spawn_test units_test
   worker_args_test worker_main_test
-  history_test history_journal_test journal_test
+  history_test history_journal_test history_reuse_test journal_test
+  function_identity_test code_facts_test
   engine_test engine_files_test engine_faults_test engine_resume_test
   outcome_plan_test
   job_files_test local_adapter_test sandbox_pool_test worker_command_test
