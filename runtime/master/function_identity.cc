@@ -320,124 +320,161 @@ StatusOr<std::unique_ptr<FunctionIdentities>> FunctionIdentities::Read(
 
 size_t FunctionIdentities::last_pieces() const { return impl_->last_pieces; }
 
-StatusOr<std::string> FunctionIdentities::Of(std::string_view function) {
-  Impl& m = *impl_;
-  // A piece to hash: a unit (>= 0) or anonymous data [start, end).
-  struct Piece {
-    int unit;
-    uint64_t start, end;
-    bool operator<(const Piece& o) const {
-      return std::tie(start, end, unit) < std::tie(o.start, o.end, o.unit);
+namespace function_identity_internal {
+
+// A piece to hash: a unit (>= 0) or anonymous data [start, end).
+struct Piece {
+  int unit;
+  uint64_t start, end;
+  bool operator<(const Piece& o) const {
+    return std::tie(start, end, unit) < std::tie(o.start, o.end, o.unit);
+  }
+};
+
+// The pieces one function reaches, found and hashed as they are met.
+class Closure {
+ public:
+  explicit Closure(const FunctionIdentities::Impl& m) : m_(m) {}
+
+  // The function, its trampoline and the static initializers; false when
+  // the worker has no function of that name.
+  bool AddRoots(std::string_view function) {
+    bool found = false;
+    for (auto [it, end] = m_.units_named.equal_range(std::string(function));
+         it != end; ++it) {
+      if (m_.units[it->second].code) {
+        VisitUnit(it->second);
+        found = true;
+      }
     }
-  };
-  std::set<Piece> seen;
-  std::vector<Piece> work;
-  auto visit = [&](const Piece& p) {
-    if (seen.insert(p).second) work.push_back(p);
-  };
-  auto visit_unit = [&](int u) {
-    visit({u, m.units[u].start, m.units[u].end});
-  };
-  bool found = false;
-  for (auto [it, end] = m.units_named.equal_range(std::string(function));
-       it != end; ++it) {
-    if (m.units[it->second].code) {
-      visit_unit(it->second);
-      found = true;
+    for (auto [it, end] =
+             m_.units_named.equal_range("tramp_" + std::string(function));
+         it != end; ++it) {
+      VisitUnit(it->second);
     }
-  }
-  if (!found) {
-    return Status::NotFound("the worker defines no function " +
-                            std::string(function));
-  }
-  for (auto [it, end] =
-           m.units_named.equal_range("tramp_" + std::string(function));
-       it != end; ++it) {
-    visit_unit(it->second);
-  }
-  // What runs before any function: the static initializers.
-  for (const ElfSection& s : m.sections) {
-    if (s.name == ".init_array" || s.name == ".preinit_array") {
-      visit({-1, s.address, s.address + s.size});
+    for (const ElfSection& s : m_.sections) {
+      if (s.name == ".init_array" || s.name == ".preinit_array")
+        Visit({-1, s.address, s.address + s.size});
     }
+    return found;
   }
-  std::vector<std::string> lines;
-  while (!work.empty()) {
-    const Piece p = work.back();
-    work.pop_back();
-    const int section =
-        p.unit >= 0 ? m.units[p.unit].section : m.SectionAt(p.start);
-    if (section < 0) continue;
-    std::string bytes(m.BytesOf(section, p.start, p.end));
+
+  // "name digest" of every piece reached, sorted.
+  std::vector<std::string> HashAll() {
+    std::vector<std::string> lines;
+    while (!work_.empty()) {
+      const Piece p = work_.back();
+      work_.pop_back();
+      const int section =
+          p.unit >= 0 ? m_.units[p.unit].section : m_.SectionAt(p.start);
+      if (section >= 0) lines.push_back(Hash(p, section));
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  }
+
+ private:
+  void Visit(const Piece& p) {
+    if (seen_.insert(p).second) work_.push_back(p);
+  }
+  void VisitUnit(int u) { Visit({u, m_.units[u].start, m_.units[u].end}); }
+
+  // The piece's bytes with what relocations fill in left out, and what
+  // they refer to.
+  std::string Hash(const Piece& p, int section) {
+    std::string bytes(m_.BytesOf(section, p.start, p.end));
     std::vector<bool> filled(bytes.size(), false);
     std::string refs;
     auto first = std::lower_bound(
-        m.relocations.begin(), m.relocations.end(), p.start,
+        m_.relocations.begin(), m_.relocations.end(), p.start,
         [](const Relocation& r, uint64_t a) { return r.at < a; });
-    for (auto r = first; r != m.relocations.end() && r->at < p.end; ++r) {
+    for (auto r = first; r != m_.relocations.end() && r->at < p.end; ++r) {
       const uint64_t at = r->at - p.start;
       for (int b = 0; b < r->field.size && at + b < bytes.size(); ++b) {
         bytes[at + b] = 0;
         filled[at + b] = true;
       }
       refs += "@" + std::to_string(at) + ":" + std::to_string(r->type) + ":";
-      const ElfSymbol& s = m.symbols[r->symbol];
-      if (s.section == SHN_UNDEF || s.type == STT_TLS) {
-        refs += "U" + s.name + "+" + std::to_string(r->addend);
-        continue;
-      }
-      if (s.type != STT_SECTION && m.unit_of_symbol[r->symbol] >= 0) {
-        refs += "N" + s.name + "+" + std::to_string(r->addend);
-        visit_unit(m.unit_of_symbol[r->symbol]);
-        continue;
-      }
-      uint64_t lo, hi;
-      m.TargetRange(*r, &lo, &hi);
-      const std::vector<int> over = m.UnitsOver(lo, hi);
-      for (int u : over) {
-        refs += "A" + m.units[u].name + "+" +
-                std::to_string(static_cast<int64_t>(lo - m.units[u].start));
-        visit_unit(u);
-      }
-      for (uint64_t a : {lo, hi}) {
-        uint64_t start, end;
-        if (m.PieceAt(a, &start, &end)) {
-          refs += "P+" + std::to_string(a - start);
-          visit({-1, start, end});
-        }
-      }
-      if (over.empty()) refs += "X";
+      Describe(*r, &refs);
     }
-    if (p.unit >= 0 && m.units[p.unit].code && bytes.size() >= 4) {
-      // Calls and jumps the assembler resolved (to a function of the same
-      // section) have no relocation: a 4-byte word that, read as an offset
-      // from its end, lands on a function's first byte is taken as one.
-      for (size_t i = 0; i + 4 <= bytes.size(); ++i) {
-        if (filled[i] || filled[i + 1] || filled[i + 2] || filled[i + 3]) {
-          continue;
-        }
-        int32_t offset;
-        std::memcpy(&offset, bytes.data() + i, 4);
-        const uint64_t target = p.start + i + 4 + offset;
-        auto f = m.function_at.find(target);
-        if (f == m.function_at.end() || target == p.start) continue;
-        std::memset(bytes.data() + i, 0, 4);
-        refs += "@" + std::to_string(i) + ":C" + m.units[f->second].name;
-        visit_unit(f->second);
-        i += 3;
-      }
-    }
+    if (p.unit >= 0 && m_.units[p.unit].code)
+      ScanResolvedCalls(p, &bytes, filled, &refs);
     Sha256 piece;
     piece.Update(bytes);
     piece.Update(std::to_string(p.end - p.start));
     piece.Update(refs);
-    lines.push_back((p.unit >= 0 ? m.units[p.unit].name : std::string("-")) +
-                    " " + piece.Hex());
+    return (p.unit >= 0 ? m_.units[p.unit].name : std::string("-")) + " " +
+           piece.Hex();
   }
-  std::sort(lines.begin(), lines.end());
+
+  // What relocation `r` names, by name and offset, never by address;
+  // what it reaches is visited.
+  void Describe(const Relocation& r, std::string* refs) {
+    const ElfSymbol& s = m_.symbols[r.symbol];
+    if (s.section == SHN_UNDEF || s.type == STT_TLS) {
+      *refs += "U" + s.name + "+" + std::to_string(r.addend);
+      return;
+    }
+    if (s.type != STT_SECTION && m_.unit_of_symbol[r.symbol] >= 0) {
+      *refs += "N" + s.name + "+" + std::to_string(r.addend);
+      VisitUnit(m_.unit_of_symbol[r.symbol]);
+      return;
+    }
+    uint64_t lo, hi;
+    m_.TargetRange(r, &lo, &hi);
+    const std::vector<int> over = m_.UnitsOver(lo, hi);
+    for (int u : over) {
+      *refs += "A" + m_.units[u].name + "+" +
+               std::to_string(static_cast<int64_t>(lo - m_.units[u].start));
+      VisitUnit(u);
+    }
+    for (uint64_t a : {lo, hi}) {
+      uint64_t start, end;
+      if (m_.PieceAt(a, &start, &end)) {
+        *refs += "P+" + std::to_string(a - start);
+        Visit({-1, start, end});
+      }
+    }
+    if (over.empty()) *refs += "X";
+  }
+
+  // Calls and jumps the assembler resolved (to a function of the same
+  // section) have no relocation: a 4-byte word that, read as an offset
+  // from its end, lands on a function's first byte is taken as one.
+  void ScanResolvedCalls(const Piece& p, std::string* bytes,
+                         const std::vector<bool>& filled, std::string* refs) {
+    for (size_t i = 0; i + 4 <= bytes->size(); ++i) {
+      if (filled[i] || filled[i + 1] || filled[i + 2] || filled[i + 3])
+        continue;
+      int32_t offset;
+      std::memcpy(&offset, bytes->data() + i, 4);
+      const uint64_t target = p.start + i + 4 + offset;
+      auto f = m_.function_at.find(target);
+      if (f == m_.function_at.end() || target == p.start) continue;
+      std::memset(bytes->data() + i, 0, 4);
+      *refs += "@" + std::to_string(i) + ":C" + m_.units[f->second].name;
+      VisitUnit(f->second);
+      i += 3;
+    }
+  }
+
+  const FunctionIdentities::Impl& m_;
+  std::set<Piece> seen_;
+  std::vector<Piece> work_;
+};
+
+}  // namespace function_identity_internal
+
+StatusOr<std::string> FunctionIdentities::Of(std::string_view function) {
+  function_identity_internal::Closure closure(*impl_);
+  if (!closure.AddRoots(function)) {
+    return Status::NotFound("the worker defines no function " +
+                            std::string(function));
+  }
+  const std::vector<std::string> lines = closure.HashAll();
   Sha256 all;
   for (const std::string& line : lines) all.Update(line + "\n");
-  m.last_pieces = lines.size();
+  impl_->last_pieces = lines.size();
   return "f:" + all.Hex().substr(0, 32);
 }
 

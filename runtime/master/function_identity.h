@@ -39,8 +39,9 @@ class FunctionIdentities {
   // hashed: for tests and the docs' figures.
   size_t last_pieces() const;
 
+  struct Impl;  // the image's tables (function_identity.cc)
+
  private:
-  struct Impl;
   explicit FunctionIdentities(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
