@@ -55,6 +55,9 @@ class Engine::JournalLink final : public ResumeJournal::Site {
   void SetOnlyCopy(VersionId v, HostId host) REQUIRES(e_.mu_) override {
     e_.mover_.places().SetOnlyCopy(v, host);
   }
+  void Resumed(TaskId t) REQUIRES(e_.mu_) override {
+    if (e_.memory_.cache) e_.memory_.cache->Adopted(t);
+  }
   std::string KnownContentId(VersionId v) const REQUIRES(e_.mu_) override {
     return e_.memory_.cache ? e_.memory_.cache->JournalIdOf(v) : "";
   }

@@ -49,6 +49,21 @@ bool ResultCache::Hold(TaskId t) {
   return true;
 }
 
+void ResultCache::Adopted(TaskId t) {
+  if (checked_.size() <= t)
+    checked_.resize(std::max<size_t>(t + 1, env_.graph->num_tasks()));
+  checked_[t] = true;
+  const Task& task = env_.graph->task(t);
+  if (env_.never_reuse.count((*env_.ops)[task.op].name)) return;
+  Adoption& a = adopted_[t];
+  // Copied now: the master takes a synchronous task's results away.
+  if (auto r = env_.results->find(t); r != env_.results->end())
+    a.results = r->second;
+  a.finished = env_.clock->Now();
+  held_.push_back(t);
+  RequestStep();
+}
+
 void ResultCache::Finished(TaskId t) {
   auto it = running_.find(t);
   if (it != running_.end()) {
@@ -148,7 +163,9 @@ bool ResultCache::Step(Mutex& mu) {
         const FileAccess* acc = graph.accesses(t);
         for (uint32_t i = 0; i < task.num_files; ++i) {
           VersionId v = acc[i].out;
-          if (v == kNoVersion || ids_.count(v) || unknowable_.count(v) ||
+          // Known as an input only (an adopted task's reader hashed it):
+          // stored all the same.
+          if (v == kNoVersion || in_store_.count(v) || unknowable_.count(v) ||
               fetching_.count(v) || !being_stored.insert(v).second)
             continue;
           if (site_->OnMaster(v)) {
@@ -200,6 +217,7 @@ bool ResultCache::Step(Mutex& mu) {
 
     std::vector<ReuseEntry> records;
     std::vector<Candidate> candidates;
+    int adopted_done = 0;
     {
       MutexLock lock(&mu);
       const TaskGraph& graph = *env_.graph;
@@ -207,6 +225,7 @@ bool ResultCache::Step(Mutex& mu) {
         if (s.ok) {
           ids_[s.v] = s.stored.content;
           stored_[s.v] = s.stored;
+          in_store_.insert(s.v);
         } else {
           unknowable_.insert(s.v);
         }
@@ -273,6 +292,19 @@ bool ResultCache::Step(Mutex& mu) {
         }
         if (!known) {
           waiting_held.push_back(t);
+        } else if (auto a = adopted_.find(t); a != adopted_.end()) {
+          // Resumed from the journal: done already. With its inputs known
+          // its entry is made as for a task that ran: its outputs go to
+          // the store, and the entry is recorded once they are there.
+          if (!unknown) {
+            ReuseEntry e = EntryOf(t);
+            e.results = std::move(a->second.results);
+            e.finished = a->second.finished;
+            running_[t] = std::move(e);
+            finished_.push_back(t);
+            ++adopted_done;
+          }
+          adopted_.erase(a);
         } else if (unknown) {
           site_->Release(t);  // runs, and records nothing
         } else {
@@ -285,7 +317,7 @@ bool ResultCache::Step(Mutex& mu) {
       held_.insert(held_.end(), waiting_held.begin(), waiting_held.end());
     }
     if (stores.empty() && to_hash.empty() && records.empty() &&
-        candidates.empty())
+        candidates.empty() && adopted_done == 0)
       break;
     did = true;
 
@@ -396,6 +428,7 @@ void ResultCache::ReuseLocked(Candidate& c) {
   for (const ReuseOutput& o : c.found.outputs) {
     VersionId v = acc[o.param].out;
     ids_[v] = o.content;
+    in_store_.insert(v);
     site_->Placed(v, static_cast<uint64_t>(o.size));
   }
   if ((*env_.ops)[task.op].synchronous)

@@ -90,6 +90,9 @@ class ResultCache {
   bool Hold(TaskId task);
   // A task ran and finished: its outputs go to the store (post Step).
   void Finished(TaskId task);
+  // A task done by resuming an interrupted run (the journal): once its
+  // inputs are known, its entry is made as for Finished.
+  void Adopted(TaskId task);
   // An output Site::Fetch was asked for came (`ok`) or could not.
   void Fetched(VersionId v, bool ok);
   // Nothing held, nothing to store, no fetch out.
@@ -160,7 +163,12 @@ class ResultCache {
   // Under the engine's mutex.
   std::vector<bool> checked_;            // by task
   std::vector<std::string> code_of_op_;  // by operation; "" = not read yet
-  std::vector<TaskId> held_;
+  std::vector<TaskId> held_;  // and adopted tasks whose inputs are unknown
+  struct Adoption {
+    std::string results;
+    Seconds finished = 0;
+  };
+  std::unordered_map<TaskId, Adoption> adopted_;
   bool step_posted_ = false;
   std::vector<TaskId> finished_;
   // Outputs to fetch, and those out being fetched, with their tasks.
@@ -170,6 +178,9 @@ class ResultCache {
   // journal's of those read here: the journal need not read them again.
   std::unordered_map<VersionId, std::string> ids_;
   std::unordered_map<VersionId, std::string> journal_ids_;
+  // Versions whose bytes the store holds (stored or placed from it): a
+  // task rewound and run again finds its outputs here, and makes no entry.
+  std::unordered_set<VersionId> in_store_;
   // Outputs stored whose task's entry is not made yet: what the store
   // holds of them.
   std::unordered_map<VersionId, StoredFile> stored_;

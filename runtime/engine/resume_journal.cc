@@ -404,6 +404,7 @@ void ResumeJournal::ReuseTask(TaskId t, const JournalEntry& from) {
   ++env_.stats->reused;
   site_->Ready(ready);
   entries_.push_back(std::move(mine));
+  site_->Resumed(t);
   site_->NotifyWaiters();
 }
 

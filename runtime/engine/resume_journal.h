@@ -81,6 +81,8 @@ class ResumeJournal {
     // The journal's identity of a file the master provides when another
     // reader (results that last across runs) has read it; "" if none.
     virtual std::string KnownContentId(VersionId /*v*/) const { return ""; }
+    // `task` was done by reusing what an interrupted run journaled.
+    virtual void Resumed(TaskId /*task*/) {}
   };
 
   // What the journal reads and updates; not owned, all outlive it, and
