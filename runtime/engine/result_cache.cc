@@ -380,17 +380,19 @@ uint64_t KeyPrefix(std::string_view key) {
 }  // namespace
 
 void ResultCache::LookUp(Candidate& c) {
-  if (!keys_loaded_) {
-    keys_loaded_ = true;
+  if (!known_keys_.loaded) {
+    known_keys_.loaded = true;
     auto keys = env_.history->LoadReuseKeys();
     if (keys.ok()) {
-      known_keys_.reserve(keys->size());
-      for (const std::string& key : *keys) known_keys_.insert(KeyPrefix(key));
+      known_keys_.prefixes.reserve(keys->size());
+      for (const std::string& key : *keys)
+        known_keys_.prefixes.insert(KeyPrefix(key));
     } else {
-      keys_loaded_ = false;  // asked again next time
+      known_keys_.loaded = false;  // asked again next time
     }
   }
-  if (keys_loaded_ && !known_keys_.count(KeyPrefix(c.now.key))) return;
+  if (known_keys_.loaded && !known_keys_.prefixes.count(KeyPrefix(c.now.key)))
+    return;
   auto found = env_.history->FindReuse(c.now.key);
   if (!found.ok() || !found->has_value()) return;
   const ReuseEntry& f = **found;
@@ -448,18 +450,18 @@ std::string ResultCache::JournalIdOf(VersionId v) const {
 std::string ResultCache::IdentifyInput(ToHash& h) {
   const FileHash* cached = nullptr;
   if (h.user_file) {
-    if (!file_hashes_loaded_) {
-      file_hashes_loaded_ = true;
+    if (!file_hashes_.loaded) {
+      file_hashes_.loaded = true;
       auto rows = env_.history->LoadFileHashes();
       if (rows.ok()) {
         for (FileHash& row : *rows) {
           std::string path = row.path;
-          file_hashes_.emplace(std::move(path), std::move(row));
+          file_hashes_.by_path.emplace(std::move(path), std::move(row));
         }
       }
     }
-    auto it = file_hashes_.find(h.path);
-    if (it != file_hashes_.end()) cached = &it->second;
+    auto it = file_hashes_.by_path.find(h.path);
+    if (it != file_hashes_.by_path.end()) cached = &it->second;
     // A file never hashed is read at once (no stat first).
     if (cached && CachedHashHolds(*cached, StampOf(h.path)))
       return cached->content;
@@ -479,19 +481,20 @@ std::string ResultCache::IdentifyInput(ToHash& h) {
     // Stamped as it was opened: a change while it was read leaves another
     // stamp, and the next run reads it again.
     FileHash fh{h.path, facts.stamp, id->content, hashed};
-    file_hashes_[h.path] = fh;
-    new_hashes_.push_back(std::move(fh));
+    file_hashes_.by_path[h.path] = fh;
+    file_hashes_.fresh.push_back(std::move(fh));
   }
   return id->content;
 }
 
 void ResultCache::WriteRecords() {
-  if (Status s = env_.history->RecordFileHashes(new_hashes_); !s.ok()) {
+  if (Status s = env_.history->RecordFileHashes(file_hashes_.fresh); !s.ok()) {
     Sayf(*env_.messages, MessageKind::kWarning,
          "gsrt: warning: reuse: history: %s\n", s.message().c_str());
   }
-  new_hashes_.clear();
-  for (const ReuseEntry& e : to_record_) known_keys_.insert(KeyPrefix(e.key));
+  file_hashes_.fresh.clear();
+  for (const ReuseEntry& e : to_record_)
+    known_keys_.prefixes.insert(KeyPrefix(e.key));
   Status s = env_.history->RecordReuse(to_record_);
   if (!s.ok()) {
     Sayf(*env_.messages, MessageKind::kWarning,

@@ -201,14 +201,18 @@ class ResultCache {
   std::vector<std::string> used_keys_;
   // The user's files as last hashed, by path (loaded at the first need),
   // and those hashed in this run, to record.
-  bool file_hashes_loaded_ = false;
-  std::unordered_map<std::string, FileHash> file_hashes_;
-  std::vector<FileHash> new_hashes_;
+  struct FileHashes {
+    bool loaded = false;
+    std::unordered_map<std::string, FileHash> by_path;
+    std::vector<FileHash> fresh;
+  } file_hashes_;
   // The keys the history holds, as 64-bit prefixes (loaded at the first
   // lookup), and those recorded since: a key in neither is a miss without
   // a query (every key of a first run).
-  bool keys_loaded_ = false;
-  std::unordered_set<uint64_t> known_keys_;
+  struct KnownKeys {
+    bool loaded = false;
+    std::unordered_set<uint64_t> prefixes;
+  } known_keys_;
   // Writes to_record_ now.
   void WriteRecords();
 };
