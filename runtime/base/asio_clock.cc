@@ -37,11 +37,13 @@ class AsioTimer : public Timer {
 
 }  // namespace
 
-Seconds AsioClock::Now() const {
+Seconds WallClockNow() {
   using std::chrono::duration;
   using std::chrono::system_clock;
   return duration<double>(system_clock::now().time_since_epoch()).count();
 }
+
+Seconds AsioClock::Now() const { return WallClockNow(); }
 
 std::unique_ptr<Timer> AsioClock::After(Seconds delay,
                                         std::function<void()> fn) {

@@ -13,6 +13,10 @@ class io_context;
 
 namespace gs {
 
+// Seconds since the Unix epoch by the system clock: what file times are
+// compared with, whatever clock a run's engine uses.
+Seconds WallClockNow();
+
 class AsioClock : public Clock {
  public:
   // Timers run their callbacks on `io` (the engine's thread); `io` must
@@ -20,7 +24,7 @@ class AsioClock : public Clock {
   explicit AsioClock(boost::asio::io_context& io) : io_(io) {}
 
   // Seconds since the Unix epoch, from std::chrono::system_clock.
-  Seconds Now() const override;
+  Seconds Now() const override;  // WallClockNow()
 
   // Measures the delay on the monotonic clock, so wall-clock jumps do not
   // move it. Destroying the returned Timer cancels it, like Cancel(); a

@@ -111,4 +111,15 @@ Status HashFile(const std::string& path, ContentHash* hash) {
       path, [hash](std::string_view bytes) { hash->Update(bytes); });
 }
 
+std::string ToHex(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex(2 * bytes.size(), '0');
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    hex[2 * i] = kHex[b >> 4];
+    hex[2 * i + 1] = kHex[b & 15];
+  }
+  return hex;
+}
+
 }  // namespace gs

@@ -61,6 +61,15 @@ Status HashFile(const std::string& path, ContentHash* hash);
 Status ReadFileInPieces(const std::string& path,
                         const std::function<void(std::string_view)>& update);
 
+// Digests and keys as text: lower-case hex, two digits a byte.
+std::string ToHex(std::string_view bytes);
+// A lower-case hex digit's value; -1 for any other character.
+inline int HexDigitValue(char c) {
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                : -1;
+}
+
 }  // namespace gs
 
 #endif  // GSRT_RUNTIME_BASE_HASHING_H_

@@ -105,5 +105,16 @@ TEST(HashFileTest, MissingIsNotFoundAndADirectoryIsAnIoError) {
   EXPECT_NE(directory.message().find(dir.path()), std::string::npos);
 }
 
+TEST(HexTest, EncodesBytesAndReadsDigits) {
+  EXPECT_EQ(ToHex(std::string("\x00\x0f\xa5\xff", 4)), "000fa5ff");
+  EXPECT_EQ(ToHex(""), "");
+  EXPECT_EQ(HexDigitValue('0'), 0);
+  EXPECT_EQ(HexDigitValue('9'), 9);
+  EXPECT_EQ(HexDigitValue('a'), 10);
+  EXPECT_EQ(HexDigitValue('f'), 15);
+  EXPECT_EQ(HexDigitValue('g'), -1);
+  EXPECT_EQ(HexDigitValue('A'), -1) << "keys and digests are lower-case";
+}
+
 }  // namespace
 }  // namespace gs

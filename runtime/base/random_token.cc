@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <vector>
 
+#include "runtime/base/hashing.h"
+
 namespace gs {
 
 StatusOr<std::string> NewRandomToken(size_t bytes) {
@@ -18,14 +20,8 @@ StatusOr<std::string> NewRandomToken(size_t bytes) {
     }
     got += static_cast<size_t>(n);
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string token;
-  token.reserve(2 * bytes);
-  for (unsigned char b : random) {
-    token += kHex[b >> 4];
-    token += kHex[b & 15];
-  }
-  return token;
+  return ToHex(std::string_view(reinterpret_cast<const char*>(random.data()),
+                                random.size()));
 }
 
 }  // namespace gs

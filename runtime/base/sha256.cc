@@ -40,13 +40,7 @@ std::string Sha256::Hex() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_DigestFinal_ex(ctx_->md, digest, &len);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(2 * len, '0');
-  for (unsigned int i = 0; i < len; ++i) {
-    out[2 * i] = kHex[digest[i] >> 4];
-    out[2 * i + 1] = kHex[digest[i] & 15];
-  }
-  return out;
+  return ToHex(std::string_view(reinterpret_cast<const char*>(digest), len));
 }
 
 std::string Sha256::HexOf(std::string_view bytes) {

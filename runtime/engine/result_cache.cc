@@ -4,9 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <utility>
 
+#include "runtime/base/asio_clock.h"
+#include "runtime/base/hashing.h"
 #include "runtime/history/history.h"
 #include "runtime/history/journal.h"
 
@@ -368,11 +369,8 @@ namespace {
 uint64_t KeyPrefix(std::string_view key) {
   uint64_t prefix = 0;
   for (size_t i = 0; i < 16 && i < key.size(); ++i) {
-    const char c = key[i];
-    const int digit = c >= '0' && c <= '9'   ? c - '0'
-                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                             : 0;
-    prefix = prefix << 4 | static_cast<uint64_t>(digit);
+    const int digit = HexDigitValue(key[i]);
+    prefix = prefix << 4 | static_cast<uint64_t>(digit < 0 ? 0 : digit);
   }
   return prefix;
 }
@@ -466,9 +464,7 @@ std::string ResultCache::IdentifyInput(ToHash& h) {
     if (cached && CachedHashHolds(*cached, StampOf(h.path)))
       return cached->content;
   }
-  const double hashed = std::chrono::duration<double>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
+  const double hashed = WallClockNow();
   ResultStore::ReadFacts facts;
   StatusOr<StoredFile> id = ResultStore::Identify(h.path, &facts);
   if (!id.ok()) {

@@ -235,10 +235,8 @@ class History {
   SqliteStatement delete_queued_;   // likewise
   SqliteStatement insert_reuse_;    // likewise
   SqliteStatement find_reuse_;      // likewise
-  SqliteStatement touch_reuse_;     // likewise
   SqliteStatement insert_hash_;     // likewise
-  SqliteStatement insert_task_;     // these four too
-  SqliteStatement insert_ended_task_;
+  SqliteStatement insert_task_;     // these three too
   SqliteStatement end_task_;
   SqliteStatement insert_event_;
 };

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "runtime/base/hashing.h"
 #include "runtime/history/history.h"
 
 namespace gs {
@@ -37,26 +38,13 @@ bool PackKey(std::string_view key, std::string* out) {
   for (size_t i = 0; i < 32; i += 2) {
     int byte = 0;
     for (size_t j = i; j < i + 2; ++j) {
-      const char c = key[j];
-      const int digit = c >= '0' && c <= '9'   ? c - '0'
-                        : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                               : -1;
+      const int digit = HexDigitValue(key[j]);
       if (digit < 0) return false;
       byte = byte << 4 | digit;
     }
     out->push_back(static_cast<char>(byte));
   }
   return true;
-}
-
-std::string UnpackKey(std::string_view packed) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string key;
-  for (char c : packed) {
-    key += kHex[static_cast<unsigned char>(c) >> 4];
-    key += kHex[static_cast<unsigned char>(c) & 15];
-  }
-  return key;
 }
 
 StatusOr<ReuseEntry> ReuseFromRow(const SqliteStatement& s,
@@ -148,7 +136,7 @@ StatusOr<std::unordered_map<std::string, Seconds>> History::LoadReuseUses() {
     const Seconds used = stmt->ColumnDouble(0);
     const std::string keys = stmt->ColumnBlob(1);
     for (size_t i = 0; i + 16 <= keys.size(); i += 16) {
-      Seconds& last = uses[UnpackKey(std::string_view(keys).substr(i, 16))];
+      Seconds& last = uses[ToHex(std::string_view(keys).substr(i, 16))];
       last = std::max(last, used);
     }
   }

@@ -75,28 +75,11 @@ RunRow RunFromRow(const SqliteStatement& s) {
 
 Status History::RecordTask(RunId run, const TaskRecord& task,
                            const TaskEnd* end) {
-  if (end != nullptr) {
-    if (Status s = PrepareOnce(
-            *db_, &insert_ended_task_,
-            "INSERT OR REPLACE INTO run_tasks (run_id, task_id, operation, "
-            "depends_on, submitted, state, ended) VALUES (?1, ?2, ?3, ?4, ?5, "
-            "?6, ?7)");
-        !s.ok()) {
-      return s;
-    }
-    insert_ended_task_.BindInt(1, run);
-    insert_ended_task_.BindInt(2, task.task);
-    insert_ended_task_.BindText(3, task.operation);
-    insert_ended_task_.BindText(4, JoinIds(task.depends_on));
-    insert_ended_task_.BindDouble(5, task.submitted);
-    insert_ended_task_.BindText(6, end->state);
-    insert_ended_task_.BindTimeOrNull(7, end->time);
-    return Write(insert_ended_task_);
-  }
   if (Status s = PrepareOnce(
           *db_, &insert_task_,
           "INSERT OR REPLACE INTO run_tasks (run_id, task_id, operation, "
-          "depends_on, submitted) VALUES (?1, ?2, ?3, ?4, ?5)");
+          "depends_on, submitted, state, ended) VALUES (?1, ?2, ?3, ?4, ?5, "
+          "?6, ?7)");
       !s.ok()) {
     return s;
   }
@@ -105,6 +88,9 @@ Status History::RecordTask(RunId run, const TaskRecord& task,
   insert_task_.BindText(3, task.operation);
   insert_task_.BindText(4, JoinIds(task.depends_on));
   insert_task_.BindDouble(5, task.submitted);
+  // Not ended yet: the column defaults, 'submitted' and NULL.
+  insert_task_.BindText(6, end != nullptr ? end->state : "submitted");
+  insert_task_.BindTimeOrNull(7, end != nullptr ? end->time : 0);
   return Write(insert_task_);
 }
 

@@ -2,10 +2,10 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
+#include "runtime/base/asio_clock.h"
 #include "runtime/config/config.h"
 #include "runtime/config/config_operations.h"
 #include "runtime/config/reuse_mode.h"
@@ -132,11 +132,7 @@ Status AddDashboard(const RuntimeConfig& rt, MessageSink& messages,
   if (address.empty()) return Status::Ok();
   auto parsed = ParseDashboardAddress(address, what);
   if (!parsed.ok()) return parsed.status();
-  parsed->now = [] {
-    return std::chrono::duration<double>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  };
+  parsed->now = WallClockNow;
   auto state = std::make_shared<DashboardState>();
   auto server = DashboardServer::Start(state, *parsed);
   if (!server.ok()) return server.status();

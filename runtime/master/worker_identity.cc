@@ -2,12 +2,12 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 
+#include "runtime/base/asio_clock.h"
 #include "runtime/base/file_io.h"
 #include "runtime/base/file_system.h"
 #include "runtime/base/hashing.h"
@@ -78,13 +78,18 @@ std::vector<std::string> LibrariesOf(const std::string& worker_path) {
   return ApplicationLibraries(listing->out);
 }
 
-// Adds the application libraries' names and bytes to `hash`.
-Status HashLibraries(const std::vector<std::string>& libraries,
-                     ContentHash* hash) {
+// Adds the application libraries' names and bytes to `a` and `b`, each
+// library read once.
+Status HashLibraries(const std::vector<std::string>& libraries, ContentHash* a,
+                     ContentHash* b) {
   for (const std::string& library : libraries) {
-    hash->Update(library.substr(library.rfind('/') + 1));
-    Status s = RealFileSystem().Read(
-        library, [&](std::string_view chunk) { hash->Update(chunk); });
+    const std::string name = library.substr(library.rfind('/') + 1);
+    a->Update(name);
+    b->Update(name);
+    Status s = RealFileSystem().Read(library, [&](std::string_view chunk) {
+      a->Update(chunk);
+      b->Update(chunk);
+    });
     if (!s.ok()) return s;
   }
   return Status::Ok();
@@ -99,12 +104,6 @@ struct FunctionCode {
   CodeFacts facts GUARDED_BY(mu);
   std::string facts_path;  // "" = not kept
 };
-
-double WallSeconds() {
-  return std::chrono::duration<double>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 Status SaveFacts(const std::string& path, const CodeFacts& facts) {
   if (path.empty()) return Status::Ok();
@@ -121,7 +120,7 @@ Status LearnFacts(const std::string& worker_path, const std::string& env,
                   CodeFacts* facts, std::string* image) {
   facts->worker_path = worker_path;
   facts->ld_library_path = env;
-  facts->learnt = WallSeconds();
+  facts->learnt = WallClockNow();
   // Stamped before reading: a change while reading leaves another stamp.
   facts->sources.push_back({worker_path, StampOf(worker_path)});
   ContentHash whole, libraries;
@@ -135,8 +134,7 @@ Status LearnFacts(const std::string& worker_path, const std::string& env,
     facts->sources.push_back({library, StampOf(library)});
   for (const std::string& dir : GuardDirectories(worker_path, libs, env))
     facts->sources.push_back({dir, StampOf(dir, true)});
-  if (s = HashLibraries(libs, &whole); !s.ok()) return s;
-  if (s = HashLibraries(libs, &libraries); !s.ok()) return s;
+  if (s = HashLibraries(libs, &whole, &libraries); !s.ok()) return s;
   facts->whole =
       "w:" + Hex16(whole.Digest()) + ":" + std::to_string(whole.size());
   facts->libraries = Hex16(libraries.Digest());
@@ -146,12 +144,12 @@ Status LearnFacts(const std::string& worker_path, const std::string& env,
 }  // namespace
 
 StatusOr<std::string> WorkerIdentity(const std::string& worker_path) {
-  ContentHash hash;
-  Status s = RealFileSystem().Read(
-      worker_path, [&](std::string_view chunk) { hash.Update(chunk); });
+  CodeFacts facts;
+  std::string image;
+  const char* ld = std::getenv("LD_LIBRARY_PATH");
+  Status s = LearnFacts(worker_path, ld ? ld : "", &facts, &image);
   if (!s.ok()) return s;
-  if (s = HashLibraries(LibrariesOf(worker_path), &hash); !s.ok()) return s;
-  return "w:" + Hex16(hash.Digest()) + ":" + std::to_string(hash.size());
+  return facts.whole;
 }
 
 CodeIdentity ReadCodeIdentity(const std::string& worker_path,
