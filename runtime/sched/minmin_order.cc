@@ -36,8 +36,7 @@ void MinMinOrder::MarkRemoved(uint32_t slot) {
 bool MinMinOrder::Matches(const ReadyTask& e, uint32_t place) const {
   if (place >= ready_.size()) return false;
   const ReadyTask& r = ready_[place];
-  return r.id == e.id && r.op == e.op && r.need.cores == e.need.cores &&
-         r.need.memory_gb == e.need.memory_gb;
+  return r.id == e.id && r.op == e.op && r.need == e.need;
 }
 
 void MinMinOrder::Sort(std::span<const ReadyTask> ready,

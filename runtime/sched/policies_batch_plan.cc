@@ -41,9 +41,13 @@ BatchPlan PlanBatch(std::span<const ReadyTask> tasks, const SchedulingInput& in,
   ls.time.resize(tasks.size() * hosts.size());
   for (size_t i = 0; i < tasks.size(); ++i) {
     for (HostId h = 0; h < hosts.size(); ++h) {
+      // A host the task cannot go to (its cores, memory or runtime.hosts):
+      // no move of the search ever ends earlier there.
       ls.time[i * hosts.size() + h] =
-          in.predictor->ExecTime(tasks[i].op, h) +
-          in.predictor->TransferTime(tasks[i].id, h);
+          board.Fits(h, tasks[i].need)
+              ? in.predictor->ExecTime(tasks[i].op, h) +
+                    in.predictor->TransferTime(tasks[i].id, h)
+              : std::numeric_limits<Seconds>::infinity();
     }
   }
   ImproveMapping(ls, &plan.host_of);
@@ -63,8 +67,9 @@ class BatchPlanPolicy : public Policy {
                 const Predictor& predictor) override {
     Choice best{kNoHost, std::numeric_limits<Seconds>::infinity()};
     for (HostId h = 0; h < board.num_hosts(); ++h) {
-      if (!board.usable(h)) continue;
-      Seconds end = board.earliest(h) + predictor.ExecTime(task.op, h) +
+      if (!board.Fits(h, task.need)) continue;
+      Seconds end = board.EarliestFor(h, task.need) +
+                    predictor.ExecTime(task.op, h) +
                     predictor.TransferTime(task.id, h);
       if (end < best.end) best = {h, end};
     }
@@ -75,19 +80,20 @@ class BatchPlanPolicy : public Policy {
              std::vector<Placement>* out) override {
     if (ready.empty()) return;
     if (!PlanHolds(ready, in)) Replan(ready, in);
-    const auto& hosts = *in.hosts;
-    std::vector<int> free(hosts.size());
-    for (HostId h = 0; h < hosts.size(); ++h) free[h] = hosts[h].free_slots();
+    // What starts now: each planned task whose host has room for its
+    // need, in the heuristic's order.
+    SlotBoard board(in);
     std::unordered_map<TaskId, const ReadyTask*> is_ready;
     for (const ReadyTask& r : ready) is_ready[r.id] = &r;
     for (TaskId task : order_) {
       auto it = is_ready.find(task);
       if (it == is_ready.end()) continue;
       HostId h = plan_[task];
-      if (free[h] <= 0) continue;
-      --free[h];
+      const Need& need = it->second->need;
+      if (!board.FreeNowFor(h, need)) continue;
       Seconds end = in.now + in.predictor->ExecTime(it->second->op, h) +
                     in.predictor->TransferTime(task, h);
+      board.Take(h, need, end);
       out->push_back({task, h, end});
     }
   }
@@ -99,7 +105,9 @@ class BatchPlanPolicy : public Policy {
       auto it = plan_.find(r.id);
       if (it == plan_.end()) return false;
       const HostState& h = (*in.hosts)[it->second];
-      if (!h.usable || h.slots <= 0) return false;
+      if (!h.usable || h.slots <= 0 || !h.Fits(r.need) ||
+          !r.need.Allows(it->second))
+        return false;
     }
     return true;
   }

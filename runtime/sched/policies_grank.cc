@@ -62,7 +62,7 @@ const GrankPolicy::Eligible& GrankPolicy::EligibleFor(const SlotBoard& board,
     return scratch_;
   }
   for (const Eligible& e : round_) {
-    if (e.need.cores == need.cores && e.need.memory_gb == need.memory_gb)
+    if (e.need == need)
       return e;
   }
   round_.push_back({need, {}, {}, {}, false});

@@ -18,8 +18,9 @@ TwoBest BestTwo(const ReadyTask& task, const SlotBoard& board,
                 const Predictor& predictor) {
   TwoBest b;
   for (HostId h = 0; h < board.num_hosts(); ++h) {
-    if (!board.usable(h)) continue;
-    Seconds end = board.earliest(h) + predictor.ExecTime(task.op, h) +
+    if (!board.Fits(h, task.need)) continue;
+    Seconds end = board.EarliestFor(h, task.need) +
+                  predictor.ExecTime(task.op, h) +
                   predictor.TransferTime(task.id, h);
     if (end < b.end) {
       b = {h, end, b.end, b.host};
@@ -80,8 +81,9 @@ std::vector<MinMinStep> SufferageMap(std::span<const ReadyTask> tasks,
     }
     if (pick == tasks.size()) break;  // no usable host at all
     HostId h = best[pick].host;
-    steps.push_back({pick, h, best[pick].end, board.free_now(h)});
-    board.Take(h, best[pick].end);
+    const Need& need = tasks[pick].need;
+    steps.push_back({pick, h, best[pick].end, board.FreeNowFor(h, need)});
+    board.Take(h, need, best[pick].end);
     mapped[pick] = true;
     for (size_t i = 0; i < tasks.size(); ++i) {
       if (!mapped[i] && (best[i].host == h || best[i].second_host == h))

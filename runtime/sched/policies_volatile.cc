@@ -92,6 +92,7 @@ void VolatilePolicy::Place(std::span<const ReadyTask> ready,
   size_t total_free = 0;
   for (HostId h = 0; h < hosts.size(); ++h) {
     if (hosts_ && hosts_->state(h) != HostAvail::kUp) continue;
+    if (!need.Allows(h)) continue;
     free[h] = std::max(0, hosts[h].FreeFor(need));
     total_free += free[h];
   }
@@ -100,8 +101,7 @@ void VolatilePolicy::Place(std::span<const ReadyTask> ready,
   // while tasks wait; the leading tasks of the first task's Need only.
   if (m == 0) {
     size_t same = 0;
-    while (same < ready.size() && ready[same].need.cores == need.cores &&
-           ready[same].need.memory_gb == need.memory_gb) {
+    while (same < ready.size() && ready[same].need == need) {
       ++same;
     }
     m = std::min(same, total_free);
@@ -234,7 +234,9 @@ std::vector<TaskId> ProactivePolicy::Reconsider(
   // configuration's included.
   std::vector<int> free(states.size(), 0);
   for (HostId h = 0; h < states.size(); ++h) {
-    if (model->state(h) != HostAvail::kUp || !states[h].usable) continue;
+    if (model->state(h) != HostAvail::kUp || !states[h].usable ||
+        !need_.Allows(h))
+      continue;
     free[h] = states[h].FreeFor(need_) + static_cast<int>(x[h]);
   }
   std::vector<Member> members;

@@ -36,7 +36,8 @@ std::vector<Replica> PlanReplicas(const ReplicationInput& in) {
   std::vector<std::vector<HostId>> on(in.running.size());
   for (size_t i = 0; i < in.running.size(); ++i) on[i] = in.running[i].hosts;
   auto room = [&](HostId h, const Need& need) {
-    if (h >= free.size() || free[h] < need.cores) return false;
+    if (h >= free.size() || free[h] < need.cores || !need.Allows(h))
+      return false;
     return h >= memory.size() || memory[h] < 0 ||
            need.memory_gb <= memory[h] + 1e-9;
   };

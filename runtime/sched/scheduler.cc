@@ -123,7 +123,7 @@ void SlotBoard::Take(HostId h, Seconds end) {
 }
 
 bool SlotBoard::Fits(HostId h, const Need& need) const {
-  if (!usable(h)) return false;
+  if (!usable(h) || !need.Allows(h)) return false;
   if (need.cores > static_cast<int>(begin_[h + 1] - begin_[h])) return false;
   return memory_of(h) == 0 || need.memory_gb <= memory_[h] + 1e-9;
 }

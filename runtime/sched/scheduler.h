@@ -21,12 +21,25 @@ namespace gs {
 using HostId = uint32_t;
 inline constexpr HostId kNoHost = static_cast<HostId>(-1);
 
+// Hosts an operation's tasks may run on, by HostId (runtime.hosts.OP in
+// gsrt.yaml, from the hosts' labels); a host past its end may not.
+using HostMask = std::vector<bool>;
+
 // What one job of a task holds on its host while it runs (the operation's
-// @Constraints): cores out of the host's slots, and memory.
+// @Constraints): cores out of the host's slots, and memory; and the hosts
+// it may run on at all.
 struct Need {
   int cores = 1;
-  double memory_gb = 0;  // 0: nothing reserved
-  bool simple() const { return cores == 1 && memory_gb == 0; }
+  double memory_gb = 0;               // 0: nothing reserved
+  const HostMask* only_on = nullptr;  // null: any host; else outlives it
+  // One core, no memory, any host: the cheap paths of the board.
+  bool simple() const {
+    return cores == 1 && memory_gb == 0 && only_on == nullptr;
+  }
+  bool Allows(HostId h) const {
+    return only_on == nullptr || (h < only_on->size() && (*only_on)[h]);
+  }
+  bool operator==(const Need&) const = default;
 };
 
 // "2 cores and 1.5 GB of memory", "1 core" (memory 0: not mentioned).
@@ -56,7 +69,7 @@ struct HostState {
   int free_slots() const { return usable ? slots - busy_cores() : 0; }
   // Records a running job ending at `until` that holds `need`.
   void AddBusy(Seconds until, const Need& need) {
-    if (!need.simple() || !busy_needs.empty()) {
+    if (need.cores != 1 || need.memory_gb != 0 || !busy_needs.empty()) {
       busy_needs.resize(busy_until.size());  // earlier jobs: one core each
       busy_needs.push_back(need);
     }
