@@ -139,6 +139,10 @@ struct RuntimeConfig {
   // Operations that always run with reuse on (random or time-dependent
   // functions). Default: empty.
   std::vector<std::string> never_reuse;
+  // Where an operation may run, by operation name: its jobs go only to
+  // hosts carrying one of the labels (a host's `labels`, or its name).
+  // Operations not listed run anywhere. Default: empty.
+  std::map<std::string, std::vector<std::string>> hosts;
 
   bool operator==(const RuntimeConfig&) const = default;
 };

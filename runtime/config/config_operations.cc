@@ -33,6 +33,9 @@ Status CheckOperationKeys(const Config& config,
   for (const auto& [op, seconds] : config.runtime.timeout) {
     check(op, "runtime.timeout." + op);
   }
+  for (const auto& [op, labels] : config.runtime.hosts) {
+    check(op, "runtime.hosts." + op);
+  }
   for (size_t i = 0; i < config.runtime.never_reuse.size(); ++i) {
     check(config.runtime.never_reuse[i],
           "runtime.never_reuse[" + std::to_string(i) + "]");

@@ -69,5 +69,20 @@ TEST(ConfigOperationsTest, EveryUnknownNameIsReportedAtOnceSimHostsToo) {
   EXPECT_EQ(m.find("speed"), std::string::npos) << m;
 }
 
+TEST(ConfigOperationsTest, APlacementOfAnUnknownOperationIsRefused) {
+  Config c = Load(
+      "runtime:\n"
+      "  hosts: {cont: [here]}\n"
+      "hosts:\n"
+      "  - {name: here, adapter: local}\n");
+  Status s = CheckOperationKeys(c, kOps);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("key 'runtime.hosts.cont': the program has no "
+                             "operation 'cont'"),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("did you mean 'count'?"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gs

@@ -104,6 +104,12 @@ TEST(ConfigTest, FullFixture) {
   EXPECT_EQ(rt.workers, WorkerMode::kProcess);
   EXPECT_EQ(rt.worker_max_jobs, 50);
   EXPECT_EQ(rt.worker_max_memory, 0);
+  EXPECT_TRUE(rt.reuse);
+  EXPECT_EQ(rt.reuse_limit, uint64_t{512} << 20);
+  EXPECT_EQ(rt.never_reuse, std::vector<std::string>{"stamp"});
+  EXPECT_EQ(rt.hosts,
+            (std::map<std::string, std::vector<std::string>>{
+                {"add", {"site-b"}}, {"multiply", {"gpu", "laptop"}}}));
 
   ASSERT_EQ(c.hosts.size(), 5u);
   const HostConfig& n1 = c.hosts[0];
@@ -120,6 +126,7 @@ TEST(ConfigTest, FullFixture) {
   EXPECT_FALSE(n1.shared_fs);
   EXPECT_EQ(n1.env, (std::map<std::string, std::string>{
                         {"LANG", "C"}, {"OMP_NUM_THREADS", "1"}}));
+  EXPECT_EQ(n1.labels, (std::vector<std::string>{"gpu", "site-b"}));
 
   const HostConfig& cl = c.hosts[1];
   EXPECT_EQ(cl.adapters,

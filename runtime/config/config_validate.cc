@@ -9,14 +9,15 @@ namespace gs {
 namespace {
 
 const std::vector<std::string_view> kCommonHostKeys = {
-    "name", "adapter", "slots", "workdir", "shared_fs", "env"};
+    "name", "adapter", "slots", "workdir", "shared_fs", "env", "labels"};
 const std::vector<std::string_view> kSshKeys = {
     "address",     "port",           "user",     "identity",
     "known_hosts", "host_key_check", "prefetch", "prefetch_window"};
 const std::vector<std::string_view> kBatchKeys = {
     "partition",    "account",  "qos",  "walltime", "cpus_per_task",
     "mem",          "max_jobs", "mode", "pilots",   "max_pilots",
-    "pilot_linger", "extra",    "via",  "listen",   "pilot_reattach"};
+    "pilot_linger", "extra",    "via",  "listen",   "pilot_reattach",
+    "batch_options"};
 const std::vector<std::string_view> kSimKeys = {"sim"};
 
 std::vector<std::string_view> Concat(
@@ -195,6 +196,7 @@ std::set<std::string> SetKeys(const HostConfig& h, const std::string& prefix,
       {"pilot_linger", b.pilot_linger != d.pilot_linger},
       {"pilot_reattach", b.pilot_reattach != d.pilot_reattach},
       {"extra", !b.extra.empty()},
+      {"labels", !h.labels.empty()},
       {"via", !b.via.empty()},
       {"listen", !b.listen.empty()},
       {"sim", !h.sim.empty()}};
@@ -266,6 +268,14 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
   if (h.port < 1 || h.port > 65535) {
     problems.Add(path + ".port", "expected a port number (1-65535)");
   }
+  for (size_t i = 0; i < h.labels.size(); ++i) {
+    if (!IsValidHostName(h.labels[i])) {
+      problems.Add(path + ".labels[" + std::to_string(i) + "]",
+                   "'" + h.labels[i] +
+                       "' is not a valid label; use letters, digits, '.', "
+                       "'_' and '-'");
+    }
+  }
   for (const auto& [name, value] : h.env) {
     if (!IsIdentifier(name)) {
       problems.Add(path + ".env." + name,
@@ -330,6 +340,43 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
     } else if (!via->Uses(AdapterKind::kSsh)) {
       problems.Add(path + ".via", "names host '" + b.via +
                                       "', which does not use adapter ssh");
+    }
+  }
+}
+
+// runtime.hosts: each operation's labels name some host (by a label or its
+// name), so a restriction never leaves an operation nowhere to run.
+void ValidatePlacement(const Config& config, Problems& problems) {
+  std::set<std::string> labels, names;
+  for (const HostConfig& h : config.hosts) {
+    labels.insert(h.labels.begin(), h.labels.end());
+    names.insert(h.name);
+  }
+  std::vector<std::string_view> known(labels.begin(), labels.end());
+  known.insert(known.end(), names.begin(), names.end());
+  auto joined = [](const std::set<std::string>& set) {
+    return set.empty() ? std::string("none")
+                       : JoinNames({set.begin(), set.end()});
+  };
+  for (const auto& [op, wanted] : config.runtime.hosts) {
+    std::string path = "runtime.hosts." + op;
+    if (!IsIdentifier(op)) {
+      problems.Add(path,
+                   "is not an operation name (letters, digits and '_' as in "
+                   "the IDL file)");
+    }
+    if (wanted.empty()) {
+      problems.Add(path,
+                   "lists no label; name at least one (a host's label or "
+                   "name), or remove the key to run the operation anywhere");
+    }
+    for (size_t i = 0; i < wanted.size(); ++i) {
+      if (labels.count(wanted[i]) || names.count(wanted[i])) continue;
+      problems.Add(path + "[" + std::to_string(i) + "]",
+                   "no host has label '" + wanted[i] + "', so operation '" +
+                       op + "' could not run there; labels: " + joined(labels) +
+                       "; hosts: " + joined(names) +
+                       DidYouMean(wanted[i], known));
     }
   }
 }
@@ -441,6 +488,7 @@ Status ValidateConfig(const Config& config,
                       const std::vector<std::string>& unread) {
   Problems problems(config, unread);
   ValidateRuntime(config.runtime, problems);
+  ValidatePlacement(config, problems);
   if (config.hosts.empty()) {
     problems.Add("hosts", "no host to run jobs on; list at least one");
   }

@@ -233,6 +233,54 @@ TEST(ConfigValidateTest, BadNamesInMaps) {
             "digit)");
 }
 
+// runtime.hosts keeps an operation to hosts by label or name; a label no
+// host has would leave it nowhere to run.
+TEST(ConfigValidateTest, PlacementNamesLabelsThatExist) {
+  const std::string hosts =
+      "hosts:\n"
+      "  - {name: a, adapter: local, labels: [gpu, site-b]}\n"
+      "  - {name: b, adapter: local, labels: bigmem}\n";
+  StatusOr<Config> ok = LoadConfigFromString(
+      "runtime:\n  hosts: {train: [gpu], merge: b, plot: [site-b, bigmem]}\n" +
+          hosts,
+      "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->hosts[1].labels, std::vector<std::string>{"bigmem"});
+  EXPECT_EQ(ok->runtime.hosts.at("merge"), std::vector<std::string>{"b"});
+  EXPECT_EQ(LoadError("runtime:\n  hosts: {train: [gpus]}\n" + hosts),
+            "gsrt.yaml:2:19: key 'runtime.hosts.train[0]': no host has label "
+            "'gpus', so operation 'train' could not run there; labels: "
+            "bigmem, gpu, site-b; hosts: a, b; did you mean 'gpu'?");
+  EXPECT_THAT(LoadError("runtime:\n  hosts: {train: []}\n" + hosts),
+              HasSubstr("key 'runtime.hosts.train': lists no label"));
+  EXPECT_THAT(LoadError("runtime:\n  hosts: {tr-ain: [a]}\n" + hosts),
+              HasSubstr("is not an operation name"));
+  EXPECT_THAT(LoadError("runtime:\n  hosts: {train: {x: 1}}\n" + hosts),
+              HasSubstr("expected a list of host labels or names such as "
+                        "[gpu]"));
+}
+
+TEST(ConfigValidateTest, LabelsAreNames) {
+  EXPECT_EQ(LoadError("hosts:\n  - {name: a, adapter: local, labels: "
+                      "[gpu, \"big mem\"]}\n"),
+            "gsrt.yaml:2:45: host 'a', key 'labels[1]': 'big mem' is not a "
+            "valid label; use letters, digits, '.', '_' and '-'");
+}
+
+TEST(ConfigValidateTest, BatchOptionsIsExtraSpelledForSites) {
+  StatusOr<Config> c = LoadConfigFromString(
+      "hosts:\n  - {name: c, adapter: slurm, batch_options: "
+      "[--account=x, --qos=y]}\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->hosts[0].batch.extra,
+            (std::vector<std::string>{"--account=x", "--qos=y"}));
+  EXPECT_THAT(LoadError("hosts:\n  - {name: c, adapter: local, "
+                        "batch_options: [--qos=y]}\n"),
+              HasSubstr("key 'batch_options': does not apply to adapter "
+                        "local"));
+}
+
 TEST(ConfigValidateTest, EveryProblemIsReported) {
   std::string msg = LoadError("hosts:\n  - name: a\n  - adapter: ssh\n");
   EXPECT_EQ(std::count(msg.begin(), msg.end(), '\n'), 2) << msg;

@@ -138,6 +138,11 @@ class Parser {
   template <typename E, size_t N>
   Reader Enum(E* out, const EnumName<E> (&names)[N]);
   Reader StringMap(std::map<std::string, std::string>* out);
+  // A list of strings, or one string for a list of one; `what` says what
+  // they are in the error ("operation names such as [stamp]").
+  Reader StringList(std::vector<std::string>* out, std::string what);
+  // Arguments for sbatch/qsub: a list, or one string split on blanks.
+  Reader BatchOptions(std::vector<std::string>* out);
 
   void ReadRuntime(const YAML::Node& node, const std::string& path);
   void ReadHosts(const YAML::Node& node, const std::string& path);
@@ -368,6 +373,38 @@ Parser::Reader Parser::StringMap(std::map<std::string, std::string>* out) {
   };
 }
 
+Parser::Reader Parser::StringList(std::vector<std::string>* out,
+                                  std::string what) {
+  return [this, out, what](const YAML::Node& n, const std::string& p) {
+    if (n.IsScalar()) {
+      std::string one;
+      if (GetString(n, p, &one)) out->push_back(one);
+      return;
+    }
+    if (!n.IsSequence()) {
+      Fail(n, p, "expected a list of " + what + ", got " + Shown(n));
+      return;
+    }
+    for (size_t i = 0; i < n.size(); ++i) {
+      std::string ep = p + "[" + std::to_string(i) + "]";
+      config_.source.marks[ep] = ToMark(n[i].Mark());
+      std::string item;
+      if (GetString(n[i], ep, &item)) out->push_back(item);
+    }
+  };
+}
+
+Parser::Reader Parser::BatchOptions(std::vector<std::string>* out) {
+  return [this, out](const YAML::Node& n, const std::string& p) {
+    if (n.IsScalar()) {  // one string: split on blanks
+      std::istringstream words(n.Scalar());
+      for (std::string w; words >> w;) out->push_back(w);
+      return;
+    }
+    StringList(out, "arguments such as [--account=x, --qos=y]")(n, p);
+  };
+}
+
 void Parser::ReadRuntime(const YAML::Node& node, const std::string& path) {
   RuntimeConfig& rt = config_.runtime;
   RetryBudgets& re = rt.retries;
@@ -473,19 +510,16 @@ void Parser::ReadRuntime(const YAML::Node& node, const std::string& path) {
           }
           rt.reuse_limit = *bytes;
         }},
-       {"never_reuse", [&](const YAML::Node& n, const std::string& p) {
-          if (!n.IsSequence()) {
-            Fail(n, p,
-                 "expected a list of operation names such as [stamp], got " +
-                     Shown(n));
-            return;
-          }
-          for (size_t i = 0; i < n.size(); ++i) {
-            std::string ep = p + "[" + std::to_string(i) + "]";
-            config_.source.marks[ep] = ToMark(n[i].Mark());
-            std::string op;
-            if (GetString(n[i], ep, &op)) rt.never_reuse.push_back(op);
-          }
+       {"never_reuse",
+        StringList(&rt.never_reuse, "operation names such as [stamp]")},
+       {"hosts", [&](const YAML::Node& n, const std::string& p) {
+          ReadFreeMap(n, p,
+                      [&](const std::string& op, const YAML::Node& value,
+                          const std::string& child) {
+                        StringList(&rt.hosts[op],
+                                   "host labels or names such as [gpu]")(value,
+                                                                         child);
+                      });
         }}});
 }
 
@@ -541,6 +575,7 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
        {"workdir", String(&h.workdir)},
        {"shared_fs", Bool(&h.shared_fs)},
        {"env", StringMap(&h.env)},
+       {"labels", StringList(&h.labels, "labels such as [gpu, bigmem]")},
        {"partition", String(&b.partition)},
        {"account", String(&b.account)},
        {"qos", String(&b.qos)},
@@ -577,26 +612,8 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
         Number(&b.pilot_linger, 0, true, "seconds (0 or more), such as 60")},
        {"pilot_reattach",
         Number(&b.pilot_reattach, 0, true, "seconds (0 or more), such as 120")},
-       {"extra",
-        [&](const YAML::Node& n, const std::string& p) {
-          if (n.IsScalar()) {  // one string: split on blanks
-            std::istringstream words(n.Scalar());
-            for (std::string w; words >> w;) b.extra.push_back(w);
-            return;
-          }
-          if (!n.IsSequence()) {
-            Fail(n, p,
-                 "expected a list of arguments such as [--exclusive], got " +
-                     Shown(n));
-            return;
-          }
-          for (size_t i = 0; i < n.size(); ++i) {
-            std::string ep = p + "[" + std::to_string(i) + "]";
-            config_.source.marks[ep] = ToMark(n[i].Mark());
-            std::string arg;
-            if (GetString(n[i], ep, &arg)) b.extra.push_back(arg);
-          }
-        }},
+       {"batch_options", BatchOptions(&b.extra)},
+       {"extra", BatchOptions(&b.extra)},
        {"via", String(&b.via)},
        {"listen", String(&b.listen)},
        {"sim", StringMap(&h.sim)}});

@@ -81,6 +81,21 @@ void EmitRuntime(YAML::Emitter& out, const RuntimeConfig& rt) {
   out << YAML::Key << "worker_max_jobs" << YAML::Value << rt.worker_max_jobs;
   out << YAML::Key << "worker_max_memory" << YAML::Value
       << rt.worker_max_memory;
+  out << YAML::Key << "reuse" << YAML::Value << rt.reuse;
+  // In bytes: the reader takes a plain number as bytes.
+  out << YAML::Key << "reuse_limit" << YAML::Value
+      << std::to_string(rt.reuse_limit);
+  if (!rt.never_reuse.empty()) {
+    out << YAML::Key << "never_reuse" << YAML::Value << YAML::Flow
+        << rt.never_reuse;
+  }
+  if (!rt.hosts.empty()) {
+    out << YAML::Key << "hosts" << YAML::Value << YAML::BeginMap;
+    for (const auto& [op, labels] : rt.hosts) {
+      out << YAML::Key << op << YAML::Value << YAML::Flow << labels;
+    }
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 }
 
@@ -124,6 +139,9 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
   str("workdir", h.workdir);
   if (h.shared_fs) out << YAML::Key << "shared_fs" << YAML::Value << true;
   EmitStringMap(out, "env", h.env);
+  if (!h.labels.empty()) {
+    out << YAML::Key << "labels" << YAML::Value << YAML::Flow << h.labels;
+  }
   str("partition", b.partition);
   str("account", b.account);
   str("qos", b.qos);
@@ -156,7 +174,7 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
     out << YAML::Key << "pilot_reattach" << YAML::Value << b.pilot_reattach;
   }
   if (!b.extra.empty()) {
-    out << YAML::Key << "extra" << YAML::Value << YAML::Flow << b.extra;
+    out << YAML::Key << "batch_options" << YAML::Value << YAML::Flow << b.extra;
   }
   str("via", b.via);
   str("listen", b.listen);

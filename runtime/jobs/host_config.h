@@ -119,6 +119,10 @@ struct HostConfig {
   bool shared_fs = false;
   // Environment variables set for every job. Default: none.
   std::map<std::string, std::string> env;
+  // Names of what the host is or has ("gpu", "bigmem", "site-b"), for
+  // runtime.hosts (an operation kept to some hosts); every host also
+  // answers to its own name. Default: none.
+  std::vector<std::string> labels;
   BatchConfig batch;
   // sim: parameters read by the simulated adapter. Default: none.
   std::map<std::string, std::string> sim;

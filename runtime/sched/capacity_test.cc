@@ -99,9 +99,9 @@ Trace RunToEnd(std::unique_ptr<Policy> policy,
 
 // Every policy that places tasks one by one or in batches.
 const char* const kPolicies[] = {
-    "mct",   "met", "min-min", "sufferage", "min-min-ls", "sufferage-ls",
-    "ftmct", "ftmet", "grank", "gtp",       "wqr",        "wqr-ft",
-    "wqdr-ft"};
+    "mct",          "met",    "min-min", "sufferage", "min-min-ls",
+    "sufferage-ls", "ftmct",  "ftmet",   "grank",     "gtp",
+    "wqr",          "wqr-ft", "wqdr-ft"};
 
 class CapacityTest : public ::testing::TestWithParam<const char*> {
  protected:

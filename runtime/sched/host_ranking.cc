@@ -63,8 +63,7 @@ Seconds PredictedTime(const HostFacts& host, const RankOptions& options) {
          host.queue_wait;
 }
 
-Seconds PredictedTimeSpread(const HostFacts& host,
-                            const RankOptions& options) {
+Seconds PredictedTimeSpread(const HostFacts& host, const RankOptions& options) {
   Seconds spread = host.latency_spread;
   if (host.bandwidth > 0) {
     spread += options.volume * host.bandwidth_spread /

@@ -100,13 +100,13 @@ std::vector<std::string> CatalogNames() {
   return names;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryPolicy, PlacementTest, ::testing::ValuesIn(CatalogNames()),
-    [](const ::testing::TestParamInfo<std::string>& info) {
-      std::string name = info.param;
-      std::replace(name.begin(), name.end(), '-', '_');
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(EveryPolicy, PlacementTest,
+                         ::testing::ValuesIn(CatalogNames()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 TEST(NeedTest, AllowsOnlyTheHostsOfItsMask) {
   const HostMask mask = {true, false};

@@ -62,8 +62,7 @@ const GrankPolicy::Eligible& GrankPolicy::EligibleFor(const SlotBoard& board,
     return scratch_;
   }
   for (const Eligible& e : round_) {
-    if (e.need == need)
-      return e;
+    if (e.need == need) return e;
   }
   round_.push_back({need, {}, {}, {}, false});
   FillEligible(board, &round_.back());
