@@ -157,6 +157,7 @@ TEST(ConfigTest, FullFixture) {
   EXPECT_EQ(login.port, 22);
 
   EXPECT_EQ(c.hosts[3].workdir, "/work/proj/scratch");
+  EXPECT_DOUBLE_EQ(c.hosts[3].memory_gb, 7.5);
   EXPECT_EQ(c.hosts[3].slots, 3);
   EXPECT_EQ(c.hosts[4].sim, (std::map<std::string, std::string>{
                                 {"mtbf", "3600"}, {"speed", "2.0"}}));

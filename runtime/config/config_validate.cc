@@ -9,7 +9,8 @@ namespace gs {
 namespace {
 
 const std::vector<std::string_view> kCommonHostKeys = {
-    "name", "adapter", "slots", "workdir", "shared_fs", "env", "labels"};
+    "name",    "adapter",   "slots", "memory",
+    "workdir", "shared_fs", "env",   "labels"};
 const std::vector<std::string_view> kSshKeys = {
     "address",     "port",           "user",     "identity",
     "known_hosts", "host_key_check", "prefetch", "prefetch_window"};

@@ -260,6 +260,18 @@ TEST(ConfigValidateTest, PlacementNamesLabelsThatExist) {
                         "[gpu]"));
 }
 
+// `memory` is a key of every host (docs/configuration.md), and the
+// validator let no adapter have it.
+TEST(ConfigValidateTest, MemoryAppliesToEveryAdapter) {
+  StatusOr<Config> c = LoadConfigFromString(
+      "hosts:\n  - {name: a, adapter: local, memory: 16}\n"
+      "  - {name: b, adapter: ssh, address: h, memory: 7.5}\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_DOUBLE_EQ(c->hosts[0].memory_gb, 16);
+  EXPECT_DOUBLE_EQ(c->hosts[1].memory_gb, 7.5);
+}
+
 TEST(ConfigValidateTest, LabelsAreNames) {
   EXPECT_EQ(LoadError("hosts:\n  - {name: a, adapter: local, labels: "
                       "[gpu, \"big mem\"]}\n"),
