@@ -59,20 +59,44 @@ void Dispatcher::StartPredicting(Clock* clock,
 Status Dispatcher::Admit(OpId op) {
   if (op < admitted_.size()) return admitted_[op];
   const gs_operation& desc = *ops_[op].desc;
-  const Need need = NeedOfOperation(desc);
+  Need need = NeedOfOperation(desc);
+  auto kept = kept_to_.find(desc.name);
+  // A restriction every host meets costs nothing (the need stays simple).
+  if (kept != kept_to_.end() &&
+      std::find(kept->second.hosts.begin(), kept->second.hosts.end(), false) !=
+          kept->second.hosts.end())
+    need.only_on = &kept->second.hosts;
   scheduler_.SetNeed(op, need);
   Status admitted = Status::Ok();
   if (!need.simple()) {
     std::string capacities;
     bool fits = false;
+    HostId h = 0;
     for (const auto& host : hosts_) {
+      if (!need.Allows(h++)) continue;
       fits = need.cores <= host->cores &&
              (host->memory_gb == 0 || need.memory_gb <= host->memory_gb);
       if (fits) break;
       capacities += (capacities.empty() ? "" : "; ") + host->name + " has " +
                     FormatCapacity(host->cores, host->memory_gb);
     }
-    if (!fits) {
+    if (!fits && capacities.empty()) {
+      std::string labels, names;
+      for (const std::string& l : kept->second.labels)
+        labels += (labels.empty() ? "" : ", ") + l;
+      for (const auto& host : hosts_)
+        names += (names.empty() ? "" : ", ") + host->name;
+      admitted =
+          Status::InvalidArgument("operation '" + std::string(desc.name) +
+                                  "' may run only on hosts "
+                                  "labelled " +
+                                  labels +
+                                  " (runtime.hosts in gsrt.yaml), and none of "
+                                  "this run's hosts (" +
+                                  names +
+                                  ") carries one: give a host one of "
+                                  "these labels, or change runtime.hosts");
+    } else if (!fits) {
       admitted = Status::InvalidArgument(
           "operation '" + std::string(desc.name) + "' needs " +
           FormatCapacity(need.cores, need.memory_gb) +

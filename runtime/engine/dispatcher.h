@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,7 @@
 #include "runtime/graph/task_graph.h"
 #include "runtime/sched/estimator_predictor.h"
 #include "runtime/sched/exec_oracle.h"
+#include "runtime/sched/host_labels.h"
 #include "runtime/sched/scheduler.h"
 
 namespace gs {
@@ -86,6 +88,11 @@ class Dispatcher {
   void StartPredicting(Clock* clock, std::shared_ptr<const ExecOracle> oracle,
                        const std::vector<std::string>& host_names);
 
+  // Operations kept to some hosts (runtime.hosts), by name; before the
+  // first Admit.
+  void KeepTo(std::map<std::string, KeptTo> masks) {
+    kept_to_ = std::move(masks);
+  }
   // Whether any host can hold a job of `op` (checked once per operation);
   // else why not, naming the operation, its needs and every host.
   Status Admit(OpId op);
@@ -163,8 +170,10 @@ class Dispatcher {
   Scheduler scheduler_;
   std::unique_ptr<EstimatorPredictor> predictor_;
   ReplicationMode replication_ = ReplicationMode::kOff;
-  // By OpId: Admit's answer.
+  // By OpId: Admit's answer. Masks of KeepTo, by operation name (their
+  // addresses are in the scheduler's needs).
   std::vector<Status> admitted_;
+  std::map<std::string, KeptTo> kept_to_;
   std::vector<HostState> states_scratch_;  // Round's, reused
   // HostSet::TransfersStable's answer during a round: it asks every host's
   // adapter, the predictor's stamp is read several times a round, and

@@ -148,6 +148,57 @@ TEST_F(DispatcherTest, AnOperationNoHostCanHoldIsRefusedNamingTheHosts) {
   EXPECT_EQ(dispatcher_->Admit(id).message(), s.message()) << "remembered";
 }
 
+// runtime.hosts: a kept operation's tasks wait for their hosts while the
+// others fill every host.
+TEST_F(DispatcherTest, AKeptOperationIsBookedOnlyOnItsHosts) {
+  AddHost("n1", 2);
+  AddHost("gpu1", 1);
+  Start();
+  dispatcher_->KeepTo(
+      PlacementMasks({{"train", {"gpu"}}},
+                     std::vector<HostLabels>{{"n1", {}}, {"gpu1", {"gpu"}}}));
+  gs_operation train = Operation("train");
+  gs_operation work = Operation("work");
+  for (int i = 0; i < 3; ++i) AddTask(&train);
+  for (int i = 0; i < 2; ++i) AddTask(&work);
+  std::vector<Dispatcher::Booking> booked = Round();
+  int trains = 0;
+  for (const auto& b : booked) {
+    if (graph_.task(b.task).op == ops_.Intern(&train)) {
+      ++trains;
+      EXPECT_EQ(b.host, 1u) << "train went to n1";
+    }
+  }
+  EXPECT_EQ(trains, 1) << "gpu1 has one slot";
+  EXPECT_EQ(booked.size(), 3u) << "the two work tasks fill n1";
+}
+
+TEST_F(DispatcherTest, AKeptOperationNoHostCarriesIsRefusedNamingThem) {
+  AddHost("n1", 2);
+  Start();
+  dispatcher_->KeepTo(PlacementMasks({{"train", {"gpu", "bigmem"}}},
+                                     std::vector<HostLabels>{{"n1", {}}}));
+  gs_operation train = Operation("train");
+  Status s = dispatcher_->Admit(ops_.Intern(&train));
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("'train' may run only on hosts labelled gpu, "
+                             "bigmem (runtime.hosts in gsrt.yaml), and none "
+                             "of this run's hosts (n1) carries one"),
+            std::string::npos)
+      << s.message();
+}
+
+TEST_F(DispatcherTest, ARestrictionEveryHostMeetsKeepsTheNeedSimple) {
+  AddHost("n1", 2);
+  Start();
+  dispatcher_->KeepTo(
+      PlacementMasks({{"work", {"n1"}}}, std::vector<HostLabels>{{"n1", {}}}));
+  gs_operation work = Operation("work");
+  const OpId id = ops_.Intern(&work);
+  ASSERT_TRUE(dispatcher_->Admit(id).ok());
+  EXPECT_TRUE(dispatcher_->scheduler().NeedOf(id).simple());
+}
+
 TEST_F(DispatcherTest, ARetryWaitsForItsBackoffThenIsReadyAgain) {
   AddHost("n1", 1);
   Start();

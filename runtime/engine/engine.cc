@@ -143,6 +143,10 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     MutexLock lock(&mu_);
     dispatcher_.StartPredicting(&loop_.clock(), options_.hooks.exec_oracle,
                                 names);
+    std::vector<HostLabels> labels;
+    for (const HostSetup& setup : hosts)
+      labels.push_back({setup.name, setup.labels});
+    dispatcher_.KeepTo(PlacementMasks(options_.placement, labels));
   }
   std::future<CodeIdentity> identity;
   if (options_.code_identity_of) {

@@ -129,6 +129,9 @@ struct EngineOptions {
   RankWeights rank;
   // Seconds a job of the named operation may run; absent = no limit.
   std::map<std::string, Seconds> timeouts;
+  // runtime.hosts: operations kept to hosts carrying one of the labels
+  // (HostSetup::labels, or a host's name), by operation name.
+  std::map<std::string, std::vector<std::string>> placement;
   std::string history_path;  // "" = no history
   std::string dot_path;      // "" = no DOT file
   bool progress = false;     // a progress line on stderr
@@ -192,6 +195,8 @@ struct HostSetup {
   // connected) and memory in GB (0: not known, so not limited).
   int cores = 0;
   double memory_gb = 0;
+  // What it carries for runtime.hosts (its name counts too).
+  std::vector<std::string> labels;
   // Jobs sent beyond the host's free slots, queued there to hide the round
   // trip (runtime/sched/prefetch.h); 0: none.
   int prefetch = 0;

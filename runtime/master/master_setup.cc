@@ -90,6 +90,7 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     setup.worker = worker;
     setup.cores = host.slots;
     setup.memory_gb = host.memory_gb;
+    setup.labels = host.labels;
     setup.prefetch = host.PrefetchDepth();
     setup.prefetch_window = host.PrefetchWindow();
     setup.fallbacks.assign(makers.begin() + 1, makers.end());
@@ -169,6 +170,7 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine(MessageSink& messages) {
   options.policy = rt.policy;
   options.retries = rt.retries;
   options.timeouts = rt.timeout;
+  options.placement = rt.hosts;
   options.replication = rt.replication;
   options.rank = rt.rank;
   options.stall_timeout = rt.stall_timeout;

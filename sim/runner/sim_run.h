@@ -35,6 +35,8 @@ struct SimRunOptions {
   std::string history_path;
   // grank's weights (eq. 4-5).
   RankWeights rank;
+  // runtime.hosts: operations (t0, t1, ...) kept to hosts, by host name.
+  std::map<std::string, std::vector<std::string>> placement;
 };
 
 struct SimResult {

@@ -51,6 +51,32 @@ TEST(SimRunTest, OneTaskTakesItsTimeInVirtualTime) {
   EXPECT_DOUBLE_EQ(r.utilization, 1);
 }
 
+// runtime.hosts in virtual time: the kept operation's jobs all run on the
+// host named, the others wherever the policy puts them.
+TEST(SimRunTest, AKeptOperationRunsOnlyOnItsHost) {
+  auto wl = std::make_shared<SimWorkload>(3);
+  for (int i = 0; i < 12; ++i) wl->AddOp({1, 1, 1}, {});
+  SimWorld world(Hosts(3), wl, 1);
+  world.stats().record_jobs = true;
+  SimRunOptions o;
+  // t0-t5 to sim2 (the policy would spread them), t6-t8 away from it.
+  for (int i = 0; i < 6; ++i) o.placement["t" + std::to_string(i)] = {"sim2"};
+  for (int i = 6; i < 9; ++i)
+    o.placement["t" + std::to_string(i)] = {"sim0", "sim1"};
+  auto r = RunSimulation(world, wl, o, [&](Engine& e) { wl->SubmitAll(e); });
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->tasks_done, 12u);
+  int free = 0;
+  for (const SimJobRecord& j : world.stats().jobs) {
+    const int k = std::stoi(j.operation.substr(1));
+    if (k < 6) EXPECT_EQ(j.host, 2u) << j.operation;
+    if (k >= 6 && k < 9) EXPECT_NE(j.host, 2u) << j.operation;
+    free += k >= 9;
+  }
+  EXPECT_EQ(free, 3);
+  EXPECT_DOUBLE_EQ(r->makespan, 6) << "sim2 ran its six one after another";
+}
+
 TEST(SimRunTest, ChainOnOneHostKeepsItsDataThere) {
   auto wl = std::make_shared<SimWorkload>(1);
   wl->AddOp({3}, {{"x", GS_DIR_OUT, 50}});
