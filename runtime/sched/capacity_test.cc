@@ -25,6 +25,7 @@ class FixedPredictor : public Predictor {
 struct Capacity {
   int cores;
   double memory_gb = 0;
+  int gpus = 0;
 };
 
 // What a run did, seen from outside the policy.
@@ -32,6 +33,7 @@ struct Trace {
   bool finished = false;        // every task ran
   int most_cores = 0;           // most cores busy at once on any host
   double most_memory = 0;       // most GB held at once on any host
+  int most_gpus = 0;            // most GPUs held at once on any host
   int most_small_together = 0;  // most one-core tasks running at once
   std::vector<TaskId> started;  // in start order
   std::string overflow;         // the first time a host was oversubscribed
@@ -60,6 +62,7 @@ Trace RunToEnd(std::unique_ptr<Policy> policy,
     for (HostId h = 0; h < hosts.size(); ++h) {
       states[h].slots = hosts[h].cores;
       states[h].memory_gb = hosts[h].memory_gb;
+      states[h].gpus = hosts[h].gpus;
     }
     for (const Job& j : running) {
       states[j.host].AddBusy(j.end, s.NeedOf(ops[j.task]));
@@ -73,10 +76,12 @@ Trace RunToEnd(std::unique_ptr<Policy> policy,
     for (HostId h = 0; h < hosts.size(); ++h) {
       int cores = states[h].busy_cores();
       double memory = states[h].busy_memory();
+      int gpus = states[h].busy_gpus();
       trace.most_cores = std::max(trace.most_cores, cores);
       trace.most_memory = std::max(trace.most_memory, memory);
+      trace.most_gpus = std::max(trace.most_gpus, gpus);
       if (trace.overflow.empty() &&
-          (cores > hosts[h].cores ||
+          (cores > hosts[h].cores || gpus > hosts[h].gpus ||
            (hosts[h].memory_gb > 0 && memory > hosts[h].memory_gb + 1e-9))) {
         trace.overflow = "host " + std::to_string(h) + " at " +
                          std::to_string(now) + ": " + std::to_string(cores) +
@@ -168,6 +173,26 @@ TEST_P(CapacityTest, BigTaskIsNotStarvedBySmallOnes) {
   }
 }
 
+// GPUs as a third dimension: 1- and 2-GPU tasks on a host with 3 devices
+// and 4 cores never hold more than 3 devices, CPU tasks use the cores
+// beside them, and a host without devices gets no GPU task.
+TEST_P(CapacityTest, GpusAreAThirdDimension) {
+  FixedPredictor p;
+  p.et = {{0, 1.0}, {1, 2.0}, {2, 2.0}};
+  std::vector<OpId> ops;
+  for (int i = 0; i < 18; ++i) ops.push_back(static_cast<OpId>(i % 3));
+  Need one_gpu{1, 0};
+  one_gpu.gpus = 1;
+  Need two_gpus{1, 0};
+  two_gpus.gpus = 2;
+  Trace t =
+      RunToEnd(Make(), {{4, 0, 3}, {2}}, {{1, one_gpu}, {2, two_gpus}}, ops, p);
+  EXPECT_TRUE(t.finished) << "some task never ran";
+  EXPECT_EQ(t.overflow, "");
+  EXPECT_GE(t.most_gpus, 2) << "GPU tasks never shared the host's devices";
+  EXPECT_LE(t.most_gpus, 3);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryPolicy, CapacityTest,
                          ::testing::ValuesIn(kPolicies));
 
@@ -185,6 +210,32 @@ TEST(CapacityTest, TaskThatFitsNoHostWaitsWithoutBlockingOthers) {
   EXPECT_EQ(placed[0].task, 1u);
   EXPECT_EQ(placed[1].task, 2u);
   EXPECT_EQ(s.num_ready(), 1u);
+}
+
+TEST(SlotBoardTest, AGpuTaskStartsWhenItsDevicesAreFree) {
+  std::vector<HostState> hosts(1);
+  hosts[0].slots = 4;
+  hosts[0].gpus = 2;
+  Need two{1, 0};
+  two.gpus = 2;
+  hosts[0].AddBusy(5, two);  // both devices until 5, one core
+  hosts[0].AddBusy(3, Need{});
+  SlotBoard board(SchedulingInput{0, &hosts, nullptr});
+  Need one{1, 0};
+  one.gpus = 1;
+  Need three{1, 0};
+  three.gpus = 3;
+  EXPECT_TRUE(board.Fits(0, one));
+  EXPECT_FALSE(board.Fits(0, three)) << "more than the host has";
+  EXPECT_FALSE(board.FreeNowFor(0, one));
+  EXPECT_TRUE(board.FreeNowFor(0, Need{})) << "cores are free";
+  EXPECT_DOUBLE_EQ(board.EarliestFor(0, one), 5);
+  board.Take(0, one, 9);  // after the pair: holds one device until 9
+  EXPECT_DOUBLE_EQ(board.EarliestFor(0, two), 9);
+  EXPECT_EQ(hosts[0].FreeFor(one), 0);
+  std::vector<HostState> none(1);
+  none[0].slots = 4;
+  EXPECT_FALSE(SlotBoard(SchedulingInput{0, &none, nullptr}).Fits(0, one));
 }
 
 TEST(SlotBoardTest, SeveralCoresStartWhenTheLastOfThemIsFree) {

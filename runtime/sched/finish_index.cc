@@ -87,7 +87,8 @@ void FinishIndex::StartRound(bool regrouped) {
   d_.clear();
   const size_t n = board_->num_hosts();
   in_d_.resize(n, false);
-  const bool memory = board_->tracks_memory();
+  // Memory or GPUs held by jobs of other needs: no replay (as before GPUs).
+  const bool memory = board_->tracks_memory() || board_->tracks_gpus();
   logging_ = !memory;
   replaying_ = !memory && !regrouped && old_count_ > 0 &&
                old_predictor_ == predictor_ && old_begin_.size() == n + 1;

@@ -19,6 +19,7 @@ struct SpareRoom {
   int cores = 0;
   double memory_gb = 0;
   bool memory_limited = false;  // false: the host's memory is not known
+  int gpus = 0;
 };
 
 // What `host` has left after its running jobs (as the round saw them) and

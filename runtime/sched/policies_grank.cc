@@ -72,11 +72,12 @@ const GrankPolicy::Eligible& GrankPolicy::EligibleFor(const SlotBoard& board,
 void GrankPolicy::BeginRound(const SlotBoard& board,
                              const Predictor& predictor) {
   in_round_ = true;
-  // Which hosts fit a need depends only on their slots and memory.
+  // Which hosts fit a need depends only on their slots, memory and GPUs.
   const auto begins = board.begins();
   new_fits_.clear();
   for (HostId h = 0; h < board.num_hosts(); ++h)
-    new_fits_.push_back({begins[h + 1] - begins[h], board.memory_capacity(h)});
+    new_fits_.push_back({begins[h + 1] - begins[h], board.memory_capacity(h),
+                         board.gpu_capacity(h)});
   if (new_fits_ != fits_) {
     round_.clear();
     fits_.swap(new_fits_);

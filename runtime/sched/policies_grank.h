@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "runtime/sched/finish_index.h"
@@ -79,7 +80,7 @@ class GrankPolicy : public Policy {
   // allowed hosts.
   bool forget_ = false;
   // Each host's slots (0: not usable) and memory at the last BeginRound.
-  std::vector<std::pair<uint32_t, double>> fits_, new_fits_;
+  std::vector<std::tuple<uint32_t, double, int>> fits_, new_fits_;
   Eligible scratch_;  // outside a round
   // Each host's place when hosts are ordered by name.
   std::vector<uint32_t> name_rank_;

@@ -33,10 +33,13 @@ std::vector<Replica> PlanReplicas(const ReplicationInput& in) {
   if (rlth <= 1 || in.running.empty()) return out;
   std::vector<int> free = in.free_slots;
   std::vector<double> memory = in.free_memory;
+  std::vector<int> gpus = in.free_gpus;
   std::vector<std::vector<HostId>> on(in.running.size());
   for (size_t i = 0; i < in.running.size(); ++i) on[i] = in.running[i].hosts;
   auto room = [&](HostId h, const Need& need) {
     if (h >= free.size() || free[h] < need.cores || !need.Allows(h))
+      return false;
+    if (need.gpus > 0 && (h >= gpus.size() || gpus[h] < need.gpus))
       return false;
     return h >= memory.size() || memory[h] < 0 ||
            need.memory_gb <= memory[h] + 1e-9;
@@ -58,6 +61,7 @@ std::vector<Replica> PlanReplicas(const ReplicationInput& in) {
       free[h] -= in.running[i].need.cores;
       if (h < memory.size() && memory[h] >= 0)
         memory[h] -= in.running[i].need.memory_gb;
+      if (h < gpus.size()) gpus[h] -= in.running[i].need.gpus;
       on[i].push_back(h);
       out.push_back({in.running[i].task, h});
       placed = true;

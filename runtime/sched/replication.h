@@ -36,6 +36,8 @@ struct ReplicationInput {
   // Per host id: memory not held, in GB (a negative value or no entry: not
   // limited). A replica needs its task's cores and memory free.
   std::vector<double> free_memory;
+  // Per host id: GPUs not held (no entry: none).
+  std::vector<int> free_gpus;
 };
 
 struct Replica {

@@ -17,13 +17,15 @@
 
 namespace gs {
 
-std::string FormatCapacity(int cores, double memory_gb) {
+std::string FormatCapacity(int cores, double memory_gb, int gpus) {
   std::string text = std::to_string(cores) + (cores == 1 ? " core" : " cores");
   if (memory_gb > 0) {
     char gb[32];
     std::snprintf(gb, sizeof gb, "%g", memory_gb);
-    text += std::string(" and ") + gb + " GB of memory";
+    text += std::string(gpus > 0 ? ", " : " and ") + gb + " GB of memory";
   }
+  if (gpus > 0)
+    text += " and " + std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs");
   return text;
 }
 
@@ -34,6 +36,7 @@ int HostState::FreeFor(const Need& need) const {
     double left = memory_gb - busy_memory();
     n = std::min(n, static_cast<int>(std::floor(left / need.memory_gb + 1e-9)));
   }
+  if (need.gpus > 0) n = std::min(n, (gpus - busy_gpus()) / need.gpus);
   return std::max(n, 0);
 }
 
@@ -45,9 +48,10 @@ SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
   begin_.resize(n + 1);
   host_free_.resize(n);
   size_t total = 0;
-  bool any_memory = false;
+  bool any_memory = false, any_gpus = false;
   for (const HostState& host : hosts) {
     any_memory = any_memory || host.memory_gb > 0;
+    any_gpus = any_gpus || host.gpus > 0;
     if (!host.usable) continue;
     // What the loop below writes: each job's cores, then the free slots.
     const size_t jobs = host.busy_until.size();
@@ -62,6 +66,11 @@ SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
     memory_.assign(n, 0);
     held_.assign(n, 0);
     holds_.resize(n);
+  }
+  if (any_gpus) {
+    gpus_.assign(n, 0);
+    gpus_held_.assign(n, 0);
+    gpu_holds_.resize(n);
   }
   slots_.resize(total);
   // Local pointers: the compiler cannot tell the slots written from the
@@ -92,6 +101,10 @@ SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
         holds_[h].push_back({until, need.memory_gb});
         held_[h] += need.memory_gb;
       }
+      if (host.gpus > 0 && need.gpus > 0) {
+        gpu_holds_[h].push_back({until, static_cast<double>(need.gpus)});
+        gpus_held_[h] += need.gpus;
+      }
     }
     for (int i = host.free_slots(); i > 0; --i) {
       *out++ = {now, true};
@@ -99,6 +112,7 @@ SlotBoard::SlotBoard(const SchedulingInput& in) : now_(in.now) {
       ++host_free[h];
     }
     if (any_memory) memory_[h] = host.memory_gb;
+    if (any_gpus) gpus_[h] = host.gpus;
     if (out - host_first > 1) std::make_heap(host_first, out, Later);
   }
   begin[n] = static_cast<uint32_t>(out - first);
@@ -125,13 +139,37 @@ void SlotBoard::Take(HostId h, Seconds end) {
 bool SlotBoard::Fits(HostId h, const Need& need) const {
   if (!usable(h) || !need.Allows(h)) return false;
   if (need.cores > static_cast<int>(begin_[h + 1] - begin_[h])) return false;
+  if (need.gpus > gpu_capacity(h)) return false;
   return memory_of(h) == 0 || need.memory_gb <= memory_[h] + 1e-9;
 }
 
 bool SlotBoard::FreeNowFor(HostId h, const Need& need) const {
   if (need.simple()) return free_now(h);
   if (host_free_[h] < need.cores) return false;
+  if (need.gpus > 0 && gpus_held_[h] + need.gpus > gpu_capacity(h))
+    return false;
   return memory_of(h) == 0 || held_[h] + need.memory_gb <= memory_[h] + 1e-9;
+}
+
+Seconds SlotBoard::GpusFreeAt(HostId h, int k, Seconds from) const {
+  if (k == 0 || gpus_.empty()) return from;
+  // Held after `from` by holds ending later; release them in end order.
+  std::vector<Hold> later;
+  int held = 0;
+  for (const Hold& hold : gpu_holds_[h]) {
+    if (hold.until > from) {
+      later.push_back(hold);
+      held += static_cast<int>(hold.amount);
+    }
+  }
+  if (held + k <= gpus_[h]) return from;
+  std::sort(later.begin(), later.end(),
+            [](const Hold& a, const Hold& b) { return a.until < b.until; });
+  for (const Hold& hold : later) {
+    held -= static_cast<int>(hold.amount);
+    if (held + k <= gpus_[h]) return hold.until;
+  }
+  return from;  // unreachable when Fits(h): everything ends eventually
 }
 
 Seconds SlotBoard::MemoryFreeAt(HostId h, double gb, Seconds from) const {
@@ -142,14 +180,14 @@ Seconds SlotBoard::MemoryFreeAt(HostId h, double gb, Seconds from) const {
   for (const Hold& hold : holds_[h]) {
     if (hold.until > from) {
       later.push_back(hold);
-      held += hold.gb;
+      held += hold.amount;
     }
   }
   if (held + gb <= memory_[h] + 1e-9) return from;
   std::sort(later.begin(), later.end(),
             [](const Hold& a, const Hold& b) { return a.until < b.until; });
   for (const Hold& hold : later) {
-    held -= hold.gb;
+    held -= hold.amount;
     if (held + gb <= memory_[h] + 1e-9) return hold.until;
   }
   return from;  // unreachable when Fits(h): everything ends eventually
@@ -167,7 +205,8 @@ Seconds SlotBoard::EarliestFor(HostId h, const Need& need) const {
                      [](const Slot& a, const Slot& b) { return Later(b, a); });
     cores_at = kth->time;
   }
-  return MemoryFreeAt(h, need.memory_gb, cores_at);
+  // Held amounts only fall as holds end: the time all three are free.
+  return GpusFreeAt(h, need.gpus, MemoryFreeAt(h, need.memory_gb, cores_at));
 }
 
 void SlotBoard::Take(HostId h, const Need& need, Seconds end) {
@@ -176,6 +215,10 @@ void SlotBoard::Take(HostId h, const Need& need, Seconds end) {
   if (memory_of(h) > 0 && need.memory_gb > 0) {
     holds_[h].push_back({end, need.memory_gb});
     held_[h] += need.memory_gb;
+  }
+  if (need.gpus > 0 && !gpus_.empty()) {
+    gpu_holds_[h].push_back({end, static_cast<double>(need.gpus)});
+    gpus_held_[h] += need.gpus;
   }
 }
 

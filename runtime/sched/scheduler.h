@@ -26,30 +26,35 @@ inline constexpr HostId kNoHost = static_cast<HostId>(-1);
 using HostMask = std::vector<bool>;
 
 // What one job of a task holds on its host while it runs (the operation's
-// @Constraints): cores out of the host's slots, and memory; and the hosts
-// it may run on at all.
+// @Constraints): cores out of the host's slots, memory, and GPUs (devices
+// of its own); and the hosts it may run on at all.
 struct Need {
   int cores = 1;
   double memory_gb = 0;               // 0: nothing reserved
   const HostMask* only_on = nullptr;  // null: any host; else outlives it
-  // One core, no memory, any host: the cheap paths of the board.
+  int gpus = 0;                       // devices held; 0: none
+  // One core, nothing else, any host: the cheap paths of the board.
   bool simple() const {
-    return cores == 1 && memory_gb == 0 && only_on == nullptr;
+    return cores == 1 && memory_gb == 0 && only_on == nullptr && gpus == 0;
   }
+  // Holds more than one core: what busy_needs must record.
+  bool holds_more() const { return cores != 1 || memory_gb != 0 || gpus != 0; }
   bool Allows(HostId h) const {
     return only_on == nullptr || (h < only_on->size() && (*only_on)[h]);
   }
   bool operator==(const Need&) const = default;
 };
 
-// "2 cores and 1.5 GB of memory", "1 core" (memory 0: not mentioned).
-std::string FormatCapacity(int cores, double memory_gb);
+// "2 cores and 1.5 GB of memory", "1 core" (memory 0: not mentioned), "4
+// cores and 2 GPUs" (GPUs 0: not mentioned).
+std::string FormatCapacity(int cores, double memory_gb, int gpus = 0);
 
 // What the scheduler knows of one host at a moment.
 struct HostState {
   int slots = 1;  // cores: what jobs' Need::cores add up to at most
   bool usable = true;
   double memory_gb = 0;  // 0: not known, so not limited
+  int gpus = 0;          // devices; 0: none (a job needing one never fits)
   // Predicted end time of each job running there (size = jobs running).
   std::vector<Seconds> busy_until;
   // What each of those jobs holds, in the same order; jobs past its end
@@ -66,10 +71,15 @@ struct HostState {
     for (const Need& n : busy_needs) gb += n.memory_gb;
     return gb;
   }
+  int busy_gpus() const {
+    int held = 0;
+    for (const Need& n : busy_needs) held += n.gpus;
+    return held;
+  }
   int free_slots() const { return usable ? slots - busy_cores() : 0; }
   // Records a running job ending at `until` that holds `need`.
   void AddBusy(Seconds until, const Need& need) {
-    if (need.cores != 1 || need.memory_gb != 0 || !busy_needs.empty()) {
+    if (need.holds_more() || !busy_needs.empty()) {
       busy_needs.resize(busy_until.size());  // earlier jobs: one core each
       busy_needs.push_back(need);
     }
@@ -78,7 +88,7 @@ struct HostState {
   // Whether a job holding `need` could ever run here / could start now.
   bool Fits(const Need& need) const {
     return need.cores <= slots &&
-           (memory_gb == 0 || need.memory_gb <= memory_gb);
+           (memory_gb == 0 || need.memory_gb <= memory_gb) && need.gpus <= gpus;
   }
   // How many more jobs holding `need` could start now.
   int FreeFor(const Need& need) const;
@@ -132,11 +142,11 @@ struct SchedulingInput {
 
 // Slot availability of every host during one scheduling round: for each
 // host a min-heap of the times its slots (cores) free up (free slots at
-// `now`), and the memory its jobs hold until when. Policies reserve on it as
-// they assign tasks. The capacity model every policy respects: a job of a
-// task with Need{k, m} holds k slots of its host and m GB of its memory from
-// its start to its predicted end; it starts when k slots are free and m GB
-// are not held (docs/design.md, "Capacity").
+// `now`), and the memory and GPUs its jobs hold until when. Policies
+// reserve on it as they assign tasks. The capacity model every policy
+// respects: a job of a task with Need{k, m, -, g} holds k slots of its
+// host, m GB of its memory and g of its GPUs from its start to its
+// predicted end; it starts when all are free (docs/design.md, "Capacity").
 class SlotBoard {
  public:
   struct Slot {
@@ -175,19 +185,23 @@ class SlotBoard {
   std::span<const Slot> all_slots() const { return slots_; }
   std::span<const uint32_t> begins() const { return begin_; }
   bool tracks_memory() const { return !memory_.empty(); }
-  // Host h's memory capacity (0: not limited).
+  bool tracks_gpus() const { return !gpus_.empty(); }
+  // Host h's memory capacity (0: not limited), and its GPUs.
   double memory_capacity(HostId h) const { return memory_of(h); }
+  int gpu_capacity(HostId h) const { return gpus_.empty() ? 0 : gpus_[h]; }
 
  private:
   struct Hold {
     Seconds until;
-    double gb;
+    double amount;  // GB of memory, or GPUs
   };
   static bool Later(const Slot& a, const Slot& b);
   // Host h's memory capacity; 0 (unlimited) when no host has one.
   double memory_of(HostId h) const { return memory_.empty() ? 0 : memory_[h]; }
   // When `gb` more is not held on `h`, from `from` on.
   Seconds MemoryFreeAt(HostId h, double gb, Seconds from) const;
+  // When `k` more GPUs are not held on `h`, from `from` on.
+  Seconds GpusFreeAt(HostId h, int k, Seconds from) const;
   Seconds now_;
   int free_ = 0;
   // One allocation for all hosts (a round runs after every job's end):
@@ -201,6 +215,10 @@ class SlotBoard {
   std::vector<double> memory_;
   std::vector<double> held_;
   std::vector<std::vector<Hold>> holds_;
+  // The same for GPUs (counts), empty when no host has one.
+  std::vector<int> gpus_;
+  std::vector<int> gpus_held_;
+  std::vector<std::vector<Hold>> gpu_holds_;
   mutable std::vector<Slot> scratch_;
 };
 
