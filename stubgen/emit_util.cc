@@ -165,7 +165,8 @@ std::string OperationTable(const Operation& op,
                                      CNumber(op.timeout_seconds),
                                      alts,
                                      std::to_string(alternatives.size()),
-                                     std::to_string(op.return_array_length)};
+                                     std::to_string(op.return_array_length),
+                                     std::to_string(op.gpus)};
   return text + WrapList("", head + " ", "{", "}", fields, ";") + "\n\n";
 }
 

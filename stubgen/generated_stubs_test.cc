@@ -222,6 +222,8 @@ TEST_F(GeneratedStubsTest, AnnotationsAreInTheOperationTable) {
   EXPECT_EQ(g_calls[0].op->timeout, 30);
   EXPECT_EQ(g_calls[1].op->computing_units, 0);
   EXPECT_EQ(g_calls[1].op->memory_gb, 2.0);
+  EXPECT_EQ(g_calls[1].op->gpus, 2);
+  EXPECT_EQ(g_calls[0].op->gpus, 0);
   EXPECT_EQ(g_calls[1].op->timeout, 0);
   EXPECT_EQ(g_calls[2].op->computing_units, 0);
   EXPECT_EQ(g_calls[2].op->memory_gb, 0);

@@ -1,5 +1,6 @@
 #include "stubgen/idl_annotations.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -9,14 +10,14 @@
 namespace gs {
 namespace {
 
-constexpr const char kHonoured[] = "ComputingUnits and MemorySize (in GB)";
+constexpr const char kHonoured[] =
+    "ComputingUnits, MemorySize (in GB), GPUs and processorType=GPU";
 
 // COMPSs's other constraint keys, normalised as Normalize() does: accepted
 // by COMPSs, not (yet) by gsrt.
 constexpr std::string_view kUnsupported[] = {"processorname",
                                              "processorspeed",
                                              "processorarchitecture",
-                                             "processortype",
                                              "processorpropertyname",
                                              "processorpropertyvalue",
                                              "processorinternalmemorysize",
@@ -85,6 +86,9 @@ bool ApplyConstraints(const std::string& text, Operation* op,
     *error = "empty @Constraints(); write e.g. @Constraints(ComputingUnits=2)";
     return false;
   }
+  // COMPSs's processorType=GPU: its ComputingUnits are GPUs (the job still
+  // holds one core to drive them).
+  bool gpu_processor = false;
   for (const std::string& item : SplitItems(text)) {
     size_t eq = item.find('=');
     if (eq == std::string::npos) {
@@ -112,6 +116,23 @@ bool ApplyConstraints(const std::string& text, Operation* op,
         return false;
       }
       op->memory_gb = v;
+    } else if (norm == "gpus" || norm == "gpu") {
+      if (!ParsePositive(value, &v) || v != std::floor(v) || v > 1 << 10) {
+        *error = "GPUs must be a whole number of devices (1 or more), got '" +
+                 value + "'";
+        return false;
+      }
+      op->gpus = static_cast<int>(v);
+    } else if (norm == "processortype") {
+      std::string type = value;
+      if (type.size() >= 2 && type.front() == '"' && type.back() == '"')
+        type = Stripped(type.substr(1, type.size() - 2));
+      if (Normalize(type) == "gpu") {
+        gpu_processor = true;
+      } else if (Normalize(type) != "cpu") {
+        *error = "processorType must be CPU or GPU, got '" + value + "'";
+        return false;
+      }
     } else if (norm == "wallclocklimit") {
       *error = "@Constraints key '" + key +
                "' is not supported; use @Timeout(seconds) on its own line";
@@ -127,6 +148,16 @@ bool ApplyConstraints(const std::string& text, Operation* op,
                "for it in the configuration";
       return false;
     }
+  }
+  if (gpu_processor) {
+    if (op->gpus > 0) {
+      *error =
+          "write either GPUs=k or processorType=GPU with ComputingUnits=k, "
+          "not both";
+      return false;
+    }
+    op->gpus = std::max(1, op->computing_units);
+    op->computing_units = 0;
   }
   return true;
 }

@@ -38,10 +38,12 @@ struct Operation {
   // The operation named by `@Implements(name)`, if any.
   std::string implements;
   // What those annotations ask for (stubgen/idl_annotations.h); 0 when not
-  // given: one core, no memory reserved, no timeout of the IDL's own.
+  // given: one core, no memory reserved, no timeout of the IDL's own, no
+  // GPU.
   int computing_units = 0;
   double memory_gb = 0;
   double timeout_seconds = 0;
+  int gpus = 0;  // GPUs=k, or COMPSs's processorType=GPU
   // Line of the operation's return type in the IDL file (1-based).
   int line = 0;
 };

@@ -55,6 +55,31 @@ TEST(IdlParserTest, ParsesOperationsParamsAndAnnotations) {
   EXPECT_EQ(iface.operations[2].line, 8);
 }
 
+// GPUs=k, and COMPSs's processorType=GPU whose ComputingUnits are GPUs.
+TEST(IdlParserTest, GpuConstraintsInBothSpellings) {
+  StatusOr<Interface> parsed = ParseIdl(
+      "interface g {\n"
+      "  @Constraints(GPUs=2, ComputingUnits=4)\n"
+      "  void train(in File data);\n"
+      "  @Constraints(processorType=\"GPU\", computingUnits=\"3\")\n"
+      "  void infer(in File data);\n"
+      "  @Constraints(processorType=GPU)\n"
+      "  void one(in File data);\n"
+      "  @Constraints(processorType=CPU, ComputingUnits=2)\n"
+      "  void cpu(in File data);\n"
+      "};\n",
+      "g.idl");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const auto& ops = parsed->operations;
+  EXPECT_EQ(ops[0].gpus, 2);
+  EXPECT_EQ(ops[0].computing_units, 4);
+  EXPECT_EQ(ops[1].gpus, 3);
+  EXPECT_EQ(ops[1].computing_units, 0) << "one core drives them";
+  EXPECT_EQ(ops[2].gpus, 1);
+  EXPECT_EQ(ops[3].gpus, 0);
+  EXPECT_EQ(ops[3].computing_units, 2);
+}
+
 TEST(IdlParserTest, AcceptsEveryScalarTypeInEveryDirection) {
   for (const char* type :
        {"char", "boolean", "short", "int", "long", "float", "double"}) {
@@ -232,12 +257,23 @@ const ErrorCase kErrors[] = {
      "interface a {\n  @Constraints(ComputingUnits=2, "
      "processorArchitecture=\"x86_64\");\n  void f();\n};\n",
      "t.idl:2:3: error: @Constraints key 'processorArchitecture' is COMPSs's "
-     "but gsrt does not honour it; gsrt honours ComputingUnits and MemorySize "
-     "(in GB): remove it or choose hosts for it in the configuration"},
+     "but gsrt does not honour it; gsrt honours ComputingUnits, MemorySize "
+     "(in GB), GPUs and processorType=GPU: remove it or choose hosts for it "
+     "in the configuration"},
     {"unknown constraint", "interface a {\n@Constraints(cpus=2)\nvoid f();};",
      "t.idl:2:1: error: unknown @Constraints key 'cpus'; gsrt honours "
-     "ComputingUnits and MemorySize (in GB): remove it or choose hosts for it "
-     "in the configuration"},
+     "ComputingUnits, MemorySize (in GB), GPUs and processorType=GPU: remove "
+     "it or choose hosts for it in the configuration"},
+    {"fractional GPUs", "interface a {\n@Constraints(GPUs=0.5)\nvoid f();};",
+     "t.idl:2:1: error: GPUs must be a whole number of devices (1 or more), "
+     "got '0.5'"},
+    {"a processor neither CPU nor GPU",
+     "interface a {\n@Constraints(processorType=FPGA)\nvoid f();};",
+     "t.idl:2:1: error: processorType must be CPU or GPU, got 'FPGA'"},
+    {"GPUs twice",
+     "interface a {\n@Constraints(GPUs=1, processorType=GPU)\nvoid f();};",
+     "t.idl:2:1: error: write either GPUs=k or processorType=GPU with "
+     "ComputingUnits=k, not both"},
     {"fractional cores",
      "interface a {\n@Constraints(ComputingUnits=1.5)\nvoid f();};",
      "t.idl:2:1: error: ComputingUnits must be a whole number of cores (1 or "

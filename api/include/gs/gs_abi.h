@@ -54,6 +54,7 @@ typedef struct gs_operation {
    * elements, returned as a pointer to a malloc'd array that the receiver
    * frees with free(); 0 for a single value (or void). */
   int return_array_length;
+  int gpus; /* @Constraints(GPUs=k): devices a job holds, its own */
 } gs_operation;
 
 /* One argument of a call. `in` File/string: `str`; `in` scalars: the matching
