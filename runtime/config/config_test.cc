@@ -158,6 +158,8 @@ TEST(ConfigTest, FullFixture) {
 
   EXPECT_EQ(c.hosts[3].workdir, "/work/proj/scratch");
   EXPECT_DOUBLE_EQ(c.hosts[3].memory_gb, 7.5);
+  EXPECT_EQ(c.hosts[3].gpus, (std::vector<std::string>{"0", "1"}));
+  EXPECT_FALSE(c.hosts[2].gpus.has_value()) << "not given: found at GS_On";
   EXPECT_EQ(c.hosts[3].slots, 3);
   EXPECT_EQ(c.hosts[4].sim, (std::map<std::string, std::string>{
                                 {"mtbf", "3600"}, {"speed", "2.0"}}));

@@ -11,6 +11,8 @@ namespace {
 const std::vector<std::string_view> kCommonHostKeys = {
     "name",    "adapter",   "slots", "memory",
     "workdir", "shared_fs", "env",   "labels"};
+// Batch hosts get their devices from the queue (not built yet: issue 29).
+const std::vector<std::string_view> kGpuKeys = {"gpus"};
 const std::vector<std::string_view> kSshKeys = {
     "address",     "port",           "user",     "identity",
     "known_hosts", "host_key_check", "prefetch", "prefetch_window"};
@@ -198,6 +200,7 @@ std::set<std::string> SetKeys(const HostConfig& h, const std::string& prefix,
       {"pilot_reattach", b.pilot_reattach != d.pilot_reattach},
       {"extra", !b.extra.empty()},
       {"labels", !h.labels.empty()},
+      {"gpus", h.gpus.has_value()},
       {"via", !b.via.empty()},
       {"listen", !b.listen.empty()},
       {"sim", !h.sim.empty()}};
@@ -275,6 +278,20 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
                    "'" + h.labels[i] +
                        "' is not a valid label; use letters, digits, '.', "
                        "'_' and '-'");
+    }
+  }
+  if (h.gpus) {
+    std::set<std::string> seen;
+    for (size_t i = 0; i < h.gpus->size(); ++i) {
+      const std::string& id = (*h.gpus)[i];
+      const std::string at = path + ".gpus[" + std::to_string(i) + "]";
+      if (id.empty() || id.find_first_of(", \t\n") != std::string::npos) {
+        problems.Add(at, "'" + id +
+                             "' is not a device id (a number such as 0, or a "
+                             "UUID such as GPU-8e1f...; no commas or blanks)");
+      } else if (!seen.insert(id).second) {
+        problems.Add(at, "device '" + id + "' is listed twice");
+      }
     }
   }
   for (const auto& [name, value] : h.env) {
@@ -403,10 +420,10 @@ const std::vector<std::string>& KnownPolicies() {
 }
 
 const std::vector<std::string_view>& HostKeysFor(AdapterKind kind) {
-  static const auto kLocal = Concat({&kCommonHostKeys});
-  static const auto kSsh = Concat({&kCommonHostKeys, &kSshKeys});
+  static const auto kLocal = Concat({&kCommonHostKeys, &kGpuKeys});
+  static const auto kSsh = Concat({&kCommonHostKeys, &kSshKeys, &kGpuKeys});
   static const auto kBatch = Concat({&kCommonHostKeys, &kBatchKeys});
-  static const auto kSim = Concat({&kCommonHostKeys, &kSimKeys});
+  static const auto kSim = Concat({&kCommonHostKeys, &kSimKeys, &kGpuKeys});
   switch (kind) {
     case AdapterKind::kLocal:
       return kLocal;
@@ -423,7 +440,7 @@ const std::vector<std::string_view>& HostKeysFor(AdapterKind kind) {
 
 const std::vector<std::string_view>& AllHostKeys() {
   static const auto kAll =
-      Concat({&kCommonHostKeys, &kSshKeys, &kBatchKeys, &kSimKeys});
+      Concat({&kCommonHostKeys, &kSshKeys, &kBatchKeys, &kSimKeys, &kGpuKeys});
   return kAll;
 }
 

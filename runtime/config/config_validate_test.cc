@@ -272,6 +272,30 @@ TEST(ConfigValidateTest, MemoryAppliesToEveryAdapter) {
   EXPECT_DOUBLE_EQ(c->hosts[1].memory_gb, 7.5);
 }
 
+// gpus: a count (devices 0 .. k-1), a list of ids, or 0 for none; batch
+// hosts get theirs from the queue.
+TEST(ConfigValidateTest, GpusAreACountOrDeviceIds) {
+  StatusOr<Config> c = LoadConfigFromString(
+      "hosts:\n  - {name: a, adapter: local, gpus: 3}\n"
+      "  - {name: b, adapter: ssh, address: h, gpus: [1, GPU-8e1f]}\n"
+      "  - {name: c, adapter: local, gpus: 0}\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->hosts[0].gpus, (std::vector<std::string>{"0", "1", "2"}));
+  EXPECT_EQ(c->hosts[1].gpus, (std::vector<std::string>{"1", "GPU-8e1f"}));
+  EXPECT_EQ(c->hosts[2].gpus, std::vector<std::string>{});
+  EXPECT_EQ(LoadError("hosts:\n  - {name: a, adapter: local, gpus: [0, 0]}\n"),
+            "gsrt.yaml:2:41: host 'a', key 'gpus[1]': device '0' is listed "
+            "twice");
+  EXPECT_THAT(LoadError("hosts:\n  - {name: a, adapter: local, gpus: "
+                        "[\"0,1\"]}\n"),
+              HasSubstr("'0,1' is not a device id"));
+  EXPECT_THAT(LoadError("hosts:\n  - {name: a, adapter: local, gpus: -1}\n"),
+              HasSubstr("a number of GPUs or a list of device ids"));
+  EXPECT_THAT(LoadError("hosts:\n  - {name: a, adapter: slurm, gpus: 2}\n"),
+              HasSubstr("key 'gpus': does not apply to adapter slurm"));
+}
+
 TEST(ConfigValidateTest, LabelsAreNames) {
   EXPECT_EQ(LoadError("hosts:\n  - {name: a, adapter: local, labels: "
                       "[gpu, \"big mem\"]}\n"),

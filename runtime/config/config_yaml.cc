@@ -576,6 +576,22 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
        {"shared_fs", Bool(&h.shared_fs)},
        {"env", StringMap(&h.env)},
        {"labels", StringList(&h.labels, "labels such as [gpu, bigmem]")},
+       {"gpus",
+        [&](const YAML::Node& n, const std::string& p) {
+          h.gpus.emplace();
+          if (n.IsScalar()) {  // a count: devices 0 .. k-1
+            int64_t count = 0;
+            if (!GetInt(n, p, 0, 1024,
+                        "a number of GPUs or a list of device ids such as "
+                        "[0, 1]",
+                        &count))
+              return;
+            for (int64_t i = 0; i < count; ++i)
+              h.gpus->push_back(std::to_string(i));
+            return;
+          }
+          StringList(&*h.gpus, "device ids such as [0, 1]")(n, p);
+        }},
        {"partition", String(&b.partition)},
        {"account", String(&b.account)},
        {"qos", String(&b.qos)},

@@ -142,6 +142,8 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
   if (!h.labels.empty()) {
     out << YAML::Key << "labels" << YAML::Value << YAML::Flow << h.labels;
   }
+  if (h.gpus)
+    out << YAML::Key << "gpus" << YAML::Value << YAML::Flow << *h.gpus;
   str("partition", b.partition);
   str("account", b.account);
   str("qos", b.qos);

@@ -123,6 +123,11 @@ struct HostConfig {
   // runtime.hosts (an operation kept to some hosts); every host also
   // answers to its own name. Default: none.
   std::vector<std::string> labels;
+  // The host's GPUs, as CUDA_VISIBLE_DEVICES names them: `gpus: 2` is
+  // devices 0 and 1, a list names them. A job of an operation with
+  // @Constraints(GPUs=k) holds k of them. Default: not given (a local host
+  // has what the master's machine shows, the others none).
+  std::optional<std::vector<std::string>> gpus;
   BatchConfig batch;
   // sim: parameters read by the simulated adapter. Default: none.
   std::map<std::string, std::string> sim;
