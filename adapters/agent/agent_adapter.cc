@@ -458,6 +458,18 @@ void AgentAdapter::Submit(JobSpec spec, DoneCallback done) {
     report.outcome = e;
     return PostReport(std::move(done), std::move(report));
   }
+  if (!spec.env.empty() && hello_.minor < 5) {
+    // An agent of an older gsrt cannot read a job's environment: its GPU
+    // jobs would run without their devices named.
+    Exited e;
+    e.code = 127;
+    e.error = Where() + " runs gsrt-agent protocol 2." +
+              std::to_string(hello_.minor) +
+              ", which cannot pass a job its GPUs; install this gsrt's "
+              "gsrt-agent there";
+    report.outcome = e;
+    return PostReport(std::move(done), std::move(report));
+  }
   jobs_[spec.id] = Job{std::move(done), now, std::max(1, spec.cores)};
   Send(RunJob{std::move(spec)});
 }

@@ -120,6 +120,12 @@ void Put(Writer& w, const RunJob& m) {
   w.F64(s.timeout);
   w.U32(static_cast<uint32_t>(std::max(1, s.cores)));
   w.F64(s.memory_gb);
+  // Protocol 2.5: only when there is one, so that a job without is what
+  // every 2.x agent reads.
+  if (!s.env.empty()) {
+    w.U32(static_cast<uint32_t>(s.env.size()));
+    for (const std::string& e : s.env) w.Str(e);
+  }
 }
 void Put(Writer& w, const Cancel& m) { w.U64(m.job); }
 void Put(Writer& w, const Heartbeat& m) { w.U64(m.seq); }
@@ -247,6 +253,15 @@ bool Get(Reader& r, RunJob& m) {
   if (!r.at_end()) {
     s.cores = static_cast<int>(std::min<uint32_t>(r.U32(), 1u << 20));
     s.memory_gb = r.F64();
+  }
+  if (!r.at_end()) {
+    const uint32_t n = r.U32();
+    for (uint32_t i = 0; i < n && r.ok(); ++i) {
+      std::string e = r.Str();
+      // NAME=value, as the engine writes them (a worker's environment).
+      if (e.find('=') == std::string::npos || e.front() == '=') return false;
+      s.env.push_back(std::move(e));
+    }
   }
   return true;
 }

@@ -30,9 +30,11 @@ namespace gs::agent {
 // master (a pilot that outlived its master; read as none from 2.1).
 // 2.3: SWEEP (a 2.2 agent refuses the frame and ends the connection, so a
 // master sends it only to an agent that said 2.3 or later). 2.4:
-// GET_REQUEST may end with `tail` (only to an agent that said 2.4).
+// GET_REQUEST may end with `tail` (only to an agent that said 2.4). 2.5:
+// RUN_JOB may end with the job's environment (its GPUs), sent only to an
+// agent that said 2.5.
 inline constexpr uint16_t kProtocolMajor = 2;
-inline constexpr uint16_t kProtocolMinor = 4;
+inline constexpr uint16_t kProtocolMinor = 5;
 // First bytes of every HELLO payload: identifies the protocol on the wire.
 inline constexpr std::string_view kMagic = "GSRTAGNT";
 // Largest `length` accepted. Frames are at most a chunk plus a little, or a

@@ -137,6 +137,24 @@ TEST(ProtocolTest, FieldsSurviveExactly) {
   EXPECT_EQ(s.timeout, 12.5);
 }
 
+// 2.5: a job's environment (its GPUs) rides at the end of RUN_JOB, only
+// when it has one, so a job without is the frame every 2.x agent reads.
+TEST(ProtocolTest, RunJobCarriesItsEnvironmentOnlyWhenItHasOne) {
+  JobSpec plain = OddSpec();
+  JobSpec gpu = OddSpec();
+  gpu.env = {"CUDA_VISIBLE_DEVICES=1,2", "GSRT_GPUS=1,2"};
+  const std::string without = Encode(RunJob{plain});
+  const std::string with = Encode(RunJob{gpu});
+  EXPECT_EQ(with.size(), without.size() + 4 + (4 + 24) + (4 + 13));
+  FrameDecoder d;
+  d.Append(with);
+  d.Append(without);
+  auto got = DecodeAll(d);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(std::get<RunJob>(got[0]).spec.env, gpu.env);
+  EXPECT_TRUE(std::get<RunJob>(got[1]).spec.env.empty());
+}
+
 TEST(ProtocolTest, GetRequestCarriesItsTailOnlyWhenAsked) {
   // Without a tail the frame is 2.3's, which older agents read.
   EXPECT_EQ(Encode(GetRequest{2, "/w/x"}).size(), 4u + 1 + 8 + 4 + 4);

@@ -14,7 +14,9 @@
 namespace gs {
 
 Need NeedOfOperation(const gs_operation& op) {
-  return Need{std::max(1, op.computing_units), std::max(0.0, op.memory_gb)};
+  Need need{std::max(1, op.computing_units), std::max(0.0, op.memory_gb)};
+  need.gpus = std::max(0, op.gpus);
+  return need;
 }
 
 Dispatcher::Dispatcher(const ReplicationConfig& replication, TaskGraph& graph,
@@ -75,10 +77,12 @@ Status Dispatcher::Admit(OpId op) {
     for (const auto& host : hosts_) {
       if (!need.Allows(h++)) continue;
       fits = need.cores <= host->cores &&
-             (host->memory_gb == 0 || need.memory_gb <= host->memory_gb);
+             (host->memory_gb == 0 || need.memory_gb <= host->memory_gb) &&
+             need.gpus <= host->gpus.size();
       if (fits) break;
-      capacities += (capacities.empty() ? "" : "; ") + host->name + " has " +
-                    FormatCapacity(host->cores, host->memory_gb);
+      capacities +=
+          (capacities.empty() ? "" : "; ") + host->name + " has " +
+          FormatCapacity(host->cores, host->memory_gb, host->gpus.size());
     }
     if (!fits && capacities.empty()) {
       std::string labels, names;
@@ -99,11 +103,11 @@ Status Dispatcher::Admit(OpId op) {
     } else if (!fits) {
       admitted = Status::InvalidArgument(
           "operation '" + std::string(desc.name) + "' needs " +
-          FormatCapacity(need.cores, need.memory_gb) +
+          FormatCapacity(need.cores, need.memory_gb, need.gpus) +
           " (its @Constraints in the IDL) but no host has that much: " +
           capacities +
-          ". Give a host more slots or memory in gsrt.yaml, or lower the "
-          "constraints");
+          ". Give a host more slots, memory or gpus in gsrt.yaml, or lower "
+          "the constraints");
     }
   }
   // Operations are interned in order: `op` is the next one.

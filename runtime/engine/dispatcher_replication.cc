@@ -20,8 +20,10 @@ void Dispatcher::Replicate(const std::vector<HostState>& states,
   in.jobs_submitted = jobs_.submitted();
   in.free_slots.resize(hosts_.size());
   in.free_memory.resize(hosts_.size());
+  in.free_gpus.resize(hosts_.size());
   for (HostId h = 0; h < hosts_.size(); ++h) {
     in.free_slots[h] = states[h].free_slots();
+    in.free_gpus[h] = states[h].gpus - states[h].busy_gpus();
     in.free_memory[h] = states[h].memory_gb > 0
                             ? states[h].memory_gb - states[h].busy_memory()
                             : -1;
@@ -29,6 +31,7 @@ void Dispatcher::Replicate(const std::vector<HostState>& states,
   for (const Placement& p : placed) {
     Need need = scheduler_.NeedOf(graph_.task(p.task).op);
     in.free_slots[p.host] -= need.cores;
+    in.free_gpus[p.host] -= need.gpus;
     if (in.free_memory[p.host] >= 0) in.free_memory[p.host] -= need.memory_gb;
   }
   int free = 0;

@@ -146,7 +146,7 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     std::vector<HostLabels> labels;
     for (const HostSetup& setup : hosts)
       labels.push_back({setup.name, setup.labels});
-    dispatcher_.KeepTo(PlacementMasks(options_.placement, labels));
+    dispatcher_.KeepTo(PlacementMasks(options_.operations.placement, labels));
   }
   std::future<CodeIdentity> identity;
   if (options_.code_identity_of) {
@@ -242,6 +242,7 @@ void Engine::AddHost(HostSetup& setup, std::unique_ptr<Adapter> adapter,
   entry->learns_memory = setup.memory_gb <= 0;
   entry->cores = setup.cores;
   entry->memory_gb = setup.memory_gb;
+  entry->gpus = GpuPool(setup.gpus);
   entry->prefetch = std::max(0, setup.prefetch);
   entry->prefetch_window = std::max(0.0, setup.prefetch_window);
   HostSet::LearnCapacity(*entry);

@@ -119,6 +119,15 @@ struct EngineHooks {
   FileSystem* file_system = nullptr;
 };
 
+// gsrt.yaml's keys named after an operation.
+struct OperationSettings {
+  // Seconds a job of the named operation may run; absent = no limit.
+  std::map<std::string, Seconds> timeouts;
+  // runtime.hosts: operations kept to hosts carrying one of the labels
+  // (HostSetup::labels, or a host's name), by operation name.
+  std::map<std::string, std::vector<std::string>> placement;
+};
+
 struct EngineOptions {
   std::string cwd;       // the master's working directory (absolute)
   std::string work_dir;  // absolute; versions in work_dir/data
@@ -127,11 +136,7 @@ struct EngineOptions {
   RetryBudgets retries;
   // Weights of the grank policy (paper 004 eq. 4-5).
   RankWeights rank;
-  // Seconds a job of the named operation may run; absent = no limit.
-  std::map<std::string, Seconds> timeouts;
-  // runtime.hosts: operations kept to hosts carrying one of the labels
-  // (HostSetup::labels, or a host's name), by operation name.
-  std::map<std::string, std::vector<std::string>> placement;
+  OperationSettings operations;
   std::string history_path;  // "" = no history
   std::string dot_path;      // "" = no DOT file
   bool progress = false;     // a progress line on stderr
@@ -197,6 +202,10 @@ struct HostSetup {
   double memory_gb = 0;
   // What it carries for runtime.hosts (its name counts too).
   std::vector<std::string> labels;
+  // Its GPUs, as CUDA_VISIBLE_DEVICES names them (gsrt.yaml's `gpus`, or
+  // what was found on the master's machine for a local host); none: no
+  // job that needs one goes there.
+  std::vector<std::string> gpus;
   // Jobs sent beyond the host's free slots, queued there to hide the round
   // trip (runtime/sched/prefetch.h); 0: none.
   int prefetch = 0;

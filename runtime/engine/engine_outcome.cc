@@ -27,6 +27,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     --host.running;
     const Task& task = program_.graph.task(job.task);
     host.running_cores -= job.need.cores;  // an alternative's, if it ran one
+    host.gpus.Release(report.id);
     naming_.NameUserFiles(job.task, host_id, job.replica_outputs, &report);
     // Its slots go to the jobs queued there, from its end.
     const Seconds end = report.ended > 0 ? report.ended : loop_.clock().Now();

@@ -95,9 +95,17 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
                         : dispatcher_.scheduler().NeedOf(task.op);
   SetWhatRuns(
       implementation != nullptr ? *implementation : *program_.ops[task.op].desc,
-      need, options_.timeouts, &spec);
+      need, options_.operations.timeouts, &spec);
   JobEntry entry{t,       h,  predicted_end, loop_.clock().Now(), task.attempts,
                  replica, {}, need};
+  if (need.gpus > 0) {
+    // Devices of its own: the scheduler placed it where that many are not
+    // held, and they stay held until its end (OnJobDone).
+    const std::string devices =
+        GpuPool::Joined(host.gpus.Take(spec.id, need.gpus));
+    spec.env.push_back("CUDA_VISIBLE_DEVICES=" + devices);
+    spec.env.push_back("GSRT_GPUS=" + devices);
+  }
   if (replica && host.shared) WriteReplicaBeside(&spec, &entry);
   const int slots = HostSet::Slots(host);
   const bool runs =

@@ -92,6 +92,7 @@ void HostSet::FillHostState(const HostEntry& host, int free_slots,
   state->busy_needs.clear();
   state->usable = host.usable;
   state->memory_gb = host.memory_gb;
+  state->gpus = host.gpus.size();
   // Jobs still staging their inputs hold cores the adapter does not know
   // about yet; adapters count free slots in cores.
   state->slots =

@@ -14,6 +14,7 @@
 
 #include "adapters/adapter.h"
 #include "runtime/base/clock.h"
+#include "runtime/engine/gpu_pool.h"
 #include "runtime/observe/slot_occupancy.h"
 #include "runtime/sched/host_health.h"
 #include "runtime/sched/learned_availability.h"
@@ -36,9 +37,11 @@ struct HostEntry {
   // The same in cores (a job holds its operation's ComputingUnits).
   uint64_t running_cores = 0;
   uint64_t staging_cores = 0;
-  // Capacity: cores and memory (GB, 0: not limited).
+  // Capacity: cores, memory (GB, 0: not limited) and GPUs (which job
+  // holds each).
   int cores = 1;
   double memory_gb = 0;
+  GpuPool gpus;
   // Jobs queued there beyond its slots (runtime/sched/prefetch.h), at
   // least; more when its jobs are short (prefetch_window).
   int prefetch = 0;

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "runtime/base/asio_clock.h"
+#include "runtime/base/gpu_devices.h"
 #include "runtime/config/config.h"
 #include "runtime/config/config_operations.h"
 #include "runtime/config/reuse_mode.h"
@@ -91,6 +92,11 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     setup.cores = host.slots;
     setup.memory_gb = host.memory_gb;
     setup.labels = host.labels;
+    if (host.gpus) {
+      setup.gpus = *host.gpus;
+    } else if (host.adapters.front() == AdapterKind::kLocal) {
+      setup.gpus = VisibleGpusOfThisMachine();
+    }
     setup.prefetch = host.PrefetchDepth();
     setup.prefetch_window = host.PrefetchWindow();
     setup.fallbacks.assign(makers.begin() + 1, makers.end());
@@ -169,8 +175,8 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine(MessageSink& messages) {
   options.history_path = rt.history;
   options.policy = rt.policy;
   options.retries = rt.retries;
-  options.timeouts = rt.timeout;
-  options.placement = rt.hosts;
+  options.operations.timeouts = rt.timeout;
+  options.operations.placement = rt.hosts;
   options.replication = rt.replication;
   options.rank = rt.rank;
   options.stall_timeout = rt.stall_timeout;

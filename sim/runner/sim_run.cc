@@ -53,7 +53,7 @@ StatusOr<SimResult> RunSimulation(SimWorld& world,
     eo.hooks.configure_policy = options.configure_policy;
     eo.history_path = options.history_path;
     eo.rank = options.rank;
-    eo.placement = options.placement;
+    eo.operations.placement = options.placement;
     Engine engine(eo);
     std::vector<HostSetup> hosts;
     for (uint32_t h = 0; h < world.num_hosts(); ++h) {
