@@ -9,6 +9,10 @@
 #              asked for, from the declared ones); no device was ever held
 #              by two jobs at once; GPU jobs ran side by side on different
 #              devices; CPU-only jobs ran beside them and saw no device.
+#   ssh        the same with a second host, a real sshd on 127.0.0.2 that
+#              declares two devices of its own: its GPU jobs get theirs
+#              through its agent (protocol 2.5), per host no device is
+#              held twice, and both hosts ran GPU jobs.
 #   refused    a call asking for more GPUs than any host has stops the
 #              program at the call, naming the operation, its need and
 #              what the host has.
@@ -18,6 +22,9 @@ work=$(mktemp -d)
 pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
+  if [ "$mode" = ssh ]; then
+    bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" > /dev/null 2>&1 || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -25,12 +32,18 @@ fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
 
 host="gpus-$mode-$$"
 workers=$mode
-[ "$mode" = refused ] && workers=persistent
+case $mode in refused|ssh) workers=persistent ;; esac
 printf 'runtime:\n  workers: %s\nhosts:\n  - name: %s\n    adapter: local\n    slots: 4\n    gpus: [0, 1, 2]\n' \
   "$workers" "$host" > "$work/gsrt.yaml"
+if [ "$mode" = ssh ]; then
+  GSRT_SSHD_PORT=auto bash "$src/tests/testbed/sshd.sh" start 1 "$work/sshd" > /dev/null
+  grep -v -e '^#' -e '^hosts:' "$work/sshd/gsrt.yaml" |
+    sed '/name: node1/a\    gpus: [0, 1]' >> "$work/gsrt.yaml"
+fi
 mkdir "$work/run"
 cd "$work/run"
 tasks=16 work_ms=300
+[ "$mode" = ssh ] && tasks=24
 args=("$tasks" "$work_ms")
 [ "$mode" = refused ] && args+=(huge)
 # The devices must come from gsrt, not from the caller's environment.
@@ -53,35 +66,44 @@ if [ "$mode" = refused ]; then
 fi
 
 [ "$status" = 0 ] || fail "master exited $status"
-cat log*.txt > "$work/lines"
+# Each line with its host in front: the ssh host's jobs ran under its
+# workdir (sshd/host1), the others locally.
+cat log*.txt | awk '{ print (($7 ~ /\/sshd\/host1\//) ? "node1" : "local"), $0 }' > "$work/lines"
 [ "$(wc -l < "$work/lines")" = "$tasks" ] || fail "expected $tasks logs, got $(wc -l < "$work/lines")"
-# What each job was given.
-awk '$1 != "cpu" && $5 != $6 { exit 1 }' "$work/lines" || fail "CUDA_VISIBLE_DEVICES and GSRT_GPUS differ: $(cat "$work/lines")"
-awk '$1 == "cpu" && ($5 != "-" || $6 != "-") { exit 1 }' "$work/lines" || fail "a CPU-only job was given devices"
-awk '{ n = ($5 == "-") ? 0 : split($5, d, ",")
-       want = ($1 == "pair") ? 2 : ($1 == "one") ? 1 : 0
+# Fields now: host kind index start end cuda gsrt cwd.
+awk '$2 != "cpu" && $6 != $7 { exit 1 }' "$work/lines" || fail "CUDA_VISIBLE_DEVICES and GSRT_GPUS differ: $(cat "$work/lines")"
+awk '$2 == "cpu" && ($6 != "-" || $7 != "-") { exit 1 }' "$work/lines" || fail "a CPU-only job was given devices"
+awk '{ n = ($6 == "-") ? 0 : split($6, d, ",")
+       want = ($2 == "pair") ? 2 : ($2 == "one") ? 1 : 0
        if (n != want) exit 1
-       for (i = 1; i <= n; ++i) if (d[i] !~ /^[012]$/) exit 1 }' "$work/lines" ||
-  fail "a job got the wrong number of devices or one not declared: $(cat "$work/lines")"
-# Per device, its jobs' intervals never overlap: +1 at each start, -1 at
-# each end (ends first at equal times), per device; and the devices busy
+       ok = ($1 == "node1") ? "^[01]$" : "^[012]$"
+       for (i = 1; i <= n; ++i) if (d[i] !~ ok) exit 1 }' "$work/lines" ||
+  fail "a job got the wrong number of devices or one its host does not declare: $(cat "$work/lines")"
+# Per host and device, its jobs' intervals never overlap: +1 at each
+# start, -1 at each end (ends first at equal times); and the devices busy
 # at once overall.
-read -r worst most < <(awk '$5 != "-" {
-    n = split($5, d, ",")
+read -r worst most < <(awk '$6 != "-" {
+    n = split($6, d, ",")
     for (i = 1; i <= n; ++i) {
-      printf "%s 1 %s\n", $3, d[i]
-      printf "%s 0 %s\n", $4, d[i]
+      printf "%s 1 %s:%s\n", $4, $1, d[i]
+      printf "%s 0 %s:%s\n", $5, $1, d[i]
     }
   }' "$work/lines" | sort -k1,1n -k2,2n |
   awk '{ if ($2 == 1) { held[$3]++; busy++ } else { held[$3]--; busy-- }
          if (held[$3] > worst) worst = held[$3]
          if (busy > most) most = busy } END { print worst + 0, most + 0 }')
+devices=3
+[ "$mode" = ssh ] && devices=5
 [ "$worst" -le 1 ] || fail "a device was held by $worst jobs at once"
 [ "$most" -ge 2 ] || fail "GPU jobs never ran side by side on different devices"
-[ "$most" -le 3 ] || fail "$most devices busy at once with 3 declared"
+[ "$most" -le "$devices" ] || fail "$most devices busy at once with $devices declared"
+if [ "$mode" = ssh ]; then
+  awk '$1 == "node1" && $6 != "-" { exit 0 } END { exit 1 }' "$work/lines" ||
+    fail "no GPU job ran on the ssh host"
+fi
 # CPU-only jobs ran while a GPU job held a device: the cores were filled.
-awk '$1 != "cpu" { s[n] = $3; e[n] = $4; n++ }
-     $1 == "cpu" { c[m] = $3; d[m] = $4; m++ }
+awk '$2 != "cpu" { s[n] = $4; e[n] = $5; n++ }
+     $2 == "cpu" { c[m] = $4; d[m] = $5; m++ }
      END { for (i = 0; i < m; ++i) for (j = 0; j < n; ++j)
              if (c[i] < e[j] && s[j] < d[i]) exit 0
            exit 1 }' "$work/lines" || fail "no CPU-only job ran beside a GPU job"

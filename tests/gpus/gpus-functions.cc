@@ -1,7 +1,9 @@
 // Each function writes one line: its kind, index, start and end (ns since
 // the epoch, CLOCK_REALTIME, shared by every process of the machine), and
-// the CUDA_VISIBLE_DEVICES and GSRT_GPUS it saw ("-" when unset).
+// the CUDA_VISIBLE_DEVICES and GSRT_GPUS it saw ("-" when unset), and the
+// directory it ran in (which says on which host).
 #include <time.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -23,10 +25,12 @@ void Work(const char* log, const char* kind, int index, int work_ms) {
   long long end = NowNs();
   const char* cuda = std::getenv("CUDA_VISIBLE_DEVICES");
   const char* gsrt = std::getenv("GSRT_GPUS");
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof cwd)) std::exit(1);
   FILE* f = std::fopen(log, "w");
   if (!f) std::exit(1);
-  std::fprintf(f, "%s %d %lld %lld %s %s\n", kind, index, start, end,
-               cuda && *cuda ? cuda : "-", gsrt && *gsrt ? gsrt : "-");
+  std::fprintf(f, "%s %d %lld %lld %s %s %s\n", kind, index, start, end,
+               cuda && *cuda ? cuda : "-", gsrt && *gsrt ? gsrt : "-", cwd);
   std::fclose(f);
 }
 
