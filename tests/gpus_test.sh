@@ -10,9 +10,9 @@
 #              by two jobs at once; GPU jobs ran side by side on different
 #              devices; CPU-only jobs ran beside them and saw no device.
 #   ssh        the same with a second host, a real sshd on 127.0.0.2 that
-#              declares two devices of its own: its GPU jobs get theirs
-#              through its agent (protocol 2.5), per host no device is
-#              held twice, and both hosts ran GPU jobs.
+#              declares two devices of its own and gets the 2-GPU jobs
+#              (runtime.hosts): they get its devices through its agent
+#              (protocol 2.5), and per host no device is held twice.
 #   refused    a call asking for more GPUs than any host has stops the
 #              program at the call, naming the operation, its need and
 #              what the host has.
@@ -39,6 +39,9 @@ if [ "$mode" = ssh ]; then
   GSRT_SSHD_PORT=auto bash "$src/tests/testbed/sshd.sh" start 1 "$work/sshd" > /dev/null
   grep -v -e '^#' -e '^hosts:' "$work/sshd/gsrt.yaml" |
     sed '/name: node1/a\    gpus: [0, 1]' >> "$work/gsrt.yaml"
+  # The 2-GPU jobs all go to the ssh host (runtime.hosts), so its agent
+  # surely passes devices on.
+  sed -i 's/^runtime:$/runtime:\n  hosts: {pair: [node1]}/' "$work/gsrt.yaml"
 fi
 mkdir "$work/run"
 cd "$work/run"
@@ -98,7 +101,9 @@ devices=3
 [ "$most" -ge 2 ] || fail "GPU jobs never ran side by side on different devices"
 [ "$most" -le "$devices" ] || fail "$most devices busy at once with $devices declared"
 if [ "$mode" = ssh ]; then
-  awk '$1 == "node1" && $6 != "-" { exit 0 } END { exit 1 }' "$work/lines" ||
+  awk '$2 == "pair" && $1 != "node1" { exit 1 }' "$work/lines" ||
+    fail "a 2-GPU job ran off the ssh host it is kept to"
+  awk '$1 == "node1" && $6 != "-" { found = 1 } END { exit !found }' "$work/lines" ||
     fail "no GPU job ran on the ssh host"
 fi
 # CPU-only jobs ran while a GPU job held a device: the cores were filled.
