@@ -43,6 +43,16 @@ void WriteReplicaBeside(JobSpec* spec, JobEntry* entry) {
   }
 }
 
+// A job that needs GPUs gets devices of its own, named in its environment:
+// the scheduler placed it where that many are not held, and they stay
+// held until its end (OnJobDone).
+void GiveDevices(const Need& need, GpuPool* pool, JobSpec* spec) {
+  if (need.gpus <= 0) return;
+  const std::string devices = GpuPool::Joined(pool->Take(spec->id, need.gpus));
+  spec->env.push_back("CUDA_VISIBLE_DEVICES=" + devices);
+  spec->env.push_back("GSRT_GPUS=" + devices);
+}
+
 }  // namespace
 
 void Engine::WakeLocked() {
@@ -98,14 +108,7 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
       need, options_.operations.timeouts, &spec);
   JobEntry entry{t,       h,  predicted_end, loop_.clock().Now(), task.attempts,
                  replica, {}, need};
-  if (need.gpus > 0) {
-    // Devices of its own: the scheduler placed it where that many are not
-    // held, and they stay held until its end (OnJobDone).
-    const std::string devices =
-        GpuPool::Joined(host.gpus.Take(spec.id, need.gpus));
-    spec.env.push_back("CUDA_VISIBLE_DEVICES=" + devices);
-    spec.env.push_back("GSRT_GPUS=" + devices);
-  }
+  GiveDevices(need, &host.gpus, &spec);
   if (replica && host.shared) WriteReplicaBeside(&spec, &entry);
   const int slots = HostSet::Slots(host);
   const bool runs =
