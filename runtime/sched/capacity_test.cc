@@ -7,100 +7,16 @@
 #include <map>
 
 #include "runtime/sched/policies_volatile.h"
+#include "runtime/sched/run_to_end_test_util.h"
 #include "runtime/sched/scheduler.h"
 
 namespace gs {
 namespace {
 
-class FixedPredictor : public Predictor {
- public:
-  std::map<OpId, Seconds> et;
-  Seconds ExecTime(OpId op, HostId) const override {
-    auto it = et.find(op);
-    return it == et.end() ? 1.0 : it->second;
-  }
-  Seconds TransferTime(TaskId, HostId) const override { return 0; }
-};
-
-struct Capacity {
-  int cores;
-  double memory_gb = 0;
-  int gpus = 0;
-};
-
-// What a run did, seen from outside the policy.
-struct Trace {
-  bool finished = false;        // every task ran
-  int most_cores = 0;           // most cores busy at once on any host
-  double most_memory = 0;       // most GB held at once on any host
-  int most_gpus = 0;            // most GPUs held at once on any host
-  int most_small_together = 0;  // most one-core tasks running at once
-  std::vector<TaskId> started;  // in start order
-  std::string overflow;         // the first time a host was oversubscribed
-};
-
-// Runs `tasks` (task i of op ops[i]) to the end on `hosts` with `policy`,
-// as the engine would: a round after every job's end, jobs ending at their
-// predicted time.
-Trace RunToEnd(std::unique_ptr<Policy> policy,
-               const std::vector<Capacity>& hosts,
-               const std::map<OpId, Need>& needs, const std::vector<OpId>& ops,
-               const FixedPredictor& predictor) {
-  Scheduler s(std::move(policy));
-  for (const auto& [op, need] : needs) s.SetNeed(op, need);
-  for (TaskId t = 0; t < ops.size(); ++t) s.AddReady(t, ops[t]);
-  struct Job {
-    TaskId task;
-    HostId host;
-    Seconds end;
-  };
-  std::vector<Job> running;
-  Trace trace;
-  Seconds now = 0;
-  for (int round = 0; round < 10000; ++round) {
-    std::vector<HostState> states(hosts.size());
-    for (HostId h = 0; h < hosts.size(); ++h) {
-      states[h].slots = hosts[h].cores;
-      states[h].memory_gb = hosts[h].memory_gb;
-      states[h].gpus = hosts[h].gpus;
-    }
-    for (const Job& j : running) {
-      states[j.host].AddBusy(j.end, s.NeedOf(ops[j.task]));
-    }
-    for (const Placement& p : s.Schedule({now, &states, &predictor})) {
-      running.push_back({p.task, p.host, p.predicted_end});
-      states[p.host].AddBusy(p.predicted_end, s.NeedOf(ops[p.task]));
-      trace.started.push_back(p.task);
-    }
-    int small = 0;
-    for (HostId h = 0; h < hosts.size(); ++h) {
-      int cores = states[h].busy_cores();
-      double memory = states[h].busy_memory();
-      int gpus = states[h].busy_gpus();
-      trace.most_cores = std::max(trace.most_cores, cores);
-      trace.most_memory = std::max(trace.most_memory, memory);
-      trace.most_gpus = std::max(trace.most_gpus, gpus);
-      if (trace.overflow.empty() &&
-          (cores > hosts[h].cores || gpus > hosts[h].gpus ||
-           (hosts[h].memory_gb > 0 && memory > hosts[h].memory_gb + 1e-9))) {
-        trace.overflow = "host " + std::to_string(h) + " at " +
-                         std::to_string(now) + ": " + std::to_string(cores) +
-                         " cores, " + std::to_string(memory) + " GB";
-      }
-    }
-    for (const Job& j : running) small += s.NeedOf(ops[j.task]).simple();
-    trace.most_small_together = std::max(trace.most_small_together, small);
-    if (running.empty()) {
-      trace.finished = s.num_ready() == 0;
-      return trace;  // nothing runs: done, or stuck
-    }
-    Seconds next = running.front().end;
-    for (const Job& j : running) next = std::min(next, j.end);
-    now = next;
-    std::erase_if(running, [&](const Job& j) { return j.end <= now; });
-  }
-  return trace;
-}
+using testing_util::Capacity;
+using testing_util::FixedPredictor;
+using testing_util::RunToEnd;
+using testing_util::Trace;
 
 // Every policy that places tasks one by one or in batches.
 const char* const kPolicies[] = {

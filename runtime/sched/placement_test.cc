@@ -9,63 +9,16 @@
 
 #include "runtime/sched/policy_catalog.h"
 #include "runtime/sched/replication.h"
+#include "runtime/sched/run_to_end_test_util.h"
 #include "runtime/sched/scheduler.h"
 
 namespace gs {
 namespace {
 
-class FixedPredictor : public Predictor {
- public:
-  Seconds ExecTime(OpId op, HostId h) const override {
-    // Host 0 is the fastest for everything: a policy that ignored the
-    // restriction would put the kept operations there.
-    return (1.0 + op) * (h == 0 ? 1.0 : 3.0);
-  }
-  Seconds TransferTime(TaskId, HostId) const override { return 0; }
-};
-
-struct Ran {
-  bool finished = false;
-  std::map<OpId, std::set<HostId>> hosts_of_op;
-};
-
-// Runs `ops` (task i of op ops[i]) to the end as the engine would: a round
-// after every job's end, jobs ending at their predicted time.
-Ran RunToEnd(std::unique_ptr<Policy> policy, int num_hosts, int slots,
-             const std::map<OpId, Need>& needs, const std::vector<OpId>& ops) {
-  FixedPredictor predictor;
-  Scheduler s(std::move(policy));
-  for (const auto& [op, need] : needs) s.SetNeed(op, need);
-  for (TaskId t = 0; t < ops.size(); ++t) s.AddReady(t, ops[t]);
-  struct Job {
-    TaskId task;
-    HostId host;
-    Seconds end;
-  };
-  std::vector<Job> running;
-  Ran ran;
-  Seconds now = 0;
-  for (int round = 0; round < 10000; ++round) {
-    std::vector<HostState> states(num_hosts);
-    for (HostState& h : states) h.slots = slots;
-    for (const Job& j : running)
-      states[j.host].AddBusy(j.end, s.NeedOf(ops[j.task]));
-    for (const Placement& p : s.Schedule({now, &states, &predictor})) {
-      running.push_back({p.task, p.host, p.predicted_end});
-      states[p.host].AddBusy(p.predicted_end, s.NeedOf(ops[p.task]));
-      ran.hosts_of_op[ops[p.task]].insert(p.host);
-    }
-    if (running.empty()) {
-      ran.finished = s.num_ready() == 0;
-      return ran;
-    }
-    Seconds next = running.front().end;
-    for (const Job& j : running) next = std::min(next, j.end);
-    now = next;
-    std::erase_if(running, [&](const Job& j) { return j.end <= now; });
-  }
-  return ran;
-}
+using testing_util::Capacity;
+using testing_util::FixedPredictor;
+using testing_util::RunToEnd;
+using testing_util::Trace;
 
 class PlacementTest : public ::testing::TestWithParam<std::string> {};
 
@@ -77,8 +30,15 @@ TEST_P(PlacementTest, KeptOperationsRunOnlyOnTheirHosts) {
   std::map<OpId, Need> needs = {{1, Need{1, 0, &odd}}, {2, Need{2, 0, &two}}};
   std::vector<OpId> ops;
   for (int i = 0; i < 36; ++i) ops.push_back(static_cast<OpId>(i % 3));
-  Ran ran = RunToEnd(std::move(policy).value(), 4, 2, needs, ops);
+  // Host 0 is the fastest for everything: a policy that ignored the
+  // restriction would put the kept operations there.
+  FixedPredictor predictor;
+  predictor.et = {{0, 1.0}, {1, 2.0}, {2, 3.0}};
+  predictor.host_factor = {1.0, 3.0, 3.0, 3.0};
+  Trace ran = RunToEnd(std::move(policy).value(), {{2}, {2}, {2}, {2}}, needs,
+                       ops, predictor);
   EXPECT_TRUE(ran.finished) << "some task never ran";
+  EXPECT_EQ(ran.overflow, "");
   // MET and its kin put every task of an operation on its fastest host:
   // one of the allowed ones is enough.
   auto only = [](const std::set<HostId>& used, std::set<HostId> allowed) {
