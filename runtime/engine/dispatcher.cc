@@ -69,6 +69,7 @@ Status Dispatcher::Admit(OpId op) {
           kept->second.hosts.end())
     need.only_on = &kept->second.hosts;
   scheduler_.SetNeed(op, need);
+  gpu_needs_ = gpu_needs_ || need.gpus > 0;
   Status admitted = Status::Ok();
   if (!need.simple()) {
     std::string capacities;
@@ -116,6 +117,11 @@ Status Dispatcher::Admit(OpId op) {
   return admitted;
 }
 
+void Dispatcher::LeaveGpusOut(std::vector<HostState>* states) const {
+  if (gpu_needs_) return;
+  for (HostState& s : *states) s.gpus = 0;
+}
+
 void Dispatcher::Round(const BookFn& book) {
   // With replication, slots freed once nothing waits run replicas (WQR
   // replicates on the processors that become free after the last task was
@@ -128,6 +134,7 @@ void Dispatcher::Round(const BookFn& book) {
   // Reused between rounds: a round follows every job's end.
   std::vector<HostState>& states = states_scratch_;
   hosts_.LearnHostStates(&states);
+  LeaveGpusOut(&states);
   for (const JobTable::Running& job : jobs_.running()) {
     states[job.host].AddBusy(job.predicted_end, job.need);
   }

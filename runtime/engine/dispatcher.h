@@ -145,6 +145,8 @@ class Dispatcher {
   // Jobs queued on hosts with a prefetch depth for the tasks the round left
   // waiting: a second pass of the policy (dispatcher_prefetch.cc).
   void Prefetch(std::vector<HostState>* states, const BookFn& book);
+  // Zeroes the hosts' GPUs unless an operation asks for some.
+  void LeaveGpusOut(std::vector<HostState>* states) const;
   // Replicas of running tasks on the slots left free
   // (dispatcher_replication.cc).
   void Replicate(const std::vector<HostState>& states,
@@ -174,6 +176,10 @@ class Dispatcher {
   // addresses are in the scheduler's needs).
   std::vector<Status> admitted_;
   std::map<std::string, KeptTo> kept_to_;
+  // Some admitted operation asks for GPUs: until then the rounds leave the
+  // hosts' devices out (LeaveGpusOut: the board then tracks none, and MCT
+  // replays its rounds, as on a machine without GPUs).
+  bool gpu_needs_ = false;
   std::vector<HostState> states_scratch_;  // Round's, reused
   // HostSet::TransfersStable's answer during a round: it asks every host's
   // adapter, the predictor's stamp is read several times a round, and

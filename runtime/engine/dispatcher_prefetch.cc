@@ -26,6 +26,7 @@ void Dispatcher::Prefetch(std::vector<HostState>* states, const BookFn& book) {
   if (!any) return;
   // Every job booked so far, this round's first pass included.
   hosts_.HostStates(states);
+  LeaveGpusOut(states);
   for (const auto& [id, job] : jobs_) {
     (*states)[job.host].AddBusy(job.predicted_end, job.need);
   }
