@@ -38,6 +38,26 @@ TEST(ImplementationChoiceTest, FirstAlternativeThatFitsTheRoomLeft) {
   EXPECT_EQ(spare.cores, 0);
 }
 
+// COMPSs's CPU operation with a GPU alternative: a call runs on a GPU
+// where a device is spare, on the CPU elsewhere; running GPU jobs and the
+// round's count against the host's devices.
+TEST(ImplementationChoiceTest, AGpuAlternativeRunsWhereADeviceIsSpare) {
+  HostState h = Host(4);
+  h.gpus = 2;
+  Need gpu{1, 0};
+  gpu.gpus = 1;
+  h.AddBusy(10, gpu);
+  SpareRoom spare = SpareAfterRound(h, {Need{}});
+  EXPECT_EQ(spare.gpus, 1);
+  const Need base{1, 0};
+  EXPECT_EQ(ChooseImplementation(base, {gpu}, &spare), 0);
+  EXPECT_EQ(spare.gpus, 0);
+  EXPECT_EQ(ChooseImplementation(base, {gpu}, &spare), -1)
+      << "no device left: the CPU operation";
+  SpareRoom no_devices = SpareAfterRound(Host(4), {});
+  EXPECT_EQ(ChooseImplementation(base, {gpu}, &no_devices), -1);
+}
+
 TEST(ImplementationChoiceTest, MemoryCountsOnlyWhereItIsKnown) {
   const Need base{1, 1};
   const std::vector<Need> alternatives = {Need{1, 8}};
