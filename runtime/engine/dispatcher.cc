@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "runtime/base/joined.h"
 #include "runtime/sched/gtp_plan.h"
 #include "runtime/sched/implementation_choice.h"
 #include "runtime/sched/policies_ft.h"
@@ -72,41 +73,35 @@ Status Dispatcher::Admit(OpId op) {
   gpu_needs_ = gpu_needs_ || need.gpus > 0;
   Status admitted = Status::Ok();
   if (!need.simple()) {
-    std::string capacities;
+    std::vector<std::string> capacities;  // of the hosts it may run on
     bool fits = false;
-    HostId h = 0;
-    for (const auto& host : hosts_) {
-      if (!need.Allows(h++)) continue;
-      fits = need.cores <= host->cores &&
-             (host->memory_gb == 0 || need.memory_gb <= host->memory_gb) &&
-             need.gpus <= host->gpus.size();
-      if (fits) break;
-      capacities +=
-          (capacities.empty() ? "" : "; ") + host->name + " has " +
-          FormatCapacity(host->cores, host->memory_gb, host->gpus.size());
+    for (HostId h = 0; h < hosts_.size() && !fits; ++h) {
+      if (!need.Allows(h)) continue;
+      const HostEntry& host = *hosts_[h];
+      fits = need.cores <= host.cores &&
+             (host.memory_gb == 0 || need.memory_gb <= host.memory_gb) &&
+             need.gpus <= host.gpus.size();
+      capacities.push_back(
+          host.name + " has " +
+          FormatCapacity(host.cores, host.memory_gb, host.gpus.size()));
     }
-    if (!fits && capacities.empty()) {
-      std::string labels, names;
-      for (const std::string& l : kept->second.labels)
-        labels += (labels.empty() ? "" : ", ") + l;
-      for (const auto& host : hosts_)
-        names += (names.empty() ? "" : ", ") + host->name;
-      admitted =
-          Status::InvalidArgument("operation '" + std::string(desc.name) +
-                                  "' may run only on hosts "
-                                  "labelled " +
-                                  labels +
-                                  " (runtime.hosts in gsrt.yaml), and none of "
-                                  "this run's hosts (" +
-                                  names +
-                                  ") carries one: give a host one of "
-                                  "these labels, or change runtime.hosts");
+    if (capacities.empty()) {  // kept to labels no host of the run carries
+      std::vector<std::string> names;
+      for (const auto& host : hosts_) names.push_back(host->name);
+      admitted = Status::InvalidArgument(
+          "operation '" + std::string(desc.name) +
+          "' may run only on hosts labelled " +
+          Joined(kept->second.labels, ", ") +
+          " (runtime.hosts in gsrt.yaml), and none of this run's hosts (" +
+          Joined(names, ", ") +
+          ") carries one: give a host one of these labels, or change "
+          "runtime.hosts");
     } else if (!fits) {
       admitted = Status::InvalidArgument(
           "operation '" + std::string(desc.name) + "' needs " +
           FormatCapacity(need.cores, need.memory_gb, need.gpus) +
           " (its @Constraints in the IDL) but no host has that much: " +
-          capacities +
+          Joined(capacities, "; ") +
           ". Give a host more slots, memory or gpus in gsrt.yaml, or lower "
           "the constraints");
     }

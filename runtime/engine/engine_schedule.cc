@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <map>
 
+#include "runtime/base/joined.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/job_builder.h"
@@ -48,7 +49,7 @@ void WriteReplicaBeside(JobSpec* spec, JobEntry* entry) {
 // held until its end (OnJobDone).
 void GiveDevices(const Need& need, GpuPool* pool, JobSpec* spec) {
   if (need.gpus <= 0) return;
-  const std::string devices = GpuPool::Joined(pool->Take(spec->id, need.gpus));
+  const std::string devices = Joined(pool->Take(spec->id, need.gpus), ",");
   spec->env.push_back("CUDA_VISIBLE_DEVICES=" + devices);
   spec->env.push_back("GSRT_GPUS=" + devices);
 }

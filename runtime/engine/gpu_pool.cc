@@ -3,13 +3,11 @@
 namespace gs {
 
 GpuPool::GpuPool(std::vector<std::string> devices)
-    : devices_(std::move(devices)),
-      held_(devices_.size(), false),
-      holder_(devices_.size(), 0) {}
+    : devices_(std::move(devices)), holder_(devices_.size()) {}
 
 int GpuPool::free() const {
   int n = 0;
-  for (bool h : held_) n += !h;
+  for (const std::optional<JobId>& h : holder_) n += !h.has_value();
   return n;
 }
 
@@ -18,8 +16,7 @@ std::vector<std::string> GpuPool::Take(JobId job, int k) {
   std::vector<std::string> taken;
   for (size_t d = 0; d < devices_.size() && static_cast<int>(taken.size()) < k;
        ++d) {
-    if (held_[d]) continue;
-    held_[d] = true;
+    if (holder_[d]) continue;
     holder_[d] = job;
     taken.push_back(devices_[d]);
   }
@@ -27,15 +24,9 @@ std::vector<std::string> GpuPool::Take(JobId job, int k) {
 }
 
 void GpuPool::Release(JobId job) {
-  for (size_t d = 0; d < devices_.size(); ++d) {
-    if (held_[d] && holder_[d] == job) held_[d] = false;
+  for (std::optional<JobId>& h : holder_) {
+    if (h == job) h.reset();
   }
-}
-
-std::string GpuPool::Joined(const std::vector<std::string>& devices) {
-  std::string text;
-  for (const std::string& d : devices) text += (text.empty() ? "" : ",") + d;
-  return text;
 }
 
 }  // namespace gs

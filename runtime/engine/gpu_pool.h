@@ -6,6 +6,7 @@
 #ifndef GSRT_RUNTIME_ENGINE_GPU_POOL_H_
 #define GSRT_RUNTIME_ENGINE_GPU_POOL_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,13 +27,9 @@ class GpuPool {
   // What `job` held is free again (nothing when it held none).
   void Release(JobId job);
 
-  // "0,1": the devices as CUDA_VISIBLE_DEVICES and GSRT_GPUS list them.
-  static std::string Joined(const std::vector<std::string>& devices);
-
  private:
   std::vector<std::string> devices_;
-  std::vector<bool> held_;     // by device
-  std::vector<JobId> holder_;  // by device, when held
+  std::vector<std::optional<JobId>> holder_;  // by device; none: free
 };
 
 }  // namespace gs

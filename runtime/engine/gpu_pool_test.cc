@@ -26,8 +26,10 @@ TEST(GpuPoolTest, NoDevicesOrNoNeedTakesNothing) {
   EXPECT_TRUE(none.Take(1, 1).empty());
   GpuPool pool({"GPU-aa", "GPU-bb"});
   EXPECT_TRUE(pool.Take(1, 0).empty());
-  EXPECT_EQ(GpuPool::Joined({"GPU-aa", "GPU-bb"}), "GPU-aa,GPU-bb");
-  EXPECT_EQ(GpuPool::Joined({}), "");
+  EXPECT_EQ(pool.Take(0, 2), (std::vector<std::string>{"GPU-aa", "GPU-bb"}))
+      << "job 0 is a job like any other";
+  pool.Release(0);
+  EXPECT_EQ(pool.free(), 2);
 }
 
 }  // namespace

@@ -151,44 +151,23 @@ bool SlotBoard::FreeNowFor(HostId h, const Need& need) const {
   return memory_of(h) == 0 || held_[h] + need.memory_gb <= memory_[h] + 1e-9;
 }
 
-Seconds SlotBoard::GpusFreeAt(HostId h, int k, Seconds from) const {
-  if (k == 0 || gpus_.empty()) return from;
-  // Held after `from` by holds ending later; release them in end order.
-  std::vector<Hold> later;
-  int held = 0;
-  for (const Hold& hold : gpu_holds_[h]) {
-    if (hold.until > from) {
-      later.push_back(hold);
-      held += static_cast<int>(hold.amount);
-    }
-  }
-  if (held + k <= gpus_[h]) return from;
-  std::sort(later.begin(), later.end(),
-            [](const Hold& a, const Hold& b) { return a.until < b.until; });
-  for (const Hold& hold : later) {
-    held -= static_cast<int>(hold.amount);
-    if (held + k <= gpus_[h]) return hold.until;
-  }
-  return from;  // unreachable when Fits(h): everything ends eventually
-}
-
-Seconds SlotBoard::MemoryFreeAt(HostId h, double gb, Seconds from) const {
-  if (memory_of(h) == 0 || gb == 0) return from;
+Seconds SlotBoard::FreeAt(const std::vector<Hold>& holds, double capacity,
+                          double want, Seconds from) {
   // Held after `from` by holds ending later; release them in end order.
   std::vector<Hold> later;
   double held = 0;
-  for (const Hold& hold : holds_[h]) {
+  for (const Hold& hold : holds) {
     if (hold.until > from) {
       later.push_back(hold);
       held += hold.amount;
     }
   }
-  if (held + gb <= memory_[h] + 1e-9) return from;
+  if (held + want <= capacity + 1e-9) return from;
   std::sort(later.begin(), later.end(),
             [](const Hold& a, const Hold& b) { return a.until < b.until; });
   for (const Hold& hold : later) {
     held -= hold.amount;
-    if (held + gb <= memory_[h] + 1e-9) return hold.until;
+    if (held + want <= capacity + 1e-9) return hold.until;
   }
   return from;  // unreachable when Fits(h): everything ends eventually
 }
@@ -206,7 +185,12 @@ Seconds SlotBoard::EarliestFor(HostId h, const Need& need) const {
     cores_at = kth->time;
   }
   // Held amounts only fall as holds end: the time all three are free.
-  return GpusFreeAt(h, need.gpus, MemoryFreeAt(h, need.memory_gb, cores_at));
+  Seconds at = cores_at;
+  if (memory_of(h) > 0 && need.memory_gb > 0)
+    at = FreeAt(holds_[h], memory_[h], need.memory_gb, at);
+  if (need.gpus > 0 && !gpus_.empty())
+    at = FreeAt(gpu_holds_[h], gpus_[h], need.gpus, at);
+  return at;
 }
 
 void SlotBoard::Take(HostId h, const Need& need, Seconds end) {

@@ -37,7 +37,7 @@ struct Need {
   bool simple() const {
     return cores == 1 && memory_gb == 0 && only_on == nullptr && gpus == 0;
   }
-  // Holds more than one core: what busy_needs must record.
+  // Holds more than one core and nothing else: what busy_needs records.
   bool holds_more() const { return cores != 1 || memory_gb != 0 || gpus != 0; }
   bool Allows(HostId h) const {
     return only_on == nullptr || (h < only_on->size() && (*only_on)[h]);
@@ -198,10 +198,10 @@ class SlotBoard {
   static bool Later(const Slot& a, const Slot& b);
   // Host h's memory capacity; 0 (unlimited) when no host has one.
   double memory_of(HostId h) const { return memory_.empty() ? 0 : memory_[h]; }
-  // When `gb` more is not held on `h`, from `from` on.
-  Seconds MemoryFreeAt(HostId h, double gb, Seconds from) const;
-  // When `k` more GPUs are not held on `h`, from `from` on.
-  Seconds GpusFreeAt(HostId h, int k, Seconds from) const;
+  // When `want` more of a host's `capacity` (memory, GPUs), held by
+  // `holds` until their ends, is not held, from `from` on.
+  static Seconds FreeAt(const std::vector<Hold>& holds, double capacity,
+                        double want, Seconds from);
   Seconds now_;
   int free_ = 0;
   // One allocation for all hosts (a round runs after every job's end):
