@@ -73,6 +73,7 @@ class AdapterDefaults : public Adapter {
   Seconds expected_start_delay() const override { return 0; }
   uint64_t memory_capacity() const override { return 0; }
   int core_capacity() const override { return 0; }
+  int gpu_capacity() const override { return 0; }
 
  private:
   MessageSink* messages_ = &StderrMessages();

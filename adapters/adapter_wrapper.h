@@ -95,6 +95,7 @@ class AdapterWrapper : public Adapter {
     return target_.memory_capacity();
   }
   int core_capacity() const override { return target_.core_capacity(); }
+  int gpu_capacity() const override { return target_.gpu_capacity(); }
 
  private:
   Adapter& target_;

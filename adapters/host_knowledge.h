@@ -53,6 +53,12 @@ class HostKnowledge {
   // say it. The engine takes it, and follows its changes, for a host whose
   // gsrt.yaml gives no `slots`.
   virtual int core_capacity() const = 0;
+
+  // GPUs the host offers now, when it learned them itself (the pilots of a
+  // batch host: the devices their allocations show, which each pilot's
+  // agent hands to its jobs); 0 otherwise. The engine follows it for such
+  // a host.
+  virtual int gpu_capacity() const = 0;
 };
 
 }  // namespace gs

@@ -15,6 +15,7 @@ packages=(
   openssh-server openssh-client
   chromium
   munge slurm-wlm slurm-wlm-torque
+  lmod bubblewrap
 )
 
 missing=()

@@ -2,7 +2,7 @@
 # GPUs as a resource (issue 29), whole runs of tests/gpus on a local host
 # that declares three stand-in devices (this machine has no GPU; the
 # assignment path is the real one):
-#   gpus_test.sh SRC GPUS MODE
+#   gpus_test.sh SRC GPUS MODE [SLURM_DIR]
 # MODE:
 #   persistent, process, fork   runtime.workers: every GPU job saw its own
 #              devices in CUDA_VISIBLE_DEVICES and GSRT_GPUS (as many as it
@@ -13,15 +13,24 @@
 #              declares two devices of its own and gets the 2-GPU jobs
 #              (runtime.hosts): they get its devices through its agent
 #              (protocol 2.5), and per host no device is held twice.
+#   slurm-job  a Slurm host in job mode (the local bed, SLURM_DIR, whose
+#              node has two stand-in GPUs as GRES) declaring `gpus: 2`: each
+#              batch job asks the queue for its devices (--gres=gpu:k) and
+#              the job sees the ones Slurm gave it, never two jobs one.
+#   slurm-pilot the same bed in pilot mode: one pilot asks the queue for
+#              both GPUs (batch_options: --gres=gpu:2), its agent tells the
+#              master it has two (protocol 2.6) and names each job's.
 #   refused    a call asking for more GPUs than any host has stops the
 #              program at the call, naming the operation, its need and
 #              what the host has.
 set -euo pipefail
-src=$1 gpus=$2 mode=$3
+source "$(dirname "$0")/lib/host_jobs.sh"
+src=$1 gpus=$2 mode=$3 testbed=${4:-}
 work=$(mktemp -d)
 pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
+  case $mode in slurm-*) cancel_host_jobs "$host" ;; esac
   if [ "$mode" = ssh ]; then
     bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" > /dev/null 2>&1 || true
   fi
@@ -35,6 +44,18 @@ workers=$mode
 case $mode in refused|ssh) workers=persistent ;; esac
 printf 'runtime:\n  workers: %s\nhosts:\n  - name: %s\n    adapter: local\n    slots: 4\n    gpus: [0, 1, 2]\n' \
   "$workers" "$host" > "$work/gsrt.yaml"
+case $mode in slurm-*)
+  bash "$src/tests/testbed/slurm.sh" start "$testbed" > /dev/null
+  # shellcheck source=/dev/null
+  source "$testbed/slurm.env" ;;
+esac
+if [ "$mode" = slurm-job ]; then
+  printf 'hosts:\n  - name: %s\n    adapter: slurm\n    mode: job\n    shared_fs: true\n    slots: 2\n    gpus: 2\n' \
+    "$host" > "$work/gsrt.yaml"
+elif [ "$mode" = slurm-pilot ]; then
+  printf 'hosts:\n  - name: %s\n    adapter: slurm\n    mode: pilot\n    pilots: 1\n    cpus_per_task: 2\n    batch_options: [--gres=gpu:2]\n' \
+    "$host" > "$work/gsrt.yaml"
+fi
 if [ "$mode" = ssh ]; then
   GSRT_SSHD_PORT=auto bash "$src/tests/testbed/sshd.sh" start 1 "$work/sshd" > /dev/null
   grep -v -e '^#' -e '^hosts:' "$work/sshd/gsrt.yaml" |
@@ -47,13 +68,14 @@ mkdir "$work/run"
 cd "$work/run"
 tasks=16 work_ms=300
 [ "$mode" = ssh ] && tasks=24
+case $mode in slurm-*) tasks=10 work_ms=1500 ;; esac
 args=("$tasks" "$work_ms")
 [ "$mode" = refused ] && args+=(huge)
 # The devices must come from gsrt, not from the caller's environment.
 env -u CUDA_VISIBLE_DEVICES -u GSRT_GPUS GSRT_CONFIG="$work/gsrt.yaml" \
   "$gpus" "${args[@]}" > "$work/out" 2> "$work/err" &
 pid=$!
-timeout 300 tail --pid="$pid" -f /dev/null || fail "the run did not finish"
+timeout 500 tail --pid="$pid" -f /dev/null || fail "the run did not finish"
 status=0
 wait "$pid" || status=$?
 pid=
@@ -79,8 +101,9 @@ awk '$2 == "cpu" && ($6 != "-" || $7 != "-") { exit 1 }' "$work/lines" || fail "
 awk '{ n = ($6 == "-") ? 0 : split($6, d, ",")
        want = ($2 == "pair") ? 2 : ($2 == "one") ? 1 : 0
        if (n != want) exit 1
-       ok = ($1 == "node1") ? "^[01]$" : "^[012]$"
-       for (i = 1; i <= n; ++i) if (d[i] !~ ok) exit 1 }' "$work/lines" ||
+       ok = ($1 == "node1" || slurm) ? "^[01]$" : "^[012]$"
+       for (i = 1; i <= n; ++i) if (d[i] !~ ok) exit 1 }' \
+    slurm=$(case $mode in slurm-*) echo 1 ;; *) echo 0 ;; esac) "$work/lines" ||
   fail "a job got the wrong number of devices or one its host does not declare: $(cat "$work/lines")"
 # Per host and device, its jobs' intervals never overlap: +1 at each
 # start, -1 at each end (ends first at equal times); and the devices busy
@@ -97,6 +120,7 @@ read -r worst most < <(awk '$6 != "-" {
          if (busy > most) most = busy } END { print worst + 0, most + 0 }')
 devices=3
 [ "$mode" = ssh ] && devices=5
+case $mode in slurm-*) devices=2 ;; esac
 [ "$worst" -le 1 ] || fail "a device was held by $worst jobs at once"
 [ "$most" -ge 2 ] || fail "GPU jobs never ran side by side on different devices"
 [ "$most" -le "$devices" ] || fail "$most devices busy at once with $devices declared"

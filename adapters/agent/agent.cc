@@ -200,6 +200,7 @@ void Agent::OnHello(const Hello& hello) {
   reply.memory_available = options_.facts.memory_available;
   reply.load1 = options_.facts.load1;
   reply.pid = static_cast<uint32_t>(::getpid());
+  reply.gpus = static_cast<uint32_t>(std::max(0, options_.gpus));
   reply.held_jobs.assign(running_.begin(), running_.end());
   for (const JobReport& r : held_reports_) reply.held_jobs.push_back(r.id);
   Send(reply);

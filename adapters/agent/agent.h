@@ -38,6 +38,9 @@ struct AgentOptions {
   std::string work_dir;
   // Jobs the runner runs at once, as told to the master.
   int slots = 1;
+  // GPUs the runner hands its jobs (a pilot's allocation's), as told to
+  // the master.
+  int gpus = 0;
   // The master sends a message at least this often (its heartbeat); after
   // 3 times this of silence the agent takes the master for lost, kills its
   // jobs and ends. 0: never (an ended stream is still noticed).

@@ -470,6 +470,23 @@ void AgentAdapter::Submit(JobSpec spec, DoneCallback done) {
     report.outcome = e;
     return PostReport(std::move(done), std::move(report));
   }
+  // Devices the master named travel in the environment; the count alone
+  // asks the agent to name its own (a pilot's allocation's, protocol 2.6).
+  const bool named =
+      std::any_of(spec.env.begin(), spec.env.end(), [](const std::string& e) {
+        return e.rfind("CUDA_VISIBLE_DEVICES=", 0) == 0;
+      });
+  if (named) spec.gpus = 0;
+  if (spec.gpus > 0 && hello_.minor < 6) {
+    Exited e;
+    e.code = 127;
+    e.error = Where() + " runs gsrt-agent protocol 2." +
+              std::to_string(hello_.minor) +
+              ", which cannot hand a job GPUs of its own; install this "
+              "gsrt's gsrt-agent there";
+    report.outcome = e;
+    return PostReport(std::move(done), std::move(report));
+  }
   jobs_[spec.id] = Job{std::move(done), now, std::max(1, spec.cores)};
   Send(RunJob{std::move(spec)});
 }

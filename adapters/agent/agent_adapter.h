@@ -113,6 +113,7 @@ class AgentAdapter : public AdapterDefaults {
   uint64_t memory_capacity() const override { return hello_.memory_total; }
   // The slots the agent offers (its HELLO); 0 before it greeted.
   int core_capacity() const override { return static_cast<int>(hello_.slots); }
+  int gpu_capacity() const override { return static_cast<int>(hello_.gpus); }
 
   // `host_path` is absolute under work_dir() or relative to it; the agent
   // refuses anything else. Put streams the file in chunks as the stream

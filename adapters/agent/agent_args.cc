@@ -109,6 +109,13 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
           ->check(kSeconds);
   connect->needs(token)->needs(pilot);
   reattach->needs(connect);
+  app.add_option("--launcher", agent->launcher,
+                 "a word of the host's launcher, the command put before "
+                 "every worker (repeat it, one word each, written "
+                 "--launcher=WORD so that a word may start with '-')")
+      ->type_name("WORD")
+      ->allow_extra_args(false)
+      ->take_all();
   app.add_option("--batch-job", agent->batch_job,
                  "run the job of batch directory DIR and exit")
       ->type_name("DIR")

@@ -1,7 +1,7 @@
 // gsrt-agent's command line (docs/agent-protocol.md, "Running the agent"):
 //
 //   gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]
-//              [--workers process|persistent|fork]
+//              [--workers process|persistent|fork] [--launcher=WORD ...]
 //   gsrt-agent --connect HOST:PORT --token-file FILE --pilot NAME
 //              --workdir DIR [--slots N] [--heartbeat SECONDS]
 //              [--workers process|persistent|fork] [--reattach SECONDS]
@@ -46,7 +46,19 @@ struct AgentArgs {
   // the next master (the address in its token file); 0: it ends at once.
   double reattach = 0;
   std::string batch_job;  // job mode: the batch directory
+  // The host's launcher, put before every worker's command line; one
+  // --launcher=WORD per word.
+  std::vector<std::string> launcher;
 };
+
+// The options that give `launcher` to gsrt-agent: --launcher=WORD each.
+// Inline: the adapters that start agents are built without this file's .cc.
+inline std::vector<std::string> LauncherArgs(
+    const std::vector<std::string>& launcher) {
+  std::vector<std::string> args;
+  for (const std::string& word : launcher) args.push_back("--launcher=" + word);
+  return args;
+}
 
 // Parses `args` (without argv[0]) into `agent`. Returns the exit code when
 // gsrt-agent must stop (--help, --version: 0; a mistake: 2, told on

@@ -60,6 +60,21 @@ TEST(AgentArgsTest, EveryOptionInBothSpellings) {
   EXPECT_EQ(batch.args.batch_job, "/b");
 }
 
+// The host's launcher, a word at a time, words that start with '-' too,
+// in the spelling the master writes (LauncherArgs).
+TEST(AgentArgsTest, TheLauncherComesAWordAtATime) {
+  const std::vector<std::string> launcher = {"apptainer", "exec", "--nv",
+                                             "-B",        "/a b", "image.sif"};
+  std::vector<std::string> args = {"--workdir", "/w"};
+  for (const std::string& a : LauncherArgs(launcher)) args.push_back(a);
+  args.insert(args.end(), {"--workers", "persistent"});
+  Parsed p = Parse(args);
+  ASSERT_EQ(p.stop, std::nullopt) << p.err;
+  EXPECT_EQ(p.args.launcher, launcher);
+  EXPECT_EQ(p.args.workers, WorkerMode::kPersistent);
+  EXPECT_TRUE(Parse({"--workdir", "/w"}).args.launcher.empty());
+}
+
 TEST(AgentArgsTest, VersionAndHelp) {
   Parsed version = Parse({"--version"});
   EXPECT_EQ(version.stop, 0);

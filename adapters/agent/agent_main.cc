@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
   // The master may vanish mid-write: see EPIPE, not a signal.
   ::signal(SIGPIPE, SIG_IGN);
   if (!args.batch_job.empty()) {
-    return gs::RunBatchJob(args.batch_job, gs::PrepareWorkDir(args.work_dir));
+    return gs::RunBatchJob(args.batch_job, gs::PrepareWorkDir(args.work_dir),
+                           args.launcher);
   }
   if (!args.connect.empty()) return gs::RunPilotAgent(args, std::cerr);
   return gs::ServeStdio(args, std::cerr);

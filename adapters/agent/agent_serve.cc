@@ -16,6 +16,7 @@
 #include "adapters/local/local_adapter.h"
 #include "adapters/transport/pipe_stream.h"
 #include "runtime/base/asio_clock.h"
+#include "runtime/base/gpu_devices.h"
 #include "runtime/base/messages.h"
 #include "runtime/base/mutex.h"
 
@@ -95,6 +96,11 @@ int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
   local_options.work_dir = options.work_dir;
   local_options.host_name = options.facts.host_name;
   local_options.workers = args.workers;
+  local_options.environment.launcher = args.launcher;
+  // A pilot hands out its allocation's GPUs (the master counts them from
+  // HELLO); an ssh host's jobs come with theirs named by the master.
+  if (!args.connect.empty()) local_options.gpus = VisibleGpusOfThisMachine();
+  options.gpus = static_cast<int>(local_options.gpus.size());
   LocalAdapter local(io, clock, local_options);
   std::unique_ptr<Adapter> decorator =
       decorate ? decorate(local, clock) : nullptr;

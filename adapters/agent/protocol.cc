@@ -103,6 +103,9 @@ void Put(Writer& w, const Hello& m) {
   w.U32(m.pid);
   w.U32(static_cast<uint32_t>(m.held_jobs.size()));
   for (uint64_t id : m.held_jobs) w.U64(id);
+  // Protocol 2.6: only when it has some, so that an agent without GPUs
+  // says what every 2.x master reads.
+  if (m.gpus > 0) w.U32(m.gpus);
 }
 void Put(Writer& w, const RunJob& m) {
   const JobSpec& s = m.spec;
@@ -122,10 +125,11 @@ void Put(Writer& w, const RunJob& m) {
   w.F64(s.memory_gb);
   // Protocol 2.5: only when there is one, so that a job without is what
   // every 2.x agent reads.
-  if (!s.env.empty()) {
+  if (!s.env.empty() || s.gpus > 0) {
     w.U32(static_cast<uint32_t>(s.env.size()));
     for (const std::string& e : s.env) w.Str(e);
   }
+  if (s.gpus > 0) w.U32(static_cast<uint32_t>(s.gpus));  // protocol 2.6
 }
 void Put(Writer& w, const Cancel& m) { w.U64(m.job); }
 void Put(Writer& w, const Heartbeat& m) { w.U64(m.seq); }
@@ -229,6 +233,8 @@ bool Get(Reader& r, Hello& m) {
     const uint32_t n = r.U32();
     for (uint32_t i = 0; i < n && r.ok(); ++i) m.held_jobs.push_back(r.U64());
   }
+  // Protocol 2.6: the GPUs it hands out.
+  if (r.ok() && !r.at_end()) m.gpus = std::min<uint32_t>(r.U32(), 1024);
   return true;
 }
 bool Get(Reader& r, RunJob& m) {
@@ -262,6 +268,9 @@ bool Get(Reader& r, RunJob& m) {
       if (e.find('=') == std::string::npos || e.front() == '=') return false;
       s.env.push_back(std::move(e));
     }
+  }
+  if (r.ok() && !r.at_end()) {  // protocol 2.6
+    s.gpus = static_cast<int>(std::min<uint32_t>(r.U32(), 1024));
   }
   return true;
 }

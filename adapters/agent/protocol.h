@@ -32,9 +32,12 @@ namespace gs::agent {
 // master sends it only to an agent that said 2.3 or later). 2.4:
 // GET_REQUEST may end with `tail` (only to an agent that said 2.4). 2.5:
 // RUN_JOB may end with the job's environment (its GPUs), sent only to an
-// agent that said 2.5.
+// agent that said 2.5. 2.6: HELLO ends with the GPUs the agent hands out
+// (a pilot's allocation's; read as none from 2.5), and RUN_JOB with the
+// GPUs the job holds after its environment (sent only to an agent that
+// said 2.6, whose jobs then get devices of its own).
 inline constexpr uint16_t kProtocolMajor = 2;
-inline constexpr uint16_t kProtocolMinor = 5;
+inline constexpr uint16_t kProtocolMinor = 6;
 // First bytes of every HELLO payload: identifies the protocol on the wire.
 inline constexpr std::string_view kMagic = "GSRTAGNT";
 // Largest `length` accepted. Frames are at most a chunk plus a little, or a
@@ -86,6 +89,9 @@ struct Hello {
   // (a pilot that outlived its master, docs/agent-protocol.md); the
   // reports follow the HELLO as JOB_FINISHED frames.
   std::vector<uint64_t> held_jobs;
+  // GPUs the agent hands its jobs (2.6): each job that holds k gets k of
+  // them in CUDA_VISIBLE_DEVICES; 0: none.
+  uint32_t gpus = 0;
 };
 struct RunJob {
   JobSpec spec;

@@ -46,6 +46,7 @@ std::vector<Message> AllMessages() {
   hello.memory_available = 200ull << 30;
   hello.load1 = 3.25;
   hello.pid = 4242;
+  hello.gpus = 4;
 
   JobReport exited;
   exited.id = 9;
@@ -153,6 +154,29 @@ TEST(ProtocolTest, RunJobCarriesItsEnvironmentOnlyWhenItHasOne) {
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(std::get<RunJob>(got[0]).spec.env, gpu.env);
   EXPECT_TRUE(std::get<RunJob>(got[1]).spec.env.empty());
+}
+
+// 2.6: a job holding GPUs that names none asks the agent to name its
+// own; the agent's HELLO says how many it hands out.
+TEST(ProtocolTest, GpusTravelInRunJobAndHello) {
+  JobSpec counted = OddSpec();
+  counted.gpus = 2;
+  JobSpec both = OddSpec();
+  both.gpus = 1;
+  both.env = {"A=b"};
+  Hello hello;
+  hello.gpus = 3;
+  FrameDecoder d;
+  d.Append(Encode(RunJob{counted}));
+  d.Append(Encode(RunJob{both}));
+  d.Append(Encode(hello));
+  auto got = DecodeAll(d);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(std::get<RunJob>(got[0]).spec.gpus, 2);
+  EXPECT_TRUE(std::get<RunJob>(got[0]).spec.env.empty());
+  EXPECT_EQ(std::get<RunJob>(got[1]).spec.gpus, 1);
+  EXPECT_EQ(std::get<RunJob>(got[1]).spec.env, both.env);
+  EXPECT_EQ(std::get<Hello>(got[2]).gpus, 3u);
 }
 
 TEST(ProtocolTest, GetRequestCarriesItsTailOnlyWhenAsked) {

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "adapters/ssh/shell_quote.h"
+#include "runtime/base/shell_quote.h"
 
 namespace gs {
 

@@ -31,6 +31,9 @@ struct BatchSubmission {
   // cpus_per_task and mem. 0: nothing beyond them.
   int cpus = 0;
   int64_t mem_mb = 0;
+  // GPUs each element asks the queue for (Slurm `--gres=gpu:k`, PBS
+  // `:gpus=k`); the queue names them in the job's CUDA_VISIBLE_DEVICES.
+  int gpus = 0;
 };
 
 class BatchSystem {

@@ -49,6 +49,13 @@ TEST(SlurmSystemTest, SubmitArgvCarriesTheKeys) {
   EXPECT_THAT(slurm->SubmitArgv(c, big, false), Contains("--cpus-per-task=2"));
   EXPECT_THAT(slurm->SubmitArgv(c, big, false), Contains("--mem=512"));
   EXPECT_THAT(slurm->SubmitArgv(c, Job(), false), Contains("--output=/w/out"));
+  // GPUs: the queue is asked for them (and names them); none, no --gres.
+  BatchSubmission gpu = Job();
+  gpu.gpus = 2;
+  EXPECT_THAT(slurm->SubmitArgv(c, gpu, false), Contains("--gres=gpu:2"));
+  for (const std::string& arg : slurm->SubmitArgv(c, Job(), false)) {
+    EXPECT_EQ(arg.rfind("--gres", 0), std::string::npos) << arg;
+  }
 }
 
 TEST(SlurmSystemTest, ParsesItsOutput) {
@@ -77,6 +84,10 @@ TEST(PbsSystemTest, SubmitArgvAndListing) {
   auto argv = pbs->SubmitArgv(c, Job(), false);
   EXPECT_EQ(argv.front(), "qsub");
   EXPECT_THAT(argv, Contains("nodes=1:ppn=4,walltime=25:00:00,mem=100mb"));
+  BatchSubmission gpu = Job();
+  gpu.gpus = 1;
+  EXPECT_THAT(pbs->SubmitArgv(c, gpu, false),
+              Contains("nodes=1:ppn=4:gpus=1,walltime=25:00:00,mem=100mb"));
   BatchSubmission big = Job();
   big.cpus = 8;
   big.mem_mb = 4096;

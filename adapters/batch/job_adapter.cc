@@ -10,11 +10,14 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 
+#include "adapters/agent/agent_args.h"
 #include "adapters/batch/batch_evidence.h"
 #include "adapters/batch/node/batch_job_runner.h"
 #include "adapters/batch/node/pilot_auth.h"
-#include "adapters/ssh/shell_quote.h"
+#include "adapters/host_environment.h"
+#include "runtime/base/shell_quote.h"
 
 namespace gs {
 
@@ -149,12 +152,13 @@ void BatchJobAdapter::Flush() {
     if (jobs_.count(id)) ids.push_back(id);  // not cancelled meanwhile
   }
   pending_.clear();
-  // An array asks for one size of allocation: jobs holding different cores
-  // or memory go in different arrays.
-  std::map<std::pair<int, double>, std::vector<JobId>> by_need;
+  // An array asks for one size of allocation: jobs holding different cores,
+  // memory or GPUs go in different arrays.
+  std::map<std::tuple<int, double, int>, std::vector<JobId>> by_need;
   for (JobId id : ids) {
     const JobSpec& s = jobs_[id].spec;
-    by_need[{std::max(1, s.cores), s.memory_gb}].push_back(id);
+    by_need[{std::max(1, s.cores), s.memory_gb, std::max(0, s.gpus)}].push_back(
+        id);
   }
   for (auto& [need, same] : by_need) {
     for (size_t i = 0; i < same.size(); i += max_array_) {
@@ -195,8 +199,13 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
     RecordSubmissions(submitting);
   }
   if (s.ok()) {
-    auto line = ShellCommandLine({options().agent_program, "--batch-job", dir,
-                                  "--workdir", options().host.workdir});
+    std::vector<std::string> argv = {options().agent_program, "--batch-job",
+                                     dir, "--workdir", options().host.workdir};
+    for (std::string& word : LauncherArgs(options().host.launcher)) {
+      argv.push_back(std::move(word));
+    }
+    auto line = ShellCommandLine(InHostEnvironment(
+        options().host.name, options().host.Environment(), std::move(argv)));
     s = line.ok()
             ? WriteFileAtomically(
                   script, "#!/bin/sh\n# gsrt batch job (generated)\nexec " +
@@ -214,6 +223,7 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
     const JobSpec& first = jobs_[ids.front()].spec;
     job.cpus = std::max(1, first.cores);
     job.mem_mb = static_cast<int64_t>(std::ceil(first.memory_gb * 1024));
+    job.gpus = std::max(0, first.gpus);
     id = commands().Submit(job);
     ++submissions_;
   }

@@ -46,6 +46,7 @@ class PbsSystem : public BatchSystem {
     if (!c.account.empty()) argv.insert(argv.end(), {"-A", c.account});
     std::string resources =
         "nodes=1:ppn=" + std::to_string(std::max(c.cpus_per_task, job.cpus));
+    if (job.gpus > 0) resources += ":gpus=" + std::to_string(job.gpus);
     if (c.walltime > 0)
       resources += ",walltime=" + FormatPbsWalltime(c.walltime);
     if (int64_t mem = std::max(c.mem_mb, job.mem_mb); mem > 0) {

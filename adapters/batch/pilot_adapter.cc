@@ -86,6 +86,8 @@ int PilotAdapter::FreeSlots() const {
   return std::max(0, fleet_.FreeCores() - UnsentCores());
 }
 
+int PilotAdapter::GpusOf(const JobSpec& spec) { return std::max(0, spec.gpus); }
+
 void PilotAdapter::ReportUnrun(const JobSpec& spec, DoneCallback done,
                                JobOutcome outcome) {
   JobReport report;
@@ -97,7 +99,7 @@ void PilotAdapter::ReportUnrun(const JobSpec& spec, DoneCallback done,
 
 void PilotAdapter::Submit(JobSpec spec, DoneCallback done) {
   if (!fleet_.reattaches()) {
-    Pilot* pilot = fleet_.PilotForJob();
+    Pilot* pilot = fleet_.PilotForJob(nullptr, GpusOf(spec));
     if (pilot == nullptr || fleet_.shut_down()) {
       return ReportUnrun(spec, std::move(done),
                          HostFailed{Host() + " has no connected pilot"});
@@ -122,13 +124,16 @@ void PilotAdapter::SendOutgoing() {
   std::vector<QueuedJob> records;
   PilotFleet::Taken taken;  // slots given out in this batch
   for (Outgoing& o : outgoing) {
-    Pilot* pilot = fleet_.shut_down() ? nullptr : fleet_.PilotForJob(&taken);
+    Pilot* pilot = fleet_.shut_down()
+                       ? nullptr
+                       : fleet_.PilotForJob(&taken, GpusOf(o.spec));
     if (pilot == nullptr) {
       ReportUnrun(o.spec, std::move(o.done),
                   HostFailed{Host() + " has no connected pilot"});
       continue;
     }
-    taken[pilot] += std::max(1, o.spec.cores);
+    taken[pilot].cores += std::max(1, o.spec.cores);
+    taken[pilot].gpus += GpusOf(o.spec);
     QueuedJob q;
     q.job = o.spec.id;
     q.task = o.spec.task;
@@ -146,24 +151,27 @@ void PilotAdapter::SendOutgoing() {
 }
 
 PilotAdapter::DoneCallback PilotAdapter::Running(Pilot& pilot, JobId id,
-                                                 int cores, DoneCallback done) {
+                                                 int cores, int gpus,
+                                                 DoneCallback done) {
   job_pilot_[id] = &pilot;
-  fleet_.WorkStarted(pilot, cores);
+  fleet_.WorkStarted(pilot, cores, gpus);
   std::shared_ptr<bool> alive = alive_;
   Pilot* p = &pilot;  // pilots are kept until the fleet goes
-  return [this, alive, id, p, cores, done = std::move(done)](JobReport r) {
-    if (*alive) {
-      job_pilot_.erase(id);
-      fleet_.WorkEnded(*p, cores);
-    }
-    done(std::move(r));
-  };
+  return
+      [this, alive, id, p, cores, gpus, done = std::move(done)](JobReport r) {
+        if (*alive) {
+          job_pilot_.erase(id);
+          fleet_.WorkEnded(*p, cores, gpus);
+        }
+        done(std::move(r));
+      };
 }
 
 void PilotAdapter::SendTo(Pilot& pilot, JobSpec spec, DoneCallback done) {
   const JobId id = spec.id;
   const int cores = std::max(1, spec.cores);
-  DoneCallback running = Running(pilot, id, cores, std::move(done));
+  DoneCallback running =
+      Running(pilot, id, cores, GpusOf(spec), std::move(done));
   pilot.agent->Submit(std::move(spec), std::move(running));
 }
 
@@ -198,7 +206,8 @@ void PilotAdapter::Adopt(QueuedJob job, JobSpec spec, DoneCallback done) {
   const JobId id = spec.id;
   const int cores = std::max(1, spec.cores);
   const TaskId task = spec.task;
-  DoneCallback running = Running(*pilot, id, cores, std::move(done));
+  DoneCallback running =
+      Running(*pilot, id, cores, GpusOf(spec), std::move(done));
   pilot->agent->AdoptHeld(old_id, spec, std::move(running));
   QueuedJob q;  // recorded again: a later crash finds it too
   q.job = id;

@@ -66,6 +66,7 @@ class PilotAdapter : public BatchHostAdapter {
   // The serving pilots' slots, summed (each sized by its allocation unless
   // gsrt.yaml gives `slots`).
   int core_capacity() const override { return fleet_.core_capacity(); }
+  int gpu_capacity() const override { return fleet_.gpu_capacity(); }
   // The largest serving pilot's memory: a job runs inside one pilot.
   uint64_t memory_capacity() const override { return fleet_.memory_capacity(); }
 
@@ -85,7 +86,10 @@ class PilotAdapter : public BatchHostAdapter {
   void SendOutgoing();
   void SendTo(Pilot& pilot, JobSpec spec, DoneCallback done);
   // `done`, counting the job as work of `pilot` until it reports.
-  DoneCallback Running(Pilot& pilot, JobId id, int cores, DoneCallback done);
+  DoneCallback Running(Pilot& pilot, JobId id, int cores, int gpus,
+                       DoneCallback done);
+  // GPUs the job holds, which its pilot's agent names.
+  static int GpusOf(const JobSpec& spec);
   // `done`, counting the transfer as work of `pilot` until it ends: a
   // pilot moving files is not idle.
   StatusCallback Busy(Pilot& pilot, StatusCallback done);

@@ -12,13 +12,15 @@
 #include <filesystem>
 #include <utility>
 
+#include "adapters/agent/agent_args.h"
 #include "adapters/batch/node/batch_job_runner.h"
 #include "adapters/batch/node/pilot_auth.h"
 #include "adapters/batch/pilot_record.h"
 #include "adapters/batch/pilot_scaling.h"
 #include "adapters/batch/pilot_token_file.h"
-#include "adapters/ssh/shell_quote.h"
+#include "adapters/host_environment.h"
 #include "adapters/transport/tcp_stream.h"
+#include "runtime/base/shell_quote.h"
 
 namespace gs {
 
@@ -160,7 +162,11 @@ Status PilotFleet::SubmitPilot(int slots) {
   if (pilot->slots > 0) {
     argv.insert(argv.end(), {"--slots", std::to_string(pilot->slots)});
   }
-  auto line = ShellCommandLine(argv);
+  for (std::string& word : LauncherArgs(options().host.launcher)) {
+    argv.push_back(std::move(word));
+  }
+  auto line = ShellCommandLine(InHostEnvironment(
+      options().host.name, options().host.Environment(), std::move(argv)));
   if (!line.ok()) return line.status().WithContext(Host());
   const std::string text = "#!/bin/sh\n# gsrt pilot " + pilot->name +
                            " (generated; the token is in a 0600 file)\n"
@@ -620,12 +626,34 @@ Pilot* PilotFleet::ReadyPilot(const Taken* taken) {
 int PilotFleet::FreeOf(const Pilot& pilot, const Taken* taken) {
   int free = pilot.agent->FreeSlots();
   if (taken != nullptr) {
-    if (auto it = taken->find(&pilot); it != taken->end()) free -= it->second;
+    if (auto it = taken->find(&pilot); it != taken->end()) {
+      free -= it->second.cores;
+    }
   }
   return free;
 }
 
-Pilot* PilotFleet::PilotForJob(const Taken* taken) {
+int PilotFleet::FreeGpusOf(const Pilot& pilot, const Taken* taken) {
+  int free = pilot.agent->gpu_capacity() - pilot.gpus;
+  if (taken != nullptr) {
+    if (auto it = taken->find(&pilot); it != taken->end()) {
+      free -= it->second.gpus;
+    }
+  }
+  return free;
+}
+
+Pilot* PilotFleet::PilotForJob(const Taken* taken, int gpus) {
+  if (gpus > 0) {
+    Pilot* best = nullptr;
+    for (auto& p : pilots_) {
+      if (p->state != PilotState::kReady || !p->agent->connected()) continue;
+      if (best == nullptr || FreeGpusOf(*p, taken) > FreeGpusOf(*best, taken)) {
+        best = p.get();
+      }
+    }
+    return best;
+  }
   if (!scales()) return ReadyPilot(taken);
   for (auto& p : pilots_) {
     if (p->state == PilotState::kReady && p->agent->connected() &&
@@ -648,13 +676,15 @@ Pilot* PilotFleet::Returned(const std::string& batch_id, bool serving) {
   return pilot;
 }
 
-void PilotFleet::WorkStarted(Pilot& pilot, int cores) {
+void PilotFleet::WorkStarted(Pilot& pilot, int cores, int gpus) {
   ++pilot.running;
   pilot.cores += cores;
+  pilot.gpus += gpus;
 }
 
-void PilotFleet::WorkEnded(Pilot& pilot, int cores) {
+void PilotFleet::WorkEnded(Pilot& pilot, int cores, int gpus) {
   pilot.cores -= cores;
+  pilot.gpus -= gpus;
   if (--pilot.running == 0) pilot.idle_since = clock().Now();
 }
 
@@ -672,6 +702,14 @@ int PilotFleet::core_capacity() const {
   int n = 0;
   for (const auto& p : pilots_) {
     if (p->state == PilotState::kReady) n += p->agent->core_capacity();
+  }
+  return n;
+}
+
+int PilotFleet::gpu_capacity() const {
+  int n = 0;
+  for (const auto& p : pilots_) {
+    if (p->state == PilotState::kReady) n += p->agent->gpu_capacity();
   }
   return n;
 }

@@ -41,6 +41,7 @@ struct Pilot {
   int missing = 0;         // queue listings in a row that did not show it
   int running = 0;         // jobs and file transfers it runs now
   int cores = 0;           // cores its jobs hold (may exceed its slots)
+  int gpus = 0;            // GPUs its jobs hold (its agent names them)
   Seconds idle_since = 0;  // when it connected or its last work ended
   bool lost = false;       // retired: its output is kept for the user
   bool returned = false;   // an interrupted master's, come back to us
@@ -64,8 +65,12 @@ struct PilotFleetSetup {
 
 class PilotFleet {
  public:
-  // Slots of each pilot given to jobs not sent yet.
-  using Taken = std::map<const Pilot*, int>;
+  // What jobs routed but not sent yet hold of each pilot.
+  struct Held {
+    int cores = 0;
+    int gpus = 0;
+  };
+  using Taken = std::map<const Pilot*, Held>;
 
   explicit PilotFleet(PilotFleetSetup setup);
   // As Shutdown; a wait for cancelled pilots to leave the queue that the
@@ -107,17 +112,22 @@ class PilotFleet {
   Pilot* ReadyPilot(const Taken* taken = nullptr);
   // Where a job goes: ReadyPilot, or, when the count follows the work,
   // the oldest serving pilot with a free slot (the newest go idle first).
-  Pilot* PilotForJob(const Taken* taken = nullptr);
+  // A job holding `gpus` goes to a pilot with that many free, or else the
+  // one with the most (its agent starts it when they free).
+  Pilot* PilotForJob(const Taken* taken = nullptr, int gpus = 0);
   // A pilot of an interrupted master that came back with batch id `id`,
   // serving (`serving`) or merely not gone; null when none.
   Pilot* Returned(const std::string& batch_id, bool serving);
-  // Work (a job of `cores`, or a transfer: 0) started or ended on `pilot`.
-  void WorkStarted(Pilot& pilot, int cores);
-  void WorkEnded(Pilot& pilot, int cores);
+  // Work (a job of `cores` and `gpus`, or a transfer: 0) started or ended
+  // on `pilot`.
+  void WorkStarted(Pilot& pilot, int cores, int gpus = 0);
+  void WorkEnded(Pilot& pilot, int cores, int gpus = 0);
 
   // The serving pilots' offered cores minus those their jobs hold.
   int FreeCores() const;
   int core_capacity() const;
+  // The GPUs the serving pilots' allocations show.
+  int gpu_capacity() const;
   uint64_t memory_capacity() const;
   bool connected() const;
   // The batch ids of pilots queued or serving.
@@ -159,6 +169,7 @@ class PilotFleet {
   int AlivePilots() const;
   int ReadyPilots() const;
   static int FreeOf(const Pilot& pilot, const Taken* taken);
+  static int FreeGpusOf(const Pilot& pilot, const Taken* taken);
   // Removes the files of `pilots` (a lost one's output kept).
   void RemoveFiles(const std::vector<const Pilot*>& pilots);
 

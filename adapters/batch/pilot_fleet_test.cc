@@ -16,7 +16,7 @@
 #include "adapters/batch/node/pilot_auth.h"
 #include "adapters/batch/pilot_record.h"
 #include "adapters/batch/pilot_token_file.h"
-#include "adapters/ssh/shell_quote.h"
+#include "runtime/base/shell_quote.h"
 #include "tests/support/fake_clock.h"
 #include "tests/support/temp_dir.h"
 

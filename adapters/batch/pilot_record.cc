@@ -7,8 +7,8 @@
 
 #include "adapters/batch/batch_evidence.h"
 #include "adapters/batch/node/batch_job_runner.h"
-#include "adapters/ssh/shell_quote.h"
 #include "runtime/base/file_io.h"
+#include "runtime/base/shell_quote.h"
 
 namespace gs {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "adapters/ssh/shell_quote.h"
+#include "runtime/base/shell_quote.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {

@@ -70,6 +70,7 @@ class SlurmSystem : public BatchSystem {
     if (int64_t mem = std::max(c.mem_mb, job.mem_mb); mem > 0) {
       argv.push_back("--mem=" + std::to_string(mem));
     }
+    if (job.gpus > 0) argv.push_back("--gres=gpu:" + std::to_string(job.gpus));
     argv.insert(argv.end(), c.extra.begin(), c.extra.end());
     argv.push_back(job.script);
     return argv;

@@ -15,6 +15,7 @@
 #include "adapters/local/host_facts.h"
 #include "adapters/local/job_files.h"
 #include "adapters/local/worker_command.h"
+#include "runtime/base/joined.h"
 #include "runtime/base/messages.h"
 
 namespace gs {
@@ -54,14 +55,17 @@ LocalAdapter::LocalAdapter(boost::asio::io_context& io, Clock& clock,
       sandboxes_(fs_, jobs_dir_, options_.slots),
       evidence_(fs_, options_.work_dir + "/failed",
                 EvidenceSession(std::time(nullptr), ::getpid())),
-      workers_(PoolLimits(options_), options_.workers == WorkerMode::kFork
-                                         ? kForkServerCommand
-                                         : kServeCommand) {
+      workers_(PoolLimits(options_),
+               options_.workers == WorkerMode::kFork ? kForkServerCommand
+                                                     : kServeCommand,
+               &launch_),
+      gpus_(options_.gpus) {
   host_.io = &io_;
   host_.fs = &fs_;
   host_.sandboxes = &sandboxes_;
   host_.evidence = &evidence_;
   host_.workers = &workers_;
+  host_.launch = &launch_;
   host_.messages = &messages();
   host_.host_name = options_.host_name;
   host_.jobs_dir = jobs_dir_;
@@ -103,6 +107,13 @@ Status LocalAdapter::EnsureOpen() {
     evidence_.RemoveOlderThan(options_.keep_failed, std::time(nullptr));
     dirs_ready_ = true;
   }
+  if (!launch_ready_) {
+    auto launch = PrepareWorkerLaunch(options_.host_name, options_.environment,
+                                      jobs_dir_);
+    if (!launch.ok()) return launch.status();
+    launch_ = std::move(launch).value();
+    launch_ready_ = true;
+  }
   // The workers' stdin: a descriptor for spawning, not file work.
   if (host_.devnull_fd < 0) {
     host_.devnull_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -126,7 +137,16 @@ void LocalAdapter::Submit(JobSpec spec, DoneCallback done) {
                                 "' was shut down; Connect() it again"});
     return;
   }
-  if (queued_.empty() && Fits(job->cores())) {
+  if (job->WantsDevices() && job->spec().gpus > gpus_.size()) {
+    PostFailure(job, HostFailed{"host '" + options_.host_name + "' has " +
+                                std::to_string(gpus_.size()) +
+                                " GPUs to hand out, "
+                                "and job " +
+                                std::to_string(job->id()) + " holds " +
+                                std::to_string(job->spec().gpus)});
+    return;
+  }
+  if (queued_.empty() && Fits(*job)) {
     Start(job);
   } else {
     queued_cores_ += job->cores();
@@ -146,6 +166,12 @@ void LocalAdapter::Start(const JobPtr& job) {
                                        " is already running on host '" +
                                        options_.host_name + "'"));
   }
+  if (job->WantsDevices()) {
+    job->GiveDevices(Joined(gpus_.Take(job->id(), job->spec().gpus), ","));
+  } else if (gpus_.size() > 0 && !job->NamesDevices()) {
+    // The allocation's devices are the GPU jobs'; this one sees none.
+    job->GiveDevices("");
+  }
   std::optional<JobOutcome> failed = job->Stage();
   if (!failed) {
     failed = job->Launch(
@@ -153,7 +179,10 @@ void LocalAdapter::Start(const JobPtr& job) {
           Finish(ended, reaped, status, wait_errno);
         });
   }
-  if (failed) return PostFailure(job, std::move(*failed));
+  if (failed) {
+    gpus_.Release(job->id());
+    return PostFailure(job, std::move(*failed));
+  }
   Track(job);
 }
 
@@ -173,10 +202,16 @@ void LocalAdapter::Track(const JobPtr& job) {
 void LocalAdapter::Finish(const JobPtr& job, bool reaped, int status,
                           int wait_errno) {
   if (running_.erase(job->id()) > 0) busy_cores_ -= job->cores();
+  gpus_.Release(job->id());
   JobReport report = job->Conclude(reaped, status, wait_errno);
   report.ended = clock_.Now();
   StartQueued();
   job->Deliver(std::move(report));
+}
+
+bool LocalAdapter::Fits(const LocalJob& job) const {
+  return Fits(job.cores()) &&
+         (!job.WantsDevices() || gpus_.free() >= job.spec().gpus);
 }
 
 void LocalAdapter::Cancel(JobId id) {
@@ -194,7 +229,7 @@ void LocalAdapter::Cancel(JobId id) {
 }
 
 void LocalAdapter::StartQueued() {
-  while (!queued_.empty() && Fits(queued_.front()->cores())) {
+  while (!queued_.empty() && Fits(*queued_.front())) {
     JobPtr job = std::move(queued_.front());
     queued_.pop_front();
     queued_cores_ -= job->cores();

@@ -26,6 +26,7 @@
 #include "adapters/local/worker_pool.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/file_system.h"
+#include "runtime/jobs/gpu_pool.h"
 #include "runtime/jobs/worker_mode.h"
 
 namespace gs {
@@ -48,6 +49,14 @@ struct LocalAdapterOptions {
   WorkerMode workers = WorkerMode::kProcess;
   // When persistent workers are replaced (fork servers never are).
   WorkerPoolLimits worker_limits;
+  // Devices handed to jobs that hold GPUs and name none (an agent's jobs
+  // on a pilot's allocation: protocol 2.6), one job each; the jobs that
+  // hold none see none (CUDA_VISIBLE_DEVICES empty). Default: none (such
+  // a job fails; the others keep the environment's).
+  std::vector<std::string> gpus;
+  // The host's env, setup and launcher (worker_launch.h): the setup runs
+  // at the first Connect, and a failing one fails it. Default: none.
+  HostEnvironment environment;
 
   static int DefaultSlots();
 };
@@ -146,6 +155,8 @@ class LocalAdapter : public AdapterDefaults {
   std::string logs_dir_;
   SandboxPool sandboxes_;
   FailureEvidence evidence_;
+  WorkerLaunch launch_;  // filled by EnsureOpen; workers_ points at it
+  bool launch_ready_ = false;
   WorkerPool workers_;
   // Lent to every job; its devnull_fd is opened by EnsureOpen.
   LocalJobHost host_;
@@ -156,11 +167,14 @@ class LocalAdapter : public AdapterDefaults {
   // Slots are cores: a job holds max(1, spec.cores) of them.
   int busy_cores_ = 0;
   int queued_cores_ = 0;
+  GpuPool gpus_;  // options_.gpus
   // Whether a job holding `cores` may start now (one larger than the host
   // starts alone rather than never).
   bool Fits(int cores) const {
     return busy_cores_ == 0 || busy_cores_ + cores <= options_.slots;
   }
+  // Fits, and the GPUs it must be handed are free.
+  bool Fits(const LocalJob& job) const;
 };
 
 }  // namespace gs

@@ -155,6 +155,18 @@ std::optional<JobOutcome> LocalJob::CopyInouts(
   return std::nullopt;
 }
 
+bool LocalJob::NamesDevices() const {
+  return std::any_of(spec_.env.begin(), spec_.env.end(),
+                     [](const std::string& e) {
+                       return e.rfind("CUDA_VISIBLE_DEVICES=", 0) == 0;
+                     });
+}
+
+void LocalJob::GiveDevices(const std::string& devices) {
+  spec_.env.push_back("CUDA_VISIBLE_DEVICES=" + devices);
+  spec_.env.push_back("GSRT_GPUS=" + devices);
+}
+
 void LocalJob::ChooseOpenMpThreads() {
   // A k-core job's OpenMP runtime uses its k cores, unless the user chose
   // (in the master's environment or the job's); in the job's environment,
@@ -175,8 +187,14 @@ std::optional<JobOutcome> LocalJob::Launch(Ended ended) {
 }
 
 std::optional<JobOutcome> LocalJob::Spawn() {
+  static const WorkerLaunch kPlain;
+  const WorkerLaunch& launch = host_.launch ? *host_.launch : kPlain;
+  const std::vector<std::string> argv = launch.launcher.empty()
+                                            ? std::vector<std::string>{}
+                                            : launch.Argv(cmd_.argv);
   SpawnRequest req;
-  req.argv = &cmd_.argv;
+  req.argv = argv.empty() ? &cmd_.argv : &argv;
+  req.base_env = launch.BaseEnvironment();
   req.cwd = sandbox_;
   req.in.fd = host_.devnull_fd;
   req.out.file = SandboxPool::kStdout;

@@ -48,6 +48,8 @@ struct LocalJobHost {
   SandboxPool* sandboxes = nullptr;
   FailureEvidence* evidence = nullptr;
   WorkerPool* workers = nullptr;
+  // The host's launcher and environment for worker processes.
+  const WorkerLaunch* launch = nullptr;
   // Where a sandbox whose evidence cannot be kept is reported (a warning).
   MessageSink* messages = nullptr;
   std::string host_name;
@@ -84,6 +86,14 @@ class LocalJob : public std::enable_shared_from_this<LocalJob> {
   JobId id() const { return spec_.id; }
   // Cores of the adapter's slots the job holds: max(1, spec.cores).
   int cores() const;
+  // Devices the adapter picked (a job that holds GPUs and names none; ""
+  // for one that holds none where the adapter has some): told to the
+  // worker in CUDA_VISIBLE_DEVICES and GSRT_GPUS. Before Stage.
+  void GiveDevices(const std::string& devices);
+  // Whether the job's environment names its devices already.
+  bool NamesDevices() const;
+  // Whether the job holds GPUs the adapter must pick (none named yet).
+  bool WantsDevices() const { return spec_.gpus > 0 && !NamesDevices(); }
   const std::string& sandbox() const { return sandbox_; }
   const WorkerCommand& command() const { return cmd_; }
   // Bytes of the inputs that exist, as staged.

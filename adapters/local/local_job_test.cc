@@ -65,7 +65,8 @@ class LocalJobTest : public ::testing::Test {
   testing::MemFileSystem fs_;
   SandboxPool sandboxes_{fs_, "/w/jobs", 2};
   FailureEvidence evidence_{fs_, "/w/failed", "s1"};
-  WorkerPool workers_{WorkerPoolLimits{}, kServeCommand};
+  WorkerLaunch launch_;
+  WorkerPool workers_{WorkerPoolLimits{}, kServeCommand, &launch_};
   RecordingMessages messages_;
   LocalJobHost host_;
 };

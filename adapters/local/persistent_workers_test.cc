@@ -50,15 +50,27 @@ class PersistentWorkersTest : public ::testing::Test {
   PersistentWorkersTest() : clock_(io_) { Make({}); }
 
   void Make(WorkerPoolLimits limits, int slots = 1,
-            WorkerMode mode = WorkerMode::kPersistent) {
+            WorkerMode mode = WorkerMode::kPersistent,
+            HostEnvironment environment = {}) {
     adapter_.reset();
     LocalAdapterOptions options;
     options.slots = slots;
     options.work_dir = dir_ / "work";
     options.workers = mode;
     options.worker_limits = limits;
+    options.environment = std::move(environment);
     adapter_ = std::make_unique<LocalAdapter>(io_, clock_, options);
-    ASSERT_TRUE(adapter_->Connect().ok());
+    connected_ = adapter_->Connect();
+    ASSERT_TRUE(connected_.ok()) << connected_.ToString();
+  }
+
+  // The value of variable `name` as job `id`'s worker sees it.
+  std::string SeenByJob(JobId id, const std::string& name) {
+    const std::string out = Out("env." + std::to_string(id));
+    Exited e =
+        RunExited(TestJob(id, kServe, "env_to", {Scalar(name), FileOut(out)}));
+    EXPECT_TRUE(e.succeeded()) << e.error;
+    return e.succeeded() ? Text(out) : "";
   }
 
   JobReport Run(JobSpec spec) {
@@ -82,6 +94,7 @@ class PersistentWorkersTest : public ::testing::Test {
   // Before the adapter: its destructor may still report (cancelled jobs).
   ReportCollector reports_;
   std::unique_ptr<LocalAdapter> adapter_;
+  Status connected_;
 };
 
 TEST_F(PersistentWorkersTest, OneWorkerRunsJobAfterJob) {
@@ -311,6 +324,92 @@ TEST_F(PersistentWorkersTest, AWorkerDiesWithItsMaster) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   EXPECT_FALSE(Alive(worker)) << "worker " << worker << " outlived its master";
+}
+
+// gsrt.yaml's env, setup and launcher (issue 29), in every worker mode: the
+// setup's variables (run once, at Connect), the host's own and the
+// launcher's (`env NAME=value` is a launcher that changes what it starts)
+// all reach each job's worker.
+TEST_F(PersistentWorkersTest, WorkersStartInTheHostsEnvironment) {
+  for (WorkerMode mode :
+       {WorkerMode::kPersistent, WorkerMode::kProcess, WorkerMode::kFork}) {
+    SCOPED_TRACE(std::string(WorkerModeName(mode)));
+    HostEnvironment e;
+    e.env = {{"GSRT_T_SITE", "/opt/site"}};
+    e.setup = {"export GSRT_T_TOOL=\"$GSRT_T_SITE/tool\"",
+               "echo a setup says things"};
+    e.launcher = {"env", "GSRT_T_LAUNCHED=yes"};
+    Make({}, 1, mode, e);
+    // Ids of their own: the last adapter's reports may still come.
+    const JobId first = 10 * (static_cast<JobId>(mode) + 1);
+    EXPECT_EQ(SeenByJob(first, "GSRT_T_SITE"), "/opt/site");
+    EXPECT_EQ(SeenByJob(first + 1, "GSRT_T_TOOL"), "/opt/site/tool");
+    EXPECT_EQ(SeenByJob(first + 2, "GSRT_T_LAUNCHED"), "yes");
+  }
+}
+
+TEST_F(PersistentWorkersTest, AFailingSetupFailsTheHostNamingTheLine) {
+  LocalAdapterOptions options;
+  options.work_dir = dir_ / "work";
+  options.host_name = "gpu1";
+  options.environment.setup = {"true", "echo 'no module nosuch' >&2; exit 3"};
+  LocalAdapter adapter(io_, clock_, options);
+  Status s = adapter.Connect();
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("host 'gpu1': its setup failed"));
+  EXPECT_THAT(s.message(), HasSubstr("no module nosuch"));
+}
+
+TEST_F(PersistentWorkersTest, AMissingLauncherFailsTheHostNamingIt) {
+  LocalAdapterOptions options;
+  options.work_dir = dir_ / "work";
+  options.host_name = "gpu1";
+  options.environment.launcher = {"gsrt-no-such-launcher", "exec"};
+  LocalAdapter adapter(io_, clock_, options);
+  Status s = adapter.Connect();
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("host 'gpu1': its launcher "
+                                     "'gsrt-no-such-launcher' is not "
+                                     "installed"));
+}
+
+// An agent on a pilot's allocation hands its devices to the jobs that hold
+// GPUs and name none (protocol 2.6): each gets its own; a job holding more
+// than there are fails its host, not the task.
+TEST_F(PersistentWorkersTest, TheAdapterNamesDevicesOfItsOwn) {
+  LocalAdapterOptions options;
+  options.work_dir = dir_ / "work";
+  options.host_name = "pilot1";
+  options.slots = 2;
+  options.gpus = {"3", "5"};
+  adapter_ = std::make_unique<LocalAdapter>(io_, clock_, options);
+  ASSERT_TRUE(adapter_->Connect().ok());
+  JobSpec one = TestJob(1, kServe, "env_to",
+                        {Scalar("CUDA_VISIBLE_DEVICES"), FileOut(Out("d1"))});
+  one.gpus = 1;
+  EXPECT_TRUE(RunExited(one).succeeded());
+  EXPECT_EQ(Text(Out("d1")), "3");
+  JobSpec two =
+      TestJob(2, kServe, "env_to", {Scalar("GSRT_GPUS"), FileOut(Out("d2"))});
+  two.gpus = 2;
+  EXPECT_TRUE(RunExited(two).succeeded());
+  EXPECT_EQ(Text(Out("d2")), "3,5") << "the first job gave its device back";
+  JobSpec named = TestJob(3, kServe, "env_to",
+                          {Scalar("CUDA_VISIBLE_DEVICES"), FileOut(Out("d3"))});
+  named.gpus = 1;
+  named.env = {"CUDA_VISIBLE_DEVICES=7"};  // the master named it
+  EXPECT_TRUE(RunExited(named).succeeded());
+  EXPECT_EQ(Text(Out("d3")), "7");
+  JobSpec none = TestJob(5, kServe, "env_to",
+                         {Scalar("CUDA_VISIBLE_DEVICES"), FileOut(Out("d5"))});
+  EXPECT_TRUE(RunExited(none).succeeded());
+  EXPECT_EQ(Text(Out("d5")), "") << "a CPU job sees none of the devices";
+  JobSpec three = TestJob(4, kServe, "noop", {});
+  three.gpus = 3;
+  JobReport too_many = Run(three);
+  ASSERT_TRUE(std::holds_alternative<HostFailed>(too_many.outcome));
+  EXPECT_THAT(std::get<HostFailed>(too_many.outcome).reason,
+              HasSubstr("host 'pilot1' has 2 GPUs to hand out"));
 }
 
 }  // namespace

@@ -94,11 +94,16 @@ StatusOr<std::unique_ptr<PersistentWorker>> WorkerPool::Take(
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
     return Status::FromErrno("socketpair for a persistent worker", errno);
   }
-  const std::vector<std::string> argv = {program, command_,
-                                         std::to_string(::getpid())};
+  // Under a launcher the worker's parent is the launcher's process, not
+  // this one: "0" tells it not to check (it still dies with that parent).
+  const std::string parent =
+      launch_.launcher.empty() ? std::to_string(::getpid()) : "0";
+  const std::vector<std::string> argv =
+      launch_.Argv({program, command_, parent});
   SpawnRequest req;
   req.argv = &argv;
   req.env = &env;
+  req.base_env = launch_.BaseEnvironment();
   req.in.fd = sv[1];
   req.out.fd = sv[1];
   req.err.fd = stderr_fd;

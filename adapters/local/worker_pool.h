@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/local/worker_launch.h"
 #include "runtime/base/serve_protocol.h"
 #include "runtime/base/status.h"
 
@@ -88,9 +89,11 @@ struct WorkerPoolLimits {
 
 class WorkerPool {
  public:
-  // `command`: kServeCommand or kForkServerCommand.
-  WorkerPool(WorkerPoolLimits limits, const char* command)
-      : limits_(limits), command_(command) {}
+  // `command`: kServeCommand or kForkServerCommand. `launch` (the host's
+  // launcher and environment) must outlive the pool.
+  WorkerPool(WorkerPoolLimits limits, const char* command,
+             const WorkerLaunch* launch)
+      : limits_(limits), command_(command), launch_(*launch) {}
   ~WorkerPool() { Clear(); }
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -118,6 +121,7 @@ class WorkerPool {
  private:
   WorkerPoolLimits limits_;
   const char* command_;
+  const WorkerLaunch& launch_;
   std::vector<std::unique_ptr<PersistentWorker>> idle_;
   int started_ = 0;
 };

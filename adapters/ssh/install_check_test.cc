@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "adapters/ssh/shell_quote.h"
 #include "runtime/base/process_spawn.h"
 #include "runtime/base/sha256.h"
+#include "runtime/base/shell_quote.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {

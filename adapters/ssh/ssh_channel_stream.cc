@@ -1,7 +1,8 @@
 #include "adapters/ssh/ssh_channel_stream.h"
 
-#include "adapters/ssh/shell_quote.h"
+#include "adapters/host_environment.h"
 #include "adapters/ssh/ssh_exec.h"
+#include "runtime/base/shell_quote.h"
 
 namespace gs {
 namespace {
@@ -95,6 +96,12 @@ void SshChannelStream::OnSessionLost(const Status& why) {
 
 Status SshChannelStream::EndStatus() const {
   if (exec_->exit_status() == 0) return Status::Ok();
+  if (exec_->exit_status() && IsSetupFailure(*exec_->exit_status())) {
+    // The host's setup or launcher (host_environment.h), not the command.
+    return Status::FailedPrecondition(DescribeSetupFailure(
+        "`" + exec_->shown_as() + "` on " + session_->describe(),
+        *exec_->exit_status(), stderr_tail_));
+  }
   std::string msg = "`" + exec_->shown_as() + "` on " + session_->describe() +
                     " ended with " + exec_->DescribeExit();
   std::string tail = stderr_tail_;

@@ -11,14 +11,16 @@
 #include <string_view>
 
 #include "adapters/agent/agent_adapter.h"
+#include "adapters/agent/agent_args.h"
+#include "adapters/host_environment.h"
 #include "adapters/ssh/checked_start_stream.h"
 #include "adapters/ssh/install_check.h"
 #include "adapters/ssh/program_digest.h"
-#include "adapters/ssh/shell_quote.h"
 #include "adapters/ssh/ssh_channel_stream.h"
 #include "adapters/ssh/ssh_remote.h"
 #include "adapters/ssh/ssh_session.h"
 #include "adapters/ssh/ssh_target.h"
+#include "runtime/base/shell_quote.h"
 
 namespace gs {
 
@@ -179,8 +181,14 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
       std::to_string(options_.heartbeat),
       "--workers",
       std::string(WorkerModeName(options_.workers))};
+  for (std::string& word : LauncherArgs(options_.host.launcher)) {
+    argv.push_back(std::move(word));
+  }
+  // Messages show the agent's command, not the setup script around it.
   auto shown = ShellCommandLine(argv);
   if (!shown.ok()) return shown.status();
+  argv = InHostEnvironment(options_.host.name, options_.host.Environment(),
+                           std::move(argv));
   std::shared_ptr<SshSession> session = session_;
   std::shared_ptr<StartPlan> plan = plan_;
   const std::string bin = RemotePath(options_.host.workdir + "/bin");
@@ -188,7 +196,7 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
       [session, argv, plan, bin,
        shown = *shown]() -> StatusOr<std::unique_ptr<ByteStream>> {
     if (!plan->check_first) {
-      auto stream = SshChannelStream::Open(session, argv);
+      auto stream = SshChannelStream::Open(session, argv, shown);
       if (!stream.ok()) return stream.status();
       return std::unique_ptr<ByteStream>(std::move(stream).value());
     }

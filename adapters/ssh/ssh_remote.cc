@@ -8,9 +8,9 @@
 #include <chrono>
 #include <sstream>
 
-#include "adapters/ssh/shell_quote.h"
 #include "adapters/ssh/ssh_exec.h"
 #include "adapters/ssh/ssh_text.h"
+#include "runtime/base/shell_quote.h"
 
 namespace gs {
 namespace {

@@ -92,18 +92,25 @@ int Configure(const SpawnRequest& req, SpawnSetup& s) {
   return 0;
 }
 
-// The parent's environment with `extra` added; an entry of `extra` replaces
-// the parent's of the same name. Points into both (they outlive the spawn).
-std::vector<char*> MergedEnvironment(const std::vector<std::string>& extra) {
+// `base` (null: the parent's environment) with `extra` added; an entry of
+// `extra` replaces the one of the same name. Points into both (they outlive
+// the spawn).
+std::vector<char*> MergedEnvironment(const std::vector<std::string>* base,
+                                     const std::vector<std::string>& extra) {
   auto name_of = [](std::string_view entry) {
     return entry.substr(0, entry.find('='));
   };
   std::vector<char*> envp;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string_view name = name_of(*e);
+  auto keep = [&](char* e) {
+    const std::string_view name = name_of(e);
     bool replaced = false;
     for (const std::string& x : extra) replaced |= name_of(x) == name;
-    if (!replaced) envp.push_back(*e);
+    if (!replaced) envp.push_back(e);
+  };
+  if (base != nullptr) {
+    for (const std::string& e : *base) keep(const_cast<char*>(e.c_str()));
+  } else {
+    for (char** e = environ; *e != nullptr; ++e) keep(*e);
   }
   for (const std::string& x : extra)
     envp.push_back(const_cast<char*>(x.c_str()));
@@ -165,8 +172,9 @@ StatusOr<SpawnedProcess> SpawnProcess(const SpawnRequest& req) {
   argv.push_back(nullptr);
 
   std::vector<char*> envp;
-  if (req.env != nullptr && !req.env->empty())
-    envp = MergedEnvironment(*req.env);
+  static const std::vector<std::string> kNone;
+  if ((req.env != nullptr && !req.env->empty()) || req.base_env != nullptr)
+    envp = MergedEnvironment(req.base_env, req.env ? *req.env : kNone);
 
   SpawnSetup setup;
   int err = Configure(req, setup);
@@ -193,9 +201,13 @@ StatusOr<SpawnedProcess> SpawnProcess(const SpawnRequest& req) {
 }
 
 std::string FindInPath(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
   const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  return FindInPath(program, path ? path : "/usr/bin:/bin");
+}
+
+std::string FindInPath(const std::string& program, const std::string& path) {
+  if (program.find('/') != std::string::npos) return program;
+  std::istringstream dirs(path);
   for (std::string dir; std::getline(dirs, dir, ':');) {
     if (dir.empty()) continue;
     const std::string candidate = dir + "/" + program;

@@ -42,6 +42,9 @@ struct SpawnRequest {
   // "NAME=value" entries added to (or replacing in) the parent's
   // environment for this child only; null or empty passes the parent's.
   const std::vector<std::string>* env = nullptr;
+  // "NAME=value" entries the child starts from instead of the parent's
+  // environment (`env` still applies over them); null: the parent's.
+  const std::vector<std::string>* base_env = nullptr;
 };
 
 struct SpawnedProcess {
@@ -58,6 +61,8 @@ StatusOr<SpawnedProcess> SpawnProcess(const SpawnRequest& request);
 // The absolute path of `program` found in $PATH (or "/usr/bin:/bin"), ""
 // when none is executable; a name holding '/' is returned as is.
 std::string FindInPath(const std::string& program);
+// The same, searching the directories of `path` (a $PATH value).
+std::string FindInPath(const std::string& program, const std::string& path);
 
 struct ProgramOutput {
   int exit_code = -1;  // -1 when killed by a signal

@@ -60,6 +60,18 @@ std::string ConfigSource::Where(std::string_view path) const {
   return name + ": ";
 }
 
+HostConfig WithHostDefaults(const HostEnvironment& defaults, HostConfig host) {
+  const bool only_simulated =
+      std::all_of(host.adapters.begin(), host.adapters.end(),
+                  [](AdapterKind k) { return k == AdapterKind::kSim; });
+  if (only_simulated) return host;
+  for (const auto& [name, value] : defaults.env) host.env.emplace(name, value);
+  host.setup.insert(host.setup.begin(), defaults.setup.begin(),
+                    defaults.setup.end());
+  if (host.launcher.empty()) host.launcher = defaults.launcher;
+  return host;
+}
+
 const HostConfig* Config::FindHost(std::string_view name) const {
   for (const HostConfig& h : hosts) {
     if (h.name == name) return &h;

@@ -168,13 +168,18 @@ struct ConfigSource {
 
 struct Config {
   RuntimeConfig runtime;
+  // `host_defaults:`, what every host (but simulated ones) gets: its own
+  // `env` entries win, the default `setup` lines run before its own, its
+  // own `launcher` replaces the default one.
+  HostEnvironment host_defaults;
   std::vector<HostConfig> hosts;
   // Not part of equality: the same settings may come from different files.
   ConfigSource source;
 
   const HostConfig* FindHost(std::string_view name) const;
   friend bool operator==(const Config& a, const Config& b) {
-    return a.runtime == b.runtime && a.hosts == b.hosts;
+    return a.runtime == b.runtime && a.host_defaults == b.host_defaults &&
+           a.hosts == b.hosts;
   }
 };
 
@@ -189,6 +194,10 @@ struct ConfigEnv {
   // std::thread::hardware_concurrency.
   static ConfigEnv FromProcess();
 };
+
+// `host` as its adapter sees it: with `defaults` merged in (as the
+// HostDefaults comment says), except for a host that only simulates.
+HostConfig WithHostDefaults(const HostEnvironment& defaults, HostConfig host);
 
 // The config without a file: runtime defaults and one `local` host with
 // env.cores slots, resolved against `env`.

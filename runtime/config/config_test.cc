@@ -127,6 +127,19 @@ TEST(ConfigTest, FullFixture) {
   EXPECT_EQ(n1.env, (std::map<std::string, std::string>{
                         {"LANG", "C"}, {"OMP_NUM_THREADS", "1"}}));
   EXPECT_EQ(n1.labels, (std::vector<std::string>{"gpu", "site-b"}));
+  EXPECT_EQ(n1.setup, std::vector<std::string>{"module load cuda/12"});
+  EXPECT_EQ(n1.launcher, (std::vector<std::string>{"apptainer", "exec", "--nv",
+                                                   "image.sif"}));
+  EXPECT_EQ(c.host_defaults.env.at("MODULEPATH"), "/site/modules");
+  EXPECT_EQ(c.host_defaults.setup,
+            std::vector<std::string>{"module load gcc/12"});
+  // What the adapter sees: the defaults' setup first, its own launcher.
+  const HostConfig seen = WithHostDefaults(c.host_defaults, n1);
+  EXPECT_EQ(seen.setup, (std::vector<std::string>{"module load gcc/12",
+                                                  "module load cuda/12"}));
+  EXPECT_EQ(seen.launcher, n1.launcher);
+  EXPECT_EQ(seen.env.at("MODULEPATH"), "/site/modules");
+  EXPECT_EQ(seen.env.at("LANG"), "C");
 
   const HostConfig& cl = c.hosts[1];
   EXPECT_EQ(cl.adapters,

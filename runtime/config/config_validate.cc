@@ -11,7 +11,6 @@ namespace {
 const std::vector<std::string_view> kCommonHostKeys = {
     "name",    "adapter",   "slots", "memory",
     "workdir", "shared_fs", "env",   "labels"};
-// Batch hosts get their devices from the queue (not built yet: issue 29).
 const std::vector<std::string_view> kGpuKeys = {"gpus"};
 const std::vector<std::string_view> kSshKeys = {
     "address",     "port",           "user",     "identity",
@@ -22,6 +21,8 @@ const std::vector<std::string_view> kBatchKeys = {
     "pilot_linger", "extra",    "via",  "listen",   "pilot_reattach",
     "batch_options"};
 const std::vector<std::string_view> kSimKeys = {"sim"};
+// What real hosts start their programs in; a simulated host starts none.
+const std::vector<std::string_view> kEnvironmentKeys = {"setup", "launcher"};
 
 std::vector<std::string_view> Concat(
     std::initializer_list<const std::vector<std::string_view>*> lists) {
@@ -200,6 +201,8 @@ std::set<std::string> SetKeys(const HostConfig& h, const std::string& prefix,
       {"pilot_reattach", b.pilot_reattach != d.pilot_reattach},
       {"extra", !b.extra.empty()},
       {"labels", !h.labels.empty()},
+      {"setup", !h.setup.empty()},
+      {"launcher", !h.launcher.empty()},
       {"gpus", h.gpus.has_value()},
       {"via", !b.via.empty()},
       {"listen", !b.listen.empty()},
@@ -234,6 +237,37 @@ void ValidateHostKeys(const HostConfig& h, const std::string& path,
                                        JoinNames(kinds) +
                                        "); remove it or change the adapter");
   }
+}
+
+// `env`, `setup` and `launcher` of a host or of host_defaults: what can be
+// passed to a shell and to exec.
+void ValidateEnvironment(const std::map<std::string, std::string>& env,
+                         const std::vector<std::string>& setup,
+                         const std::vector<std::string>& launcher,
+                         const std::string& path, Problems& problems) {
+  for (const auto& [name, value] : env) {
+    if (!IsIdentifier(name)) {
+      problems.Add(path + ".env." + name,
+                   "is not an environment variable name (letters, digits "
+                   "and '_', not starting with a digit)");
+    } else if (value.find('\0') != std::string::npos) {
+      problems.Add(path + ".env." + name, "holds a NUL byte");
+    }
+  }
+  auto check_words = [&](const std::vector<std::string>& words,
+                         const std::string& key, const char* what) {
+    for (size_t i = 0; i < words.size(); ++i) {
+      const std::string at = path + "." + key + "[" + std::to_string(i) + "]";
+      if (words[i].find('\0') != std::string::npos) {
+        problems.Add(at, "holds a NUL byte");
+      } else if (words[i].find_first_not_of(" \t\n") == std::string::npos) {
+        problems.Add(at, std::string("is empty; give ") + what);
+      }
+    }
+  };
+  check_words(setup, "setup", "a shell line such as 'module load gcc'");
+  check_words(launcher, "launcher",
+              "a word of the command, such as 'apptainer'");
 }
 
 void ValidateHost(const HostConfig& h, size_t index, const Config& config,
@@ -294,13 +328,14 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
       }
     }
   }
-  for (const auto& [name, value] : h.env) {
-    if (!IsIdentifier(name)) {
-      problems.Add(path + ".env." + name,
-                   "is not an environment variable name (letters, digits "
-                   "and '_', not starting with a digit)");
-    }
+  if (h.gpus && !h.gpus->empty() && h.batch.mode == BatchMode::kPilot &&
+      (h.Uses(AdapterKind::kSlurm) || h.Uses(AdapterKind::kPbs))) {
+    problems.Add(path + ".gpus",
+                 "pilots offer the GPUs of their allocations: ask the queue "
+                 "for them in batch_options (e.g. [--gres=gpu:2]) and leave "
+                 "`gpus` out");
   }
+  ValidateEnvironment(h.env, h.setup, h.launcher, path, problems);
   const BatchConfig& b = h.batch;
   const BatchConfig d;
   if (b.cpus_per_task < 1) {
@@ -420,9 +455,12 @@ const std::vector<std::string>& KnownPolicies() {
 }
 
 const std::vector<std::string_view>& HostKeysFor(AdapterKind kind) {
-  static const auto kLocal = Concat({&kCommonHostKeys, &kGpuKeys});
-  static const auto kSsh = Concat({&kCommonHostKeys, &kSshKeys, &kGpuKeys});
-  static const auto kBatch = Concat({&kCommonHostKeys, &kBatchKeys});
+  static const auto kLocal =
+      Concat({&kCommonHostKeys, &kEnvironmentKeys, &kGpuKeys});
+  static const auto kSsh =
+      Concat({&kCommonHostKeys, &kEnvironmentKeys, &kSshKeys, &kGpuKeys});
+  static const auto kBatch =
+      Concat({&kCommonHostKeys, &kEnvironmentKeys, &kBatchKeys, &kGpuKeys});
   static const auto kSim = Concat({&kCommonHostKeys, &kSimKeys, &kGpuKeys});
   switch (kind) {
     case AdapterKind::kLocal:
@@ -440,7 +478,8 @@ const std::vector<std::string_view>& HostKeysFor(AdapterKind kind) {
 
 const std::vector<std::string_view>& AllHostKeys() {
   static const auto kAll =
-      Concat({&kCommonHostKeys, &kSshKeys, &kBatchKeys, &kSimKeys, &kGpuKeys});
+      Concat({&kCommonHostKeys, &kEnvironmentKeys, &kSshKeys, &kBatchKeys,
+              &kSimKeys, &kGpuKeys});
   return kAll;
 }
 
@@ -507,6 +546,8 @@ Status ValidateConfig(const Config& config,
   Problems problems(config, unread);
   ValidateRuntime(config.runtime, problems);
   ValidatePlacement(config, problems);
+  const HostEnvironment& d = config.host_defaults;
+  ValidateEnvironment(d.env, d.setup, d.launcher, "host_defaults", problems);
   if (config.hosts.empty()) {
     problems.Add("hosts", "no host to run jobs on; list at least one");
   }

@@ -233,6 +233,39 @@ TEST(ConfigValidateTest, BadNamesInMaps) {
             "digit)");
 }
 
+// env, setup and launcher (issue 29): a host's own win over host_defaults;
+// a simulated host starts nothing, so neither applies to it.
+TEST(ConfigValidateTest, HostEnvironmentKeys) {
+  StatusOr<Config> ok = LoadConfigFromString(
+      "host_defaults: {env: {A: '1', B: '2'}, setup: [module load x],\n"
+      "                launcher: [env]}\n"
+      "hosts:\n"
+      "  - {name: a, adapter: local, env: {B: own}, launcher: [bwrap, -x]}\n"
+      "  - {name: s, adapter: sim}\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  const HostConfig a = WithHostDefaults(ok->host_defaults, ok->hosts[0]);
+  EXPECT_EQ(a.env,
+            (std::map<std::string, std::string>{{"A", "1"}, {"B", "own"}}));
+  EXPECT_EQ(a.setup, std::vector<std::string>{"module load x"});
+  EXPECT_EQ(a.launcher, (std::vector<std::string>{"bwrap", "-x"}));
+  EXPECT_TRUE(
+      WithHostDefaults(ok->host_defaults, ok->hosts[1]).Environment().empty());
+  EXPECT_EQ(LoadError("hosts:\n  - {name: s, adapter: sim, setup: [x]}\n"),
+            "gsrt.yaml:2:29: host 's', key 'setup': does not apply to "
+            "adapter sim (it is for local, ssh, slurm, pbs); remove it or "
+            "change the adapter");
+  EXPECT_THAT(
+      LoadError("hosts:\n  - {name: a, adapter: local, launcher: [' ']}\n"),
+      HasSubstr("host 'a', key 'launcher[0]': is empty; give a word of the "
+                "command"));
+  EXPECT_THAT(LoadError("host_defaults: {setup: {x: 1}}\n"),
+              HasSubstr("key 'host_defaults.setup': expected a list of shell "
+                        "lines"));
+  EXPECT_THAT(LoadError("host_defaults: {stup: [x]}\n"),
+              HasSubstr("did you mean 'setup'?"));
+}
+
 // runtime.hosts keeps an operation to hosts by label or name; a label no
 // host has would leave it nowhere to run.
 TEST(ConfigValidateTest, PlacementNamesLabelsThatExist) {
@@ -272,8 +305,9 @@ TEST(ConfigValidateTest, MemoryAppliesToEveryAdapter) {
   EXPECT_DOUBLE_EQ(c->hosts[1].memory_gb, 7.5);
 }
 
-// gpus: a count (devices 0 .. k-1), a list of ids, or 0 for none; batch
-// hosts get theirs from the queue.
+// gpus: a count (devices 0 .. k-1), a list of ids, or 0 for none; a batch
+// host in job mode counts them and asks the queue for each job's; pilots
+// offer what their allocations show.
 TEST(ConfigValidateTest, GpusAreACountOrDeviceIds) {
   StatusOr<Config> c = LoadConfigFromString(
       "hosts:\n  - {name: a, adapter: local, gpus: 3}\n"
@@ -292,8 +326,15 @@ TEST(ConfigValidateTest, GpusAreACountOrDeviceIds) {
               HasSubstr("'0,1' is not a device id"));
   EXPECT_THAT(LoadError("hosts:\n  - {name: a, adapter: local, gpus: -1}\n"),
               HasSubstr("a number of GPUs or a list of device ids"));
-  EXPECT_THAT(LoadError("hosts:\n  - {name: a, adapter: slurm, gpus: 2}\n"),
-              HasSubstr("key 'gpus': does not apply to adapter slurm"));
+  StatusOr<Config> batch = LoadConfigFromString(
+      "hosts:\n  - {name: a, adapter: slurm, shared_fs: true, gpus: 2}\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  EXPECT_EQ(batch->hosts[0].gpus, (std::vector<std::string>{"0", "1"}));
+  EXPECT_THAT(LoadError("hosts:\n  - {name: a, adapter: slurm, mode: pilot, "
+                        "gpus: 2}\n"),
+              HasSubstr("key 'gpus': pilots offer the GPUs of their "
+                        "allocations"));
 }
 
 TEST(ConfigValidateTest, LabelsAreNames) {

@@ -90,7 +90,8 @@ constexpr EnumName<ProgressMode> kProgressNames[] = {
     {"always", ProgressMode::kAlways},
     {"never", ProgressMode::kNever}};
 
-const std::vector<std::string_view> kTopKeys = {"runtime", "hosts"};
+const std::vector<std::string_view> kTopKeys = {"runtime", "host_defaults",
+                                                "hosts"};
 
 class Parser {
  public:
@@ -146,6 +147,7 @@ class Parser {
 
   void ReadRuntime(const YAML::Node& node, const std::string& path);
   void ReadHosts(const YAML::Node& node, const std::string& path);
+  void ReadHostEnvironment(const YAML::Node& node, const std::string& path);
   void ReadHost(const YAML::Node& node, const std::string& path);
   void ReadAdapters(const YAML::Node& node, const std::string& path,
                     std::vector<AdapterKind>* out);
@@ -575,6 +577,9 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
        {"workdir", String(&h.workdir)},
        {"shared_fs", Bool(&h.shared_fs)},
        {"env", StringMap(&h.env)},
+       {"setup", StringList(&h.setup, "shell lines such as [module load gcc]")},
+       {"launcher",
+        StringList(&h.launcher, "words such as [apptainer, exec, image.sif]")},
        {"labels", StringList(&h.labels, "labels such as [gpu, bigmem]")},
        {"gpus",
         [&](const YAML::Node& n, const std::string& p) {
@@ -633,6 +638,19 @@ void Parser::ReadHost(const YAML::Node& node, const std::string& path) {
        {"via", String(&b.via)},
        {"listen", String(&b.listen)},
        {"sim", StringMap(&h.sim)}});
+}
+
+void Parser::ReadHostEnvironment(const YAML::Node& node,
+                                 const std::string& path) {
+  HostEnvironment& d = config_.host_defaults;
+  ReadMap(node, path,
+          {{"env", StringMap(&d.env)},
+           {"setup", StringList(&d.setup,
+                                "shell lines such as [module load "
+                                "gcc]")},
+           {"launcher", StringList(&d.launcher,
+                                   "words such as [apptainer, "
+                                   "exec, image.sif]")}});
 }
 
 void Parser::ReadHosts(const YAML::Node& node, const std::string& path) {
@@ -762,6 +780,10 @@ ParsedYaml Parser::Parse(std::string_view text) {
       ReadMap(docs[0], "",
               {{"runtime", [this](const YAML::Node& n,
                                   const std::string& p) { ReadRuntime(n, p); }},
+               {"host_defaults",
+                [this](const YAML::Node& n, const std::string& p) {
+                  ReadHostEnvironment(n, p);
+                }},
                {"hosts", [this](const YAML::Node& n, const std::string& p) {
                   ReadHosts(n, p);
                 }}});

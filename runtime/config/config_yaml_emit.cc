@@ -139,6 +139,12 @@ void EmitHost(YAML::Emitter& out, const HostConfig& h) {
   str("workdir", h.workdir);
   if (h.shared_fs) out << YAML::Key << "shared_fs" << YAML::Value << true;
   EmitStringMap(out, "env", h.env);
+  if (!h.setup.empty()) {
+    out << YAML::Key << "setup" << YAML::Value << h.setup;
+  }
+  if (!h.launcher.empty()) {
+    out << YAML::Key << "launcher" << YAML::Value << YAML::Flow << h.launcher;
+  }
   if (!h.labels.empty()) {
     out << YAML::Key << "labels" << YAML::Value << YAML::Flow << h.labels;
   }
@@ -190,6 +196,16 @@ std::string ConfigToYaml(const Config& config) {
   YAML::Emitter out;
   out << YAML::BeginMap;
   EmitRuntime(out, config.runtime);
+  const HostEnvironment& d = config.host_defaults;
+  if (d != HostEnvironment{}) {
+    out << YAML::Key << "host_defaults" << YAML::Value << YAML::BeginMap;
+    EmitStringMap(out, "env", d.env);
+    if (!d.setup.empty()) out << YAML::Key << "setup" << YAML::Value << d.setup;
+    if (!d.launcher.empty()) {
+      out << YAML::Key << "launcher" << YAML::Value << YAML::Flow << d.launcher;
+    }
+    out << YAML::EndMap;
+  }
   out << YAML::Key << "hosts" << YAML::Value << YAML::BeginSeq;
   for (const HostConfig& h : config.hosts) EmitHost(out, h);
   out << YAML::EndSeq;

@@ -88,7 +88,15 @@ std::string FormatProbeResults(const std::vector<HostProbeResult>& results) {
       row.push_back(f.queue_wait >= 0 ? FormatDuration(f.queue_wait) : kNone);
     }
     table.Add(std::move(row));
-    if (!r.error.empty()) problems += "  " + r.host + ": " + r.error + "\n";
+    if (r.error.empty()) continue;
+    // A message of several lines (a failing setup's output) stays under
+    // its host.
+    std::string error = r.error;
+    for (size_t nl = error.find('\n'); nl != std::string::npos;
+         nl = error.find('\n', nl + 5)) {
+      error.insert(nl + 1, "    ");
+    }
+    problems += "  " + r.host + ": " + error + "\n";
   }
   std::string out = table.Render();
   if (!problems.empty()) out += "\nProblems:\n" + problems;

@@ -78,9 +78,10 @@ Status Dispatcher::Admit(OpId op) {
     for (HostId h = 0; h < hosts_.size() && !fits; ++h) {
       if (!need.Allows(h)) continue;
       const HostEntry& host = *hosts_[h];
+      // Pilots' GPUs are known only once they serve: not refused here.
       fits = need.cores <= host.cores &&
              (host.memory_gb == 0 || need.memory_gb <= host.memory_gb) &&
-             need.gpus <= host.gpus.size();
+             (need.gpus <= host.gpus.size() || host.gpus.learned());
       capacities.push_back(
           host.name + " has " +
           FormatCapacity(host.cores, host.memory_gb, host.gpus.size()));

@@ -206,6 +206,9 @@ struct HostSetup {
   // what was found on the master's machine for a local host); none: no
   // job that needs one goes there.
   std::vector<std::string> gpus;
+  // Who names a job's devices: the master (declared or found ones), the
+  // batch queue (job mode), or the pilots (their allocations', learned).
+  GpuNaming gpu_naming = GpuNaming::kPool;
   // Jobs sent beyond the host's free slots, queued there to hide the round
   // trip (runtime/sched/prefetch.h); 0: none.
   int prefetch = 0;

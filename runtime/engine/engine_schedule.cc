@@ -48,8 +48,10 @@ void WriteReplicaBeside(JobSpec* spec, JobEntry* entry) {
 // the scheduler placed it where that many are not held, and they stay
 // held until its end (OnJobDone).
 void GiveDevices(const Need& need, GpuPool* pool, JobSpec* spec) {
+  spec->gpus = std::max(0, need.gpus);
   if (need.gpus <= 0) return;
   const std::string devices = Joined(pool->Take(spec->id, need.gpus), ",");
+  if (!pool->names_devices()) return;  // the batch queue names them
   spec->env.push_back("CUDA_VISIBLE_DEVICES=" + devices);
   spec->env.push_back("GSRT_GPUS=" + devices);
 }

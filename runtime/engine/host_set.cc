@@ -75,6 +75,8 @@ void HostSet::LearnCapacity(HostEntry& host, std::optional<int> free_slots) {
     const int free = free_slots ? *free_slots : host.adapter->FreeSlots();
     host.cores = std::max(1, offered > 0 ? offered : free);
   }
+  // A batch host's pilots: what their allocations show.
+  if (host.gpus.learned()) host.gpus.Resize(host.adapter->gpu_capacity());
   // 0: not known, so not limited.
   if (host.learns_memory) {
     host.memory_gb = host.adapter->memory_capacity() / double(1 << 30);
@@ -112,7 +114,9 @@ void HostSet::LearnHostStates(std::vector<HostState>* states) {
     HostEntry& host = *hosts_[h];
     const int free_slots = host.adapter->FreeSlots();
     // Hosts sized by what they offer (pilots) may have grown or shrunk.
-    if (host.learns_cores) LearnCapacity(host, free_slots);
+    if (host.learns_cores || host.gpus.learned()) {
+      LearnCapacity(host, free_slots);
+    }
     FillHostState(host, free_slots, &(*states)[h]);
   }
 }

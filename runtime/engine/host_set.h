@@ -14,7 +14,7 @@
 
 #include "adapters/adapter.h"
 #include "runtime/base/clock.h"
-#include "runtime/engine/gpu_pool.h"
+#include "runtime/jobs/gpu_pool.h"
 #include "runtime/observe/slot_occupancy.h"
 #include "runtime/sched/host_health.h"
 #include "runtime/sched/learned_availability.h"

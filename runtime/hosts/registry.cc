@@ -38,8 +38,12 @@ bool AdapterAvailable(AdapterKind kind) {
          kind == AdapterKind::kPbs;
 }
 
-StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
+StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& configured,
                                                const AdapterContext& context) {
+  const HostConfig host =
+      context.config != nullptr
+          ? WithHostDefaults(context.config->host_defaults, configured)
+          : configured;
   for (AdapterKind kind : host.adapters) {
     if (kind == AdapterKind::kLocal) {
       LocalAdapterOptions local;
@@ -51,6 +55,7 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& host,
       local.worker_limits.max_jobs = context.config->runtime.worker_max_jobs;
       local.worker_limits.max_rss_kb =
           int64_t{context.config->runtime.worker_max_memory} * 1024;
+      local.environment = host.Environment();
       return std::unique_ptr<Adapter>(
           std::make_unique<LocalAdapter>(*context.io, *context.clock, local));
     }

@@ -75,6 +75,19 @@ struct BatchConfig {
   bool operator==(const BatchConfig&) const = default;
 };
 
+// What a host's programs start in: `env`, `setup` and `launcher` of a host
+// (HostConfig says what each means) or of `host_defaults:`.
+struct HostEnvironment {
+  std::map<std::string, std::string> env;
+  std::vector<std::string> setup;
+  std::vector<std::string> launcher;
+
+  bool empty() const {
+    return env.empty() && setup.empty() && launcher.empty();
+  }
+  bool operator==(const HostEnvironment&) const = default;
+};
+
 // One entry of the `hosts:` list.
 struct HostConfig {
   // Unique name: letters, digits, '.', '_' and '-'. Required.
@@ -117,8 +130,18 @@ struct HostConfig {
   // The host sees the master's files at the same paths, so nothing is
   // copied. Local hosts always do. Default: false.
   bool shared_fs = false;
-  // Environment variables set for every job. Default: none.
+  // Environment variables of the host's agent, pilots and workers, set
+  // before `setup` runs. Default: none.
   std::map<std::string, std::string> env;
+  // Shell lines run in a login shell (`sh -l`, so site profiles such as
+  // Lmod's are read) before the host's agent, pilot or batch job starts,
+  // and for a local host once when it connects: `module load gcc/12`. The
+  // workers get the environment they leave. Default: none.
+  std::vector<std::string> setup;
+  // A command prefix for every worker process the host starts:
+  // [apptainer, exec, --nv, image.sif], [srun, --cpu-bind=cores]. Default:
+  // none.
+  std::vector<std::string> launcher;
   // Names of what the host is or has ("gpu", "bigmem", "site-b"), for
   // runtime.hosts (an operation kept to some hosts); every host also
   // answers to its own name. Default: none.
@@ -133,6 +156,7 @@ struct HostConfig {
   std::map<std::string, std::string> sim;
 
   bool Uses(AdapterKind kind) const;
+  HostEnvironment Environment() const { return {env, setup, launcher}; }
   // A pilot-mode batch host without `slots` (and no other adapter to fall
   // back to): each pilot runs as many jobs as its allocation has CPUs.
   bool SlotsFromPilots() const;

@@ -49,6 +49,10 @@ struct JobSpec {
   // unless the user set it.
   int cores = 1;
   double memory_gb = 0;
+  // GPUs the job holds (@Constraints(GPUs=k)). Where the master assigns the
+  // devices, `env` names them; a batch host in job mode asks the queue for
+  // this many instead.
+  int gpus = 0;
 };
 
 // Resource use of a finished worker.

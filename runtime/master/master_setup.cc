@@ -92,8 +92,13 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     setup.cores = host.slots;
     setup.memory_gb = host.memory_gb;
     setup.labels = host.labels;
-    if (host.gpus) {
+    const bool batch = host.adapters.front() == AdapterKind::kSlurm ||
+                       host.adapters.front() == AdapterKind::kPbs;
+    if (batch && host.batch.mode == BatchMode::kPilot) {
+      setup.gpu_naming = GpuNaming::kPilots;  // what their allocations show
+    } else if (host.gpus) {
       setup.gpus = *host.gpus;
+      if (batch) setup.gpu_naming = GpuNaming::kQueue;
     } else if (host.adapters.front() == AdapterKind::kLocal) {
       setup.gpus = VisibleGpusOfThisMachine();
     }

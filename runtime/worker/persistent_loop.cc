@@ -89,13 +89,14 @@ class Server {
     pid_t expected = 0;
     if (std::from_chars(parent, parent + std::strlen(parent), expected).ec !=
             std::errc() ||
-        expected <= 0) {
+        expected < 0) {
       return Fail("serve needs the PARENT_PID of the process feeding it");
     }
     // A hung job must not outlive a master killed with SIGKILL; the parent
-    // check closes the race with a parent that died before the prctl.
+    // check closes the race with a parent that died before the prctl. 0:
+    // started under a launcher, whose process is the parent.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != expected) return 0;
+    if (expected > 0 && ::getppid() != expected) return 0;
     channel_ = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
     err_ = ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
     if (err_ >= 0) messages_.set_fd(err_);

@@ -7,9 +7,9 @@
 // `NAME-worker fork-server PARENT_PID` reads the same requests and runs
 // each job in a child forked for it, which exits with `run`'s code; it
 // forks only while single-threaded. Both die with the adapter's process
-// (PR_SET_PDEATHSIG, a check that PARENT_PID is still the parent, EOF on
-// the socket), a fork server's child with its server (docs/design.md,
-// "Decisions and their reasons").
+// (PR_SET_PDEATHSIG, a check that PARENT_PID is still the parent unless it
+// is 0 for a worker behind a launcher, EOF on the socket), a fork server's
+// child with its server (docs/design.md, "Decisions and their reasons").
 #ifndef GSRT_RUNTIME_WORKER_PERSISTENT_LOOP_H_
 #define GSRT_RUNTIME_WORKER_PERSISTENT_LOOP_H_
 

@@ -36,7 +36,8 @@ void PrintUsage(std::ostream& os, const std::string& name) {
      << "\n"
      << "serve runs job after job read from stdin, a socket of the local\n"
      << "adapter (runtime.workers: persistent), until EOF or PARENT_PID\n"
-     << "exits. fork-server reads the same requests and runs each job in a\n"
+     << "exits (0: whatever its parent, a host's launcher, is).\n"
+     << "fork-server reads the same requests and runs each job in a\n"
      << "process forked for it (runtime.workers: fork).\n";
 }
 

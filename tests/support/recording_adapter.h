@@ -33,6 +33,7 @@ class RecordingAdapter : public Adapter {
     Seconds expected_start_delay = 42;
     uint64_t memory_capacity = 1234567;
     int core_capacity = 7;
+    int gpu_capacity = 3;
   };
   Answers answers;
   // "Name arg..." for each call, in order (const methods record too).
@@ -159,6 +160,10 @@ class RecordingAdapter : public Adapter {
   int core_capacity() const override {
     Record("core_capacity");
     return answers.core_capacity;
+  }
+  int gpu_capacity() const override {
+    Record("gpu_capacity");
+    return answers.gpu_capacity;
   }
 
   bool Called(const std::string& call) const {
@@ -327,6 +332,10 @@ inline std::vector<SeamCall> SeamCalls() {
       {"core_capacity",
        [](Adapter& a, R t) {
          EXPECT_EQ(a.core_capacity(), t.answers.core_capacity);
+       }},
+      {"gpu_capacity",
+       [](Adapter& a, R t) {
+         EXPECT_EQ(a.gpu_capacity(), t.answers.gpu_capacity);
        }},
       {"Shutdown", [](Adapter& a, R) { a.Shutdown(); }},
   };

@@ -26,8 +26,8 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/ssh/shell_quote.h"
 #include "adapters/ssh/ssh_target.h"
+#include "runtime/base/shell_quote.h"
 
 namespace gs::testing {
 

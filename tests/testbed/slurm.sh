@@ -107,9 +107,19 @@ ReturnToService=2
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
+# Two stand-in GPUs (this machine has none): character devices made here,
+# which Slurm hands to jobs that ask (--gres=gpu:k) by CUDA_VISIBLE_DEVICES
+# and SLURM_JOB_GPUS, as it would real ones.
+GresTypes=gpu
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb Gres=gpu:2 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
+  mkdir -p "$dir/dev"
+  local i
+  for i in 0 1; do  # /dev/zero's and /dev/full's numbers: nothing real
+    [[ -c $dir/dev/gpu$i ]] || mknod -m 0600 "$dir/dev/gpu$i" c 1 $((5 + i * 2))
+  done
+  printf 'Name=gpu File=%s/dev/gpu[0-1]\n' "$dir" >"$dir/etc/gres.conf"
 }
 
 # Runs "$@" without the caller's descriptors beyond stdin/out/err: a daemon

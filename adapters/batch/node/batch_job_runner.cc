@@ -16,6 +16,8 @@
 #include "adapters/batch/node/signal_grace.h"
 #include "adapters/local/local_adapter.h"
 #include "runtime/base/asio_clock.h"
+#include "runtime/base/gpu_devices.h"
+#include "runtime/base/joined.h"
 
 namespace gs {
 
@@ -97,12 +99,34 @@ int BatchArrayIndex() {
   return 0;
 }
 
-int RunBatchJob(const std::string& dir, const std::string& work_dir) {
-  return RunBatchJob(dir, work_dir, StderrMessages());
+namespace {
+
+// A job-mode batch job that asked the queue for GPUs (`--gres=gpu:k`) has
+// them named in its environment (CUDA_VISIBLE_DEVICES, SLURM_JOB_GPUS):
+// they are the job's own, and it is told them as a host's devices are told
+// (GSRT_GPUS too). The master named none (runtime/jobs/gpu_pool.h).
+void GiveQueueGpus(JobSpec* spec) {
+  for (const std::string& e : spec->env) {
+    if (e.rfind("CUDA_VISIBLE_DEVICES=", 0) == 0) return;
+  }
+  const std::vector<std::string> gpus =
+      VisibleGpus([](const char* name) { return std::getenv(name); }, {});
+  if (gpus.empty()) return;
+  const std::string devices = Joined(gpus, ",");
+  spec->env.push_back("CUDA_VISIBLE_DEVICES=" + devices);
+  spec->env.push_back("GSRT_GPUS=" + devices);
+}
+
+}  // namespace
+
+int RunBatchJob(const std::string& dir, const std::string& work_dir,
+                const std::vector<std::string>& launcher) {
+  return RunBatchJob(dir, work_dir, StderrMessages(), launcher);
 }
 
 int RunBatchJob(const std::string& dir, const std::string& work_dir,
-                MessageSink& messages) {
+                MessageSink& messages,
+                const std::vector<std::string>& launcher) {
   const int index = BatchArrayIndex();
   // Claimed before anything runs (batch_claim.h): a master started again
   // after a crash may have voided this element, or the queue may run this
@@ -139,11 +163,13 @@ int RunBatchJob(const std::string& dir, const std::string& work_dir,
          spec.status().ToString().c_str());
     return 1;
   }
+  GiveQueueGpus(&*spec);
   boost::asio::io_context io(1);
   AsioClock clock(io);
   LocalAdapterOptions options;
   options.slots = 1;
   options.work_dir = work_dir;
+  options.environment.launcher = launcher;
   LocalAdapter local(io, clock, options);
   // A worker killed by the batch system's signal must not count as its
   // own failure: no record is written then (see signal_grace.h).

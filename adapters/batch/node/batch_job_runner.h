@@ -42,10 +42,12 @@ int BatchArrayIndex();
 // was voided (nothing run), 1 otherwise. SIGTERM (scancel, qdel, the
 // time limit) kills the job and writes no record. What it says goes to
 // `messages` (the agent's stderr, which the queue keeps as the job's
-// output: StderrMessages()).
-int RunBatchJob(const std::string& dir, const std::string& work_dir);
+// output: StderrMessages()). `launcher`: the host's, put before the worker.
 int RunBatchJob(const std::string& dir, const std::string& work_dir,
-                MessageSink& messages);
+                const std::vector<std::string>& launcher);
+int RunBatchJob(const std::string& dir, const std::string& work_dir,
+                MessageSink& messages,
+                const std::vector<std::string>& launcher = {});
 
 }  // namespace gs
 

@@ -1,4 +1,4 @@
-#include "adapters/ssh/shell_quote.h"
+#include "runtime/base/shell_quote.h"
 
 namespace gs {
 namespace {

@@ -1,9 +1,9 @@
-#include "runtime/engine/gpu_pool.h"
+#include "runtime/jobs/gpu_pool.h"
 
 namespace gs {
 
-GpuPool::GpuPool(std::vector<std::string> devices)
-    : devices_(std::move(devices)), holder_(devices_.size()) {}
+GpuPool::GpuPool(std::vector<std::string> devices, GpuNaming naming)
+    : devices_(std::move(devices)), naming_(naming), holder_(devices_.size()) {}
 
 int GpuPool::free() const {
   int n = 0;
@@ -27,6 +27,14 @@ void GpuPool::Release(JobId job) {
   for (std::optional<JobId>& h : holder_) {
     if (h == job) h.reset();
   }
+}
+
+void GpuPool::Resize(int count) {
+  const size_t n = static_cast<size_t>(count > 0 ? count : 0);
+  while (devices_.size() < n)
+    devices_.push_back(std::to_string(devices_.size()));
+  devices_.resize(n);
+  holder_.resize(n);
 }
 
 }  // namespace gs

@@ -1,8 +1,8 @@
 // Quoting for POSIX shells. sshd runs every exec request through the remote
 // user's login shell, so each argument must reach the command exactly as
 // given, whatever spaces, quotes, `;`, `$`, backticks or newlines it holds.
-#ifndef GSRT_ADAPTERS_SSH_SHELL_QUOTE_H_
-#define GSRT_ADAPTERS_SSH_SHELL_QUOTE_H_
+#ifndef GSRT_RUNTIME_BASE_SHELL_QUOTE_H_
+#define GSRT_RUNTIME_BASE_SHELL_QUOTE_H_
 
 #include <string>
 #include <string_view>
@@ -23,4 +23,4 @@ StatusOr<std::string> ShellCommandLine(const std::vector<std::string>& argv);
 
 }  // namespace gs
 
-#endif  // GSRT_ADAPTERS_SSH_SHELL_QUOTE_H_
+#endif  // GSRT_RUNTIME_BASE_SHELL_QUOTE_H_

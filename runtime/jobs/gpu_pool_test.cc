@@ -1,4 +1,4 @@
-#include "runtime/engine/gpu_pool.h"
+#include "runtime/jobs/gpu_pool.h"
 
 #include <gtest/gtest.h>
 
@@ -30,6 +30,28 @@ TEST(GpuPoolTest, NoDevicesOrNoNeedTakesNothing) {
       << "job 0 is a job like any other";
   pool.Release(0);
   EXPECT_EQ(pool.free(), 2);
+}
+
+// A queue's or pilots' pool counts devices without naming them; the
+// pilots' grows and shrinks with what they offer.
+TEST(GpuPoolTest, LearnedPoolsFollowTheirCount) {
+  GpuPool queue({"0", "1"}, GpuNaming::kQueue);
+  EXPECT_FALSE(queue.names_devices());
+  EXPECT_FALSE(queue.learned());
+  GpuPool pilots({}, GpuNaming::kPilots);
+  EXPECT_TRUE(pilots.learned());
+  EXPECT_EQ(pilots.size(), 0);
+  pilots.Resize(4);
+  EXPECT_EQ(pilots.size(), 4);
+  EXPECT_EQ(pilots.Take(1, 3).size(), 3u);
+  EXPECT_EQ(pilots.free(), 1);
+  pilots.Resize(2);  // a pilot went: its devices with it
+  EXPECT_EQ(pilots.size(), 2);
+  EXPECT_EQ(pilots.free(), 0);
+  pilots.Release(1);
+  EXPECT_EQ(pilots.free(), 2);
+  pilots.Resize(-1);
+  EXPECT_EQ(pilots.size(), 0);
 }
 
 }  // namespace
