@@ -13,6 +13,10 @@
 #              declares two devices of its own and gets the 2-GPU jobs
 #              (runtime.hosts): they get its devices through its agent
 #              (protocol 2.5), and per host no device is held twice.
+#   ssh-detect the same, but the ssh host declares no `gpus`: its machine
+#              shows two (CUDA_VISIBLE_DEVICES=0,1 in its `env`), its agent
+#              finds them (--detect-gpus), tells the master (protocol 2.6)
+#              and names each job's; its CPU-only jobs see none.
 #   slurm-job  a Slurm host in job mode (the local bed, SLURM_DIR, whose
 #              node has two stand-in GPUs as GRES) declaring `gpus: 2`: each
 #              batch job asks the queue for its devices (--gres=gpu:k) and
@@ -31,7 +35,7 @@ pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
   case $mode in slurm-*) cancel_host_jobs "$host" ;; esac
-  if [ "$mode" = ssh ]; then
+  if [ "${mode%-detect}" = ssh ]; then
     bash "$src/tests/testbed/sshd.sh" stop "$work/sshd" > /dev/null 2>&1 || true
   fi
   rm -rf "$work"
@@ -41,7 +45,7 @@ fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
 
 host="gpus-$mode-$$"
 workers=$mode
-case $mode in refused|ssh) workers=persistent ;; esac
+case $mode in refused|ssh*) workers=persistent ;; esac
 printf 'runtime:\n  workers: %s\nhosts:\n  - name: %s\n    adapter: local\n    slots: 4\n    gpus: [0, 1, 2]\n' \
   "$workers" "$host" > "$work/gsrt.yaml"
 case $mode in slurm-*)
@@ -56,10 +60,12 @@ elif [ "$mode" = slurm-pilot ]; then
   printf 'hosts:\n  - name: %s\n    adapter: slurm\n    mode: pilot\n    pilots: 1\n    cpus_per_task: 2\n    batch_options: [--gres=gpu:2]\n' \
     "$host" > "$work/gsrt.yaml"
 fi
-if [ "$mode" = ssh ]; then
+if [ "${mode%-detect}" = ssh ]; then
   GSRT_SSHD_PORT=auto bash "$src/tests/testbed/sshd.sh" start 1 "$work/sshd" > /dev/null
+  declared='    gpus: [0, 1]'
+  [ "$mode" = ssh-detect ] && declared='    env: {CUDA_VISIBLE_DEVICES: "0,1"}'
   grep -v -e '^#' -e '^hosts:' "$work/sshd/gsrt.yaml" |
-    sed '/name: node1/a\    gpus: [0, 1]' >> "$work/gsrt.yaml"
+    sed "/name: node1/a\\$declared" >> "$work/gsrt.yaml"
   # The 2-GPU jobs all go to the ssh host (runtime.hosts), so its agent
   # surely passes devices on.
   sed -i 's/^runtime:$/runtime:\n  hosts: {pair: [node1]}/' "$work/gsrt.yaml"
@@ -67,7 +73,7 @@ fi
 mkdir "$work/run"
 cd "$work/run"
 tasks=16 work_ms=300
-[ "$mode" = ssh ] && tasks=24
+[ "${mode%-detect}" = ssh ] && tasks=24
 case $mode in slurm-*) tasks=10 work_ms=1500 ;; esac
 args=("$tasks" "$work_ms")
 [ "$mode" = refused ] && args+=(huge)
@@ -119,12 +125,12 @@ read -r worst most < <(awk '$6 != "-" {
          if (held[$3] > worst) worst = held[$3]
          if (busy > most) most = busy } END { print worst + 0, most + 0 }')
 devices=3
-[ "$mode" = ssh ] && devices=5
+[ "${mode%-detect}" = ssh ] && devices=5
 case $mode in slurm-*) devices=2 ;; esac
 [ "$worst" -le 1 ] || fail "a device was held by $worst jobs at once"
 [ "$most" -ge 2 ] || fail "GPU jobs never ran side by side on different devices"
 [ "$most" -le "$devices" ] || fail "$most devices busy at once with $devices declared"
-if [ "$mode" = ssh ]; then
+if [ "${mode%-detect}" = ssh ]; then
   awk '$2 == "pair" && $1 != "node1" { exit 1 }' "$work/lines" ||
     fail "a 2-GPU job ran off the ssh host it is kept to"
   awk '$1 == "node1" && $6 != "-" { found = 1 } END { exit !found }' "$work/lines" ||

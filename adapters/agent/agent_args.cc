@@ -43,6 +43,7 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
   SetUsage(app,
            "usage: gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]\n"
            "                  [--workers process|persistent|fork]\n"
+           "                  [--launcher=WORD ...] [--detect-gpus]\n"
            "       gsrt-agent --connect HOST:PORT --token-file FILE --pilot "
            "NAME\n"
            "                  --workdir DIR [--slots N] [--heartbeat "
@@ -116,6 +117,11 @@ std::optional<int> ParseAgentArgs(const std::vector<std::string>& args,
       ->type_name("WORD")
       ->allow_extra_args(false)
       ->take_all();
+  app.add_flag("--detect-gpus", agent->detect_gpus,
+               "hand jobs that ask for GPUs the devices this machine shows "
+               "(CUDA_VISIBLE_DEVICES, else SLURM_STEP_GPUS or "
+               "SLURM_JOB_GPUS, else /dev/nvidiaN) and tell the master how "
+               "many (a pilot always does)");
   app.add_option("--batch-job", agent->batch_job,
                  "run the job of batch directory DIR and exit")
       ->type_name("DIR")

@@ -2,6 +2,7 @@
 //
 //   gsrt-agent --workdir DIR [--slots N] [--heartbeat SECONDS]
 //              [--workers process|persistent|fork] [--launcher=WORD ...]
+//              [--detect-gpus]
 //   gsrt-agent --connect HOST:PORT --token-file FILE --pilot NAME
 //              --workdir DIR [--slots N] [--heartbeat SECONDS]
 //              [--workers process|persistent|fork] [--reattach SECONDS]
@@ -49,6 +50,9 @@ struct AgentArgs {
   // The host's launcher, put before every worker's command line; one
   // --launcher=WORD per word.
   std::vector<std::string> launcher;
+  // Offer jobs the GPUs this machine shows and tell their count in HELLO
+  // (an ssh host that declares none); a pilot always does.
+  bool detect_gpus = false;
 };
 
 // The options that give `launcher` to gsrt-agent: --launcher=WORD each.

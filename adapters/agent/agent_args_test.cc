@@ -75,6 +75,13 @@ TEST(AgentArgsTest, TheLauncherComesAWordAtATime) {
   EXPECT_TRUE(Parse({"--workdir", "/w"}).args.launcher.empty());
 }
 
+TEST(AgentArgsTest, DetectingGpusIsAskedFor) {
+  Parsed asked = Parse({"--workdir", "/w", "--detect-gpus"});
+  ASSERT_EQ(asked.stop, std::nullopt) << asked.err;
+  EXPECT_TRUE(asked.args.detect_gpus);
+  EXPECT_FALSE(Parse({"--workdir", "/w"}).args.detect_gpus);
+}
+
 TEST(AgentArgsTest, VersionAndHelp) {
   Parsed version = Parse({"--version"});
   EXPECT_EQ(version.stop, 0);
@@ -84,7 +91,7 @@ TEST(AgentArgsTest, VersionAndHelp) {
   EXPECT_THAT(help.out, StartsWith("usage: gsrt-agent --workdir DIR"));
   for (const char* option :
        {"--slots", "--heartbeat", "--connect", "--token-file", "--pilot",
-        "--batch-job", "--workers"}) {
+        "--batch-job", "--workers", "--launcher", "--detect-gpus"}) {
     EXPECT_THAT(help.out, HasSubstr(option));
   }
 }

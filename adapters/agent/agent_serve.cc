@@ -97,9 +97,12 @@ int ServeMaster(int in_fd, int out_fd, const AgentArgs& args,
   local_options.host_name = options.facts.host_name;
   local_options.workers = args.workers;
   local_options.environment.launcher = args.launcher;
-  // A pilot hands out its allocation's GPUs (the master counts them from
-  // HELLO); an ssh host's jobs come with theirs named by the master.
-  if (!args.connect.empty()) local_options.gpus = VisibleGpusOfThisMachine();
+  // A pilot, or an ssh host that declares none, hands out the GPUs its
+  // allocation or machine shows (the master counts them from HELLO); a
+  // declaring ssh host's jobs come with theirs named by the master.
+  if (!args.connect.empty() || args.detect_gpus) {
+    local_options.gpus = VisibleGpusOfThisMachine();
+  }
   options.gpus = static_cast<int>(local_options.gpus.size());
   LocalAdapter local(io, clock, local_options);
   std::unique_ptr<Adapter> decorator =

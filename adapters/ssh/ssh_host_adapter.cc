@@ -184,6 +184,8 @@ Status SshHostAdapter::PrepareAgent(Seconds connect_timeout) {
   for (std::string& word : LauncherArgs(options_.host.launcher)) {
     argv.push_back(std::move(word));
   }
+  // Devices the host does not declare are the ones its agent finds.
+  if (!options_.host.gpus) argv.push_back("--detect-gpus");
   // Messages show the agent's command, not the setup script around it.
   auto shown = ShellCommandLine(argv);
   if (!shown.ok()) return shown.status();
@@ -341,6 +343,10 @@ std::string SshHostAdapter::work_dir() const {
 
 uint64_t SshHostAdapter::memory_capacity() const {
   return agent_ ? agent_->memory_capacity() : 0;
+}
+
+int SshHostAdapter::gpu_capacity() const {
+  return agent_ ? agent_->gpu_capacity() : 0;
 }
 
 void SshHostAdapter::Put(std::string master_path, std::string host_path,

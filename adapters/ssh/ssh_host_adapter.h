@@ -70,6 +70,9 @@ class SshHostAdapter : public AdapterDefaults {
   bool shares_master_files() const override { return options_.host.shared_fs; }
   std::string work_dir() const override;
   uint64_t memory_capacity() const override;
+  // The devices the agent found (--detect-gpus); 0 when the host declares
+  // its own or is not connected.
+  int gpu_capacity() const override;
   void Put(std::string master_path, std::string host_path,
            StatusCallback done) override;
   void Get(std::string host_path, std::string master_path,

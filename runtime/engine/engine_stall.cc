@@ -18,8 +18,11 @@ std::vector<std::pair<TaskId, std::string>> Engine::StallLink::ReadyTasks()
     const {
   std::vector<std::pair<TaskId, std::string>> ready;
   for (const ReadyTask& r : e_.dispatcher_.scheduler().ready()) {
+    // A GPU need is what most often keeps a task off every host.
+    const std::string gpus =
+        r.need.gpus > 0 ? ", " + std::to_string(r.need.gpus) + " GPUs" : "";
     ready.emplace_back(r.id, "task " + std::to_string(r.id) + " (" +
-                                 e_.program_.ops[r.op].name + ")");
+                                 e_.program_.ops[r.op].name + gpus + ")");
   }
   return ready;
 }

@@ -100,8 +100,13 @@ std::string StallMonitor::FailStalled(Seconds now, Seconds stuck_for,
   std::vector<StalledHost> hosts;
   const std::vector<QuietHost> seen = site_->Hosts(now);
   for (size_t h = 0; h < seen.size(); ++h) {
-    hosts.push_back({seen[h].name, seen[h].health, seen[h].usable,
-                     h < states.size() ? states[h].free_slots() : 0});
+    StalledHost host{seen[h].name, seen[h].health, seen[h].usable};
+    if (h < states.size()) {
+      host.free_slots = states[h].free_slots();
+      host.gpus = states[h].gpus;
+      host.free_gpus = states[h].gpus - states[h].busy_gpus();
+    }
+    hosts.push_back(std::move(host));
   }
   std::string message = DescribeStall(policy_, stuck_for, waiting, hosts);
   site_->FailStalled(ready);

@@ -1,5 +1,6 @@
 #include "runtime/engine/stall_watch.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace gs {
@@ -35,12 +36,21 @@ std::string DescribeStall(const std::string& policy, Seconds stuck_for,
   if (waiting.size() > kShown) {
     out += " and " + std::to_string(waiting.size() - kShown) + " more";
   }
+  const bool gpus_asked =
+      std::any_of(waiting.begin(), waiting.end(), [](const std::string& w) {
+        return w.find(" GPUs)") != std::string::npos;
+      });
   out += "\n  hosts:";
   for (size_t i = 0; i < hosts.size(); ++i) {
     const StalledHost& h = hosts[i];
     out += (i ? ", " : " ") + h.name + " (" + h.health +
            (h.usable ? "" : ", unusable") + ", " +
-           std::to_string(h.free_slots) + " free slots)";
+           std::to_string(h.free_slots) + " free slots";
+    if (gpus_asked) {
+      out += ", " + std::to_string(h.free_gpus) + " of " +
+             std::to_string(h.gpus) + " GPUs free";
+    }
+    out += ")";
   }
   out +=
       "\n  The ready tasks are failed. Use another policy (runtime.policy in "

@@ -46,10 +46,13 @@ struct StalledHost {
   std::string health;  // "up", "suspect", "down"
   bool usable = true;
   int free_slots = 0;
+  int gpus = 0;       // its devices (learned ones: as its agents tell)
+  int free_gpus = 0;  // of them, held by no job
 };
 
 // The waiting tasks (at most a few by name), the policy and the hosts'
-// states, and what to do.
+// states (their GPUs too when a waiting task asks for some: "GPUs" in its
+// name), and what to do.
 std::string DescribeStall(const std::string& policy, Seconds stuck_for,
                           const std::vector<std::string>& waiting,
                           const std::vector<StalledHost>& hosts);

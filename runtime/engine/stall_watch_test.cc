@@ -72,5 +72,21 @@ TEST(StallWatchTest, MessageNamesTasksPolicyHostsAndWhatToDo) {
   EXPECT_NE(m.find("runtime.stall_timeout"), std::string::npos) << m;
 }
 
+// Tasks that wait for GPUs: each host says how many it has free.
+TEST(StallWatchTest, GpuNeedsShowTheHostsGpus) {
+  std::string m =
+      DescribeStall("mct", 60, {"task 3 (pair, 2 GPUs)", "task 4 (cpu)"},
+                    {{"local", "up", true, 4, 3, 1}, {"n1", "up", true, 2}});
+  EXPECT_NE(m.find("local (up, 4 free slots, 1 of 3 GPUs free)"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("n1 (up, 2 free slots, 0 of 0 GPUs free)"),
+            std::string::npos)
+      << m;
+  std::string cpu = DescribeStall("mct", 60, {"task 4 (cpu)"},
+                                  {{"local", "up", true, 4, 3, 1}});
+  EXPECT_EQ(cpu.find("GPUs"), std::string::npos) << cpu;
+}
+
 }  // namespace
 }  // namespace gs

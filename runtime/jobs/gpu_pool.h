@@ -20,8 +20,9 @@ namespace gs {
 enum class GpuNaming : uint8_t {
   kPool,    // Take() names them: a host's declared or detected devices
   kQueue,   // a batch job's queue names them (job mode, `--gres=gpu:k`)
-  kPilots,  // the pilots' agents name their allocations' devices; the
-            // count is learned from them (Resize)
+  kAgents,  // the host's agents name the devices their machine or
+            // allocation shows (pilots, undeclared ssh hosts); the count is
+            // learned from them (Resize)
 };
 
 class GpuPool {
@@ -34,7 +35,7 @@ class GpuPool {
   int free() const;
   // Whether a job is told the devices Take() picked.
   bool names_devices() const { return naming_ == GpuNaming::kPool; }
-  bool learned() const { return naming_ == GpuNaming::kPilots; }
+  bool learned() const { return naming_ == GpuNaming::kAgents; }
   // `k` free devices for `job`, in the order the host lists them; none
   // (empty) when fewer than `k` are free.
   std::vector<std::string> Take(JobId job, int k);

@@ -38,7 +38,7 @@ TEST(GpuPoolTest, LearnedPoolsFollowTheirCount) {
   GpuPool queue({"0", "1"}, GpuNaming::kQueue);
   EXPECT_FALSE(queue.names_devices());
   EXPECT_FALSE(queue.learned());
-  GpuPool pilots({}, GpuNaming::kPilots);
+  GpuPool pilots({}, GpuNaming::kAgents);
   EXPECT_TRUE(pilots.learned());
   EXPECT_EQ(pilots.size(), 0);
   pilots.Resize(4);

@@ -94,8 +94,11 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     setup.labels = host.labels;
     const bool batch = host.adapters.front() == AdapterKind::kSlurm ||
                        host.adapters.front() == AdapterKind::kPbs;
-    if (batch && host.batch.mode == BatchMode::kPilot) {
-      setup.gpu_naming = GpuNaming::kPilots;  // what their allocations show
+    const bool ssh = host.adapters.front() == AdapterKind::kSsh;
+    if ((batch && host.batch.mode == BatchMode::kPilot) ||
+        (ssh && !host.gpus)) {
+      // What their allocations or machines show, told by their agents.
+      setup.gpu_naming = GpuNaming::kAgents;
     } else if (host.gpus) {
       setup.gpus = *host.gpus;
       if (batch) setup.gpu_naming = GpuNaming::kQueue;
