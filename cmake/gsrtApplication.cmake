@@ -1,4 +1,4 @@
-# gsrt_add_application(NAME IDL file.idl MASTER src... FUNCTIONS src...
+# gsrt_add_application(NAME IDL file.idl MASTER src... [FUNCTIONS src...]
 #                      [SEQUENTIAL])
 #
 # Runs gsstubgen on the IDL file and builds two executables: NAME, the master
@@ -7,20 +7,22 @@
 # generated worker main). The master finds NAME-worker next to itself.
 # The functions files are compiled with the generated header forced in
 # (-include), so they link whether or not they include it themselves.
+# Operations that run programs (@Binary) need no function: an IDL of only
+# those needs no FUNCTIONS.
 # With SEQUENTIAL it also builds NAME-sequential: the master linked directly
 # with the functions, every call run in order in one process (the reference
 # a parallel run must reproduce, and a way to debug the functions).
 function(gsrt_add_application name)
   cmake_parse_arguments(ARG "SEQUENTIAL" "IDL" "MASTER;FUNCTIONS" ${ARGN})
-  if(NOT ARG_IDL OR NOT ARG_MASTER OR NOT ARG_FUNCTIONS)
+  if(NOT ARG_IDL OR NOT ARG_MASTER)
     message(FATAL_ERROR
-      "gsrt_add_application(${name}) needs IDL, MASTER and FUNCTIONS")
+      "gsrt_add_application(${name}) needs IDL and MASTER")
   endif()
   get_filename_component(idl ${ARG_IDL} ABSOLUTE)
   get_filename_component(base ${ARG_IDL} NAME_WE)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}.gsstubgen)
   set(generated ${out}/${base}.h ${out}/${base}-stubs.cc
-                ${out}/${base}-worker.cc)
+                ${out}/${base}-worker.cc ${out}/${base}-binaries.cc)
   add_custom_command(
     OUTPUT ${generated}
     COMMAND gsrt::gsstubgen -o ${out} ${idl}
@@ -31,8 +33,11 @@ function(gsrt_add_application name)
   target_include_directories(${name} PRIVATE ${out})
   target_link_libraries(${name} PRIVATE gsrt::gsrt)
   add_executable(${name}-worker ${ARG_FUNCTIONS} ${out}/${base}-worker.cc
-                                ${out}/${base}.h)
+                                ${out}/${base}-binaries.cc ${out}/${base}.h)
   target_include_directories(${name}-worker PRIVATE ${out})
+  # The generated worker and binaries files each hold the operations'
+  # tables: they cannot share a unity unit.
+  set_target_properties(${name}-worker PROPERTIES UNITY_BUILD OFF)
   # The generated declarations are extern "C": a functions file compiled
   # without them defines C++-mangled names the worker cannot find. Forcing
   # the header in makes it link whether or not it includes the header.
@@ -52,9 +57,12 @@ function(gsrt_add_application name)
   add_dependencies(${name} ${name}-worker)
   if(ARG_SEQUENTIAL)
     add_executable(${name}-sequential ${ARG_MASTER} ${ARG_FUNCTIONS}
+                                      ${out}/${base}-binaries.cc
                                       ${out}/${base}.h)
     target_include_directories(${name}-sequential PRIVATE ${out})
     target_compile_options(${name}-sequential PRIVATE "${forced}")
-    target_link_libraries(${name}-sequential PRIVATE gsrt::sequential)
+    # gsrt::worker for gs_run_binary (@Binary operations).
+    target_link_libraries(${name}-sequential PRIVATE gsrt::sequential
+                                                     gsrt::worker)
   endif()
 endfunction()

@@ -91,6 +91,10 @@ std::string OperationComment(const Operation& op) {
     text += "// @Constraints(" + op.constraints + ")\n";
   }
   if (!op.timeout.empty()) text += "// @Timeout(" + op.timeout + ")\n";
+  if (op.binary) {
+    text += "// @Binary(" + op.binary_text +
+            "): runs that program; no function to write\n";
+  }
   // The signature, broken after commas when it is too long.
   std::string sig = Signature(op);
   std::string line = "//";

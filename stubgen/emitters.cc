@@ -24,11 +24,11 @@ std::string Includes(const EmitNames& names) {
   return "#include \"" + names.base + ".h\"\n\n#include <gs/gs_abi.h>\n\n";
 }
 
-// The master's stub: packs the arguments and submits the call.
-std::string Stub(const Operation& op) {
-  std::string text = CDeclaration(op, " {") + "\n";
+// `gs_arg gs_args[n]` filled from the operation's C parameters.
+std::string PackArgs(const Operation& op) {
   size_t n = op.params.size();
-  text += "  gs_arg gs_args[" + std::to_string(n > 0 ? n : 1) + "] = {};\n";
+  std::string text =
+      "  gs_arg gs_args[" + std::to_string(n > 0 ? n : 1) + "] = {};\n";
   for (size_t k = 0; k < n; ++k) {
     const Param& p = op.params[k];
     std::string field;
@@ -49,6 +49,12 @@ std::string Stub(const Operation& op) {
     text += "  gs_args[" + std::to_string(k) + "]." + field + " = " + p.name +
             ";\n";
   }
+  return text;
+}
+
+// The master's stub: packs the arguments and submits the call.
+std::string Stub(const Operation& op) {
+  std::string text = CDeclaration(op, " {") + "\n" + PackArgs(op);
   if (op.return_type == GS_TYPE_VOID) {
     text += "  gs_call(&gs_op_" + op.name + ", gs_args, nullptr);\n";
   } else {
@@ -82,6 +88,80 @@ std::string DecodedArg(const Param& p, size_t k) {
     default:
       return "static_cast<" + std::string(CTypeName(p.type)) + ">(" + a + ".i)";
   }
+}
+
+// A C string literal of any bytes (a program's arguments may hold quotes,
+// backslashes, newlines).
+std::string CString(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c < 0x20 || c >= 0x7f || c == '?') {
+      // Octal, three digits: no following digit can extend it.
+      out += '\\';
+      out += static_cast<char>('0' + (c >> 6));
+      out += static_cast<char>('0' + ((c >> 3) & 7));
+      out += static_cast<char>('0' + (c & 7));
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+int ParamIndex(const Operation& op, const std::string& name) {
+  for (size_t k = 0; k < op.params.size(); ++k) {
+    if (op.params[k].name == name) return static_cast<int>(k);
+  }
+  return -1;
+}
+
+// A @Binary operation's function: its program's table, and a definition
+// that runs it (gs_run_binary), for the worker and the sequential build.
+std::string BinaryFunction(const Operation& op) {
+  const BinarySpec& b = *op.binary;
+  std::string text;
+  std::string args_name = "nullptr";
+  if (b.has_args) {
+    args_name = "gs_bin_args_" + op.name;
+    text += "static const char* const " + args_name + "[] = {";
+    if (b.args.empty()) text += "nullptr";
+    for (size_t i = 0; i < b.args.size(); ++i) {
+      text += (i ? ", " : "") + CString(b.args[i]);
+    }
+    text += "};\n";
+  }
+  std::string success_name = "nullptr";
+  if (!b.success.empty()) {
+    success_name = "gs_bin_success_" + op.name;
+    text += "static const int " + success_name + "[] = {";
+    for (size_t i = 0; i < b.success.size(); ++i) {
+      text += (i ? ", " : "") + std::to_string(b.success[i]);
+    }
+    text += "};\n";
+  }
+  text +=
+      WrapList("", "static const gs_binary gs_bin_" + op.name + " = ", "{", "}",
+               {CString(b.program), args_name, std::to_string(b.args.size()),
+                std::to_string(ParamIndex(op, b.stdin_param)),
+                std::to_string(ParamIndex(op, b.stdout_param)),
+                std::to_string(ParamIndex(op, b.stderr_param)), success_name,
+                std::to_string(b.success.size())},
+               ";") +
+      "\n";
+  text += CDeclaration(op, " {") + "\n" + PackArgs(op);
+  text += "  char gs_error[4096];\n";
+  text += WrapCall("  ", "if (gs_run_binary",
+                   {"&gs_bin_" + op.name, "&gs_op_" + op.name, "gs_args",
+                    "gs_error", "sizeof gs_error"},
+                   " != 0)") +
+          "\n";
+  text += "    throw std::runtime_error(gs_error);\n}\n";
+  return text;
 }
 
 std::string Trampoline(const Operation& op) {
@@ -166,12 +246,28 @@ std::string EmitWorker(const Interface& iface, const EmitNames& names) {
   return text;
 }
 
+std::string EmitBinaries(const Interface& iface, const EmitNames& names) {
+  std::string text = Banner(
+      names,
+      "The operations that run programs (@Binary): their functions, for the "
+      "worker and the sequential build.");
+  std::string functions;
+  for (const Operation& op : iface.operations) {
+    if (op.binary) functions += "\n" + BinaryFunction(op);
+  }
+  if (functions.empty()) return text + "// (none)\n";
+  text += "#include <stdexcept>\n\n" + Includes(names) +
+          OperationTables(iface) + functions;
+  return text;
+}
+
 std::vector<GeneratedFile> EmitAll(const Interface& iface,
                                    const EmitNames& names) {
   return {
       {names.base + ".h", EmitHeader(iface, names)},
       {names.base + "-stubs.cc", EmitStubs(iface, names)},
       {names.base + "-worker.cc", EmitWorker(iface, names)},
+      {names.base + "-binaries.cc", EmitBinaries(iface, names)},
   };
 }
 

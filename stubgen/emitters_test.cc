@@ -1,7 +1,7 @@
 // Golden-file tests: every testdata/NAME.idl is generated in-process and
 // compared byte for byte with testdata/NAME.h.golden,
-// NAME-stubs.cc.golden and NAME-worker.cc.golden. After an intended change
-// of the generated code, rewrite them with
+// NAME-stubs.cc.golden, NAME-worker.cc.golden and NAME-binaries.cc.golden.
+// After an intended change of the generated code, rewrite them with
 //   GSRT_UPDATE_GOLDEN=1 ./emitters_test
 // and review the diff.
 #include "stubgen/emitters.h"
@@ -59,7 +59,7 @@ class GoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenTest, GeneratedFilesMatchGoldens) {
   std::vector<GeneratedFile> files = Generate(GetParam());
-  ASSERT_EQ(files.size(), 3u);
+  ASSERT_EQ(files.size(), 4u);
   for (const GeneratedFile& file : files) {
     std::string golden_path = kTestdata + "/" + file.name + ".golden";
     if (UpdatingGoldens()) {
@@ -84,7 +84,8 @@ TEST(GoldenFilesTest, EveryGoldenBelongsToAnIdl) {
   std::set<std::string> expected;
   for (const std::string& idl : TestdataIdls()) {
     std::string base = idl.substr(0, idl.find('.'));
-    for (const char* suffix : {".h", "-stubs.cc", "-worker.cc"}) {
+    for (const char* suffix :
+         {".h", "-stubs.cc", "-worker.cc", "-binaries.cc"}) {
       expected.insert(base + suffix + ".golden");
     }
   }
@@ -157,10 +158,11 @@ TEST(EmittersTest, IncludeGuardAndIncludesFollowTheBaseName) {
   EXPECT_THAT(EmitStubs(OneOperation(op), names),
               HasSubstr("#include \"my-app+1.h\"\n"));
   std::vector<GeneratedFile> all = EmitAll(OneOperation(op), names);
-  ASSERT_EQ(all.size(), 3u);
+  ASSERT_EQ(all.size(), 4u);
   EXPECT_EQ(all[0].name, "my-app+1.h");
   EXPECT_EQ(all[1].name, "my-app+1-stubs.cc");
   EXPECT_EQ(all[2].name, "my-app+1-worker.cc");
+  EXPECT_EQ(all[3].name, "my-app+1-binaries.cc");
 }
 
 }  // namespace

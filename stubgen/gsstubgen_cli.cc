@@ -17,9 +17,10 @@ std::optional<int> ParseGsstubgenArgs(const std::vector<std::string>& args,
                                       GsstubgenOptions* options,
                                       std::ostream& out, std::ostream& err) {
   CLI::App app{
-      "Reads a GRID superscalar IDL file and writes NAME.h, NAME-stubs.cc\n"
-      "and NAME-worker.cc into OUTDIR (default: the current directory),\n"
-      "where NAME is the IDL file name up to its first '.'.",
+      "Reads a GRID superscalar IDL file and writes NAME.h, NAME-stubs.cc,\n"
+      "NAME-worker.cc and NAME-binaries.cc (the functions of operations\n"
+      "that run programs, @Binary) into OUTDIR (default: the current\n"
+      "directory), where NAME is the IDL file name up to its first '.'.",
       "gsstubgen"};
   SetUsage(app, "usage: gsstubgen [-o OUTDIR] FILE.idl\n");
   app.footer(

@@ -36,8 +36,9 @@ TEST(GsstubgenCliTest, HelpAndVersion) {
   CliResult help = RunCli({"--help"});
   EXPECT_EQ(help.code, 0);
   EXPECT_THAT(help.out, StartsWith("usage: gsstubgen [-o OUTDIR] FILE.idl\n"));
-  for (const char* part : {"-o,--output", "--version", "--help", "FILE.idl",
-                           "NAME-worker.cc", "Exit codes"}) {
+  for (const char* part :
+       {"-o,--output", "--version", "--help", "FILE.idl", "NAME-worker.cc",
+        "NAME-binaries.cc", "Exit codes"}) {
     EXPECT_THAT(help.out, HasSubstr(part));
   }
   CliResult version = RunCli({"--version"});
@@ -81,7 +82,7 @@ TEST(GsstubgenCliTest, EveryFormOfTheOutputOption) {
   EXPECT_EQ(defaults.out_dir, ".");
 }
 
-TEST(GsstubgenCliTest, WritesTheThreeFilesMatchingTheGoldens) {
+TEST(GsstubgenCliTest, WritesTheFourFilesMatchingTheGoldens) {
   testing::TempDir dir;
   struct Case {
     std::vector<std::string> args;
@@ -96,10 +97,10 @@ TEST(GsstubgenCliTest, WritesTheThreeFilesMatchingTheGoldens) {
     EXPECT_EQ(r.err, "");
     const std::string& out = c.out;
     EXPECT_EQ(testing::ListDir(out),
-              (std::vector<std::string>{"matmul-stubs.cc", "matmul-worker.cc",
-                                        "matmul.h"}));
-    for (const char* name :
-         {"matmul.h", "matmul-stubs.cc", "matmul-worker.cc"}) {
+              (std::vector<std::string>{"matmul-binaries.cc", "matmul-stubs.cc",
+                                        "matmul-worker.cc", "matmul.h"}));
+    for (const char* name : {"matmul.h", "matmul-stubs.cc", "matmul-worker.cc",
+                             "matmul-binaries.cc"}) {
       EXPECT_EQ(testing::ReadFileOrEmpty(out + "/" + name),
                 testing::ReadFileOrEmpty(kTestdata + "/" + name + ".golden"))
           << name;
@@ -161,8 +162,8 @@ TEST(GsstubgenBinaryTest, WritesOutputsOnSuccess) {
       {kGsstubgen, "-o", dir / "gen", kTestdata + "/example.idl"}, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(testing::ListDir(dir / "gen"),
-            (std::vector<std::string>{"example-stubs.cc", "example-worker.cc",
-                                      "example.h"}));
+            (std::vector<std::string>{"example-binaries.cc", "example-stubs.cc",
+                                      "example-worker.cc", "example.h"}));
   EXPECT_EQ(testing::ReadFileOrEmpty(dir / "gen/example-worker.cc"),
             testing::ReadFileOrEmpty(kTestdata + "/example-worker.cc.golden"));
   r = testing::RunProcess({kGsstubgen, "--version"}, dir.path());

@@ -7,14 +7,16 @@
 #include <string_view>
 #include <vector>
 
+#include "stubgen/idl_binary.h"
+
 namespace gs {
 namespace {
 
 constexpr const char kHonoured[] =
     "ComputingUnits, MemorySize (in GB), GPUs and processorType=GPU";
 
-// COMPSs's other constraint keys, normalised as Normalize() does: accepted
-// by COMPSs, not (yet) by gsrt.
+// COMPSs's other constraint keys, normalised as NormalizeAnnotationKey() does:
+// accepted by COMPSs, not (yet) by gsrt.
 constexpr std::string_view kUnsupported[] = {"processorname",
                                              "processorspeed",
                                              "processorarchitecture",
@@ -39,8 +41,9 @@ std::string Stripped(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
-// "computingUnits", "ComputingUnits" and "computing_units" are one key.
-std::string Normalize(std::string_view key) {
+}  // namespace
+
+std::string NormalizeAnnotationKey(std::string_view key) {
   std::string out;
   for (char c : key) {
     if (c == '_') continue;
@@ -48,6 +51,8 @@ std::string Normalize(std::string_view key) {
   }
   return out;
 }
+
+namespace {
 
 // Splits "a=1, b=\"x, y\"" at commas outside quotes.
 std::vector<std::string> SplitItems(std::string_view text) {
@@ -98,7 +103,7 @@ bool ApplyConstraints(const std::string& text, Operation* op,
     }
     std::string key = Stripped(item.substr(0, eq));
     std::string value = Stripped(item.substr(eq + 1));
-    std::string norm = Normalize(key);
+    std::string norm = NormalizeAnnotationKey(key);
     double v = 0;
     if (norm == "computingunits") {
       if (!ParsePositive(value, &v) || v != std::floor(v) || v > 1 << 20) {
@@ -127,9 +132,9 @@ bool ApplyConstraints(const std::string& text, Operation* op,
       std::string type = value;
       if (type.size() >= 2 && type.front() == '"' && type.back() == '"')
         type = Stripped(type.substr(1, type.size() - 2));
-      if (Normalize(type) == "gpu") {
+      if (NormalizeAnnotationKey(type) == "gpu") {
         gpu_processor = true;
-      } else if (Normalize(type) != "cpu") {
+      } else if (NormalizeAnnotationKey(type) != "cpu") {
         *error = "processorType must be CPU or GPU, got '" + value + "'";
         return false;
       }
@@ -168,6 +173,19 @@ bool ApplyAnnotation(const Token& annotation, Operation* op,
                      std::string* error) {
   if (annotation.text == "Constraints") {
     return ApplyConstraints(annotation.value, op, error);
+  }
+  if (annotation.text == "Binary") {
+    BinarySpec spec;
+    if (!ParseBinaryAnnotation(annotation.value, &spec, error)) return false;
+    op->binary = std::move(spec);
+    return true;
+  }
+  if (annotation.text == "MPI") {
+    *error =
+        "@MPI is not supported yet; run the MPI program with @Binary("
+        "binary=\"mpirun\", args=\"-n 4 PROGRAM ...\") and "
+        "@Constraints(ComputingUnits=4) meanwhile";
+    return false;
   }
   if (annotation.text == "Implements") {
     const std::string& name = annotation.value;

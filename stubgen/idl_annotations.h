@@ -1,4 +1,5 @@
-// What `@Constraints(...)` and `@Timeout(...)` ask of an operation. The keys
+// What `@Constraints(...)`, `@Timeout(...)` and `@Binary(...)`
+// (stubgen/idl_binary.h) ask of an operation. The keys
 // are COMPSs's (its C binding's spelling, ComputingUnits and MemorySize in
 // GB, with the Java and Python spellings as aliases); keys gsrt does not
 // honour are refused rather than silently ignored.
@@ -6,6 +7,7 @@
 #define GSRT_STUBGEN_IDL_ANNOTATIONS_H_
 
 #include <string>
+#include <string_view>
 
 #include "stubgen/idl_lexer.h"
 #include "stubgen/idl_model.h"
@@ -17,6 +19,10 @@ namespace gs {
 // naming the key and what to write instead.
 bool ApplyAnnotation(const Token& annotation, Operation* op,
                      std::string* error);
+
+// "computingUnits", "ComputingUnits" and "computing_units" are one key:
+// lower case, without '_'.
+std::string NormalizeAnnotationKey(std::string_view key);
 
 }  // namespace gs
 

@@ -177,8 +177,9 @@ class Lexer {
   }
 
   // `@Name(raw text)` on one line, with or without COMPSs's trailing ';'.
-  // Only Constraints, Timeout and Implements are kept; other annotation
-  // lines are skipped like '#' lines.
+  // Only Constraints, Timeout, Implements, Binary and MPI are kept; other
+  // annotation lines are skipped like '#' lines. Inside quotes a backslash
+  // keeps the next character (\" in a @Binary argument).
   void LexAnnotationLine(std::vector<Token>* tokens) {
     Token token;
     token.kind = TokenKind::kAnnotation;
@@ -187,7 +188,8 @@ class Lexer {
     size_t name_start = i_;
     while (i_ < src_.size() && IsIdentChar(src_[i_])) Advance();
     std::string name(src_.substr(name_start, i_ - name_start));
-    if (name != "Constraints" && name != "Timeout" && name != "Implements") {
+    if (name != "Constraints" && name != "Timeout" && name != "Implements" &&
+        name != "Binary" && name != "MPI") {
       SkipLine();
       return;
     }
@@ -204,7 +206,9 @@ class Lexer {
     bool in_quotes = false;
     while (i_ < src_.size() && src_[i_] != '\n') {
       char c = src_[i_];
-      if (c == '"') {
+      if (in_quotes && c == '\\' && Peek(1) != '\n' && Peek(1) != '\0') {
+        Advance();
+      } else if (c == '"') {
         in_quotes = !in_quotes;
       } else if (!in_quotes && c == '(') {
         ++depth;

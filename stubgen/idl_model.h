@@ -25,6 +25,21 @@ struct Param {
   bool IsArray() const { return array_length > 0 || !length_param.empty(); }
 };
 
+// `@Binary(binary="sort", args="-k {key} {input}", stdout=sorted)`: the
+// operation runs a program instead of a function (stubgen/idl_binary.h).
+struct BinarySpec {
+  std::string program;
+  // The program's arguments as words, `{name}` standing for a parameter's
+  // value; without `args` (has_args false): every parameter in order but
+  // the standard streams.
+  bool has_args = false;
+  std::vector<std::string> args;
+  // Parameters bound to the program's standard streams; "" for none.
+  std::string stdin_param, stdout_param, stderr_param;
+  // Exit statuses that succeed; empty: any (failByExitValue=false).
+  std::vector<int> success = {0};
+};
+
 struct Operation {
   std::string name;
   gs_type return_type = GS_TYPE_VOID;  // an array's element type
@@ -44,6 +59,10 @@ struct Operation {
   double memory_gb = 0;
   double timeout_seconds = 0;
   int gpus = 0;  // GPUs=k, or COMPSs's processorType=GPU
+  // Raw text of `@Binary(...)` and what it says; no function implements
+  // such an operation.
+  std::string binary_text;
+  std::optional<BinarySpec> binary;
   // Line of the operation's return type in the IDL file (1-based).
   int line = 0;
 };

@@ -4,6 +4,7 @@
 
 #include "runtime/base/array_codec.h"
 #include "stubgen/idl_annotations.h"
+#include "stubgen/idl_binary.h"
 #include "stubgen/idl_names.h"
 #include "stubgen/library_names.h"
 
@@ -114,11 +115,16 @@ class Parser {
       Operation op;
       const Token* first_annotation = nullptr;
       SourcePos implements_pos = Cur().pos;
+      SourcePos binary_pos = Cur().pos;
       while (At(TokenKind::kAnnotation)) {
         if (!first_annotation) first_annotation = &Cur();
         if (Cur().text == "Implements") implements_pos = Cur().pos;
+        if (Cur().text == "Binary") binary_pos = Cur().pos;
+        std::string mpi;  // refused by ApplyAnnotation
         std::string& slot = Cur().text == "Constraints" ? op.constraints
                             : Cur().text == "Timeout"   ? op.timeout
+                            : Cur().text == "Binary"    ? op.binary_text
+                            : Cur().text == "MPI"       ? mpi
                                                         : op.implements;
         if (!slot.empty()) {
           return Fail(Cur().pos, "more than one @" + Cur().text +
@@ -143,6 +149,10 @@ class Parser {
       }
       SourcePos name_pos_op;
       if (!ParseOperation(&op, &name_pos_op)) return false;
+      if (op.binary) {
+        std::string why;
+        if (!CheckBinary(op, &why)) return Fail(binary_pos, why);
+      }
       implements_pos_.push_back(implements_pos);
       auto [it, inserted] = first_line.emplace(op.name, op.line);
       if (!inserted) {

@@ -90,6 +90,29 @@ int gs_register_operations(const char* interface_name,
  * pointer, which the worker frees once it has written the result). */
 typedef void (*gs_trampoline)(const gs_arg* args, void* return_slot);
 
+/* An operation that runs a program (`@Binary` in the IDL). `args` are the
+ * argument words, in which `{name}` stands for the value of the operation's
+ * parameter `name`; NULL: every parameter in order but the streams. The
+ * streams are parameter indexes, -1 for none. `success` lists the exit
+ * statuses that succeed (NULL with num_success 0: any). */
+typedef struct {
+  const char* program;
+  const char* const* args;
+  int num_args;
+  int stdin_param;
+  int stdout_param;
+  int stderr_param;
+  const int* success;
+  int num_success;
+} gs_binary;
+
+/* Worker side: runs `binary` for a call of `op` with `args` in the job's
+ * directory and waits for it. Returns 0 when it exited with a success
+ * status; otherwise writes why (the program, its status, its last error
+ * lines) to `error` and returns 1. */
+int gs_run_binary(const gs_binary* binary, const gs_operation* op,
+                  const gs_arg* args, char* error, size_t error_size);
+
 typedef struct {
   const gs_operation* op;
   gs_trampoline call;

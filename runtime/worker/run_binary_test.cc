@@ -1,0 +1,180 @@
+// gs_run_binary with real programs (sh, gzip, sort): the argv a template
+// makes, the streams on files, exit statuses, and what a failure says.
+#include "runtime/worker/run_binary.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace gs {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// A directory of its own, removed after the test (this layer's tests see
+// no test support library).
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = ::testing::TempDir() + "gsrt-binary-XXXXXX";
+    if (::mkdtemp(tmpl.data())) path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  std::string operator/(const std::string& name) const {
+    return path_ + "/" + name;
+  }
+
+ private:
+  std::string path_;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void Spit(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+// void op(in string label, in double ratio, in boolean flag, in char c,
+//         in File input, out File output, inout File log)
+const gs_param_desc kParams[] = {
+    {"label", GS_TYPE_STRING, GS_DIR_IN}, {"ratio", GS_TYPE_DOUBLE, GS_DIR_IN},
+    {"flag", GS_TYPE_BOOLEAN, GS_DIR_IN}, {"c", GS_TYPE_CHAR, GS_DIR_IN},
+    {"input", GS_TYPE_FILE, GS_DIR_IN},   {"output", GS_TYPE_FILE, GS_DIR_OUT},
+    {"log", GS_TYPE_FILE, GS_DIR_INOUT}};
+const gs_operation kOp = {"op", GS_TYPE_VOID, 7, kParams, 0, 0, 0};
+
+struct Call {
+  std::string label = "a b 'c' \"d\" $HOME;`x`";
+  std::string input, output, log;
+  gs_arg args[7] = {};
+  explicit Call(const TempDir& dir)
+      : input(dir / "in put"), output(dir / "out"), log(dir / "log") {
+    args[0].str = label.c_str();
+    args[1].d = 0.1;
+    args[2].i = 1;
+    args[3].i = 'x';
+    args[4].str = input.c_str();
+    args[5].str = output.c_str();
+    args[6].str = log.c_str();
+  }
+};
+
+const int kZero[] = {0};
+
+TEST(RunBinaryTest, TemplateWordsTakeValuesWhole) {
+  TempDir dir;
+  Call call(dir);
+  const char* const words[] = {"--label={label}", "{ratio}", "{flag}", "{c}",
+                               "{input}",         "{nope}",  "{"};
+  gs_binary b = {"prog", words, 7, -1, -1, -1, kZero, 1};
+  EXPECT_THAT(BinaryArgv(b, kOp, call.args),
+              ElementsAre("prog", "--label=" + call.label, "0.1", "true", "x",
+                          call.input, "{nope}", "{"));
+}
+
+TEST(RunBinaryTest, WithoutATemplateEveryParameterButTheStreams) {
+  TempDir dir;
+  Call call(dir);
+  gs_binary b = {"prog", nullptr, 0, 4, 5, -1, kZero, 1};
+  EXPECT_THAT(BinaryArgv(b, kOp, call.args),
+              ElementsAre("prog", call.label, "0.1", "true", "x", call.log));
+}
+
+TEST(RunBinaryTest, StreamsGoToTheirFilesAndArgumentsArriveIntact) {
+  TempDir dir;
+  Call call(dir);
+  Spit(call.input, "from stdin\n");
+  Spit(call.log, "before\n");
+  // $0 is the label: a shell sees it only as a value, never as code.
+  const char* const words[] = {
+      "-c", "cat; printf '%s|%s\\n' \"$0\" \"$1\"; echo warned >&2", "{label}",
+      "{ratio}"};
+  gs_binary b = {"sh", words, 4, 4, 5, 6, kZero, 1};
+  Status s = RunBinary(b, kOp, call.args);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(Slurp(call.output), "from stdin\n" + call.label + "|0.1\n");
+  EXPECT_EQ(Slurp(call.log), "before\nwarned\n");  // inout: appended to
+}
+
+TEST(RunBinaryTest, AFailingStatusNamesTheProgramAndItsErrorOutput) {
+  TempDir dir;
+  Call call(dir);
+  const char* const words[] = {"-c", "echo first >&2; echo last >&2; exit 3"};
+  gs_binary b = {"sh", words, 2, -1, -1, -1, kZero, 1};
+  Status s = RunBinary(b, kOp, call.args);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("program sh -c 'echo first"));
+  EXPECT_THAT(s.message(), HasSubstr("exited with status 3 (success: 0)"));
+  EXPECT_THAT(s.message(),
+              HasSubstr("its standard error ended with:\n  first\n  last"));
+  const int zero_or_three[] = {0, 3};
+  gs_binary tolerant = {"sh", words, 2, -1, -1, -1, zero_or_three, 2};
+  EXPECT_TRUE(RunBinary(tolerant, kOp, call.args).ok());
+  gs_binary any = {"sh", words, 2, -1, -1, -1, nullptr, 0};
+  EXPECT_TRUE(RunBinary(any, kOp, call.args).ok());
+}
+
+TEST(RunBinaryTest, ErrorsWrittenToAStderrFileAreQuotedToo) {
+  TempDir dir;
+  Call call(dir);
+  const char* const words[] = {"-c", "echo only here >&2; exit 1"};
+  gs_binary b = {"sh", words, 2, -1, -1, 6, kZero, 1};
+  Status s = RunBinary(b, kOp, call.args);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("ended with:\n  only here"));
+  EXPECT_EQ(Slurp(call.log), "only here\n");
+}
+
+TEST(RunBinaryTest, ASignalIsNamed) {
+  TempDir dir;
+  Call call(dir);
+  const char* const words[] = {"-c", "kill -SEGV $$"};
+  gs_binary b = {"sh", words, 2, -1, -1, -1, kZero, 1};
+  Status s = RunBinary(b, kOp, call.args);
+  EXPECT_THAT(s.message(), HasSubstr("was killed by SIGSEGV"));
+}
+
+TEST(RunBinaryTest, AMissingProgramOrInputSaysWhatToDo) {
+  TempDir dir;
+  Call call(dir);
+  gs_binary missing = {
+      "gsrt-no-such-program", nullptr, 0, -1, -1, -1, kZero, 1};
+  Status s = RunBinary(missing, kOp, call.args);
+  EXPECT_THAT(s.message(),
+              HasSubstr("cannot run program gsrt-no-such-program"));
+  EXPECT_THAT(s.message(), HasSubstr("No such file or directory; install it"));
+  // The input file was never made.
+  const char* const words[] = {"-c", "cat"};
+  gs_binary no_input = {"sh", words, 2, 4, -1, -1, kZero, 1};
+  Status in = RunBinary(no_input, kOp, call.args);
+  EXPECT_THAT(in.message(), HasSubstr("cannot open stdin for program sh"));
+}
+
+TEST(RunBinaryTest, TheCApiWritesTheMessage) {
+  TempDir dir;
+  Call call(dir);
+  const char* const words[] = {"-c", "exit 4"};
+  gs_binary b = {"sh", words, 2, -1, -1, -1, kZero, 1};
+  char error[32];
+  EXPECT_EQ(gs_run_binary(&b, &kOp, call.args, error, sizeof error), 1);
+  EXPECT_EQ(std::string(error), std::string("program sh -c 'exit 4' exited w"));
+  const char* const ok_words[] = {"-c", "exit 0"};
+  gs_binary ok = {"sh", ok_words, 2, -1, -1, -1, kZero, 1};
+  EXPECT_EQ(gs_run_binary(&ok, &kOp, call.args, error, sizeof error), 0);
+}
+
+}  // namespace
+}  // namespace gs
