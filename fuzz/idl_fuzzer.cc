@@ -18,6 +18,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   std::vector<gs::GeneratedFile> files =
       gs::EmitAll(*parsed, {.base = "fuzz", .source = "fuzz.idl"});
-  GS_FUZZ_CHECK(files.size() == 3);
+  GS_FUZZ_CHECK(files.size() == 4);
   return 0;
 }
