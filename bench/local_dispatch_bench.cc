@@ -19,8 +19,6 @@
 // N from GS_On to GS_Off, M from the first call to the end of GS_Barrier
 // (without connecting the hosts and shutting them down).
 #include <gs/gs.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,43 +32,11 @@
 #include <vector>
 
 #include "noop_rate.h"
-
-extern char** environ;
+#include "raw_spawn.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// `tasks` runs of `argv`, at most `slots` at once; returns jobs/s.
-double RawSpawnRate(const std::vector<std::string>& args, int tasks,
-                    int slots) {
-  std::vector<char*> argv;
-  for (const std::string& a : args)
-    argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  int started = 0, running = 0;
-  double t0 = Now();
-  while (started < tasks || running > 0) {
-    while (started < tasks && running < slots) {
-      pid_t pid;
-      if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) !=
-          0) {
-        std::perror("posix_spawn");
-        std::exit(1);
-      }
-      ++started;
-      ++running;
-    }
-    int status;
-    if (::waitpid(-1, &status, 0) < 0) break;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      std::fprintf(stderr, "%s failed (status %d)\n", argv[0], status);
-      std::exit(1);
-    }
-    --running;
-  }
-  return tasks / (Now() - t0);
-}
 
 // `workers` null: the config GSRT_CONFIG names.
 double GsrtRate(int tasks, const char* workers) {

@@ -4,9 +4,11 @@
 #include <linux/close_range.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -81,13 +83,16 @@ std::string LastLines(std::string_view text) {
   return out;
 }
 
-std::string TailOfFile(const char* path) {
+// The end of file `path` from offset `start` on, at most kErrorTail bytes.
+std::string TailOfFile(const char* path, off_t start) {
   int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "";
   off_t size = ::lseek(fd, 0, SEEK_END);
-  off_t from = size > static_cast<off_t>(kErrorTail)
-                   ? size - static_cast<off_t>(kErrorTail)
-                   : 0;
+  off_t from = std::max(start, size - static_cast<off_t>(kErrorTail));
+  if (from >= size) {
+    ::close(fd);
+    return "";
+  }
   std::string tail(static_cast<size_t>(size - from), '\0');
   ssize_t n = ::pread(fd, tail.data(), tail.size(), from);
   ::close(fd);
@@ -95,15 +100,16 @@ std::string TailOfFile(const char* path) {
   return tail;
 }
 
-// What the child tells the parent before exec when something fails.
+// What the child leaves the parent (vfork: shared memory) when something
+// fails before its exec.
 struct ChildError {
-  int stage;  // 0: exec, 1: stdin, 2: stdout, 3: stderr
+  int stage;  // -1: none; 0: exec, 1: stdin, 2: stdout, 3: stderr
   int err;
 };
 
-[[noreturn]] void ChildFail(int pipe_fd, int stage) {
-  ChildError e{stage, errno};
-  [[maybe_unused]] ssize_t n = ::write(pipe_fd, &e, sizeof e);
+[[noreturn]] void ChildFail(volatile ChildError* error, int stage) {
+  error->err = errno;
+  error->stage = stage;
   ::_exit(127);
 }
 
@@ -115,30 +121,40 @@ bool OpenOnto(const char* path, int flags, int target) {
   return ok;
 }
 
-// In the forked child: streams, a death signal, exec. Only async-signal-
-// safe calls (the worker may have threads of the user's libraries).
+// In the vforked child: streams, a death signal, exec. System calls only:
+// it runs on the worker's memory.
 [[noreturn]] void ExecChild(const gs_binary& b, const gs_operation& op,
                             const gs_arg* args, char* const* argv, pid_t parent,
-                            int status_pipe, int err_pipe) {
+                            volatile ChildError* error) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(127);
   const char* in = b.stdin_param >= 0 ? args[b.stdin_param].str : "/dev/null";
-  if (!OpenOnto(in, O_RDONLY, STDIN_FILENO)) ChildFail(status_pipe, 1);
-  auto output = [&](int param, int target, int stage) {
-    if (param < 0) return;
+  if (!OpenOnto(in, O_RDONLY, STDIN_FILENO)) ChildFail(error, 1);
+  const int outputs[2][3] = {{b.stdout_param, STDOUT_FILENO, 2},
+                             {b.stderr_param, STDERR_FILENO, 3}};
+  for (const auto& [param, target, stage] : outputs) {
+    if (param < 0) continue;
     int flags = O_WRONLY | O_CREAT |
                 (op.params[param].dir == GS_DIR_INOUT ? O_APPEND : O_TRUNC);
-    if (!OpenOnto(args[param].str, flags, target))
-      ChildFail(status_pipe, stage);
-  };
-  output(b.stdout_param, STDOUT_FILENO, 2);
-  output(b.stderr_param, STDERR_FILENO, 3);
-  if (b.stderr_param < 0 && ::dup2(err_pipe, STDERR_FILENO) < 0)
-    ChildFail(status_pipe, 3);
+    if (!OpenOnto(args[param].str, flags, target)) ChildFail(error, stage);
+  }
   // The worker's own descriptors (its socket to the adapter) stay behind.
   ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
   ::execvp(argv[0], argv);
-  ChildFail(status_pipe, 0);
+  ChildFail(error, 0);
+}
+
+// vfork, as posix_spawn does: the child only makes system calls until it
+// execs, so no page of the worker is copied per program, and the parent
+// resumes after the exec or the child's exit, with `error` as it left it.
+// A function of its own: nothing of the caller's frame can be clobbered.
+[[gnu::noinline]] pid_t Spawn(const gs_binary& b, const gs_operation& op,
+                              const gs_arg* args, char* const* argv,
+                              volatile ChildError* error) {
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::vfork();
+  if (pid == 0) ExecChild(b, op, args, argv, parent, error);
+  return pid;
 }
 
 std::string Describe(int status) {
@@ -199,61 +215,21 @@ Status RunBinary(const gs_binary& b, const gs_operation& op,
   const std::string what =
       "program " + (shown.ok() ? *shown : std::string(b.program));
 
-  int status_pipe[2], err_pipe[2] = {-1, -1};
-  if (::pipe2(status_pipe, O_CLOEXEC) != 0) {
-    return Status::FromErrno("cannot start " + what, errno);
-  }
-  if (b.stderr_param < 0 && ::pipe2(err_pipe, O_CLOEXEC) != 0) {
-    int err = errno;
-    ::close(status_pipe[0]);
-    ::close(status_pipe[1]);
-    return Status::FromErrno("cannot start " + what, err);
-  }
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ExecChild(b, op, args, argv.data(), parent, status_pipe[1], err_pipe[1]);
-  }
-  const int fork_errno = errno;
-  ::close(status_pipe[1]);
-  if (err_pipe[1] >= 0) ::close(err_pipe[1]);
-  if (pid < 0) {
-    ::close(status_pipe[0]);
-    if (err_pipe[0] >= 0) ::close(err_pipe[0]);
-    return Status::FromErrno("cannot start " + what, fork_errno);
-  }
-  // Its standard error goes on to the job's, and its end into the message.
-  std::string tail;
-  if (err_pipe[0] >= 0) {
-    char buf[4096];
-    while (true) {
-      ssize_t n = ::read(err_pipe[0], buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      for (ssize_t done = 0; done < n;) {
-        ssize_t w = ::write(STDERR_FILENO, buf + done, n - done);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) break;
-        done += w;
-      }
-      tail.append(buf, n);
-      if (tail.size() > 2 * kErrorTail) tail.erase(0, tail.size() - kErrorTail);
-    }
-    ::close(err_pipe[0]);
-  }
-  ChildError child{};
-  ssize_t got;
-  do {
-    got = ::read(status_pipe[0], &child, sizeof child);
-  } while (got < 0 && errno == EINTR);
-  ::close(status_pipe[0]);
+  // Where the job's standard error stands now: what the program adds to it
+  // goes into a failure's message.
+  struct stat err_before {};
+  const bool err_is_file =
+      ::fstat(STDERR_FILENO, &err_before) == 0 && S_ISREG(err_before.st_mode);
+  volatile ChildError child{-1, 0};
+  const pid_t pid = Spawn(b, op, args, argv.data(), &child);
+  if (pid < 0) return Status::FromErrno("cannot start " + what, errno);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
       return Status::FromErrno("lost the exit status of " + what, errno);
     }
   }
-  if (got == static_cast<ssize_t>(sizeof child)) {
+  if (child.stage >= 0) {
     static const char* const kStage[] = {"cannot run", "cannot open stdin for",
                                          "cannot open stdout for",
                                          "cannot open stderr for"};
@@ -273,7 +249,12 @@ Status RunBinary(const gs_binary& b, const gs_operation& op,
       if (b.success[i] == code) return Status::Ok();
     }
   }
-  if (b.stderr_param >= 0) tail = TailOfFile(args[b.stderr_param].str);
+  std::string tail;
+  if (b.stderr_param >= 0) {
+    tail = TailOfFile(args[b.stderr_param].str, 0);
+  } else if (err_is_file) {
+    tail = TailOfFile("/proc/self/fd/2", err_before.st_size);
+  }
   std::string message = what + " " + Describe(status);
   if (WIFEXITED(status) && b.num_success > 0) {
     std::string codes;

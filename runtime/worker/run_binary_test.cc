@@ -2,10 +2,13 @@
 // makes, the streams on files, exit statuses, and what a failure says.
 #include "runtime/worker/run_binary.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,6 +18,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A directory of its own, removed after the test (this layer's tests see
 // no test support library).
@@ -49,12 +53,15 @@ void Spit(const std::string& path, const std::string& text) {
 
 // void op(in string label, in double ratio, in boolean flag, in char c,
 //         in File input, out File output, inout File log)
-const gs_param_desc kParams[] = {
-    {"label", GS_TYPE_STRING, GS_DIR_IN}, {"ratio", GS_TYPE_DOUBLE, GS_DIR_IN},
-    {"flag", GS_TYPE_BOOLEAN, GS_DIR_IN}, {"c", GS_TYPE_CHAR, GS_DIR_IN},
-    {"input", GS_TYPE_FILE, GS_DIR_IN},   {"output", GS_TYPE_FILE, GS_DIR_OUT},
-    {"log", GS_TYPE_FILE, GS_DIR_INOUT}};
-const gs_operation kOp = {"op", GS_TYPE_VOID, 7, kParams, 0, 0, 0};
+const gs_param_desc kParams[] = {{"label", GS_TYPE_STRING, GS_DIR_IN, 0, 0},
+                                 {"ratio", GS_TYPE_DOUBLE, GS_DIR_IN, 0, 0},
+                                 {"flag", GS_TYPE_BOOLEAN, GS_DIR_IN, 0, 0},
+                                 {"c", GS_TYPE_CHAR, GS_DIR_IN, 0, 0},
+                                 {"input", GS_TYPE_FILE, GS_DIR_IN, 0, 0},
+                                 {"output", GS_TYPE_FILE, GS_DIR_OUT, 0, 0},
+                                 {"log", GS_TYPE_FILE, GS_DIR_INOUT, 0, 0}};
+const gs_operation kOp = {"op", GS_TYPE_VOID, 7, kParams, 0, 0,
+                          0,    nullptr,      0, 0,       0};
 
 struct Call {
   std::string label = "a b 'c' \"d\" $HOME;`x`";
@@ -109,17 +116,42 @@ TEST(RunBinaryTest, StreamsGoToTheirFilesAndArgumentsArriveIntact) {
   EXPECT_EQ(Slurp(call.log), "before\nwarned\n");  // inout: appended to
 }
 
+// The job's standard error as a worker has it: a file.
+class StderrToFile {
+ public:
+  explicit StderrToFile(const std::string& path)
+      : saved_(::dup(STDERR_FILENO)) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    std::fflush(stderr);
+    ::dup2(fd, STDERR_FILENO);
+    ::close(fd);
+  }
+  ~StderrToFile() {
+    ::dup2(saved_, STDERR_FILENO);
+    ::close(saved_);
+  }
+
+ private:
+  int saved_;
+};
+
 TEST(RunBinaryTest, AFailingStatusNamesTheProgramAndItsErrorOutput) {
   TempDir dir;
   Call call(dir);
+  Spit(dir / "stderr", "the worker's own earlier line\n");
+  StderrToFile job_stderr(dir / "stderr");
   const char* const words[] = {"-c", "echo first >&2; echo last >&2; exit 3"};
   gs_binary b = {"sh", words, 2, -1, -1, -1, kZero, 1};
   Status s = RunBinary(b, kOp, call.args);
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(s.message(), HasSubstr("program sh -c 'echo first"));
   EXPECT_THAT(s.message(), HasSubstr("exited with status 3 (success: 0)"));
+  // Only what the program wrote, which the job's stderr keeps.
   EXPECT_THAT(s.message(),
               HasSubstr("its standard error ended with:\n  first\n  last"));
+  EXPECT_THAT(s.message(), Not(HasSubstr("earlier line")));
+  EXPECT_EQ(Slurp(dir / "stderr"),
+            "the worker's own earlier line\nfirst\nlast\n");
   const int zero_or_three[] = {0, 3};
   gs_binary tolerant = {"sh", words, 2, -1, -1, -1, zero_or_three, 2};
   EXPECT_TRUE(RunBinary(tolerant, kOp, call.args).ok());

@@ -1,0 +1,75 @@
+// Benchmark: an operation that runs a program (@Binary) against spawning
+// the same program directly. `true` as an operation through gsrt (local
+// host, default persistent workers: each job's worker forks and execs
+// `true`) versus a raw posix_spawnp + waitpid loop of `true` with the same
+// parallelism, in the same process, rounds alternating so that other load
+// falls on both sides alike.
+//
+//   binary_bench [jobs (default 1000)] [rounds (default 3)]
+//
+// Prints every round and the best rate of each side; the ratio is gsrt /
+// direct (goal >= 0.8, issue 30).
+#include <gs/gs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "bench_clock.h"
+#include "raw_spawn.h"
+#include "true_program.h"
+
+namespace {
+
+double GsrtRate(int jobs) {
+  const double t0 = Now();
+  if (GS_On() != 0) std::exit(1);
+  for (int i = 0; i < jobs; ++i) run_true(i);
+  if (GS_Off(0) != 0) std::exit(1);
+  return jobs / (Now() - t0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  const int jobs = argc > 1 ? std::atoi(argv[1]) : 1000;
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
+  if (jobs < 1 || rounds < 1) {
+    std::fprintf(stderr, "usage: %s [jobs >= 1] [rounds >= 1]\n", argv[0]);
+    return 2;
+  }
+  const int slots =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("gsrt-bench-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::current_path(dir);
+  double best_direct = 0, best_gsrt = 0;
+  double low = 1e300, high = 0;
+  for (int r = 0; r < rounds; ++r) {
+    const double direct = RawSpawnRate({"true"}, jobs, slots);
+    const double gsrt = GsrtRate(jobs);
+    std::printf("round %d: direct %.0f jobs/s, gsrt %.0f jobs/s (%.2f)\n",
+                r + 1, direct, gsrt, gsrt / direct);
+    std::fflush(stdout);
+    best_direct = std::max(best_direct, direct);
+    best_gsrt = std::max(best_gsrt, gsrt);
+    low = std::min(low, gsrt / direct);
+    high = std::max(high, gsrt / direct);
+  }
+  std::printf(
+      "binary_bench: %d jobs of `true`, %d slots, best of %d rounds:\n"
+      "  direct posix_spawnp %6.0f jobs/s\n"
+      "  gsrt @Binary        %6.0f jobs/s  ratio %.2f (rounds %.2f-%.2f; "
+      "goal >= 0.8)\n",
+      jobs, slots, rounds, best_direct, best_gsrt, best_gsrt / best_direct, low,
+      high);
+  fs::current_path("/");
+  fs::remove_all(dir);
+  return 0;
+}
