@@ -198,7 +198,7 @@ Status ResolveConfig(const ConfigEnv& env, Config* config) {
   for (size_t i = 0; i < config->hosts.size(); ++i) {
     HostConfig& h = config->hosts[i];
     std::string path = "hosts[" + std::to_string(i) + "]";
-    if (h.slots == 0 && !h.SlotsFromPilots()) {
+    if (h.slots == 0 && !h.SlotsFromPilots() && !h.SlotsFromNodes()) {
       bool local = !h.adapters.empty() && h.adapters[0] == AdapterKind::kLocal;
       h.slots = local ? env.cores : 1;
     }

@@ -300,7 +300,7 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
                  "host name or IP address, e.g. 'address: 10.0.0.5'");
   }
   ValidateHostKeys(h, path, config, problems);
-  if (h.slots < 1 && !h.SlotsFromPilots()) {
+  if (h.slots < 1 && !h.SlotsFromPilots() && !h.SlotsFromNodes()) {
     problems.Add(path + ".slots", "expected a positive integer (1 or more)");
   }
   if (h.port < 1 || h.port > 65535) {
@@ -336,6 +336,24 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
                  "`gpus` out");
   }
   ValidateEnvironment(h.env, h.setup, h.launcher, path, problems);
+  if (h.batch.mode == BatchMode::kAllocation) {
+    if (h.Uses(AdapterKind::kPbs)) {
+      problems.Add(path + ".mode",
+                   "'allocation' is for slurm hosts: PBS has no srun to "
+                   "start an agent on each node with a channel back (pbsdsh "
+                   "gives none); use mode: pilot");
+    }
+    if (!h.batch.via.empty()) {
+      problems.Add(path + ".via",
+                   "does not apply with 'mode: allocation': the master runs "
+                   "inside the allocation, on its first node");
+    }
+    if (h.gpus && !h.gpus->empty()) {
+      problems.Add(path + ".gpus",
+                   "is not honoured with 'mode: allocation' yet; leave it "
+                   "out");
+    }
+  }
   const BatchConfig& b = h.batch;
   const BatchConfig d;
   if (b.cpus_per_task < 1) {

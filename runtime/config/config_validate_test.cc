@@ -121,6 +121,27 @@ TEST(ConfigValidateTest, PilotsMoreThanSlots) {
             "each pilot needs a slot, so raise slots or lower pilots");
 }
 
+// mode: allocation: slots may be left to each node's CPUs; PBS, `via` and
+// `gpus` are refused with why.
+TEST(ConfigValidateTest, AllocationMode) {
+  StatusOr<Config> ok = LoadConfigFromString(
+      "hosts:\n  - name: a\n    adapter: slurm\n    mode: allocation\n",
+      "gsrt.yaml", TestEnv());
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->hosts[0].batch.mode, BatchMode::kAllocation);
+  EXPECT_EQ(ok->hosts[0].slots, 0);  // each node's CPUs
+  EXPECT_THAT(LoadError("hosts:\n  - name: a\n    adapter: pbs\n"
+                        "    mode: allocation\n"),
+              HasSubstr("host 'a', key 'mode': 'allocation' is for slurm "
+                        "hosts: PBS has no srun"));
+  EXPECT_THAT(LoadError("hosts:\n  - name: a\n    adapter: slurm\n"
+                        "    mode: allocation\n    gpus: 2\n"),
+              HasSubstr("key 'gpus': is not honoured with 'mode: allocation'"));
+  EXPECT_THAT(LoadError("hosts:\n  - name: a\n    adapter: slurm\n"
+                        "    mode: allocation\n    pilots: 2\n"),
+              HasSubstr("key 'pilots': applies only with 'mode: pilot'"));
+}
+
 TEST(ConfigValidateTest, MaxPilotsNeedPilotMode) {
   EXPECT_EQ(LoadError("hosts:\n"
                       "  - name: c\n"

@@ -76,7 +76,9 @@ constexpr EnumName<HostKeyCheck> kHostKeyCheckNames[] = {
     {"strict", HostKeyCheck::kStrict},
     {"accept-new", HostKeyCheck::kAcceptNew}};
 constexpr EnumName<BatchMode> kBatchModeNames[] = {
-    {"job", BatchMode::kJob}, {"pilot", BatchMode::kPilot}};
+    {"job", BatchMode::kJob},
+    {"pilot", BatchMode::kPilot},
+    {"allocation", BatchMode::kAllocation}};
 constexpr EnumName<ReplicationMode> kReplicationNames[] = {
     {"off", ReplicationMode::kOff},
     {"fixed", ReplicationMode::kFixed},

@@ -2,6 +2,11 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "adapters/batch/allocation.h"
 #include "adapters/batch/batch_adapter.h"
 #include "adapters/local/local_adapter.h"
 #include "adapters/local/local_installer.h"
@@ -37,6 +42,37 @@ bool AdapterAvailable(AdapterKind kind) {
          kind == AdapterKind::kSim || kind == AdapterKind::kSlurm ||
          kind == AdapterKind::kPbs;
 }
+
+namespace {
+
+// A node of the allocation the master runs in (adapters/batch/allocation.h).
+StatusOr<std::unique_ptr<Adapter>> MakeAllocationAdapter(
+    const HostConfig& host, const std::string& agent,
+    const AdapterContext& context) {
+  if (host.batch.node.empty()) {
+    return Status::FailedPrecondition(
+        "host '" + host.name +
+        "': 'mode: allocation' hosts are made per node at GS_On");
+  }
+  const char* job = std::getenv("SLURM_JOB_ID");
+  AllocationNodeOptions node;
+  node.host = host;
+  node.job_id = job ? job : "";
+  node.agent_program = agent;
+  node.work_dir =
+      host.workdir.empty()
+          ? std::filesystem::absolute(context.config->runtime.work_dir)
+                    .string() +
+                "/nodes/" + host.batch.node
+          : host.workdir + "/" + host.batch.node;
+  node.heartbeat = context.config->runtime.heartbeat;
+  node.workers = context.config->runtime.workers;
+  node.fetch_logs_to = context.config->runtime.work_dir + "/failed";
+  return MakeAllocationNodeAdapter(*context.io, *context.clock,
+                                   std::move(node));
+}
+
+}  // namespace
 
 StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& configured,
                                                const AdapterContext& context) {
@@ -81,6 +117,10 @@ StatusOr<std::unique_ptr<Adapter>> MakeAdapter(const HostConfig& configured,
       auto agent = FindAgentProgram();
       if (!agent.ok())
         return agent.status().WithContext("host '" + host.name + "'");
+      if (kind == AdapterKind::kSlurm &&
+          host.batch.mode == BatchMode::kAllocation) {
+        return MakeAllocationAdapter(host, *agent, context);
+      }
       BatchAdapterOptions batch;
       batch.host = host;
       batch.host.adapters = {kind};
@@ -192,6 +232,19 @@ StatusOr<std::unique_ptr<HostInstaller>> MakeInstaller(const HostConfig& host,
   return Status::FailedPrecondition(
       "gsdeploy setup is not supported for host '" + host.name +
       "': it names no adapter");
+}
+
+Status ExpandAllocations(Config* config) {
+  if (!WantsAllocation(config->hosts)) return Status::Ok();
+  std::map<std::string, std::string> env;
+  for (const char* key :
+       {"SLURM_JOB_ID", "SLURM_JOB_NODELIST", "SLURM_JOB_CPUS_PER_NODE"}) {
+    if (const char* value = std::getenv(key)) env[key] = value;
+  }
+  auto nodes = ReadSlurmAllocation(env);
+  if (!nodes.ok()) return nodes.status();
+  config->hosts = ExpandAllocationHosts(config->hosts, *nodes);
+  return Status::Ok();
 }
 
 }  // namespace gs

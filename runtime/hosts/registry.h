@@ -49,6 +49,12 @@ StatusOr<std::unique_ptr<HostInstaller>> MakeInstaller(const HostConfig& host,
                                                        const Config* config,
                                                        Seconds timeout);
 
+// Each `mode: allocation` slurm host of `config` becomes one host per node
+// of the Slurm allocation this process runs in (adapters/batch/
+// allocation.h); nothing to do without such a host. An error, saying what
+// to do, outside an allocation.
+Status ExpandAllocations(Config* config);
+
 }  // namespace gs
 
 #endif  // GSRT_RUNTIME_HOSTS_REGISTRY_H_

@@ -34,11 +34,24 @@ std::string_view HostKeyCheckName(HostKeyCheck check) {
 }
 
 std::string_view BatchModeName(BatchMode mode) {
-  return mode == BatchMode::kJob ? "job" : "pilot";
+  switch (mode) {
+    case BatchMode::kJob:
+      return "job";
+    case BatchMode::kPilot:
+      return "pilot";
+    case BatchMode::kAllocation:
+      return "allocation";
+  }
+  return "job";
 }
 
 bool HostConfig::Uses(AdapterKind kind) const {
   return std::find(adapters.begin(), adapters.end(), kind) != adapters.end();
+}
+
+bool HostConfig::SlotsFromNodes() const {
+  return slots == 0 && batch.mode == BatchMode::kAllocation &&
+         adapters == std::vector<AdapterKind>{AdapterKind::kSlurm};
 }
 
 bool HostConfig::SlotsFromPilots() const {

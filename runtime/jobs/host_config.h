@@ -19,7 +19,7 @@ namespace gs {
 
 enum class AdapterKind : uint8_t { kLocal, kSsh, kSlurm, kPbs, kSim };
 enum class HostKeyCheck : uint8_t { kStrict, kAcceptNew };
-enum class BatchMode : uint8_t { kJob, kPilot };
+enum class BatchMode : uint8_t { kJob, kPilot, kAllocation };
 
 // The spelling used in config files ("ssh", "accept-new", ...).
 std::string_view AdapterKindName(AdapterKind kind);
@@ -45,7 +45,12 @@ struct BatchConfig {
   int max_jobs = 0;
   // job: one batch job per gsrt job; pilot: a few batch jobs each running an
   // agent that takes many gsrt jobs. Default: job.
+  // allocation: the master runs inside a Slurm allocation and starts one
+  // agent per node of it with srun (adapters/batch/allocation.h).
   BatchMode mode = BatchMode::kJob;
+  // Allocation mode, once GS_On made one host per node: that node. Not a
+  // key of gsrt.yaml.
+  std::string node;
   // Pilot jobs kept running in pilot mode; they share the host's slots.
   // With max_pilots above it, the floor the count never drops below.
   // Default: 1.
@@ -160,6 +165,9 @@ struct HostConfig {
   // A pilot-mode batch host without `slots` (and no other adapter to fall
   // back to): each pilot runs as many jobs as its allocation has CPUs.
   bool SlotsFromPilots() const;
+  // An allocation-mode slurm host without `slots`: each node's host runs
+  // as many jobs as the allocation has CPUs there.
+  bool SlotsFromNodes() const;
   // `prefetch` when given, else `slots` (at least 1) for a host whose first
   // adapter is ssh, 0 for the others.
   int PrefetchDepth() const;

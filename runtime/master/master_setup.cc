@@ -174,6 +174,7 @@ StatusOr<std::unique_ptr<Engine>> StartMasterEngine(MessageSink& messages) {
     Status known = CheckOperationKeys(*loaded, ops);
     if (!known.ok()) return known;
   }
+  if (Status s = ExpandAllocations(&*loaded); !s.ok()) return s;
   // Adapters made later (reconnects) still read it.
   auto config = std::make_shared<const Config>(std::move(loaded).value());
   const RuntimeConfig& rt = config->runtime;

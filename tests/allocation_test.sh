@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Inside an allocation (`mode: allocation`, issue 30), on the many-node
+# Slurm bed (tests/testbed/slurm_nodes.sh, NODES_DIR, 3 nodes):
+#   allocation_test.sh SRC SCRATCH NODES_DIR MODE
+# SCRATCH is examples/scratch (SCRATCH-sequential beside it). The master
+# runs as `salloc -N 3 -c 2 SCRATCH ...` with one host `mode: allocation`:
+#   plain      jobs ran on all three nodes (one agent each, started by
+#              srun), gsrt submitted nothing (an `sbatch` and a `qsub`
+#              first on PATH would have left a mark), the files equal the
+#              sequential build's, and no step or job is left afterwards.
+#   node-lost  node n2 is killed (every process in its namespace) once 20
+#              tasks are done: its host is lost like any other, the run
+#              ends with the sequential build's files. The bed is started
+#              again for the tests after it.
+#   outside    the same program started outside an allocation stops at
+#              GS_On saying to start it inside one.
+set -euo pipefail
+src=$1 scratch=$2 nodes_dir=$3 mode=$4
+work=$(mktemp -d)
+pid=
+cleanup() {
+  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
+  if [ "$mode" = node-lost ]; then
+    bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
+
+bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null
+# shellcheck source=/dev/null
+source "$nodes_dir/slurm.env"
+salloc=$(command -v salloc)
+# Submissions would leave a mark.
+mkdir "$work/shim"
+for tool in sbatch qsub; do
+  printf '#!/bin/sh\ntouch %s/submitted-%s\nexit 1\n' "$work" "$tool" > "$work/shim/$tool"
+  chmod +x "$work/shim/$tool"
+done
+printf 'runtime:\n  progress: always\nhosts:\n  - name: alloc\n    adapter: slurm\n    mode: allocation\n    shared_fs: true\n' \
+  > "$work/gsrt.yaml"
+mkdir "$work/run" "$work/seq"
+args=(30 20000)
+# Long enough tasks that the node dies in the middle of the run.
+[ "$mode" = node-lost ] && args=(30 400000)
+(cd "$work/seq" && "$scratch-sequential" "${args[@]}") > /dev/null
+
+if [ "$mode" = outside ]; then
+  status=0
+  (cd "$work/run" && env -u SLURM_JOB_ID -u SLURM_JOB_NODELIST GSRT_CONFIG="$work/gsrt.yaml" \
+    timeout 60 "$scratch" "${args[@]}") > "$work/out" 2> "$work/err" || status=$?
+  [ "$status" != 0 ] || fail "the program ran outside an allocation"
+  grep -q "SLURM_JOB_ID or SLURM_JOB_NODELIST is not set: start the program inside one" "$work/err" ||
+    fail "the message does not say what to do: $(cat "$work/err")"
+  echo "OK: allocation outside"
+  exit 0
+fi
+
+(cd "$work/run" && PATH="$work/shim:$PATH" GSRT_CONFIG="$work/gsrt.yaml" \
+  timeout 300 "$salloc" -N 3 -c 2 "$scratch" "${args[@]}") > "$work/out" 2> "$work/err" &
+pid=$!
+if [ "$mode" = node-lost ]; then
+  deadline=$((SECONDS + 120))
+  until [ "$(grep -o '^gsrt: [0-9]* done' "$work/err" | tail -n 1 | tr -dc 0-9)" -ge 20 ] 2>/dev/null; do
+    kill -0 "$pid" 2>/dev/null || fail "the run ended before the node could be killed"
+    ((SECONDS < deadline)) || fail "20 tasks were not done in time"
+    sleep 0.1
+  done
+  bash "$src/tests/testbed/slurm_nodes.sh" kill "$nodes_dir" n2 > /dev/null
+fi
+timeout 300 tail --pid="$pid" -f /dev/null || fail "the run did not finish"
+status=0
+wait "$pid" || status=$?
+pid=
+[ "$status" = 0 ] || fail "salloc + master exited $status"
+grep -q "report matches the sequential" "$work/out" || fail "scratch says: $(cat "$work/out")"
+diff -r --exclude=.gsrt "$work/run" "$work/seq" > "$work/diff" ||
+  fail "files differ from the sequential build's: $(head -5 "$work/diff")"
+ls "$work"/submitted-* > /dev/null 2>&1 && fail "gsrt submitted a batch job inside the allocation"
+if [ "$mode" = plain ]; then
+  for node in n1 n2 n3; do
+    grep -qE "^gsrt: +[0-9]+ jobs on alloc-$node\$" "$work/err" ||
+      fail "no job ran on $node: $(grep 'jobs on' "$work/err")"
+  done
+else
+  grep -qE "host alloc-n2 was lost|alloc-n2.*(lost|down)" "$work/err" ||
+    fail "the killed node's host was not reported lost: $(grep -i 'lost\|down' "$work/err" | head -5)"
+fi
+# The allocation and its steps are gone.
+deadline=$((SECONDS + 30))
+while [ -n "$(squeue -h -o %i 2>/dev/null)" ]; do
+  ((SECONDS < deadline)) || fail "jobs left in the queue: $(squeue)"
+  sleep 0.2
+done
+echo "OK: allocation $mode"
