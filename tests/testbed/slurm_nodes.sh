@@ -15,7 +15,8 @@
 # Nothing outside DIR changes but the network devices and namespaces it
 # names after DIR (gsrtbrX, gsrtX-nI: X from DIR's checksum, so two
 # checkouts' beds do not meet); `stop` removes them. Tests `source
-# DIR/slurm.env`. The nodes are n1..nN, with 2 CPUs each whatever the
+# DIR/slurm.env` (SLURM_CONF, and GSRT_SLURM_NODES_GATEWAY: the master's
+# address on the nodes' network, for pilots to connect to). The nodes are n1..nN, with 2 CPUs each whatever the
 # machine has. Environment: GSRT_SLURM_WAIT (seconds for the nodes,
 # default 60). Run as root; needs iproute2 (installed if missing).
 set -euo pipefail
@@ -130,7 +131,9 @@ start() {  # start DIR NODES
   id=$(bed_id "$dir")
   mkdir -p "$dir"/{etc,state,spool,run,log,munge}
   export SLURM_CONF=$dir/etc/slurm.conf
-  echo "export SLURM_CONF=$SLURM_CONF" >"$dir/slurm.env"
+  # The master's address on the nodes' network: where pilots connect to.
+  printf 'export SLURM_CONF=%s\nexport GSRT_SLURM_NODES_GATEWAY=10.201.%s.1\n' \
+    "$SLURM_CONF" "$id" >"$dir/slurm.env"
   local running=1
   alive "$dir/run/slurmctld.pid" || running=0
   for ((i = 1; i <= n; ++i)); do alive "$dir/run/slurmd-n$i.pid" || running=0; done
