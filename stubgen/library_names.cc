@@ -75,7 +75,7 @@ constexpr std::string_view kFunctions[] = {
     "sleep", "swab", "symlink", "symlinkat", "sync", "sysconf", "tcgetpgrp",
     "tcsetpgrp", "truncate", "ttyname", "unlink", "unlinkat", "usleep",
     "vfork", "write", "syscall", "copy_file_range", "getrandom",
-    "getloadavg", "sched_getaffinity", "sched_yield", "prctl",
+    "getloadavg", "sched_getaffinity", "sched_yield", "prctl", "close_range",
     // dlfcn.h
     "dladdr", "dlclose", "dlerror", "dlopen", "dlsym",
     // fcntl.h, sys/stat.h, sys/file.h, dirent.h, sys/mman.h
