@@ -80,3 +80,36 @@ start_munge() {  # start_munge DIR
   done
 }
 
+# The settings every bed's slurm.conf shares, for DIR (its munge socket,
+# state, controller's pid and log): root daemons, munge, no cgroups, no
+# accounting, scheduling at once.
+conf_common() {  # conf_common DIR
+  local dir=$1
+  cat <<EOF
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge/munge.socket
+CredType=cred/munge
+StateSaveLocation=$dir/state
+SlurmctldPidFile=$dir/run/slurmctld.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+MpiDefault=none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/backfill
+# Schedule as soon as a job ends, not on the next 3 s batch pass: tests run
+# many short jobs (a freed CPU still waits for slurmctld's 1 s tick).
+SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
+MailProg=/bin/true
+# A cancelled job's processes get SIGKILL 5 s after SIGTERM (default 30 s):
+# meanwhile the node is 'completing', and tests starting then would wait.
+KillWait=5
+ReturnToService=2
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+EOF
+}

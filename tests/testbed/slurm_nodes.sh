@@ -42,33 +42,13 @@ ClusterName=gsrt-nodes
 SlurmctldHost=$(hostname -s)(10.201.$id.1)
 SlurmctldPort=$ctld
 SlurmdPort=$slurmd
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$dir/munge/munge.socket
-CredType=cred/munge
-StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool/%n
-SlurmctldPidFile=$dir/run/slurmctld.pid
 SlurmdPidFile=$dir/run/slurmd-%n.pid
-SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-MpiDefault=none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/backfill
-SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
-MailProg=/bin/true
-KillWait=5
 # A node whose slurmd is gone is DOWN after this many seconds.
 SlurmdTimeout=10
-ReturnToService=2
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
 EOF
+    conf_common "$dir"
     for ((i = 1; i <= n; ++i)); do
       echo "NodeName=n$i NodeAddr=10.201.$id.$((10 + i)) CPUs=2 RealMemory=1000 State=UNKNOWN"
     done
