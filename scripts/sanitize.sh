@@ -22,6 +22,7 @@ jobs=$(nproc)
 
 asan_tests=(
   idl_lexer_test idl_parser_test idl_model_test emitters_test output_files_test
+  idl_binary_test run_binary_test
   config_test config_validate_test config_yaml_test
   file_io_test file_system_test hashing_test process_spawn_test units_test
   worker_args_test worker_main_test
