@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Inside an allocation (`mode: allocation`, issue 30), on the many-node
 # Slurm bed (tests/testbed/slurm_nodes.sh, NODES_DIR, 3 nodes):
-#   allocation_test.sh SRC SCRATCH NODES_DIR MODE
+#   allocation_test.sh SRC SCRATCH NODES_DIR MODE [BUILD_DIR]
 # SCRATCH is examples/scratch (SCRATCH-sequential beside it). The master
 # runs as `salloc -N 3 -c 2 SCRATCH ...` with one host `mode: allocation`:
 #   plain      jobs ran on all three nodes (one agent each, started by
@@ -14,8 +14,13 @@
 #              again for the tests after it.
 #   outside    the same program started outside an allocation stops at
 #              GS_On saying to start it inside one.
+#   outoftree  gsrt installed from BUILD_DIR into a prefix, the ledger
+#              application (tests/outoftree/ledger) built outside the tree
+#              against it and run under `salloc -N 3`: its files and output
+#              equal its sequential build's, jobs ran on several nodes, and
+#              nothing was submitted.
 set -euo pipefail
-src=$1 scratch=$2 nodes_dir=$3 mode=$4
+src=$1 scratch=$2 nodes_dir=$3 mode=$4 build=${5:-}
 work=$(mktemp -d)
 pid=
 cleanup() {
@@ -54,6 +59,28 @@ if [ "$mode" = outside ]; then
   grep -q "SLURM_JOB_ID or SLURM_JOB_NODELIST is not set: start the program inside one" "$work/err" ||
     fail "the message does not say what to do: $(cat "$work/err")"
   echo "OK: allocation outside"
+  exit 0
+fi
+
+if [ "$mode" = outoftree ]; then
+  cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+  cmake -S "$src/tests/outoftree/ledger" -B "$work/ledger" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log" ||
+    { cat "$work/configure.log"; fail "configure the ledger"; }
+  cmake --build "$work/ledger" > "$work/build.log" || { cat "$work/build.log"; fail "build the ledger"; }
+  rm -rf "$work/run" "$work/seq"
+  mkdir "$work/run" "$work/seq"
+  (cd "$work/seq" && "$work/ledger/ledger-sequential") > "$work/seq.out" 2>&1
+  (cd "$work/run" && PATH="$work/shim:$PATH" GSRT_CONFIG="$work/gsrt.yaml" \
+    timeout 300 "$salloc" -N 3 -c 2 "$work/ledger/ledger") > "$work/out" 2> "$work/err" ||
+    fail "the ledger under salloc exited $?"
+  diff -r --exclude=.gsrt "$work/run" "$work/seq" > "$work/diff" ||
+    fail "files differ from the sequential build's: $(head -5 "$work/diff")"
+  diff "$work/out" "$work/seq.out" > /dev/null || fail "output differs from the sequential build's"
+  ls "$work"/submitted-* > /dev/null 2>&1 && fail "gsrt submitted a batch job inside the allocation"
+  used=$(grep -cE "^gsrt: +[0-9]+ jobs on alloc-n[123]\$" "$work/err" || true)
+  [ "$used" -ge 2 ] || fail "jobs ran on $used node(s): $(grep 'jobs on' "$work/err")"
+  echo "OK: allocation outoftree (jobs on $used nodes)"
   exit 0
 fi
 
