@@ -62,9 +62,18 @@ bool HostConfig::SlotsFromPilots() const {
          });
 }
 
+// Hosts whose jobs reach an agent over a channel with a round trip: ssh,
+// and the nodes of an allocation (srun).
+bool HostConfig::HasRemoteAgent() const {
+  if (adapters.empty()) return false;
+  return adapters.front() == AdapterKind::kSsh ||
+         (adapters.front() == AdapterKind::kSlurm &&
+          batch.mode == BatchMode::kAllocation);
+}
+
 double HostConfig::PrefetchWindow() const {
   if (prefetch_window >= 0) return prefetch_window;
-  if (adapters.empty() || adapters.front() != AdapterKind::kSsh) return 0;
+  if (!HasRemoteAgent()) return 0;
   // Covers a round trip of a few ms on a LAN many times over, while a job
   // queued behind others waits at most this long for its slot.
   return 0.02;
@@ -72,7 +81,7 @@ double HostConfig::PrefetchWindow() const {
 
 int HostConfig::PrefetchDepth() const {
   if (prefetch >= 0) return prefetch;
-  if (adapters.empty() || adapters.front() != AdapterKind::kSsh) return 0;
+  if (!HasRemoteAgent()) return 0;
   return std::max(1, slots);
 }
 

@@ -168,11 +168,14 @@ struct HostConfig {
   // An allocation-mode slurm host without `slots`: each node's host runs
   // as many jobs as the allocation has CPUs there.
   bool SlotsFromNodes() const;
-  // `prefetch` when given, else `slots` (at least 1) for a host whose first
-  // adapter is ssh, 0 for the others.
+  // Whether its jobs go to an agent over a channel (ssh, an allocation's
+  // srun), whose round trip prefetch hides.
+  bool HasRemoteAgent() const;
+  // `prefetch` when given, else `slots` (at least 1) for a host with a
+  // remote agent (HasRemoteAgent), 0 for the others.
   int PrefetchDepth() const;
-  // `prefetch_window` when given, else 0.02 s for a host whose first
-  // adapter is ssh, 0 for the others.
+  // `prefetch_window` when given, else 0.02 s for a host with a remote
+  // agent, 0 for the others.
   double PrefetchWindow() const;
   bool operator==(const HostConfig&) const = default;
 };
