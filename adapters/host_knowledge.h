@@ -19,6 +19,10 @@ struct QueueWaitSample {
   std::string partition;  // "" for the site's default
   Seconds submitted = 0;
   Seconds started = 0;
+  // The job's size: what the queue ordered it by (queue_wait_estimate.h).
+  int cores = 1;  // per node
+  int nodes = 1;
+  Seconds walltime = 0;  // its time limit; 0: the partition's default
 };
 
 class HostKnowledge {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "runtime/base/clock.h"
 #include "runtime/base/status.h"
@@ -21,9 +22,12 @@ struct HostProbe {
   uint64_t memory_total = 0;      // bytes
   uint64_t memory_available = 0;  // bytes
   double load1 = 0;               // 1-minute load average
-  double bandwidth = 0;     // bytes/s of a timed transfer; 0 = not measured
+  double bandwidth = 0;         // bytes/s of a timed transfer; 0 = not measured
   double bandwidth_spread = 0;  // distance to the transfer before, bytes/s
-  Seconds queue_wait = -1;  // expected wait of a batch queue; -1 = none
+  Seconds queue_wait = -1;      // expected wait of a batch queue; -1 = none
+  // What `queue_wait` comes from ("slurm estimate", "history of 4 jobs of
+  // this size", WaitEstimate::Describe); "" when none.
+  std::string queue_wait_basis;
 };
 
 class HostProber {

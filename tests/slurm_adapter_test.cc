@@ -409,12 +409,16 @@ TEST_F(SlurmAdapterTest, QueueWaitsAreReportedAndSeedTheProbe) {
   for (const QueueWaitSample& w : waits) {
     EXPECT_GE(w.started, w.submitted);
     EXPECT_LT(w.started - w.submitted, 60);
+    // With the job's size, for predicting jobs like it.
+    EXPECT_EQ(w.nodes, 1);
+    EXPECT_EQ(w.cores, 1);
   }
-  // A later run's probe reports them with the earlier runs' waits (the
-  // ranking tool's queue wait); whoever makes the adapter passes those.
+  // A later run predicts from them (whoever makes the adapter passes the
+  // earlier runs' waits), and its probe reports the prediction.
   BatchAdapterOptions o = Options("waits", BatchMode::kJob);
   for (const QueueWaitSample& w : waits) {
-    o.past_queue_waits.push_back(w.started - w.submitted);
+    o.past_queue_waits.push_back(
+        {{w.cores, w.nodes, w.walltime}, w.started - w.submitted});
   }
   BatchJobAdapter later(io_, clock_, o, MakeSlurmSystem());
   ASSERT_TRUE(later.Connect().ok());
@@ -425,7 +429,15 @@ TEST_F(SlurmAdapterTest, QueueWaitsAreReportedAndSeedTheProbe) {
   const Seconds mean = (waits[0].started - waits[0].submitted +
                         waits[1].started - waits[1].submitted) /
                        2;
-  EXPECT_NEAR((*probe)->queue_wait, mean, 1e-6);
+  const WaitEstimate past =
+      later.queue_waits().FromHistory(BatchJobShape(o.host.batch));
+  EXPECT_EQ(past.basis, WaitBasis::kHistoryBySize);
+  EXPECT_EQ(past.samples, 2);
+  EXPECT_NEAR(past.seconds, mean, 1e-6);
+  // The queue is idle: Slurm's own estimate (`sbatch --test-only` at
+  // Connect) says a job starts now, and it beats the history.
+  EXPECT_EQ((*probe)->queue_wait_basis, "slurm estimate");
+  EXPECT_LT((*probe)->queue_wait, 5);
 }
 
 TEST_F(SlurmAdapterTest, CommandsRunOnALoginHostThroughVia) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "adapters/adapter.h"
+#include "adapters/batch/queue_wait_estimate.h"
 #include "runtime/base/clock.h"
 #include "runtime/jobs/host_config.h"
 #include "runtime/jobs/worker_mode.h"
@@ -38,7 +39,7 @@ struct BatchAdapterOptions {
   std::string worker;
   // This host's queue waits in earlier runs, newest first (the history's;
   // the adapter reports new ones through TakeQueueWaits).
-  std::vector<Seconds> past_queue_waits;
+  std::vector<SizedWait> past_queue_waits;
   // Agent heartbeats (pilot mode); a pilot silent for 3 of them is lost.
   Seconds heartbeat = 5;
   // How the pilots' agents run jobs.

@@ -117,6 +117,7 @@ StatusOr<int> BatchCommands::Check(const std::string& probe_script) {
           "); check partition, account, qos, walltime, cpus_per_task, mem "
           "and extra");
     }
+    checked_start_ = system_->ParseTestOnlyStart(out->err + "\n" + out->out);
   }
   if (!system_->SupportsArrays()) return 1;
   std::optional<int> max = system_->ParseMaxArraySize(check->out);
@@ -145,6 +146,17 @@ StatusOr<std::map<std::string, std::string>> BatchCommands::List(
   if (!out.ok()) return out.status();
   if (out->exit_code != 0) return std::map<std::string, std::string>();
   return system_->ParseList(out->out);
+}
+
+StatusOr<std::map<std::string, Seconds>> BatchCommands::Starts(
+    const std::string& name) {
+  const std::vector<std::string> argv = system_->StartsArgv(name);
+  if (argv.empty()) return std::map<std::string, Seconds>();
+  auto out =
+      Run(argv, 30, [this](int code) { return system_->ListedNothing(code); });
+  if (!out.ok()) return out.status();
+  if (out->exit_code != 0) return std::map<std::string, Seconds>();
+  return system_->ParseStarts(out->out);
 }
 
 QueueListings ListByJobName(BatchCommands& commands,

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ class BatchCommands {
   // can, with `probe_script` as the script). Returns the largest job array
   // to submit (1 when arrays are not used).
   StatusOr<int> Check(const std::string& probe_script);
+  // When the validating submission of the last Check said a job of the
+  // host's size would start (Slurm's `sbatch --test-only`), in seconds
+  // since the epoch; nullopt when it said nothing.
+  std::optional<Seconds> checked_start() const { return checked_start_; }
 
   // Queues `job`; its batch id.
   StatusOr<std::string> Submit(const BatchSubmission& job);
@@ -45,6 +50,9 @@ class BatchCommands {
   Status Cancel(const std::vector<std::string>& ids);
   // The jobs named `name` still queued or running: id -> state.
   StatusOr<std::map<std::string, std::string>> List(const std::string& name);
+  // The system's estimated start of the pending jobs named `name`: batch
+  // id -> seconds since the epoch (empty when it estimates nothing).
+  StatusOr<std::map<std::string, Seconds>> Starts(const std::string& name);
 
   // Runs argv (argv[0] looked up in PATH) at most `timeout` seconds; a
   // non-zero exit (other than `also_fine`) is an error naming the command
@@ -58,6 +66,7 @@ class BatchCommands {
 
   std::string host_;
   std::unique_ptr<BatchSystem> system_;
+  std::optional<Seconds> checked_start_;
   BatchConfig config_;
   std::string where_;
   CommandRunner runner_;

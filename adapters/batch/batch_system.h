@@ -5,6 +5,7 @@
 #ifndef GSRT_ADAPTERS_BATCH_BATCH_SYSTEM_H_
 #define GSRT_ADAPTERS_BATCH_BATCH_SYSTEM_H_
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -34,6 +35,11 @@ struct BatchSubmission {
   // GPUs each element asks the queue for (Slurm `--gres=gpu:k`, PBS
   // `:gpus=k`); the queue names them in the job's CUDA_VISIBLE_DEVICES.
   int gpus = 0;
+  // An MPI job: `nodes` nodes with `cpus` / `nodes` tasks (ranks) on each
+  // (Slurm --nodes --ntasks-per-node, PBS nodes=k:ppn=P) instead of one
+  // task of `cpus` CPUs; 0: not an MPI job.
+  int nodes = 0;
+  int TasksPerNode() const { return nodes > 0 ? std::max(1, cpus / nodes) : 0; }
 };
 
 class BatchSystem {
@@ -79,7 +85,29 @@ class BatchSystem {
 
   virtual std::vector<std::string> CancelArgv(
       const std::vector<std::string>& ids) const = 0;
+
+  // The system's own estimate of when this user's pending jobs named
+  // `name` start (Slurm: `squeue --start`); empty argv when it has none.
+  virtual std::vector<std::string> StartsArgv(const std::string& name) const {
+    return {};
+  }
+  // Batch id -> estimated start (seconds since the epoch) of each job the
+  // listing gives a time for ("N/A" gives none).
+  virtual std::map<std::string, Seconds> ParseStarts(
+      std::string_view out) const {
+    return {};
+  }
+  // The start a validating submission (SubmitArgv with test_only)
+  // promises, from its output (stdout and stderr); nullopt when none.
+  virtual std::optional<Seconds> ParseTestOnlyStart(
+      std::string_view out) const {
+    return std::nullopt;
+  }
 };
+
+// Slurm's "2026-12-07T16:30:00" (local time) -> seconds since the epoch;
+// nullopt for "N/A", "Unknown" or anything else.
+std::optional<Seconds> ParseSlurmTime(std::string_view text);
 
 std::unique_ptr<BatchSystem> MakeSlurmSystem();
 std::unique_ptr<BatchSystem> MakePbsSystem();

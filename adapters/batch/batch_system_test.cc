@@ -3,11 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <ctime>
+
 namespace gs {
 namespace {
 
 using ::testing::Contains;
 using ::testing::ElementsAre;
+using ::testing::Not;
 
 BatchSubmission Job(int array = 0) {
   BatchSubmission job;
@@ -71,6 +74,62 @@ TEST(SlurmSystemTest, ParsesItsOutput) {
                 "AuthType = x\nMaxArraySize            = 1001\n"),
             1001);
   EXPECT_EQ(slurm->ParseMaxArraySize("nothing"), std::nullopt);
+}
+
+TEST(BatchSystemTest, AnMpiJobAsksForItsNodesAndRanks) {
+  BatchConfig c;
+  BatchSubmission mpi = Job();
+  mpi.cpus = 4;  // 2 ranks on each of 2 nodes
+  mpi.nodes = 2;
+  auto argv = MakeSlurmSystem()->SubmitArgv(c, mpi, false);
+  EXPECT_THAT(argv, Contains("--nodes=2"));
+  EXPECT_THAT(argv, Contains("--ntasks-per-node=2"));
+  EXPECT_THAT(argv, Contains("--cpus-per-task=1"));
+  EXPECT_THAT(argv, Not(Contains("--cpus-per-task=4")));
+  EXPECT_THAT(MakePbsSystem()->SubmitArgv(c, mpi, false),
+              Contains("nodes=2:ppn=2"));
+  // One node: its ranks are tasks too, so that mpirun sees its slots.
+  mpi.nodes = 1;
+  argv = MakeSlurmSystem()->SubmitArgv(c, mpi, false);
+  EXPECT_THAT(argv, Contains("--nodes=1"));
+  EXPECT_THAT(argv, Contains("--ntasks-per-node=4"));
+}
+
+TEST(SlurmSystemTest, ReadsItsStartEstimates) {
+  auto slurm = MakeSlurmSystem();
+  const std::optional<Seconds> t = ParseSlurmTime("2026-12-07T16:30:05");
+  ASSERT_TRUE(t.has_value());
+  std::tm tm{};
+  tm.tm_year = 126;
+  tm.tm_mon = 11;
+  tm.tm_mday = 7;
+  tm.tm_hour = 16;
+  tm.tm_min = 30;
+  tm.tm_sec = 5;
+  tm.tm_isdst = -1;
+  EXPECT_EQ(*t, static_cast<Seconds>(std::mktime(&tm)));  // local time
+  EXPECT_EQ(ParseSlurmTime("N/A"), std::nullopt);
+  EXPECT_EQ(ParseSlurmTime("Unknown"), std::nullopt);
+  EXPECT_EQ(ParseSlurmTime("2026-12-07T16:30:05x"), std::nullopt);
+
+  EXPECT_THAT(slurm->StartsArgv("gsrt-h"),
+              ElementsAre("squeue", "--noheader", "--start", "--array",
+                          "--name=gsrt-h", "--format=%i %S"));
+  auto starts =
+      slurm->ParseStarts("12_0 2026-12-07T16:30:05\n12_1 N/A\n13 Unknown\n");
+  EXPECT_EQ(starts.size(), 1u);
+  EXPECT_EQ(starts["12_0"], *t);
+  EXPECT_EQ(slurm->ParseTestOnlyStart(
+                "sbatch: Job 3 to start at 2026-12-07T16:30:05 using 1 "
+                "processors on nodes n1 in partition debug\n"),
+            t);
+  EXPECT_EQ(slurm->ParseTestOnlyStart("sbatch: error: nothing\n"),
+            std::nullopt);
+  // PBS says nothing of starts: the history answers there.
+  auto pbs = MakePbsSystem();
+  EXPECT_TRUE(pbs->StartsArgv("gsrt-h").empty());
+  EXPECT_EQ(pbs->ParseTestOnlyStart("Job 3 to start at 2026-12-07T16:30:05"),
+            std::nullopt);
 }
 
 TEST(PbsSystemTest, SubmitArgvAndListing) {

@@ -29,8 +29,17 @@ BatchJobAdapter::BatchJobAdapter(boost::asio::io_context& io, Clock& clock,
     : BatchHostAdapter(io, clock, std::move(options), std::move(system)) {}
 
 Seconds BatchJobAdapter::expected_start_delay() const {
-  const Seconds mean = waits().Mean();
-  return mean >= 0 ? mean : history_wait_;
+  return queue_wait_estimate().seconds;
+}
+
+WaitEstimate BatchJobAdapter::queue_wait_estimate() const {
+  const Seconds now = clock().Now();
+  std::optional<Seconds> system_start;
+  if (system_start_ && now - system_start_read_ <= kSystemEstimateLife) {
+    system_start = system_start_;
+  }
+  return EstimateQueueWait(system_start, now, waits().NewestFirst(),
+                           BatchJobShape(options().host.batch));
 }
 
 BatchJobAdapter::~BatchJobAdapter() {
@@ -67,7 +76,8 @@ Status BatchJobAdapter::Connect() {
   }
   job_name_ = "gsrt-" + options().host.name + "-" + tag->substr(0, 8);
   connected_ = true;
-  history_wait_ = std::max<Seconds>(waits().RecentMean(), 0);
+  system_start_ = commands().checked_start();
+  system_start_read_ = clock().Now();
   shut_down_ = false;
   ArmTick();
   return Status::Ok();
@@ -85,6 +95,7 @@ void BatchJobAdapter::Submit(JobSpec spec, DoneCallback done) {
   const JobId id = spec.id;
   Entry& e = jobs_[id];
   e.cores = std::max(1, spec.cores);
+  e.nodes = std::max(1, spec.nodes);
   e.spec = std::move(spec);
   e.done = std::move(done);
   e.submitted = clock().Now();
@@ -119,6 +130,7 @@ void BatchJobAdapter::Adopt(QueuedJob job, JobSpec spec, DoneCallback done) {
   const JobId id = spec.id;
   Entry& e = jobs_[id];
   e.cores = std::max(1, spec.cores);
+  e.nodes = std::max(1, spec.nodes);
   job.job = id;
   job.task = spec.task;
   job.adopted = true;
@@ -154,11 +166,12 @@ void BatchJobAdapter::Flush() {
   pending_.clear();
   // An array asks for one size of allocation: jobs holding different cores,
   // memory or GPUs go in different arrays.
-  std::map<std::tuple<int, double, int>, std::vector<JobId>> by_need;
+  std::map<std::tuple<int, double, int, int>, std::vector<JobId>> by_need;
   for (JobId id : ids) {
     const JobSpec& s = jobs_[id].spec;
-    by_need[{std::max(1, s.cores), s.memory_gb, std::max(0, s.gpus)}].push_back(
-        id);
+    by_need[{std::max(1, s.cores), s.memory_gb, std::max(0, s.gpus),
+             std::max(0, s.nodes)}]
+        .push_back(id);
   }
   for (auto& [need, same] : by_need) {
     for (size_t i = 0; i < same.size(); i += max_array_) {
@@ -224,6 +237,7 @@ void BatchJobAdapter::SubmitChunk(std::vector<JobId> ids) {
     job.cpus = std::max(1, first.cores);
     job.mem_mb = static_cast<int64_t>(std::ceil(first.memory_gb * 1024));
     job.gpus = std::max(0, first.gpus);
+    job.nodes = std::max(0, first.nodes);
     id = commands().Submit(job);
     ++submissions_;
   }
@@ -257,7 +271,10 @@ void BatchJobAdapter::Poll(bool list) {
     std::string names = job_name_;
     for (const std::string& n : adopted_names_) names += "," + n;
     auto l = commands().List(names);
-    if (l.ok()) listed = std::move(l).value();
+    if (l.ok()) {
+      listed = std::move(l).value();
+      ReadStartEstimates(names, *listed);
+    }
   }
   std::vector<std::pair<JobId, StatusOr<JobReport>>> finished;
   std::vector<JobId> vanished;
@@ -331,6 +348,28 @@ void BatchJobAdapter::Poll(bool list) {
   }
 }
 
+void BatchJobAdapter::ReadStartEstimates(
+    const std::string& names,
+    const std::map<std::string, std::string>& listed) {
+  bool pending = false;
+  for (const auto& [id, e] : jobs_) {
+    auto it = listed.find(e.batch_id);
+    if (it != listed.end() && it->second == "PENDING") pending = true;
+  }
+  if (!pending) return;  // a new job's wait is not the queue's to say
+  auto starts = commands().Starts(names);
+  if (!starts.ok()) return;
+  // A job submitted now queues behind ours: the latest of their starts.
+  std::optional<Seconds> latest;
+  for (const auto& [id, e] : jobs_) {
+    auto it = starts->find(e.batch_id);
+    if (it != starts->end() && (!latest || it->second > *latest))
+      latest = it->second;
+  }
+  system_start_ = latest;
+  system_start_read_ = clock().Now();
+}
+
 void BatchJobAdapter::ArmTick() {
   std::shared_ptr<bool> alive = alive_;
   tick_ = clock().After(options().record_interval, [this, alive] {
@@ -368,8 +407,11 @@ void BatchJobAdapter::Report(JobId id, JobReport report) {
                    std::holds_alternative<TimedOut>(report.outcome);
   // A job taken over was submitted by the killed master: its wait is not
   // known here.
-  if (ran && !e.batch_id.empty() && !e.adopted)
-    waits().Add(e.submitted, report.started);
+  if (ran && !e.batch_id.empty() && !e.adopted) {
+    JobShape shape = BatchJobShape(options().host.batch, e.cores / e.nodes);
+    shape.nodes = e.nodes;
+    waits().Add(e.submitted, report.started, shape);
+  }
   report.submitted = std::min(e.submitted, report.started);
   report.started = std::max(report.started, report.submitted);
   report.ended = std::max(report.ended, report.started);
@@ -442,7 +484,11 @@ void BatchJobAdapter::Probe(ProbeCallback done) {
     HostProbe probe;
     probe.rtt = clock().Now() - start;
     probe.cores = static_cast<uint32_t>(options().host.batch.cpus_per_task);
-    probe.queue_wait = waits().RecentMean();
+    const WaitEstimate wait = queue_wait_estimate();
+    if (wait.basis != WaitBasis::kNone) {
+      probe.queue_wait = wait.seconds;
+      probe.queue_wait_basis = wait.Describe(kind());
+    }
     result = probe;
   }
   boost::asio::post(io(), [done = std::move(done), result] { done(result); });

@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,9 +33,15 @@ class BatchJobAdapter : public BatchHostAdapter {
   // largest job array it takes.
   Status Connect() override;
   int FreeSlots() const override;
-  // The mean queue wait of this run's jobs, or of the host's recent jobs in
-  // the history before any started.
+  // queue_wait_estimate().seconds.
   Seconds expected_start_delay() const override;
+  // How long a job of the host's size submitted now will wait
+  // (queue_wait_estimate.h): the batch system's estimate, read at most
+  // kSystemEstimateLife ago (the latest start `squeue --start` gives this
+  // run's pending jobs, or `sbatch --test-only`'s at Connect), else the
+  // waits of jobs of its size, this run's and the history's.
+  WaitEstimate queue_wait_estimate() const;
+  static constexpr Seconds kSystemEstimateLife = 60;
   void Submit(JobSpec spec, DoneCallback done) override;
   // Takes over a batch job an interrupted master of the same work dir
   // submitted: its exit record when there, else it is watched (listed by
@@ -61,6 +68,7 @@ class BatchJobAdapter : public BatchHostAdapter {
   struct Entry {
     JobSpec spec;   // until submitted
     int cores = 1;  // of the host's slots, while the job is ours
+    int nodes = 1;  // it spans (an MPI job's)
     DoneCallback done;
     Seconds submitted = 0;
     std::string dir;       // the batch directory
@@ -77,11 +85,17 @@ class BatchJobAdapter : public BatchHostAdapter {
   void Flush();
   void SubmitChunk(std::vector<JobId> ids);
   void Poll(bool list);
+  // Reads the system's estimate of when our pending jobs start.
+  void ReadStartEstimates(const std::string& names,
+                          const std::map<std::string, std::string>& listed);
   void ArmTick();
   void Report(JobId id, JobOutcome outcome, Seconds started, Seconds ended);
   void Report(JobId id, JobReport report);
 
-  Seconds history_wait_ = 0;  // read once at Connect
+  // The batch system's latest estimated start of a job of ours (seconds
+  // since the epoch), and when it was read.
+  std::optional<Seconds> system_start_;
+  Seconds system_start_read_ = 0;
   std::string run_dir_;
   std::string job_name_;
   std::set<std::string> adopted_names_;  // earlier masters' job names

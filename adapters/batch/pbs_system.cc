@@ -45,7 +45,10 @@ class PbsSystem : public BatchSystem {
     if (!c.partition.empty()) argv.insert(argv.end(), {"-q", c.partition});
     if (!c.account.empty()) argv.insert(argv.end(), {"-A", c.account});
     std::string resources =
-        "nodes=1:ppn=" + std::to_string(std::max(c.cpus_per_task, job.cpus));
+        job.nodes > 0 ? "nodes=" + std::to_string(job.nodes) +
+                            ":ppn=" + std::to_string(job.TasksPerNode())
+                      : "nodes=1:ppn=" +
+                            std::to_string(std::max(c.cpus_per_task, job.cpus));
     if (job.gpus > 0) resources += ":gpus=" + std::to_string(job.gpus);
     if (c.walltime > 0)
       resources += ",walltime=" + FormatPbsWalltime(c.walltime);

@@ -278,9 +278,14 @@ void PilotAdapter::Remove(std::string host_path) {
 void PilotAdapter::Probe(ProbeCallback done) {
   Pilot* p = fleet_.ReadyPilot();
   if (p == nullptr) return done(Status::Unavailable(Host() + ": no pilot"));
-  const Seconds wait = waits().RecentMean();
-  p->agent->Probe([done = std::move(done), wait](StatusOr<HostProbe> probe) {
-    if (probe.ok() && wait >= 0) probe->queue_wait = wait;
+  const WaitEstimate wait =
+      waits().FromHistory(BatchJobShape(options().host.batch));
+  p->agent->Probe([done = std::move(done), wait,
+                   kind = std::string(kind())](StatusOr<HostProbe> probe) {
+    if (probe.ok() && wait.basis != WaitBasis::kNone) {
+      probe->queue_wait = wait.seconds;
+      probe->queue_wait_basis = wait.Describe(kind);
+    }
     done(std::move(probe));
   });
 }

@@ -358,7 +358,9 @@ void PilotFleet::OnPilot(std::string greeted,
     return;
   }
   pilot->state = PilotState::kConnecting;
-  if (!pilot->returned) setup_.waits->Add(pilot->submitted, clock().Now());
+  if (!pilot->returned)
+    setup_.waits->Add(pilot->submitted, clock().Now(),
+                      BatchJobShape(options().host.batch));
   auto held = std::make_shared<std::unique_ptr<ByteStream>>(std::move(stream));
   ByteStreamFactory factory =
       [held]() -> StatusOr<std::unique_ptr<ByteStream>> {

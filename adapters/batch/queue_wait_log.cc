@@ -4,14 +4,18 @@
 
 namespace gs {
 
-QueueWaitLog::QueueWaitLog(std::string partition, std::vector<Seconds> past)
+QueueWaitLog::QueueWaitLog(std::string partition, std::vector<SizedWait> past)
     : partition_(std::move(partition)), past_(std::move(past)) {}
 
-void QueueWaitLog::Add(Seconds submitted, Seconds started) {
+void QueueWaitLog::Add(Seconds submitted, Seconds started,
+                       const JobShape& shape) {
   QueueWaitSample w;
   w.partition = partition_;
   w.submitted = submitted;
   w.started = std::max(started, submitted);
+  w.cores = shape.cores;
+  w.nodes = shape.nodes;
+  w.walltime = shape.walltime;
   all_.push_back(std::move(w));
 }
 
@@ -21,25 +25,19 @@ std::vector<QueueWaitSample> QueueWaitLog::Take() {
   return out;
 }
 
-Seconds QueueWaitLog::Mean() const {
-  if (all_.empty()) return -1;
-  Seconds sum = 0;
-  for (const QueueWaitSample& w : all_) sum += w.started - w.submitted;
-  return sum / static_cast<double>(all_.size());
+std::vector<SizedWait> QueueWaitLog::NewestFirst() const {
+  std::vector<SizedWait> out;
+  out.reserve(all_.size() + past_.size());
+  for (auto w = all_.rbegin(); w != all_.rend(); ++w) {
+    out.push_back(
+        {{w->cores, w->nodes, w->walltime}, w->started - w->submitted});
+  }
+  out.insert(out.end(), past_.begin(), past_.end());
+  return out;
 }
 
-Seconds QueueWaitLog::RecentMean(int limit) const {
-  Seconds sum = 0;
-  size_t n = 0;
-  for (const QueueWaitSample& w : all_) {
-    sum += w.started - w.submitted;
-    ++n;
-  }
-  for (size_t i = 0; i < past_.size() && i < static_cast<size_t>(limit); ++i) {
-    sum += past_[i];
-    ++n;
-  }
-  return n == 0 ? -1 : sum / static_cast<double>(n);
+WaitEstimate QueueWaitLog::FromHistory(const JobShape& shape) const {
+  return EstimateFromHistory(NewestFirst(), shape);
 }
 
 }  // namespace gs

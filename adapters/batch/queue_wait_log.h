@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "adapters/adapter.h"
+#include "adapters/batch/queue_wait_estimate.h"
 #include "runtime/base/clock.h"
 
 namespace gs {
@@ -17,22 +18,22 @@ namespace gs {
 class QueueWaitLog {
  public:
   // `past`: waits of this host from earlier runs, newest first.
-  QueueWaitLog(std::string partition, std::vector<Seconds> past);
+  QueueWaitLog(std::string partition, std::vector<SizedWait> past);
 
-  void Add(Seconds submitted, Seconds started);
+  // A job of `shape` submitted at `submitted` started at `started`.
+  void Add(Seconds submitted, Seconds started, const JobShape& shape);
   // The waits added since the last call.
   std::vector<QueueWaitSample> Take();
 
   const std::vector<QueueWaitSample>& waits() const { return all_; }
-  // Mean of the waits seen in this run; -1 when none.
-  Seconds Mean() const;
-  // Mean of this run's waits and the newest `limit` earlier ones (what a
-  // probe reports to the ranking tool); -1 when none.
-  Seconds RecentMean(int limit = 20) const;
+  // This run's waits, newest first, then the earlier runs'.
+  std::vector<SizedWait> NewestFirst() const;
+  // What they say of a job of `shape` (EstimateFromHistory).
+  WaitEstimate FromHistory(const JobShape& shape) const;
 
  private:
   std::string partition_;
-  std::vector<Seconds> past_;
+  std::vector<SizedWait> past_;
   std::vector<QueueWaitSample> all_;
   size_t taken_ = 0;
 };

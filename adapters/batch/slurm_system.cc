@@ -2,6 +2,7 @@
 // and `scontrol show config` for reachability and MaxArraySize.
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <sstream>
 
 #include "adapters/batch/batch_system.h"
@@ -15,6 +16,17 @@ std::string FormatPbsWalltime(Seconds seconds) {
   std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", total / 3600,
                 total / 60 % 60, total % 60);
   return buf;
+}
+
+std::optional<Seconds> ParseSlurmTime(std::string_view text) {
+  std::tm tm{};
+  const std::string s(text);
+  const char* end = ::strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (end == nullptr || *end != '\0') return std::nullopt;
+  tm.tm_isdst = -1;  // as the local zone has it on that day
+  const std::time_t t = std::mktime(&tm);
+  if (t == static_cast<std::time_t>(-1)) return std::nullopt;
+  return static_cast<Seconds>(t);
 }
 
 namespace {
@@ -65,8 +77,15 @@ class SlurmSystem : public BatchSystem {
     if (!c.account.empty()) argv.push_back("--account=" + c.account);
     if (!c.qos.empty()) argv.push_back("--qos=" + c.qos);
     if (c.walltime > 0) argv.push_back("--time=" + FormatWalltime(c.walltime));
-    argv.push_back("--cpus-per-task=" +
-                   std::to_string(std::max(c.cpus_per_task, job.cpus)));
+    if (job.nodes > 0) {
+      // One task per MPI rank, on the nodes the queue picks all at once.
+      argv.push_back("--nodes=" + std::to_string(job.nodes));
+      argv.push_back("--ntasks-per-node=" + std::to_string(job.TasksPerNode()));
+      argv.push_back("--cpus-per-task=" + std::to_string(c.cpus_per_task));
+    } else {
+      argv.push_back("--cpus-per-task=" +
+                     std::to_string(std::max(c.cpus_per_task, job.cpus)));
+    }
     if (int64_t mem = std::max(c.mem_mb, job.mem_mb); mem > 0) {
       argv.push_back("--mem=" + std::to_string(mem));
     }
@@ -107,6 +126,31 @@ class SlurmSystem : public BatchSystem {
     std::vector<std::string> argv = {"scancel"};
     argv.insert(argv.end(), ids.begin(), ids.end());
     return argv;
+  }
+
+  std::vector<std::string> StartsArgv(const std::string& name) const override {
+    return {"squeue",  "--noheader",     "--start",
+            "--array", "--name=" + name, "--format=%i %S"};
+  }
+  std::map<std::string, Seconds> ParseStarts(
+      std::string_view out) const override {
+    std::map<std::string, Seconds> starts;
+    std::istringstream lines{std::string(out)};
+    std::string id, start;
+    while (lines >> id >> start) {
+      if (auto t = ParseSlurmTime(start)) starts[id] = *t;
+    }
+    return starts;
+  }
+  std::optional<Seconds> ParseTestOnlyStart(
+      std::string_view out) const override {
+    // "sbatch: Job 12 to start at 2026-12-07T16:30:00 using 2 processors
+    // on nodes n1 in partition debug"
+    constexpr std::string_view kAt = " to start at ";
+    const size_t at = out.find(kAt);
+    if (at == std::string_view::npos) return std::nullopt;
+    std::string_view rest = out.substr(at + kAt.size());
+    return ParseSlurmTime(rest.substr(0, rest.find_first_of(" \n")));
   }
 };
 

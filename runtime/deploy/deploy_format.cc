@@ -150,6 +150,8 @@ std::string FormatRankReport(const RankReport& report) {
              (row.delta_source == DeltaSource::kNone
                   ? ""
                   : " (" + std::string(DeltaSourceName(row.delta_source)) +
+                        (row.delta_basis.empty() ? ""
+                                                 : ": " + row.delta_basis) +
                         ")"),
          FormatDuration(r.time), std::to_string(r.rrank),
          std::to_string(r.prank), FormatNumber(r.grank, "%g")});

@@ -41,6 +41,7 @@ json HostJson(const RankRow& row, int position) {
   h["bandwidth"] = f.bandwidth > 0 ? json(f.bandwidth) : json(nullptr);
   h["delta"] = f.queue_wait;
   h["delta_source"] = DeltaSourceName(row.delta_source);
+  h["delta_basis"] = row.delta_basis;
   if (row.rank) {
     h["ftt"] = row.rank->ftt;
     h["time"] = row.rank->time;

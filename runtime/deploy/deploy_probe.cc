@@ -112,7 +112,8 @@ void SampleRoundTrips(Adapter& adapter, boost::asio::io_context& io,
 // trip taken off), or an error set on `result` and nullopt.
 std::optional<Seconds> TimeOneTransfer(Adapter& adapter,
                                        boost::asio::io_context& io,
-                                       Clock& clock, const ProbeOptions& options,
+                                       Clock& clock,
+                                       const ProbeOptions& options,
                                        uint64_t bytes, Seconds limit,
                                        HostProbeResult* result) {
   std::string error;
@@ -358,7 +359,10 @@ Status RecordProbeResults(History& history, const Config& config,
         p.bandwidth = f.bandwidth;
         p.bandwidth_spread = f.bandwidth_spread;
       }
-      if (f.queue_wait >= 0) p.queue_wait = f.queue_wait;
+      if (f.queue_wait >= 0) {
+        p.queue_wait = f.queue_wait;
+        p.queue_wait_basis = f.queue_wait_basis;
+      }
     }
     if (Status s = history.RecordHostProbe(p); !s.ok()) return s;
 

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "adapters/batch/queue_wait_estimate.h"
+#include "runtime/base/asio_clock.h"
 #include "runtime/base/units.h"
 #include "runtime/deploy/deploy_context.h"
 
@@ -22,6 +24,43 @@ const T* FindByHost(const std::vector<T>& items, const std::string& host) {
   return nullptr;
 }
 
+// A batch host's expected queue wait and what it comes from: the batch
+// system's estimate of the newest probe while the start it promised is
+// still ahead, else the history's waits of jobs of the host's size
+// (queue_wait_estimate.h), else whatever the probe said.
+struct RankedWait {
+  Seconds seconds = 0;
+  std::string basis;
+};
+std::optional<RankedWait> RankQueueWait(const HostConfig& host,
+                                        const HostProbeRecord* probe,
+                                        const RankInputs& in) {
+  const std::string system =
+      host.adapters.empty()
+          ? "batch"
+          : std::string(AdapterKindName(host.adapters.front()));
+  WaitEstimate from_system;
+  from_system.basis = WaitBasis::kBatchSystem;
+  if (probe != nullptr && probe->queue_wait &&
+      probe->queue_wait_basis == from_system.Describe(system)) {
+    const Seconds left = probe->time + *probe->queue_wait - in.now;
+    if (left > 0) return RankedWait{left, probe->queue_wait_basis};
+  }
+  std::vector<SizedWait> waits;
+  for (const QueueWait& w : in.queue_waits) {
+    if (w.host == host.name) {
+      waits.push_back(
+          {{w.cores, w.nodes, w.walltime}, w.started - w.submitted});
+    }
+  }
+  const WaitEstimate e = EstimateFromHistory(waits, BatchJobShape(host.batch));
+  if (e.basis != WaitBasis::kNone) return RankedWait{e.seconds, e.Describe()};
+  if (probe != nullptr && probe->queue_wait) {
+    return RankedWait{*probe->queue_wait, probe->queue_wait_basis};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 StatusOr<RankInputs> LoadRankInputs(History& history,
@@ -33,6 +72,10 @@ StatusOr<RankInputs> LoadRankInputs(History& history,
   auto probes = history.LoadLatestProbes();
   if (!probes.ok()) return probes.status();
   in.probes = std::move(probes).value();
+  auto waits = history.LoadQueueWaits("", 2000);
+  if (!waits.ok()) return waits.status();
+  in.queue_waits = std::move(waits).value();
+  in.now = WallClockNow();
   if (!operation.empty()) {
     auto times = history.LoadExecTimes(kEtWindow);
     if (!times.ok()) return times.status();
@@ -143,9 +186,10 @@ RankReport AssembleRanking(const std::vector<const HostConfig*>& hosts,
       row.et_samples = et.samples;
     }
     if (IsBatchHost(*host)) {
-      if (p != nullptr && p->queue_wait) {
-        f.queue_wait = *p->queue_wait;
+      if (auto wait = RankQueueWait(*host, p, inputs)) {
+        f.queue_wait = wait->seconds;
         row.delta_source = DeltaSource::kQueueWait;
+        row.delta_basis = wait->basis;
       } else {
         no_queue_wait.push_back(host->name);
       }

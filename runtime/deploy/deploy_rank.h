@@ -35,6 +35,8 @@ struct RankInputs {
   std::vector<HostProbeRecord> probes;  // newest per host
   std::vector<ExecTimeSample> exec_times;
   std::optional<double> mean_input_bytes;  // of the request's operation
+  std::vector<QueueWait> queue_waits;      // newest first, every host
+  Seconds now = 0;                         // when they were read
 };
 
 // Reads the inputs for `operation` ("" reads no job data).
@@ -57,6 +59,9 @@ struct RankRow {
   ExecTimeEstimator::Basis et_basis = ExecTimeEstimator::Basis::kDefault;
   int et_samples = 0;
   DeltaSource delta_source = DeltaSource::kNone;
+  // For a queue wait: what it comes from ("slurm estimate", "history of 3
+  // jobs of this size"; WaitEstimate::Describe).
+  std::string delta_basis;
   std::optional<HostRank> rank;  // set for eligible hosts
   std::string ineligible;        // the reason, for the others
 };

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <tuple>
 
+#include "runtime/base/asio_clock.h"
+#include "runtime/deploy/deploy_format.h"
 #include "runtime/history/check_pace.h"
 #include "runtime/history/history.h"
 #include "runtime/history/history_test_util.h"
@@ -338,6 +341,65 @@ TEST(LoadDelayTest, ExtraTimeFromSharingTheCores) {
   EXPECT_DOUBLE_EQ(LoadDelay(100, 7, 4), 100);  // half a core: twice as long
   EXPECT_DOUBLE_EQ(LoadDelay(100, 7, 0), 0);    // cores unknown
   EXPECT_DOUBLE_EQ(LoadDelay(0, 7, 4), 0);
+}
+
+TEST_F(DeployRankTest, QueueWaitFromTheHistoryOfJobsOfTheHostsSize) {
+  RecordPaperTables();
+  // fs1's jobs of its size (1 core, no walltime) waited 30 and 50 s; a
+  // 16-core job waited 900 s and a 4-node one 4000 s: not like them.
+  for (auto [cores, nodes, wait] :
+       {std::tuple{1, 1, 30.0}, {16, 1, 900.0}, {1, 4, 4000.0}, {1, 1, 50.0}}) {
+    QueueWait w;
+    w.host = "fs1.das2.liacs.nl";
+    w.cores = cores;
+    w.nodes = nodes;
+    w.submitted = 5000;
+    w.started = 5000 + wait;
+    ASSERT_TRUE(history_->RecordQueueWait(w).ok());
+  }
+  RankReport report = Rank(Weights(0.5, 0.5));
+  auto rows = ByHost(report);
+  const RankRow& fs1 = *rows.at("fs1");
+  EXPECT_EQ(fs1.delta_source, DeltaSource::kQueueWait);
+  EXPECT_DOUBLE_EQ(fs1.facts.queue_wait, 40);
+  EXPECT_EQ(fs1.delta_basis, "history of 2 jobs of this size");
+  // A host of 16-core jobs: the 900 s one.
+  configs_[0].batch.cpus_per_task = 16;
+  report = Rank(Weights(0.5, 0.5));
+  EXPECT_DOUBLE_EQ(ByHost(report).at("fs1")->facts.queue_wait, 900);
+  // Hosts without waits in the history keep their probe's figure.
+  EXPECT_DOUBLE_EQ(ByHost(report).at("fs0")->facts.queue_wait, 10);
+}
+
+TEST_F(DeployRankTest, QueueWaitFromTheBatchSystemsEstimateWhileAhead) {
+  RecordPaperTables();
+  const Seconds now = WallClockNow();
+  // fs1's probe 10 s ago: Slurm said its job would start in 100 s; fs0's
+  // said so 1000 s ago: that start has passed, so its history answers.
+  for (auto [host, age] :
+       {std::pair{"fs1.das2.liacs.nl", 10.0}, {"fs0.das2.cs.vu.nl", 1000.0}}) {
+    HostProbeRecord probe;
+    probe.host = host;
+    probe.time = now - age;
+    probe.rtt = 11;
+    probe.queue_wait = 100;
+    probe.queue_wait_basis = "slurm estimate";
+    ASSERT_TRUE(history_->RecordHostProbe(probe).ok());
+  }
+  QueueWait w;
+  w.host = "fs0.das2.cs.vu.nl";
+  w.submitted = 5000;
+  w.started = 5007;
+  ASSERT_TRUE(history_->RecordQueueWait(w).ok());
+  RankReport report = Rank(Weights(0.5, 0.5));
+  auto rows = ByHost(report);
+  EXPECT_NEAR(rows.at("fs1")->facts.queue_wait, 90, 5);
+  EXPECT_EQ(rows.at("fs1")->delta_basis, "slurm estimate");
+  EXPECT_DOUBLE_EQ(rows.at("fs0")->facts.queue_wait, 7);
+  EXPECT_EQ(rows.at("fs0")->delta_basis, "history of 1 job of this size");
+  // The listing says where each figure comes from.
+  EXPECT_NE(FormatRankReport(report).find("queue_wait: slurm estimate"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -64,6 +64,9 @@ void Engine::RecordPending() {
       row.partition = w.partition;
       row.submitted = w.submitted;
       row.started = w.started;
+      row.nodes = w.nodes;
+      row.cores = w.cores;
+      row.walltime = w.walltime;
       pending.queue_waits.push_back(std::move(row));
     }
   }

@@ -18,7 +18,8 @@ constexpr char kJobColumns[] =
 
 constexpr char kProbeColumns[] =
     "host, time, source, rtt, cores, memory_total, memory_available, load1, "
-    "bandwidth, queue_wait, error, rtt_spread, bandwidth_spread";
+    "bandwidth, queue_wait, error, rtt_spread, bandwidth_spread, "
+    "queue_wait_basis";
 
 CheckSource SourceFrom(const std::string& name) {
   return name == "probe" ? CheckSource::kProbe : CheckSource::kRuntime;
@@ -51,6 +52,7 @@ HostProbeRecord ProbeFromRow(const SqliteStatement& s) {
   p.bandwidth_spread = OptionalDouble(s, 12);
   p.queue_wait = OptionalDouble(s, 9);
   p.error = s.ColumnText(10);
+  p.queue_wait_basis = s.ColumnText(13);
   return p;
 }
 
@@ -112,7 +114,7 @@ Status History::RecordHostProbe(const HostProbeRecord& p) {
   StatusOr<SqliteStatement> stmt =
       db_->Prepare(std::string("INSERT INTO host_probes (") + kProbeColumns +
                    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                   "?12, ?13)");
+                   "?12, ?13, ?14)");
   if (!stmt.ok()) return stmt.status();
   SqliteStatement& s = *stmt;
   s.BindText(1, p.host);
@@ -130,6 +132,7 @@ Status History::RecordHostProbe(const HostProbeRecord& p) {
   s.BindText(11, p.error);
   BindOptional(s, 12, p.rtt_spread);
   BindOptional(s, 13, p.bandwidth_spread);
+  s.BindText(14, p.queue_wait_basis);
   return Write(s);
 }
 
@@ -147,6 +150,9 @@ StatusOr<std::vector<HostProbeRecord>> History::LoadLatestProbes() {
       " error, rtt_spread, "
       " (SELECT bandwidth_spread FROM host_probes b WHERE b.host = "
       "  latest.host AND b.bandwidth IS NOT NULL ORDER BY time DESC, id DESC "
+      "  LIMIT 1), "
+      " (SELECT queue_wait_basis FROM host_probes q WHERE q.host = "
+      "  latest.host AND q.queue_wait IS NOT NULL ORDER BY time DESC, id DESC "
       "  LIMIT 1) "
       "FROM (SELECT p.*, row_number() OVER (PARTITION BY host ORDER BY "
       "time DESC, id DESC) AS n FROM host_probes p" +

@@ -118,6 +118,7 @@ struct HostProbeRecord {
   std::optional<double> load1;
   std::optional<double> bandwidth;    // bytes/s of a timed transfer
   std::optional<Seconds> queue_wait;  // expected wait of a batch queue
+  std::string queue_wait_basis;       // what it comes from; "" unknown
   // How far the samples behind rtt and bandwidth spread (probe_measures.h
   // in runtime/deploy); nullopt when not measured (schema before 6).
   std::optional<Seconds> rtt_spread;
@@ -131,6 +132,8 @@ struct QueueWait {
   std::string host;
   std::string partition;  // "" for the site's default
   int nodes = 1;
+  int cores = 1;         // per node
+  Seconds walltime = 0;  // the job's time limit; 0: the default
   Seconds submitted = 0;
   Seconds started = 0;
   std::optional<int64_t> run_id;  // nullopt: not tied to a recorded run

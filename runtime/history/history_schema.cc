@@ -279,10 +279,20 @@ CREATE TABLE reuse_uses (
 );
 )sql";
 
+// Version 10: queue waits by job size (cores per node and walltime beside
+// nodes), so that a job's wait is predicted from jobs like it
+// (adapters/batch/queue_wait_estimate.h); what a probe's queue wait comes
+// from (the batch system's estimate or the history).
+constexpr char kSchemaV10[] = R"sql(
+ALTER TABLE queue_waits ADD COLUMN cores INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE queue_waits ADD COLUMN walltime REAL NOT NULL DEFAULT 0;
+ALTER TABLE host_probes ADD COLUMN queue_wait_basis TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3},
-    {4, kSchemaV4}, {5, kSchemaV5}, {6, kSchemaV6},
-    {7, kSchemaV7}, {8, kSchemaV8}, {9, kSchemaV9},
+    {1, kSchemaV1}, {2, kSchemaV2},   {3, kSchemaV3}, {4, kSchemaV4},
+    {5, kSchemaV5}, {6, kSchemaV6},   {7, kSchemaV7}, {8, kSchemaV8},
+    {9, kSchemaV9}, {10, kSchemaV10},
 };
 
 Status VersionError(const SqliteDb& db, int64_t found, int known) {

@@ -21,17 +21,20 @@ namespace {
 // The host's queue waits from earlier runs, newest first: what a batch
 // adapter predicts from before it has seen a wait of its own. A missing or
 // unreadable history gives none.
-std::vector<Seconds> PastQueueWaits(const std::string& history_path,
-                                    const std::string& host) {
-  std::vector<Seconds> out;
+std::vector<SizedWait> PastQueueWaits(const std::string& history_path,
+                                      const std::string& host) {
+  std::vector<SizedWait> out;
   if (history_path.empty() || ::access(history_path.c_str(), R_OK) != 0) {
     return out;
   }
   auto history = History::Open(history_path);
   if (!history.ok()) return out;
-  auto waits = (*history)->LoadQueueWaits(host, 20);
+  // Enough for 20 of each of a few job sizes.
+  auto waits = (*history)->LoadQueueWaits(host, 200);
   if (!waits.ok()) return out;
-  for (const QueueWait& w : *waits) out.push_back(w.started - w.submitted);
+  for (const QueueWait& w : *waits) {
+    out.push_back({{w.cores, w.nodes, w.walltime}, w.started - w.submitted});
+  }
   return out;
 }
 

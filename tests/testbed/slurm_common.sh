@@ -83,8 +83,8 @@ start_munge() {  # start_munge DIR
 # The settings every bed's slurm.conf shares, for DIR (its munge socket,
 # state, controller's pid and log): root daemons, munge, no cgroups, no
 # accounting, scheduling at once.
-conf_common() {  # conf_common DIR
-  local dir=$1
+conf_common() {  # conf_common DIR [SCHEDULER_PARAMETERS]
+  local dir=$1 more=${2:+,$2}
   cat <<EOF
 SlurmUser=root
 SlurmdUser=root
@@ -102,7 +102,7 @@ SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
 # Schedule as soon as a job ends, not on the next 3 s batch pass: tests run
 # many short jobs (a freed CPU still waits for slurmctld's 1 s tick).
-SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
+SchedulerParameters=batch_sched_delay=0,sched_min_interval=0$more
 MailProg=/bin/true
 # A cancelled job's processes get SIGKILL 5 s after SIGTERM (default 30 s):
 # meanwhile the node is 'completing', and tests starting then would wait.

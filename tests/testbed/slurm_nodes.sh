@@ -48,7 +48,9 @@ SlurmdLogFile=$dir/log/slurmd-%n.log
 # A node whose slurmd is gone is DOWN after this many seconds.
 SlurmdTimeout=10
 EOF
-    conf_common "$dir"
+    # The backfill planner every second (default 30 s): it estimates the
+    # start of pending jobs, which squeue --start shows.
+    conf_common "$dir" bf_interval=1
     for ((i = 1; i <= n; ++i)); do
       echo "NodeName=n$i NodeAddr=10.201.$id.$((10 + i)) CPUs=2 RealMemory=1000 State=UNKNOWN"
     done
