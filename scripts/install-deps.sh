@@ -16,6 +16,7 @@ packages=(
   chromium
   munge slurm-wlm slurm-wlm-torque
   lmod bubblewrap
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

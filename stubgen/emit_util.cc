@@ -92,8 +92,8 @@ std::string OperationComment(const Operation& op) {
   }
   if (!op.timeout.empty()) text += "// @Timeout(" + op.timeout + ")\n";
   if (op.binary) {
-    text += "// @Binary(" + op.binary_text +
-            "): runs that program; no function to write\n";
+    text += std::string("// @") + (op.binary->mpi ? "MPI" : "Binary") + "(" +
+            op.binary_text + "): runs that program; no function to write\n";
   }
   // The signature, broken after commas when it is too long.
   std::string sig = Signature(op);
@@ -170,7 +170,8 @@ std::string OperationTable(const Operation& op,
                                      alts,
                                      std::to_string(alternatives.size()),
                                      std::to_string(op.return_array_length),
-                                     std::to_string(op.gpus)};
+                                     std::to_string(op.gpus),
+                                     std::to_string(op.nodes)};
   return text + WrapList("", head + " ", "{", "}", fields, ";") + "\n\n";
 }
 

@@ -120,6 +120,21 @@ int ParamIndex(const Operation& op, const std::string& name) {
   return -1;
 }
 
+// gs_binary's mpi_* fields after the others: an @MPI program's runner and
+// ranks, or none.
+std::vector<std::string> MpiFields(const BinarySpec& b,
+                                   std::vector<std::string> fields) {
+  if (b.mpi) {
+    fields.push_back(CString(b.mpi->runner));
+    fields.push_back(std::to_string(b.mpi->processes));
+    fields.push_back(std::to_string(b.mpi->per_node > 0 ? b.mpi->per_node
+                                                        : b.mpi->processes));
+  } else {
+    fields.insert(fields.end(), {"nullptr", "0", "0"});
+  }
+  return fields;
+}
+
 // A @Binary operation's function: its program's table, and a definition
 // that runs it (gs_run_binary), for the worker and the sequential build.
 std::string BinaryFunction(const Operation& op) {
@@ -146,11 +161,12 @@ std::string BinaryFunction(const Operation& op) {
   }
   text +=
       WrapList("", "static const gs_binary gs_bin_" + op.name + " = ", "{", "}",
-               {CString(b.program), args_name, std::to_string(b.args.size()),
-                std::to_string(ParamIndex(op, b.stdin_param)),
-                std::to_string(ParamIndex(op, b.stdout_param)),
-                std::to_string(ParamIndex(op, b.stderr_param)), success_name,
-                std::to_string(b.success.size())},
+               MpiFields(b, {CString(b.program), args_name,
+                             std::to_string(b.args.size()),
+                             std::to_string(ParamIndex(op, b.stdin_param)),
+                             std::to_string(ParamIndex(op, b.stdout_param)),
+                             std::to_string(ParamIndex(op, b.stderr_param)),
+                             success_name, std::to_string(b.success.size())}),
                ";") +
       "\n";
   text += CDeclaration(op, " {") + "\n" + PackArgs(op);

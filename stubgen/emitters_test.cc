@@ -114,7 +114,7 @@ TEST(EmittersTest, ZeroParameterOperationUsesVoidAndADummyArray) {
   EXPECT_THAT(EmitHeader(iface, kNames), HasSubstr("int tick(void);\n"));
   std::string stubs = EmitStubs(iface, kNames);
   EXPECT_THAT(stubs, HasSubstr("gs_op_tick = {\n    \"tick\", GS_TYPE_INT, 0, "
-                               "nullptr, 0, 0, 0, nullptr, 0, 0, 0};"));
+                               "nullptr, 0, 0, 0, nullptr, 0, 0, 0, 0};"));
   EXPECT_THAT(stubs, HasSubstr("  gs_arg gs_args[1] = {};\n"
                                "  int gs_result{};\n"
                                "  gs_call(&gs_op_tick, gs_args, &gs_result);\n"

@@ -19,8 +19,9 @@ std::optional<int> ParseGsstubgenArgs(const std::vector<std::string>& args,
   CLI::App app{
       "Reads a GRID superscalar IDL file and writes NAME.h, NAME-stubs.cc,\n"
       "NAME-worker.cc and NAME-binaries.cc (the functions of operations\n"
-      "that run programs, @Binary) into OUTDIR (default: the current\n"
-      "directory), where NAME is the IDL file name up to its first '.'.",
+      "that run programs, @Binary and @MPI) into OUTDIR (default: the\n"
+      "current directory), where NAME is the IDL file name up to its first\n"
+      "'.'.",
       "gsstubgen"};
   SetUsage(app, "usage: gsstubgen [-o OUTDIR] FILE.idl\n");
   app.footer(

@@ -181,11 +181,11 @@ bool ApplyAnnotation(const Token& annotation, Operation* op,
     return true;
   }
   if (annotation.text == "MPI") {
-    *error =
-        "@MPI is not supported yet; run the MPI program with @Binary("
-        "binary=\"mpirun\", args=\"-n 4 PROGRAM ...\") and "
-        "@Constraints(ComputingUnits=4) meanwhile";
-    return false;
+    BinarySpec spec;
+    if (!ParseBinaryAnnotation(annotation.value, &spec, error, /*mpi=*/true))
+      return false;
+    op->binary = std::move(spec);
+    return true;
   }
   if (annotation.text == "Implements") {
     const std::string& name = annotation.value;

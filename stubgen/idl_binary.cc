@@ -22,8 +22,8 @@ struct Item {
 
 // `key = "va\"lue", key = bare` into items; quotes removed, a backslash
 // inside them keeps the next character.
-bool SplitItems(const std::string& text, std::vector<Item>* items,
-                std::string* error) {
+bool SplitItems(const std::string& text, const std::string& at,
+                std::vector<Item>* items, std::string* error) {
   size_t i = 0;
   const size_t n = text.size();
   auto skip_blanks = [&] {
@@ -37,10 +37,8 @@ bool SplitItems(const std::string& text, std::vector<Item>* items,
     item.key = text.substr(key_start, i - key_start);
     skip_blanks();
     if (item.key.empty() || i >= n || text[i] != '=') {
-      *error =
-          "@Binary takes key=value items, e.g. @Binary(binary=\"gzip\"), "
-          "got '" +
-          text + "'";
+      *error = at + " takes key=value items, e.g. " + at +
+               "(binary=\"gzip\"), got '" + text + "'";
       return false;
     }
     ++i;
@@ -60,7 +58,7 @@ bool SplitItems(const std::string& text, std::vector<Item>* items,
         }
       }
       if (!closed) {
-        *error = "@Binary value of '" + item.key + "' has no closing quote";
+        *error = at + " value of '" + item.key + "' has no closing quote";
         return false;
       }
       skip_blanks();
@@ -74,8 +72,8 @@ bool SplitItems(const std::string& text, std::vector<Item>* items,
     items->push_back(std::move(item));
     if (i >= n) return true;
     if (text[i] != ',') {
-      *error = "@Binary: expected ',' after the value of '" +
-               items->back().key + "'";
+      *error =
+          at + ": expected ',' after the value of '" + items->back().key + "'";
       return false;
     }
     ++i;
@@ -164,15 +162,54 @@ std::vector<std::string> PlaceholdersOf(const std::string& word) {
   return names;
 }
 
+namespace {
+
+// A positive count of an @MPI key.
+bool ParseCount(const Item& item, int* count, std::string* error) {
+  char* end = nullptr;
+  const long v = std::strtol(item.value.c_str(), &end, 10);
+  if (item.value.empty() || *end != '\0' || v < 1 || v > 1000000) {
+    *error = "@MPI " + item.key +
+             " is a whole number of processes, 1 or "
+             "more, e.g. " +
+             item.key + "=4, got '" + item.value + "'";
+    return false;
+  }
+  *count = static_cast<int>(v);
+  return true;
+}
+
+}  // namespace
+
 bool ParseBinaryAnnotation(const std::string& text, BinarySpec* spec,
-                           std::string* error) {
+                           std::string* error, bool mpi) {
+  const std::string at = mpi ? "@MPI" : "@Binary";
+  if (mpi) spec->mpi.emplace();
   std::vector<Item> items;
-  if (!SplitItems(text, &items, error)) return false;
+  if (!SplitItems(text, at, &items, error)) return false;
   for (const Item& item : items) {
     const std::string key = NormalizeAnnotationKey(item.key);
-    if (key == "binary") {
+    if (mpi && key == "runner") {
+      if (item.value.empty() || item.value.find('/') != std::string::npos) {
+        *error =
+            "@MPI runner is the program that starts the ranks: mpirun "
+            "(Open MPI), srun (Slurm) or mpiexec, found in PATH; got '" +
+            item.value + "'";
+        return false;
+      }
+      spec->mpi->runner = item.value;
+    } else if (mpi && key == "processes") {
+      if (!ParseCount(item, &spec->mpi->processes, error)) return false;
+    } else if (mpi && key == "processespernode") {
+      if (!ParseCount(item, &spec->mpi->per_node, error)) return false;
+    } else if (mpi && key == "computingnodes") {
+      *error =
+          "@MPI computingNodes (COMPSs's older spelling) is not taken: give "
+          "processes=N and processesPerNode=P (N/P nodes)";
+      return false;
+    } else if (key == "binary") {
       if (item.value.empty()) {
-        *error = "@Binary binary= names the program, got an empty value";
+        *error = at + " binary= names the program, got an empty value";
         return false;
       }
       spec->program = item.value;
@@ -186,10 +223,10 @@ bool ParseBinaryAnnotation(const std::string& text, BinarySpec* spec,
       slot = item.value;
     } else if (key == "success") {
       if (!ParseCodes(item.value, &spec->success)) {
-        *error =
-            "@Binary success= lists exit statuses 0..255, e.g. "
-            "success=\"0,1\", got '" +
-            item.value + "'";
+        *error = at +
+                 " success= lists exit statuses 0..255, e.g. "
+                 "success=\"0,1\", got '" +
+                 item.value + "'";
         return false;
       }
     } else if (key == "failbyexitvalue") {
@@ -197,32 +234,56 @@ bool ParseBinaryAnnotation(const std::string& text, BinarySpec* spec,
       if (v == "false") {
         spec->success.clear();
       } else if (v != "true") {
-        *error = "@Binary failByExitValue is true or false, got '" +
-                 item.value + "'";
+        *error =
+            at + " failByExitValue is true or false, got '" + item.value + "'";
         return false;
       }
     } else if (key == "workingdir") {
-      *error =
-          "@Binary workingDir is not supported: the program runs in "
-          "its job's directory, where its files are; remove it";
+      *error = at +
+               " workingDir is not supported: the program runs in "
+               "its job's directory, where its files are; remove it";
       return false;
     } else {
-      *error = "unknown @Binary key '" + item.key +
-               "'; gsrt takes binary, args, stdin, stdout, stderr, success "
-               "and failByExitValue";
+      *error = "unknown " + at + " key '" + item.key + "'; gsrt takes " +
+               (mpi ? "runner, processes, processesPerNode, " : "") +
+               "binary, args, stdin, stdout, stderr, success and "
+               "failByExitValue";
       return false;
     }
   }
   if (spec->program.empty()) {
-    *error = "@Binary needs binary=\"PROGRAM\"";
+    *error = at + " needs binary=\"PROGRAM\"";
+    return false;
+  }
+  if (mpi && spec->mpi->per_node > spec->mpi->processes) {
+    *error = "@MPI processesPerNode=" + std::to_string(spec->mpi->per_node) +
+             " is more than processes=" + std::to_string(spec->mpi->processes) +
+             "; a job of N processes has at most N on a node";
     return false;
   }
   return true;
 }
 
+bool ApplyMpiShape(Operation* op, std::string* error) {
+  if (!op->binary || !op->binary->mpi) return true;
+  const BinarySpec::Mpi& mpi = *op->binary->mpi;
+  if (op->computing_units > 0) {
+    *error = "@MPI on '" + op->name +
+             "': its processes are its cores; remove ComputingUnits from "
+             "@Constraints (processesPerNode sets the cores on each node)";
+    return false;
+  }
+  const int per_node = mpi.per_node > 0 ? mpi.per_node : mpi.processes;
+  const int nodes = (mpi.processes + per_node - 1) / per_node;
+  op->computing_units = per_node;
+  op->nodes = nodes;
+  return true;
+}
+
 bool CheckBinary(const Operation& op, std::string* error) {
   const BinarySpec& b = *op.binary;
-  const std::string at = "@Binary on '" + op.name + "': ";
+  const std::string at =
+      std::string(b.mpi ? "@MPI" : "@Binary") + " on '" + op.name + "': ";
   if (op.return_type != GS_TYPE_VOID) {
     *error = at +
              "a program returns no value; declare it void (its exit "

@@ -12,6 +12,9 @@
 //   success="0,1"           exit statuses that succeed (default 0)
 //   failByExitValue=false   any exit status succeeds
 // Every value is one argv word however it is spelt: no shell sees it.
+//
+// `@MPI(...)` (COMPSs's @MPI) takes the same keys and runner=, processes=,
+// processesPerNode=: the program runs as one MPI job of that many ranks.
 #ifndef GSRT_STUBGEN_IDL_BINARY_H_
 #define GSRT_STUBGEN_IDL_BINARY_H_
 
@@ -22,10 +25,17 @@
 
 namespace gs {
 
-// Reads the text inside `@Binary(...)`. On a bad key or value returns
+// Reads the text inside `@Binary(...)`, or with `mpi` inside `@MPI(...)`,
+// which also takes runner="mpirun" (or srun, mpiexec), processes=N and
+// processesPerNode=P (default N: one node). On a bad key or value returns
 // false with a message naming it and what to write instead.
 bool ParseBinaryAnnotation(const std::string& text, BinarySpec* spec,
-                           std::string* error);
+                           std::string* error, bool mpi = false);
+
+// An @MPI operation's job size: processesPerNode cores on each of
+// ceil(processes / processesPerNode) nodes (computing_units, nodes).
+// False when @Constraints gives ComputingUnits too.
+bool ApplyMpiShape(Operation* op, std::string* error);
 
 // Splits an `args` template into words (quotes group, backslash escapes).
 bool SplitArgsTemplate(const std::string& text, std::vector<std::string>* words,

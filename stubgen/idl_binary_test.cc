@@ -78,8 +78,20 @@ TEST(IdlBinaryTest, MistakesNameTheLineAndWhatToWrite) {
        "parameter 'n' is out; a program gives nothing back but files"},
       {"@Binary(binary=\"x\")", "void f(in int[4] v)",
        "parameter 'v' is an array"},
-      {"@MPI(binary=\"x\", processes=4)", "void f(in File a)",
-       "@MPI is not supported yet"},
+      {"@MPI(binary=\"x\", processes=0)", "void f(in File a)",
+       "@MPI processes is a whole number of processes, 1 or more"},
+      {"@MPI(binary=\"x\", processes=2, processesPerNode=4)",
+       "void f(in File a)", "processesPerNode=4 is more than processes=2"},
+      {"@MPI(binary=\"x\", runner=\"/opt/mpirun\")", "void f(in File a)",
+       "@MPI runner is the program that starts the ranks"},
+      {"@MPI(binary=\"x\", computingNodes=2)", "void f(in File a)",
+       "give processes=N and processesPerNode=P"},
+      {"@MPI(binary=\"x\", hosts=2)", "void f(in File a)",
+       "unknown @MPI key 'hosts'; gsrt takes runner, processes, "
+       "processesPerNode, binary"},
+      {"@MPI(processes=2)", "void f(in File a)", "@MPI needs binary="},
+      {"@MPI(binary=\"x\")", "int f(in File a)",
+       "@MPI on 'f': a program returns no value"},
   };
   for (const Case& c : cases) {
     auto iface = Parse(c.annotation, c.op);
@@ -88,6 +100,52 @@ TEST(IdlBinaryTest, MistakesNameTheLineAndWhatToWrite) {
         << c.annotation;
     EXPECT_THAT(iface.status().message(), HasSubstr(c.error)) << c.annotation;
   }
+}
+
+TEST(IdlBinaryTest, MpiRanksOverNodes) {
+  auto iface = Parse(
+      "@MPI(binary=\"parts\", runner=\"srun\", processes=4, "
+      "processesPerNode=2, args=\"{merged}\")",
+      "void parts(out File merged)");
+  ASSERT_TRUE(iface.ok()) << iface.status().message();
+  const Operation& op = iface->operations[0];
+  ASSERT_TRUE(op.binary && op.binary->mpi);
+  EXPECT_EQ(op.binary->program, "parts");
+  EXPECT_EQ(op.binary->mpi->runner, "srun");
+  EXPECT_EQ(op.binary->mpi->processes, 4);
+  EXPECT_EQ(op.binary->mpi->per_node, 2);
+  // Two nodes of two cores each.
+  EXPECT_EQ(op.computing_units, 2);
+  EXPECT_EQ(op.nodes, 2);
+
+  // Without processesPerNode: every rank on one node; 3 over 2 a node
+  // spans 2 nodes.
+  auto one = Parse("@MPI(binary=\"p\", processes=3)", "void f(in File a)");
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  EXPECT_EQ(one->operations[0].binary->mpi->runner, "mpirun");
+  EXPECT_EQ(one->operations[0].computing_units, 3);
+  EXPECT_EQ(one->operations[0].nodes, 1);
+  auto odd = Parse("@MPI(binary=\"p\", processes=3, processes_per_node=2)",
+                   "void f(in File a)");
+  ASSERT_TRUE(odd.ok()) << odd.status().message();
+  EXPECT_EQ(odd->operations[0].nodes, 2);
+
+  // Its processes are its cores: ComputingUnits beside it is refused.
+  auto both = ParseIdl(
+      "interface t {\n  @MPI(binary=\"p\", processes=2)\n"
+      "  @Constraints(ComputingUnits=4)\n  void f(in File a);\n};\n",
+      "t.idl");
+  ASSERT_FALSE(both.ok());
+  EXPECT_THAT(both.status().message(),
+              HasSubstr("its processes are its cores; remove ComputingUnits"));
+  // And it is one program: @Binary beside it is refused.
+  auto two = ParseIdl(
+      "interface t {\n  @MPI(binary=\"p\")\n  @Binary(binary=\"q\")\n"
+      "  void f(in File a);\n};\n",
+      "t.idl");
+  ASSERT_FALSE(two.ok());
+  EXPECT_THAT(two.status().message(),
+              HasSubstr("t.idl:3:3: error: more than one @Binary or @MPI"));
 }
 
 TEST(IdlBinaryTest, OnlyOneBinaryPerOperation) {

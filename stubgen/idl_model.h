@@ -38,6 +38,14 @@ struct BinarySpec {
   std::string stdin_param, stdout_param, stderr_param;
   // Exit statuses that succeed; empty: any (failByExitValue=false).
   std::vector<int> success = {0};
+  // `@MPI(...)`: the program runs as an MPI job of `processes` ranks,
+  // `per_node` on each node (0: all on one), started by `runner`.
+  struct Mpi {
+    std::string runner = "mpirun";
+    int processes = 1;
+    int per_node = 0;
+  };
+  std::optional<Mpi> mpi;
 };
 
 struct Operation {
@@ -59,6 +67,9 @@ struct Operation {
   double memory_gb = 0;
   double timeout_seconds = 0;
   int gpus = 0;  // GPUs=k, or COMPSs's processorType=GPU
+  // An @MPI operation: the nodes a job spans (processes over
+  // processesPerNode), computing_units cores on each; 0: not MPI.
+  int nodes = 0;
   // Raw text of `@Binary(...)` and what it says; no function implements
   // such an operation.
   std::string binary_text;

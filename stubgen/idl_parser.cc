@@ -119,16 +119,18 @@ class Parser {
       while (At(TokenKind::kAnnotation)) {
         if (!first_annotation) first_annotation = &Cur();
         if (Cur().text == "Implements") implements_pos = Cur().pos;
-        if (Cur().text == "Binary") binary_pos = Cur().pos;
-        std::string mpi;  // refused by ApplyAnnotation
+        const bool program = Cur().text == "Binary" || Cur().text == "MPI";
+        if (program) binary_pos = Cur().pos;
         std::string& slot = Cur().text == "Constraints" ? op.constraints
                             : Cur().text == "Timeout"   ? op.timeout
-                            : Cur().text == "Binary"    ? op.binary_text
-                            : Cur().text == "MPI"       ? mpi
+                            : program                   ? op.binary_text
                                                         : op.implements;
         if (!slot.empty()) {
-          return Fail(Cur().pos, "more than one @" + Cur().text +
-                                     " for the same operation");
+          return Fail(Cur().pos,
+                      program ? "more than one @Binary or @MPI for the same "
+                                "operation; keep one"
+                              : "more than one @" + Cur().text +
+                                    " for the same operation");
         }
         slot = Cur().value;
         std::string why;
@@ -151,7 +153,8 @@ class Parser {
       if (!ParseOperation(&op, &name_pos_op)) return false;
       if (op.binary) {
         std::string why;
-        if (!CheckBinary(op, &why)) return Fail(binary_pos, why);
+        if (!CheckBinary(op, &why) || !ApplyMpiShape(&op, &why))
+          return Fail(binary_pos, why);
       }
       implements_pos_.push_back(implements_pos);
       auto [it, inserted] = first_line.emplace(op.name, op.line);

@@ -15,7 +15,10 @@
 namespace gs {
 
 Need NeedOfOperation(const gs_operation& op) {
-  Need need{std::max(1, op.computing_units), std::max(0.0, op.memory_gb)};
+  // An MPI job over k nodes holds its cores on each: k times as many of the
+  // host's slots (a batch host's slots count the cores of its jobs).
+  Need need{std::max(1, op.computing_units) * std::max(1, op.nodes),
+            std::max(0.0, op.memory_gb)};
   need.gpus = std::max(0, op.gpus);
   return need;
 }
@@ -69,6 +72,32 @@ Status Dispatcher::Admit(OpId op) {
       std::find(kept->second.hosts.begin(), kept->second.hosts.end(), false) !=
           kept->second.hosts.end())
     need.only_on = &kept->second.hosts;
+  if (desc.nodes > 1) {
+    // Only a host that allocates several nodes to one job runs it: all of
+    // its nodes at once (the queue's gang), so no two jobs hold half.
+    HostMask& spanning = spanning_[op];
+    spanning.assign(hosts_.size(), false);
+    std::vector<std::string> names;
+    bool any = false;
+    for (HostId h = 0; h < hosts_.size(); ++h) {
+      spanning[h] = hosts_[h]->spans_nodes && need.Allows(h);
+      any = any || spanning[h];
+      names.push_back(hosts_[h]->name);
+    }
+    if (!any) {
+      admitted_.resize(op + 1);
+      admitted_[op] = Status::InvalidArgument(
+          "operation '" + std::string(desc.name) + "' is an MPI job over " +
+          std::to_string(desc.nodes) + " nodes (@MPI processes over " +
+          "processesPerNode), and none of this run's hosts (" +
+          Joined(names, ", ") +
+          ") runs a job over several nodes: add a slurm or pbs host in job "
+          "mode (its queue allocates the nodes; docs/sites.md), or set "
+          "processesPerNode to processes to run it on one host");
+      return admitted_[op];
+    }
+    need.only_on = &spanning;
+  }
   scheduler_.SetNeed(op, need);
   gpu_needs_ = gpu_needs_ || need.gpus > 0;
   Status admitted = Status::Ok();

@@ -176,6 +176,8 @@ class Dispatcher {
   // addresses are in the scheduler's needs).
   std::vector<Status> admitted_;
   std::map<std::string, KeptTo> kept_to_;
+  // By OpId: the hosts an MPI operation over several nodes may run on.
+  std::map<OpId, HostMask> spanning_;
   // Some admitted operation asks for GPUs: until then the rounds leave the
   // hosts' devices out (LeaveGpusOut: the board then tracks none, and MCT
   // replays its rounds, as on a machine without GPUs).

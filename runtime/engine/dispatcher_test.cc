@@ -188,6 +188,50 @@ TEST_F(DispatcherTest, AKeptOperationNoHostCarriesIsRefusedNamingThem) {
       << s.message();
 }
 
+// @MPI over several nodes: only hosts whose queue allocates several nodes
+// to one job take it, whole (its cores on each node, all at once).
+TEST_F(DispatcherTest, AnMpiJobOverNodesGoesWholeToAHostThatSpansNodes) {
+  AddHost("local", 8);
+  AddHost("cluster", 6);
+  hosts_[1]->spans_nodes = true;
+  Start();
+  gs_operation mpi = Operation("mpi", 2);
+  mpi.nodes = 2;
+  gs_operation work = Operation("work");
+  AddTask(&mpi);
+  AddTask(&mpi);
+  AddTask(&work);
+  const Need need = dispatcher_->scheduler().NeedOf(ops_.Intern(&mpi));
+  EXPECT_EQ(need.cores, 4) << "2 cores on each of 2 nodes";
+  std::vector<Dispatcher::Booking> booked = Round();
+  int mpis = 0;
+  for (const auto& b : booked) {
+    if (graph_.task(b.task).op != ops_.Intern(&mpi)) continue;
+    ++mpis;
+    EXPECT_EQ(b.host, 1u) << "an MPI job over nodes went to a single host";
+  }
+  EXPECT_EQ(mpis, 1) << "the second does not fit in what is left (2 of 6)";
+}
+
+TEST_F(DispatcherTest, AnMpiJobOverNodesWithoutSuchAHostIsRefused) {
+  AddHost("local", 8);
+  Start();
+  gs_operation mpi = Operation("mpi", 2);
+  mpi.nodes = 2;
+  Status s = dispatcher_->Admit(ops_.Intern(&mpi));
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("'mpi' is an MPI job over 2 nodes"),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("add a slurm or pbs host in job mode"),
+            std::string::npos)
+      << s.message();
+  // One node: any host with the cores.
+  gs_operation one = Operation("one", 4);
+  one.nodes = 1;
+  EXPECT_TRUE(dispatcher_->Admit(ops_.Intern(&one)).ok());
+}
+
 TEST_F(DispatcherTest, ARestrictionEveryHostMeetsKeepsTheNeedSimple) {
   AddHost("n1", 2);
   Start();

@@ -243,6 +243,7 @@ void Engine::AddHost(HostSetup& setup, std::unique_ptr<Adapter> adapter,
   entry->cores = setup.cores;
   entry->memory_gb = setup.memory_gb;
   entry->gpus = GpuPool(setup.gpus, setup.gpu_naming);
+  entry->spans_nodes = setup.spans_nodes;
   entry->prefetch = std::max(0, setup.prefetch);
   entry->prefetch_window = std::max(0.0, setup.prefetch_window);
   HostSet::LearnCapacity(*entry);

@@ -209,6 +209,9 @@ struct HostSetup {
   // Who names a job's devices: the master (declared or found ones), the
   // batch queue (job mode), or the pilots (their allocations', learned).
   GpuNaming gpu_naming = GpuNaming::kPool;
+  // Runs a job over several nodes (a batch queue in job mode allocates
+  // them): where an @MPI operation of more than one node may go.
+  bool spans_nodes = false;
   // Jobs sent beyond the host's free slots, queued there to hide the round
   // trip (runtime/sched/prefetch.h); 0: none.
   int prefetch = 0;

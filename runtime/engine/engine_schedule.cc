@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <cstdlib>
 #include <map>
 
 #include "runtime/base/joined.h"
@@ -25,6 +26,11 @@ void SetWhatRuns(const gs_operation& runs, const Need& need,
   spec->operation = runs.name;
   spec->cores = need.cores;
   spec->memory_gb = need.memory_gb;
+  spec->nodes = std::max(0, runs.nodes);
+  // An MPI job's cores are its ranks': each runs one OpenMP thread unless
+  // the user chose (not the k threads of a k-core job, on any host).
+  if (spec->nodes > 0 && std::getenv("OMP_NUM_THREADS") == nullptr)
+    spec->env.push_back("OMP_NUM_THREADS=1");
   if (auto it = timeouts.find(spec->operation); it != timeouts.end()) {
     spec->timeout = it->second;
   } else if (runs.timeout > 0) {

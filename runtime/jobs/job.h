@@ -53,6 +53,10 @@ struct JobSpec {
   // devices, `env` names them; a batch host in job mode asks the queue for
   // this many instead.
   int gpus = 0;
+  // An MPI job (@MPI): the nodes it spans, cores / nodes ranks on each; a
+  // batch host in job mode asks the queue for that shape (--nodes,
+  // --ntasks-per-node). 0: not an MPI job.
+  int nodes = 0;
 };
 
 // Resource use of a finished worker.

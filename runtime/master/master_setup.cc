@@ -105,6 +105,7 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     } else if (host.adapters.front() == AdapterKind::kLocal) {
       setup.gpus = VisibleGpusOfThisMachine();
     }
+    setup.spans_nodes = batch && host.batch.mode == BatchMode::kJob;
     setup.prefetch = host.PrefetchDepth();
     setup.prefetch_window = host.PrefetchWindow();
     setup.fallbacks.assign(makers.begin() + 1, makers.end());

@@ -9,9 +9,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string_view>
 #include <vector>
 
@@ -71,7 +74,9 @@ std::string LastLines(std::string_view text) {
     if (nl == std::string_view::npos) nl = text.size();
     std::string_view line = text.substr(start, nl - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!line.empty()) lines.push_back(line);
+    // Rules of dashes (mpirun boxes its reports in them) say nothing.
+    if (line.find_first_not_of('-') != std::string_view::npos)
+      lines.push_back(line);
     start = nl + 1;
   }
   std::string out;
@@ -170,6 +175,33 @@ std::string Describe(int status) {
 
 }  // namespace
 
+std::string MpiFailureReport(std::string_view text) {
+  auto lower = [](std::string_view line) {
+    std::string out(line);
+    for (char& c : out) c = static_cast<char>(std::tolower(c));
+    return out;
+  };
+  size_t end = text.size();
+  while (end > 0) {
+    size_t start = text.rfind('\n', end - 1);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    std::string_view line = text.substr(start, end - start);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
+      line.remove_suffix(1);
+    const std::string l = lower(line);
+    const bool names_rank = l.find("rank") != std::string::npos ||
+                            l.find(": task ") != std::string::npos;
+    const bool says_end = l.find("signal") != std::string::npos ||
+                          l.find("exit") != std::string::npos ||
+                          l.find("abort") != std::string::npos ||
+                          l.find("killed") != std::string::npos ||
+                          l.find("termination") != std::string::npos;
+    if (names_rank && says_end) return std::string(line);
+    end = start == 0 ? 0 : start - 1;
+  }
+  return "";
+}
+
 std::string BinaryArgText(const gs_param_desc& param, const gs_arg& arg) {
   switch (param.type) {
     case GS_TYPE_FILE:
@@ -205,15 +237,56 @@ std::vector<std::string> BinaryArgv(const gs_binary& b, const gs_operation& op,
   return argv;
 }
 
+MpiSite MpiSite::FromEnvironment() {
+  MpiSite site;
+  site.in_slurm_job = std::getenv("SLURM_JOB_ID") != nullptr;
+  if (const char* tasks = std::getenv("SLURM_NTASKS")) {
+    site.slurm_tasks = std::atoi(tasks);
+  }
+  return site;
+}
+
+std::vector<std::string> MpiArgv(const gs_binary& b,
+                                 std::vector<std::string> program_argv,
+                                 const MpiSite& site) {
+  const std::string runner = b.mpi_runner ? b.mpi_runner : "mpirun";
+  const std::string n = std::to_string(std::max(1, b.mpi_processes));
+  const std::string per_node = std::to_string(
+      b.mpi_per_node > 0 ? b.mpi_per_node : std::max(1, b.mpi_processes));
+  std::vector<std::string> argv = {runner};
+  if (runner == "srun") {
+    argv.insert(argv.end(), {"--ntasks=" + n, "--ntasks-per-node=" + per_node,
+                             "--kill-on-bad-exit=1"});
+  } else if (runner == "mpirun") {
+    argv.insert(argv.end(), {"-n", n, "--bind-to", "none"});
+    if (site.in_slurm_job && site.slurm_tasks >= std::max(1, b.mpi_processes)) {
+      argv.insert(argv.end(), {"--map-by", "ppr:" + per_node + ":node"});
+    } else {
+      argv.insert(argv.end(), {"--host", "localhost:" + n});
+      if (site.in_slurm_job)
+        argv.insert(argv.end(), {"--mca", "ras", "^slurm"});
+    }
+  } else {
+    argv.insert(argv.end(), {"-n", n});
+  }
+  argv.insert(argv.end(), std::make_move_iterator(program_argv.begin()),
+              std::make_move_iterator(program_argv.end()));
+  return argv;
+}
+
 Status RunBinary(const gs_binary& b, const gs_operation& op,
                  const gs_arg* args) {
   std::vector<std::string> words = BinaryArgv(b, op, args);
+  if (b.mpi_processes > 0) {
+    words = MpiArgv(b, std::move(words), MpiSite::FromEnvironment());
+  }
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   auto shown = ShellCommandLine(words);
   const std::string what =
-      "program " + (shown.ok() ? *shown : std::string(b.program));
+      std::string(b.mpi_processes > 0 ? "MPI job " : "program ") +
+      (shown.ok() ? *shown : std::string(b.program));
 
   // Where the job's standard error stands now: what the program adds to it
   // goes into a failure's message.
@@ -236,9 +309,12 @@ Status RunBinary(const gs_binary& b, const gs_operation& op,
     std::string message = std::string(kStage[child.stage & 3]) + " " + what +
                           ": " + std::strerror(child.err);
     if (child.stage == 0 && child.err == ENOENT) {
-      message +=
-          "; install it on the host (or in its setup's PATH), or give its "
-          "full path in @Binary(binary=...)";
+      message += b.mpi_processes > 0
+                     ? "; install the MPI runner on the host (Debian: "
+                       "openmpi-bin; or load its module in the host's "
+                       "setup), or name another in @MPI(runner=...)"
+                     : "; install it on the host (or in its setup's PATH), or "
+                       "give its full path in @Binary(binary=...)";
     }
     return Status::FailedPrecondition(message);
   }
@@ -262,6 +338,10 @@ Status RunBinary(const gs_binary& b, const gs_operation& op,
       codes += (i ? "," : "") + std::to_string(b.success[i]);
     }
     message += " (success: " + codes + ")";
+  }
+  if (b.mpi_processes > 0) {
+    const std::string report = MpiFailureReport(tail);
+    if (!report.empty()) message += ": " + report;
   }
   std::string last = LastLines(tail);
   if (!last.empty()) message += "; its standard error ended with:" + last;

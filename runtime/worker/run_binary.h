@@ -8,6 +8,7 @@
 #define GSRT_RUNTIME_WORKER_RUN_BINARY_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gs/gs_abi.h"
@@ -24,6 +25,36 @@ std::string BinaryArgText(const gs_param_desc& param, const gs_arg& arg);
 // each `{name}` replaced by that parameter's value.
 std::vector<std::string> BinaryArgv(const gs_binary& binary,
                                     const gs_operation& op, const gs_arg* args);
+
+// Where an @MPI program runs: in the allocation of the batch job gsrt
+// submitted for it (--nodes, --ntasks-per-node: SLURM_NTASKS covers its
+// ranks), or on one host (which may itself be a pilot's or an allocation
+// node's Slurm job of one task).
+struct MpiSite {
+  bool in_slurm_job = false;  // SLURM_JOB_ID set
+  int slurm_tasks = 0;        // SLURM_NTASKS
+  static MpiSite FromEnvironment();
+};
+
+// The argv that starts `program_argv` (BinaryArgv's) as the @MPI job of
+// `binary`: the runner with its rank count and layout, then the program.
+//   mpirun (Open MPI): -n N --bind-to none, then in its own allocation
+//     --map-by ppr:P:node (it reads the allocation's nodes), else --host
+//     localhost:N (the N cores gsrt holds there are its slots) and, in
+//     another Slurm job, --mca ras ^slurm (not that job's one task);
+//   srun: --ntasks=N --ntasks-per-node=P --kill-on-bad-exit=1 (a step of
+//     the job's allocation);
+//   anything else (mpiexec): -n N.
+std::vector<std::string> MpiArgv(const gs_binary& binary,
+                                 std::vector<std::string> program_argv,
+                                 const MpiSite& site);
+
+// The runner's line that says which rank failed and how, the last one in
+// `text` (an MPI job's standard error): Open MPI's "mpirun noticed that
+// process rank 1 ... exited on signal 6 (Aborted).", srun's "srun: error:
+// n1: task 1: Aborted", MPICH's "BAD TERMINATION ... RANK 1"; "" if none.
+// A failed MPI job's message puts it first: the ranks' backtraces bury it.
+std::string MpiFailureReport(std::string_view text);
 
 // Runs it and waits. Ok when it exited with a success status; else the
 // program, how it ended and its last lines of standard error.

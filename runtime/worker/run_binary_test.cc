@@ -195,6 +195,60 @@ TEST(RunBinaryTest, AMissingProgramOrInputSaysWhatToDo) {
   EXPECT_THAT(in.message(), HasSubstr("cannot open stdin for program sh"));
 }
 
+TEST(RunBinaryTest, AnMpiJobStartsItsRanksWithItsRunner) {
+  gs_binary b = {"parts", nullptr, 0, -1, -1, -1, kZero, 1};
+  b.mpi_runner = "mpirun";
+  b.mpi_processes = 4;
+  b.mpi_per_node = 2;
+  const std::vector<std::string> program = {"parts", "out file"};
+  // On one host: its N cores are the slots.
+  EXPECT_THAT(MpiArgv(b, program, MpiSite{}),
+              ElementsAre("mpirun", "-n", "4", "--bind-to", "none", "--host",
+                          "localhost:4", "parts", "out file"));
+  // In the batch job gsrt submitted for it: the allocation's nodes.
+  EXPECT_THAT(MpiArgv(b, program, MpiSite{true, 4}),
+              ElementsAre("mpirun", "-n", "4", "--bind-to", "none", "--map-by",
+                          "ppr:2:node", "parts", "out file"));
+  // In a pilot's job of one task: this node only, not that allocation.
+  EXPECT_THAT(MpiArgv(b, program, MpiSite{true, 1}),
+              ElementsAre("mpirun", "-n", "4", "--bind-to", "none", "--host",
+                          "localhost:4", "--mca", "ras", "^slurm", "parts",
+                          "out file"));
+  b.mpi_runner = "srun";
+  EXPECT_THAT(MpiArgv(b, program, MpiSite{true, 4}),
+              ElementsAre("srun", "--ntasks=4", "--ntasks-per-node=2",
+                          "--kill-on-bad-exit=1", "parts", "out file"));
+  b.mpi_runner = "mpiexec";
+  EXPECT_THAT(MpiArgv(b, program, MpiSite{}),
+              ElementsAre("mpiexec", "-n", "4", "parts", "out file"));
+}
+
+TEST(RunBinaryTest, TheRunnersReportOfTheFailedRankIsFound) {
+  EXPECT_EQ(MpiFailureReport(
+                "[vm:1] *** End of error message ***\n"
+                "--------------\n"
+                "mpirun noticed that process rank 1 with PID 0 on node vm "
+                "exited on signal 6 (Aborted).\n"
+                "--------------\n"),
+            "mpirun noticed that process rank 1 with PID 0 on node vm exited "
+            "on signal 6 (Aborted).");
+  EXPECT_EQ(MpiFailureReport("srun: error: n1: task 1: Aborted\nmore\n"),
+            "srun: error: n1: task 1: Aborted");
+  EXPECT_EQ(MpiFailureReport("rank 0 of 4\nall fine\n"), "");
+}
+
+TEST(RunBinaryTest, AMissingRunnerSaysWhatToInstall) {
+  TempDir dir;
+  Call call(dir);
+  gs_binary b = {"true", nullptr, 0, -1, -1, -1, kZero, 1};
+  b.mpi_runner = "gsrt-no-such-mpirun";
+  b.mpi_processes = 2;
+  Status s = RunBinary(b, kOp, call.args);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("cannot run MPI job gsrt-no-such-mpirun"));
+  EXPECT_THAT(s.message(), HasSubstr("install the MPI runner on the host"));
+}
+
 TEST(RunBinaryTest, TheCApiWritesTheMessage) {
   TempDir dir;
   Call call(dir);

@@ -55,6 +55,9 @@ typedef struct gs_operation {
    * frees with free(); 0 for a single value (or void). */
   int return_array_length;
   int gpus; /* @Constraints(GPUs=k): devices a job holds, its own */
+  /* @MPI: the nodes a job spans, computing_units cores (ranks) on each;
+   * 0: not an MPI job. */
+  int nodes;
 } gs_operation;
 
 /* One argument of a call. `in` File/string: `str`; `in` scalars: the matching
@@ -104,6 +107,12 @@ typedef struct {
   int stderr_param;
   const int* success;
   int num_success;
+  /* `@MPI`: the program runs as one MPI job of mpi_processes ranks,
+   * mpi_per_node on each node, started by mpi_runner ("mpirun", "srun",
+   * "mpiexec"); NULL and 0 for a plain program. */
+  const char* mpi_runner;
+  int mpi_processes;
+  int mpi_per_node;
 } gs_binary;
 
 /* Worker side: runs `binary` for a call of `op` with `args` in the job's

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# MPI programs as operations (@MPI, issue 30), whole runs of tests/mpi with
+# Debian's Open MPI and a program this script builds with mpicc:
+#   mpi_test.sh SRC MPI_APP MODE [NODES_DIR]
+# (MPI_APP-sequential, beside MPI_APP, is the sequential build.)
+# MODE:
+#   local  two 4-rank jobs at once on the local host of 6 slots: together
+#          they need more cores than it has, so one waits for the other
+#          (never half of each); each rank's part merged by rank 0 equals
+#          the sequential build's.
+#   nodes  the same, 2 ranks on each of 2 nodes, on the many-node Slurm bed
+#          (NODES_DIR; tests/testbed/slurm_nodes.sh): a slurm host in job
+#          mode submits each as one batch job of --nodes=2; the ranks ran
+#          on two nodes; 8 cores asked of 6.
+#   crash  rank 1 aborts: the run fails naming the operation, the MPI job
+#          and Open MPI's report of the rank that failed.
+set -euo pipefail
+src=$1 app=$2 mode=$3 nodes_dir=${4:-}
+work=$(mktemp -d)
+cleanup() {
+  if [ "$mode" = nodes ]; then
+    scancel --quiet --partition=debug 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
+
+command -v mpicc > /dev/null ||
+  fail "mpicc is not installed (Debian: libopenmpi-dev openmpi-bin; scripts/install-deps.sh installs them)"
+mkdir "$work/bin" "$work/run" "$work/seq"
+mpicc -O2 -o "$work/bin/gsrt-mpi-parts" "$src/tests/mpi/mpi_parts.c"
+export PATH="$work/bin:$PATH"
+# Open MPI refuses to start as root unless told (the tests run as root).
+if [ "$(id -u)" = 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+
+if [ "$mode" = nodes ]; then
+  bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null
+  # shellcheck source=/dev/null
+  source "$nodes_dir/slurm.env"
+  printf 'runtime:\n  progress: always\nhosts:\n  - name: cluster\n    adapter: slurm\n    mode: job\n    slots: 8\n    shared_fs: true\n    workdir: %s/cluster\n' \
+    "$work" > "$work/gsrt.yaml"
+else
+  printf 'runtime:\n  progress: always\nhosts:\n  - name: here\n    adapter: local\n    slots: 6\n' > "$work/gsrt.yaml"
+fi
+status=0
+(cd "$work/run" && GSRT_CONFIG="$work/gsrt.yaml" timeout 300 "$app" "$mode") \
+  > "$work/out" 2> "$work/err" || status=$?
+
+if [ "$mode" = crash ]; then
+  [ "$status" != 0 ] || fail "a job whose rank aborted did not fail the run"
+  grep -q "crash" "$work/err" || fail "the message does not name the operation"
+  grep -q "MPI job mpirun -n 4" "$work/err" ||
+    fail "the message does not name the MPI job: $(cat "$work/err")"
+  grep -q "mpirun noticed that process rank 1 .* exited on signal 6 (Aborted)" "$work/err" ||
+    fail "the message does not say which rank failed and how: $(cat "$work/err")"
+  echo "OK: mpi crash"
+  exit 0
+fi
+[ "$status" = 0 ] || fail "master exited $status"
+(cd "$work/seq" && PATH="$work/bin:$PATH" "$app-sequential" "$mode") > /dev/null 2> "$work/seq.err" ||
+  fail "the sequential build failed: $(cat "$work/seq.err")"
+for f in a.txt b.txt; do
+  cmp -s "$work/run/$f" "$work/seq/$f" || fail "$f differs from the sequential build's"
+done
+expected=$(printf 'rank %d of 4\n' 0 1 2 3)
+[ "$(cat "$work/run/a.txt")" = "$expected" ] || fail "a.txt: $(cat "$work/run/a.txt")"
+if [ "$mode" = nodes ]; then
+  for f in a.hosts b.hosts; do
+    [ "$(grep -c . "$work/run/$f")" = 2 ] ||
+      fail "the ranks of $f did not run on two nodes: $(cat "$work/run/$f")"
+  done
+fi
+echo "OK: mpi $mode"
