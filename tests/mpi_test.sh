@@ -12,14 +12,24 @@
 #          (NODES_DIR; tests/testbed/slurm_nodes.sh): a slurm host in job
 #          mode submits each as one batch job of --nodes=2; the ranks ran
 #          on two nodes; 8 cores asked of 6.
+#   node-lost  one 4-rank job over 2 nodes of the bed that takes 10 s: once
+#          it runs, one of its nodes is killed (its slurmd and every
+#          process in it); the job runs again on the nodes left and the
+#          run ends with the sequential build's file. The bed is started
+#          again after.
 #   crash  rank 1 aborts: the run fails naming the operation, the MPI job
 #          and Open MPI's report of the rank that failed.
 set -euo pipefail
 src=$1 app=$2 mode=$3 nodes_dir=${4:-}
 work=$(mktemp -d)
+pid=
 cleanup() {
-  if [ "$mode" = nodes ]; then
-    scancel --quiet --partition=debug 2>/dev/null || true
+  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
+  case $mode in
+    nodes|node-lost) scancel --quiet --partition=debug 2>/dev/null || true ;;
+  esac
+  if [ "$mode" = node-lost ]; then
+    bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null 2>&1 || true
   fi
   rm -rf "$work"
 }
@@ -36,7 +46,7 @@ if [ "$(id -u)" = 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
-if [ "$mode" = nodes ]; then
+if [ "$mode" = nodes ] || [ "$mode" = node-lost ]; then
   bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null
   # shellcheck source=/dev/null
   source "$nodes_dir/slurm.env"
@@ -47,7 +57,23 @@ else
 fi
 status=0
 (cd "$work/run" && GSRT_CONFIG="$work/gsrt.yaml" timeout 300 "$app" "$mode") \
-  > "$work/out" 2> "$work/err" || status=$?
+  > "$work/out" 2> "$work/err" &
+pid=$!
+if [ "$mode" = node-lost ]; then
+  # The bed is this test's alone (RESOURCE_LOCK): the running job is ours.
+  deadline=$((SECONDS + 120))
+  nodes=
+  until [ -n "$nodes" ]; do
+    kill -0 "$pid" 2>/dev/null || fail "the run ended before its job ran"
+    ((SECONDS < deadline)) || fail "the MPI job did not start in time"
+    nodes=$(squeue -h -t running -o '%N')
+    [ -n "$nodes" ] || sleep 0.2
+  done
+  victim=$(scontrol show hostnames "$nodes" | head -n 1)
+  bash "$src/tests/testbed/slurm_nodes.sh" kill "$nodes_dir" "$victim" > /dev/null
+fi
+wait "$pid" || status=$?
+pid=
 
 if [ "$mode" = crash ]; then
   [ "$status" != 0 ] || fail "a job whose rank aborted did not fail the run"
@@ -60,9 +86,14 @@ if [ "$mode" = crash ]; then
   exit 0
 fi
 [ "$status" = 0 ] || fail "master exited $status"
-(cd "$work/seq" && PATH="$work/bin:$PATH" "$app-sequential" "$mode") > /dev/null 2> "$work/seq.err" ||
+# node-lost's a.txt is the other modes' (its ranks only wait longer).
+seq_mode=$mode
+[ "$mode" = node-lost ] && seq_mode=nodes
+(cd "$work/seq" && PATH="$work/bin:$PATH" "$app-sequential" "$seq_mode") > /dev/null 2> "$work/seq.err" ||
   fail "the sequential build failed: $(cat "$work/seq.err")"
-for f in a.txt b.txt; do
+files="a.txt b.txt"
+[ "$mode" = node-lost ] && files=a.txt
+for f in $files; do
   cmp -s "$work/run/$f" "$work/seq/$f" || fail "$f differs from the sequential build's"
 done
 expected=$(printf 'rank %d of 4\n' 0 1 2 3)
@@ -72,5 +103,11 @@ if [ "$mode" = nodes ]; then
     [ "$(grep -c . "$work/run/$f")" = 2 ] ||
       fail "the ranks of $f did not run on two nodes: $(cat "$work/run/$f")"
   done
+fi
+if [ "$mode" = node-lost ]; then
+  grep -qx "$victim" "$work/run/a.hosts" &&
+    fail "the job's result came from the run on the lost node $victim"
+  [ "$(grep -c . "$work/run/a.hosts")" = 2 ] ||
+    fail "the job that ran again was not over two nodes: $(cat "$work/run/a.hosts")"
 fi
 echo "OK: mpi $mode"

@@ -34,10 +34,11 @@ TEST(SlurmSystemTest, SubmitArgvCarriesTheKeys) {
   auto argv = slurm->SubmitArgv(c, Job(3), false);
   EXPECT_EQ(argv.front(), "sbatch");
   EXPECT_EQ(argv.back(), "/w/job.sh");
-  for (const char* want : {"--parsable", "--job-name=gsrt-h-1", "--array=0-2",
-                           "--output=/w/out.%a", "--partition=short",
-                           "--account=proj", "--qos=fast", "--time=1:30:00",
-                           "--cpus-per-task=2", "--mem=512", "--exclusive"}) {
+  for (const char* want :
+       {"--parsable", "--no-requeue", "--job-name=gsrt-h-1", "--array=0-2",
+        "--output=/w/out.%a", "--partition=short", "--account=proj",
+        "--qos=fast", "--time=1:30:00", "--cpus-per-task=2", "--mem=512",
+        "--exclusive"}) {
     EXPECT_THAT(argv, Contains(want));
   }
   EXPECT_THAT(slurm->SubmitArgv(c, Job(), true), Contains("--test-only"));

@@ -64,7 +64,10 @@ class SlurmSystem : public BatchSystem {
   std::vector<std::string> SubmitArgv(const BatchConfig& c,
                                       const BatchSubmission& job,
                                       bool test_only) const override {
-    std::vector<std::string> argv = {"sbatch", "--parsable",
+    // --no-requeue: a job whose node fails ends (NODE_FAIL), and gsrt
+    // runs its task again at once as the host's failure; Slurm would hold
+    // a requeued job back for minutes.
+    std::vector<std::string> argv = {"sbatch", "--parsable", "--no-requeue",
                                      "--job-name=" + job.name};
     if (test_only) argv.push_back("--test-only");
     if (job.array > 0) {

@@ -2,6 +2,7 @@
 //   mpi local   two 4-rank jobs at once on one host
 //   mpi nodes   two 4-rank jobs at once, 2 ranks on each of 2 nodes
 //   mpi crash   a job whose rank 1 aborts
+//   mpi node-lost  one 4-rank job over 2 nodes that takes 10 s
 // The host files are compared apart: where ranks run is not the program's
 // result.
 #include "mpi.h"
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
   if (GS_On() != 0) return 1;
   if (std::strcmp(mode, "crash") == 0) {
     crash("crash.txt", "crash.hosts");
+  } else if (std::strcmp(mode, "node-lost") == 0) {
+    parts_slowly("a.txt", "a.hosts");
   } else if (std::strcmp(mode, "nodes") == 0) {
     parts_on_nodes("a.txt", "a.hosts");
     parts_on_nodes("b.txt", "b.hosts");

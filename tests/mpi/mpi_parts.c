@@ -1,10 +1,11 @@
 /* A small MPI program for the @MPI tests (tests/mpi_test.sh builds it with
  * mpicc):
- *   gsrt-mpi-parts MERGED HOSTS [crash]
+ *   gsrt-mpi-parts MERGED HOSTS [crash|slow]
  * Each rank writes MERGED.part.R ("rank R of N"); after a barrier rank 0
  * merges the parts in rank order into MERGED, removes them, and writes
  * the host names the ranks ran on, one per line, sorted and unique, to
- * HOSTS. With `crash`, rank 1 says so on stderr and aborts. */
+ * HOSTS. With `crash`, rank 1 says so on stderr and aborts; with `slow`,
+ * every rank waits 10 s before the barrier (a node can be lost meanwhile). */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
     perror(part);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  if (argc > 3 && strcmp(argv[3], "slow") == 0) sleep(10);
   char host[kName] = {0};
   gethostname(host, sizeof host - 1);
   char* hosts = rank == 0 ? calloc((size_t)size, kName) : NULL;
