@@ -1,20 +1,16 @@
-// `@Binary(...)`: an operation that runs an existing program (COMPSs's
-// @Binary). Keys, with COMPSs's spelling first:
+// `@Binary(...)` and `@MPI(...)`: operations that run an existing program,
+// plainly or as one MPI job (COMPSs's annotations). @Binary's keys:
 //   binary="PROGRAM"        the program (searched in PATH without a '/')
 //   args="WORDS"            its arguments: words split at blanks, '...' or
-//                           \"...\" keeping blanks in one word, a backslash
-//                           (outside '...') keeping the next character,
-//                           {name} the value of parameter `name` (one word,
-//                           whatever it holds); default: every parameter in
-//                           order but the streams
+//                           \"...\" keeping blanks, a backslash (outside
+//                           '...') keeping the next character, {name} the
+//                           value of parameter `name` (one word); default:
+//                           every parameter in order but the streams
 //   stdin=NAME              an `in File` read as standard input
 //   stdout=NAME, stderr=NAME  an `out File` (or `inout`: appended to)
 //   success="0,1"           exit statuses that succeed (default 0)
 //   failByExitValue=false   any exit status succeeds
 // Every value is one argv word however it is spelt: no shell sees it.
-//
-// `@MPI(...)` (COMPSs's @MPI) takes the same keys and runner=, processes=,
-// processesPerNode=: the program runs as one MPI job of that many ranks.
 #ifndef GSRT_STUBGEN_IDL_BINARY_H_
 #define GSRT_STUBGEN_IDL_BINARY_H_
 

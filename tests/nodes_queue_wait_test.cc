@@ -7,7 +7,6 @@
 
 #include <boost/asio/io_context.hpp>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -18,25 +17,13 @@
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"
 #include "tests/support/run_until.h"
+#include "tests/support/shell_command.h"
 #include "tests/support/temp_dir.h"
 
 namespace gs {
 namespace {
 
-// The output of a command run here (the test's own look at the queue),
-// without its trailing newline.
-std::string Shell(const std::string& command) {
-  std::string out;
-  if (FILE* p = ::popen(command.c_str(), "r")) {
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    ::pclose(p);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
-    out.pop_back();
-  return out;
-}
+using ::gs::testing::ShellOutput;
 
 class NodesQueueWaitTest : public ::testing::Test {
  protected:
@@ -45,15 +32,15 @@ class NodesQueueWaitTest : public ::testing::Test {
   void SetUp() override {
     const std::string dir = GSRT_SLURM_NODES_DIR;
     // Started by ctest's fixture; alone, the test starts it (idempotent).
-    const std::string out =
-        Shell("bash " GSRT_SOURCE_DIR "/tests/testbed/slurm_nodes.sh start " +
-              dir + " 3 2>&1; echo rc=$?");
-    ASSERT_NE(out.find("rc=0"), std::string::npos) << out;
+    const auto [status, out] = ::gs::testing::Shell(
+        "bash " GSRT_SOURCE_DIR "/tests/testbed/slurm_nodes.sh start " + dir +
+        " 3");
+    ASSERT_EQ(status, 0) << out;
     ::setenv("SLURM_CONF", (dir + "/etc/slurm.conf").c_str(), 1);
   }
 
   void TearDown() override {
-    Shell("scancel --quiet --name=" + hold_name_ + " 2>&1");
+    ShellOutput("scancel --quiet --name=" + hold_name_);
   }
 
   BatchAdapterOptions Options() {
@@ -75,12 +62,12 @@ class NodesQueueWaitTest : public ::testing::Test {
   // id once it runs ("" if it never did).
   std::string HoldTheQueue() {
     const std::string id =
-        Shell("sbatch --parsable --job-name=" + hold_name_ +
-              " --nodes=3 --exclusive --time=10 --output=/dev/null "
-              "--wrap 'sleep 600' 2>&1");
+        ShellOutput("sbatch --parsable --job-name=" + hold_name_ +
+                    " --nodes=3 --exclusive --time=10 --output=/dev/null "
+                    "--wrap 'sleep 600'");
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (Shell("squeue -h -j " + id + " -o %T 2>&1") != "RUNNING") {
+    while (ShellOutput("squeue -h -j " + id + " -o %T") != "RUNNING") {
       if (std::chrono::steady_clock::now() > deadline) {
         ADD_FAILURE() << "the job holding the queue did not start: " << id;
         return "";
@@ -93,7 +80,7 @@ class NodesQueueWaitTest : public ::testing::Test {
   // What `squeue --start` says of batch job `id`: its start in seconds
   // since the epoch, or nullopt for N/A.
   static std::optional<Seconds> SlurmStart(const std::string& id) {
-    return ParseSlurmTime(Shell("squeue -h --start -j " + id + " -o %S"));
+    return ParseSlurmTime(ShellOutput("squeue -h --start -j " + id + " -o %S"));
   }
 
   TempDir dir_;

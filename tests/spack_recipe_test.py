@@ -32,6 +32,7 @@ CMAKE_TO_SPACK = {
     "GTest": "googletest",
     "benchmark": "benchmark",
     "help2man": "help2man",
+    "MPI": "mpi",
 }
 # The CMake option that guards a dependency -> the recipe's variant.
 OPTION_TO_VARIANT = {

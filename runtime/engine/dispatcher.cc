@@ -80,7 +80,8 @@ Status Dispatcher::Admit(OpId op) {
     std::vector<std::string> names;
     bool any = false;
     for (HostId h = 0; h < hosts_.size(); ++h) {
-      spanning[h] = hosts_[h]->spans_nodes && need.Allows(h);
+      spanning[h] =
+          h < spans_nodes_.size() && spans_nodes_[h] && need.Allows(h);
       any = any || spanning[h];
       names.push_back(hosts_[h]->name);
     }

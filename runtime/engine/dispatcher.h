@@ -93,6 +93,9 @@ class Dispatcher {
   void KeepTo(std::map<std::string, KeptTo> masks) {
     kept_to_ = std::move(masks);
   }
+  // The hosts that run a job over several nodes (HostSetup::spans_nodes),
+  // by HostId; before the first Admit.
+  void SpanNodesOn(HostMask hosts) { spans_nodes_ = std::move(hosts); }
   // Whether any host can hold a job of `op` (checked once per operation);
   // else why not, naming the operation, its needs and every host.
   Status Admit(OpId op);
@@ -176,7 +179,9 @@ class Dispatcher {
   // addresses are in the scheduler's needs).
   std::vector<Status> admitted_;
   std::map<std::string, KeptTo> kept_to_;
-  // By OpId: the hosts an MPI operation over several nodes may run on.
+  // SpanNodesOn's; and by OpId, the hosts an MPI operation over several
+  // nodes may run on (their addresses are in the scheduler's needs).
+  HostMask spans_nodes_;
   std::map<OpId, HostMask> spanning_;
   // Some admitted operation asks for GPUs: until then the rounds leave the
   // hosts' devices out (LeaveGpusOut: the board then tracks none, and MCT

@@ -193,8 +193,8 @@ TEST_F(DispatcherTest, AKeptOperationNoHostCarriesIsRefusedNamingThem) {
 TEST_F(DispatcherTest, AnMpiJobOverNodesGoesWholeToAHostThatSpansNodes) {
   AddHost("local", 8);
   AddHost("cluster", 6);
-  hosts_[1]->spans_nodes = true;
   Start();
+  dispatcher_->SpanNodesOn({false, true});
   gs_operation mpi = Operation("mpi", 2);
   mpi.nodes = 2;
   gs_operation work = Operation("work");

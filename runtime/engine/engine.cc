@@ -144,9 +144,13 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
     dispatcher_.StartPredicting(&loop_.clock(), options_.hooks.exec_oracle,
                                 names);
     std::vector<HostLabels> labels;
-    for (const HostSetup& setup : hosts)
+    HostMask spanning;
+    for (const HostSetup& setup : hosts) {
       labels.push_back({setup.name, setup.labels});
+      spanning.push_back(setup.spans_nodes);
+    }
     dispatcher_.KeepTo(PlacementMasks(options_.operations.placement, labels));
+    dispatcher_.SpanNodesOn(std::move(spanning));
   }
   std::future<CodeIdentity> identity;
   if (options_.code_identity_of) {
@@ -243,7 +247,6 @@ void Engine::AddHost(HostSetup& setup, std::unique_ptr<Adapter> adapter,
   entry->cores = setup.cores;
   entry->memory_gb = setup.memory_gb;
   entry->gpus = GpuPool(setup.gpus, setup.gpu_naming);
-  entry->spans_nodes = setup.spans_nodes;
   entry->prefetch = std::max(0, setup.prefetch);
   entry->prefetch_window = std::max(0.0, setup.prefetch_window);
   HostSet::LearnCapacity(*entry);

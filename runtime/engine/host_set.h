@@ -42,7 +42,6 @@ struct HostEntry {
   int cores = 1;
   double memory_gb = 0;
   GpuPool gpus;
-  bool spans_nodes = false;  // HostSetup::spans_nodes
   // Jobs queued there beyond its slots (runtime/sched/prefetch.h), at
   // least; more when its jobs are short (prefetch_window).
   int prefetch = 0;

@@ -28,21 +28,9 @@
 
 #include "adapters/ssh/ssh_target.h"
 #include "runtime/base/shell_quote.h"
+#include "tests/support/shell_command.h"
 
 namespace gs::testing {
-
-// Runs `command` with sh, stdout and stderr together; {exit status, output}.
-inline std::pair<int, std::string> Shell(const std::string& command) {
-  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return {-1, "popen failed"};
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    out.append(buf.data(), n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 // The pids of every process below `pid` (session sshds, shells, commands).
 inline std::vector<pid_t> Descendants(pid_t pid) {

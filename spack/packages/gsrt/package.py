@@ -49,6 +49,7 @@ class Gsrt(CMakePackage):
     depends_on("glpk", when="+simulator")
     depends_on("googletest", when="+tests")
     depends_on("benchmark", when="+bench")
+    depends_on("mpi", when="+bench")  # mpi_bench: an @MPI job vs mpirun
 
     def cmake_args(self):
         return [
