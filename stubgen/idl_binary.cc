@@ -266,7 +266,7 @@ bool ParseBinaryAnnotation(const std::string& text, BinarySpec* spec,
 
 bool ApplyMpiShape(Operation* op, std::string* error) {
   if (!op->binary || !op->binary->mpi) return true;
-  const BinarySpec::Mpi& mpi = *op->binary->mpi;
+  const MpiSpec& mpi = *op->binary->mpi;
   if (op->computing_units > 0) {
     *error = "@MPI on '" + op->name +
              "': its processes are its cores; remove ComputingUnits from "

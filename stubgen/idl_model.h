@@ -25,6 +25,14 @@ struct Param {
   bool IsArray() const { return array_length > 0 || !length_param.empty(); }
 };
 
+// `@MPI(...)`: `processes` ranks, `per_node` on each node (0: all on
+// one), started by `runner`.
+struct MpiSpec {
+  std::string runner = "mpirun";
+  int processes = 1;
+  int per_node = 0;
+};
+
 // `@Binary(binary="sort", args="-k {key} {input}", stdout=sorted)`: the
 // operation runs a program instead of a function (stubgen/idl_binary.h).
 struct BinarySpec {
@@ -38,14 +46,8 @@ struct BinarySpec {
   std::string stdin_param, stdout_param, stderr_param;
   // Exit statuses that succeed; empty: any (failByExitValue=false).
   std::vector<int> success = {0};
-  // `@MPI(...)`: the program runs as an MPI job of `processes` ranks,
-  // `per_node` on each node (0: all on one), started by `runner`.
-  struct Mpi {
-    std::string runner = "mpirun";
-    int processes = 1;
-    int per_node = 0;
-  };
-  std::optional<Mpi> mpi;
+  // `@MPI(...)`: the program runs as one MPI job.
+  std::optional<MpiSpec> mpi;
 };
 
 struct Operation {

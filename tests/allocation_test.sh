@@ -14,6 +14,11 @@
 #              again for the tests after it.
 #   outside    the same program started outside an allocation stops at
 #              GS_On saying to start it inside one.
+#   gpus       SCRATCH is tests/gpus here: under `salloc -N 2 --gres=gpu:2`
+#              (each bed node has two stand-in GPUs) each node's agent finds
+#              the two its srun step holds (--detect-gpus); 2-GPU jobs get
+#              both, 1-GPU jobs one, CPU jobs none, on both nodes, and no
+#              gsrt.yaml names a GPU.
 #   outoftree  gsrt installed from BUILD_DIR into a prefix, the ledger
 #              application (tests/outoftree/ledger) built outside the tree
 #              against it and run under `salloc -N 3`: its files and output
@@ -49,7 +54,7 @@ mkdir "$work/run" "$work/seq"
 args=(30 20000)
 # Long enough tasks that the node dies in the middle of the run.
 [ "$mode" = node-lost ] && args=(30 400000)
-(cd "$work/seq" && "$scratch-sequential" "${args[@]}") > /dev/null
+[ "$mode" = gpus ] || (cd "$work/seq" && "$scratch-sequential" "${args[@]}") > /dev/null
 
 if [ "$mode" = outside ]; then
   status=0
@@ -59,6 +64,31 @@ if [ "$mode" = outside ]; then
   grep -q "SLURM_JOB_ID or SLURM_JOB_NODELIST is not set: start the program inside one" "$work/err" ||
     fail "the message does not say what to do: $(cat "$work/err")"
   echo "OK: allocation outside"
+  exit 0
+fi
+
+if [ "$mode" = gpus ]; then
+  (cd "$work/run" && env -u CUDA_VISIBLE_DEVICES -u GSRT_GPUS PATH="$work/shim:$PATH" \
+    GSRT_CONFIG="$work/gsrt.yaml" timeout 300 "$salloc" -N 2 -c 2 --gres=gpu:2 \
+    "$scratch" 12 300) > "$work/out" 2> "$work/err" || fail "salloc + master exited $?"
+  ls "$work"/submitted-* > /dev/null 2>&1 && fail "gsrt submitted a batch job inside the allocation"
+  n=0
+  for log in "$work"/run/log*.txt; do
+    read -r kind index _ _ cuda gsrt _ < "$log"
+    case $kind in
+      pair) [ "$cuda" = 0,1 ] || fail "pair $index saw devices '$cuda'" ;;
+      one) [[ $cuda =~ ^[01]$ ]] || fail "one $index saw devices '$cuda'" ;;
+      cpu) [ "$cuda" = - ] || fail "cpu $index saw devices '$cuda'" ;;
+    esac
+    [ "$gsrt" = "$cuda" ] || fail "$kind $index: GSRT_GPUS '$gsrt' is not CUDA_VISIBLE_DEVICES '$cuda'"
+    n=$((n + 1))
+  done
+  [ "$n" = 12 ] || fail "$n of 12 tasks wrote their log"
+  for node in n1 n2; do
+    grep -qE "^gsrt: +[0-9]+ jobs on alloc-$node\$" "$work/err" ||
+      fail "no job ran on $node: $(grep 'jobs on' "$work/err")"
+  done
+  echo "OK: allocation gpus"
   exit 0
 fi
 

@@ -137,15 +137,13 @@ std::vector<std::string> AllocationAgentArgv(
     const AllocationNodeOptions& options) {
   const HostConfig& host = options.host;
   std::vector<std::string> agent = {
-      options.agent_program,
-      "--workdir",
-      options.work_dir,
-      "--slots",
-      std::to_string(std::max(1, host.slots)),
-      "--heartbeat",
-      std::to_string(options.heartbeat),
-      "--workers",
-      std::string(WorkerModeName(options.workers))};
+      options.agent_program, "--workdir", options.work_dir, "--slots",
+      std::to_string(std::max(1, host.slots)), "--heartbeat",
+      std::to_string(options.heartbeat), "--workers",
+      std::string(WorkerModeName(options.workers)),
+      // The node's GPUs of the allocation (srun gives a step all of the
+      // job's GRES on its node): found by the agent, named per job.
+      "--detect-gpus"};
   for (std::string& word : LauncherArgs(host.launcher)) {
     agent.push_back(std::move(word));
   }

@@ -95,13 +95,13 @@ TEST(AllocationTest, TheAgentStartsBySrunOnItsNode) {
   // A launcher is checked by a shell first (host_environment.h), which
   // then execs the agent with its arguments as they are.
   EXPECT_EQ(argv[13], "/bin/sh");
-  ASSERT_GE(argv.size(), 13u + 13u);
+  ASSERT_GE(argv.size(), 13u + 14u);
   EXPECT_THAT(
-      std::vector<std::string>(argv.end() - 13, argv.end()),
+      std::vector<std::string>(argv.end() - 14, argv.end()),
       ElementsAre("/opt/gsrt/bin/gsrt-agent", "--workdir", "/scratch/w d/n2",
                   "--slots", "4", "--heartbeat", "5.000000", "--workers",
-                  "persistent", "--launcher=bwrap", "--launcher=--dev-bind",
-                  "--launcher=/", "--launcher=/"));
+                  "persistent", "--detect-gpus", "--launcher=bwrap",
+                  "--launcher=--dev-bind", "--launcher=/", "--launcher=/"));
 }
 
 }  // namespace

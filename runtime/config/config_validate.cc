@@ -350,8 +350,9 @@ void ValidateHost(const HostConfig& h, size_t index, const Config& config,
     }
     if (h.gpus && !h.gpus->empty()) {
       problems.Add(path + ".gpus",
-                   "is not honoured with 'mode: allocation' yet; leave it "
-                   "out");
+                   "does not apply with 'mode: allocation': each node's agent "
+                   "offers the GPUs the allocation holds there (salloc "
+                   "--gres=gpu:k); leave it out");
     }
   }
   const BatchConfig& b = h.batch;

@@ -136,7 +136,7 @@ TEST(ConfigValidateTest, AllocationMode) {
                         "hosts: PBS has no srun"));
   EXPECT_THAT(LoadError("hosts:\n  - name: a\n    adapter: slurm\n"
                         "    mode: allocation\n    gpus: 2\n"),
-              HasSubstr("key 'gpus': is not honoured with 'mode: allocation'"));
+              HasSubstr("key 'gpus': does not apply with 'mode: allocation'"));
   EXPECT_THAT(LoadError("hosts:\n  - name: a\n    adapter: slurm\n"
                         "    mode: allocation\n    pilots: 2\n"),
               HasSubstr("key 'pilots': applies only with 'mode: pilot'"));

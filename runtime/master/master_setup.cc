@@ -95,7 +95,8 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
     const bool batch = host.adapters.front() == AdapterKind::kSlurm ||
                        host.adapters.front() == AdapterKind::kPbs;
     const bool ssh = host.adapters.front() == AdapterKind::kSsh;
-    if ((batch && host.batch.mode == BatchMode::kPilot) ||
+    if ((batch && (host.batch.mode == BatchMode::kPilot ||
+                   host.batch.mode == BatchMode::kAllocation)) ||
         (ssh && !host.gpus)) {
       // What their allocations or machines show, told by their agents.
       setup.gpu_naming = GpuNaming::kAgents;

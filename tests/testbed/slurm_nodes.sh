@@ -51,11 +51,22 @@ EOF
     # The backfill planner every second (default 30 s): it estimates the
     # start of pending jobs, which squeue --start shows.
     conf_common "$dir" bf_interval=1
+    # Two stand-in GPUs on each node (this machine has none), as slurm.sh.
+    echo "GresTypes=gpu"
     for ((i = 1; i <= n; ++i)); do
-      echo "NodeName=n$i NodeAddr=10.201.$id.$((10 + i)) CPUs=2 RealMemory=1000 State=UNKNOWN"
+      echo "NodeName=n$i NodeAddr=10.201.$id.$((10 + i)) CPUs=2 RealMemory=1000 Gres=gpu:2 State=UNKNOWN"
     done
     echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
   } >"$dir/etc/slurm.conf"
+  mkdir -p "$dir/dev"
+  : >"$dir/etc/gres.conf"
+  for ((i = 1; i <= n; ++i)); do
+    local g
+    for g in 0 1; do  # /dev/zero's and /dev/full's numbers: nothing real
+      [[ -c $dir/dev/n$i-gpu$g ]] || mknod -m 0600 "$dir/dev/n$i-gpu$g" c 1 $((5 + g * 2))
+    done
+    printf 'NodeName=n%d Name=gpu File=%s/dev/n%d-gpu[0-1]\n' "$i" "$dir" "$i" >>"$dir/etc/gres.conf"
+  done
 }
 
 make_network() {  # make_network ID NODES
