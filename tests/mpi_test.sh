@@ -12,6 +12,9 @@
 #          (NODES_DIR; tests/testbed/slurm_nodes.sh): a slurm host in job
 #          mode submits each as one batch job of --nodes=2; the ranks ran
 #          on two nodes; 8 cores asked of 6.
+#   nodes-srun the same with runner="srun": the ranks are a step of the
+#          batch job (srun --ntasks=4 --ntasks-per-node=2), through Slurm's
+#          PMIx plugin (SLURM_MPI_TYPE=pmix, as a site's MpiDefault).
 #   node-lost  one 4-rank job over 2 nodes of the bed that takes 10 s: once
 #          it runs, one of its nodes is killed (its slurmd and every
 #          process in it); the job runs again on the nodes left and the
@@ -26,7 +29,7 @@ pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
   case $mode in
-    nodes|node-lost) scancel --quiet --partition=debug 2>/dev/null || true ;;
+    nodes*|node-lost) scancel --quiet --partition=debug 2>/dev/null || true ;;
   esac
   if [ "$mode" = node-lost ]; then
     bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null 2>&1 || true
@@ -46,7 +49,9 @@ if [ "$(id -u)" = 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
-if [ "$mode" = nodes ] || [ "$mode" = node-lost ]; then
+if [ "${mode%-srun}" = nodes ] || [ "$mode" = node-lost ]; then
+  # The site's MpiDefault for srun's steps.
+  [ "$mode" = nodes-srun ] && export SLURM_MPI_TYPE=pmix
   bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null
   # shellcheck source=/dev/null
   source "$nodes_dir/slurm.env"
@@ -86,9 +91,10 @@ if [ "$mode" = crash ]; then
   exit 0
 fi
 [ "$status" = 0 ] || fail "master exited $status"
-# node-lost's a.txt is the other modes' (its ranks only wait longer).
+# node-lost's and nodes-srun's files are nodes' (the ranks only wait
+# longer, or start otherwise).
 seq_mode=$mode
-[ "$mode" = node-lost ] && seq_mode=nodes
+[ "$mode" = node-lost ] || [ "$mode" = nodes-srun ] && seq_mode=nodes
 (cd "$work/seq" && PATH="$work/bin:$PATH" "$app-sequential" "$seq_mode") > /dev/null 2> "$work/seq.err" ||
   fail "the sequential build failed: $(cat "$work/seq.err")"
 files="a.txt b.txt"
@@ -98,7 +104,7 @@ for f in $files; do
 done
 expected=$(printf 'rank %d of 4\n' 0 1 2 3)
 [ "$(cat "$work/run/a.txt")" = "$expected" ] || fail "a.txt: $(cat "$work/run/a.txt")"
-if [ "$mode" = nodes ]; then
+if [ "${mode%-srun}" = nodes ]; then
   for f in a.hosts b.hosts; do
     [ "$(grep -c . "$work/run/$f")" = 2 ] ||
       fail "the ranks of $f did not run on two nodes: $(cat "$work/run/$f")"

@@ -3,6 +3,7 @@
 //   mpi nodes   two 4-rank jobs at once, 2 ranks on each of 2 nodes
 //   mpi crash   a job whose rank 1 aborts
 //   mpi node-lost  one 4-rank job over 2 nodes that takes 10 s
+//   mpi nodes-srun  as nodes, the ranks started by srun
 // The host files are compared apart: where ranks run is not the program's
 // result.
 #include "mpi.h"
@@ -18,6 +19,9 @@ int main(int argc, char** argv) {
     crash("crash.txt", "crash.hosts");
   } else if (std::strcmp(mode, "node-lost") == 0) {
     parts_slowly("a.txt", "a.hosts");
+  } else if (std::strcmp(mode, "nodes-srun") == 0) {
+    parts_by_srun("a.txt", "a.hosts");
+    parts_by_srun("b.txt", "b.hosts");
   } else if (std::strcmp(mode, "nodes") == 0) {
     parts_on_nodes("a.txt", "a.hosts");
     parts_on_nodes("b.txt", "b.hosts");

@@ -47,6 +47,10 @@ SlurmdPidFile=$dir/run/slurmd-%n.pid
 SlurmdLogFile=$dir/log/slurmd-%n.log
 # A node whose slurmd is gone is DOWN after this many seconds.
 SlurmdTimeout=10
+# Each node's own temporary directory: the nodes share this machine's
+# /tmp, where Slurm's PMIx plugin (srun --mpi=pmix) would make the same
+# directory on every node of a step.
+TmpFS=$dir/tmp/%n
 EOF
     # The backfill planner every second (default 30 s): it estimates the
     # start of pending jobs, which squeue --start shows.
@@ -61,6 +65,7 @@ EOF
   mkdir -p "$dir/dev"
   : >"$dir/etc/gres.conf"
   for ((i = 1; i <= n; ++i)); do
+    mkdir -p "$dir/tmp/n$i"
     local g
     for g in 0 1; do  # /dev/zero's and /dev/full's numbers: nothing real
       [[ -c $dir/dev/n$i-gpu$g ]] || mknod -m 0600 "$dir/dev/n$i-gpu$g" c 1 $((5 + g * 2))
