@@ -85,7 +85,11 @@ std::string FormatProbeResults(const std::vector<HostProbeResult>& results) {
       row.push_back(f.bandwidth > 0  ? FormatRate(f.bandwidth)
                     : r.shares_files ? "shared files"
                                      : kNone);
-      row.push_back(f.queue_wait >= 0 ? FormatDuration(f.queue_wait) : kNone);
+      row.push_back(f.queue_wait < 0 ? kNone
+                    : f.queue_wait_basis.empty()
+                        ? FormatDuration(f.queue_wait)
+                        : FormatDuration(f.queue_wait) + " (" +
+                              f.queue_wait_basis + ")");
     }
     table.Add(std::move(row));
     if (r.error.empty()) continue;

@@ -10,6 +10,7 @@
 
 #include "runtime/base/asio_clock.h"
 #include "runtime/deploy/deploy_format.h"
+#include "runtime/deploy/deploy_probe.h"
 #include "runtime/history/check_pace.h"
 #include "runtime/history/history.h"
 #include "runtime/history/history_test_util.h"
@@ -400,6 +401,20 @@ TEST_F(DeployRankTest, QueueWaitFromTheBatchSystemsEstimateWhileAhead) {
   // The listing says where each figure comes from.
   EXPECT_NE(FormatRankReport(report).find("queue_wait: slurm estimate"),
             std::string::npos);
+}
+
+TEST(DeployFormatTest, TheProbeTableSaysWhereAQueueWaitComesFrom) {
+  HostProbeResult r;
+  r.host = "cluster";
+  r.adapter = "slurm";
+  r.state = ProbeState::kAnswered;
+  HostProbe facts;
+  facts.queue_wait = 600;
+  facts.queue_wait_basis = "slurm estimate";
+  r.facts = facts;
+  const std::string table = FormatProbeResults({r});
+  EXPECT_NE(table.find("10.0 min (slurm estimate)"), std::string::npos)
+      << table;
 }
 
 }  // namespace
