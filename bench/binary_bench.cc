@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include "alternating_rounds.h"
 #include "bench_clock.h"
 #include "raw_spawn.h"
 #include "true_program.h"
@@ -49,26 +50,16 @@ int main(int argc, char** argv) {
       fs::temp_directory_path() / ("gsrt-bench-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   fs::current_path(dir);
-  double best_direct = 0, best_gsrt = 0;
-  double low = 1e300, high = 0;
-  for (int r = 0; r < rounds; ++r) {
-    const double direct = RawSpawnRate({"true"}, jobs, slots);
-    const double gsrt = GsrtRate(jobs);
-    std::printf("round %d: direct %.0f jobs/s, gsrt %.0f jobs/s (%.2f)\n",
-                r + 1, direct, gsrt, gsrt / direct);
-    std::fflush(stdout);
-    best_direct = std::max(best_direct, direct);
-    best_gsrt = std::max(best_gsrt, gsrt);
-    low = std::min(low, gsrt / direct);
-    high = std::max(high, gsrt / direct);
-  }
+  const AlternatingRounds r = RunAlternatingRounds(
+      rounds, 0, [&] { return RawSpawnRate({"true"}, jobs, slots); },
+      [&] { return GsrtRate(jobs); });
   std::printf(
       "binary_bench: %d jobs of `true`, %d slots, best of %d rounds:\n"
       "  direct posix_spawnp %6.0f jobs/s\n"
       "  gsrt @Binary        %6.0f jobs/s  ratio %.2f (rounds %.2f-%.2f; "
       "goal >= 0.8)\n",
-      jobs, slots, rounds, best_direct, best_gsrt, best_gsrt / best_direct, low,
-      high);
+      jobs, slots, rounds, r.best_direct, r.best_gsrt, r.ratio(), r.low,
+      r.high);
   fs::current_path("/");
   fs::remove_all(dir);
   return 0;

@@ -13,13 +13,13 @@
 #include <gs/gs.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "alternating_rounds.h"
 #include "bench_clock.h"
 #include "mpi_noop.h"
 #include "raw_spawn.h"
@@ -59,28 +59,20 @@ int main(int argc, char** argv) {
   std::ofstream(dir / "gsrt.yaml")
       << "hosts:\n  - name: here\n    adapter: local\n    slots: 4\n";
   ::setenv("GSRT_CONFIG", (dir / "gsrt.yaml").c_str(), 1);
-  double best_direct = 0, best_gsrt = 0;
-  double low = 1e300, high = 0;
-  for (int r = 0; r < rounds; ++r) {
-    const double direct =
-        RawSpawnRate({"mpirun", "-n", "4", "--bind-to", "none", "--host",
-                      "localhost:4", "gsrt-mpi-noop"},
-                     jobs, 1);
-    const double gsrt = GsrtRate(jobs);
-    std::printf("round %d: direct %.2f jobs/s, gsrt %.2f jobs/s (%.2f)\n",
-                r + 1, direct, gsrt, gsrt / direct);
-    std::fflush(stdout);
-    best_direct = std::max(best_direct, direct);
-    best_gsrt = std::max(best_gsrt, gsrt);
-    low = std::min(low, gsrt / direct);
-    high = std::max(high, gsrt / direct);
-  }
+  const AlternatingRounds r = RunAlternatingRounds(
+      rounds, 2,
+      [&] {
+        return RawSpawnRate({"mpirun", "-n", "4", "--bind-to", "none", "--host",
+                             "localhost:4", "gsrt-mpi-noop"},
+                            jobs, 1);
+      },
+      [&] { return GsrtRate(jobs); });
   std::printf(
       "mpi_bench: %d 4-rank MPI no-ops, one at a time, best of %d rounds:\n"
       "  direct mpirun -n 4  %6.2f jobs/s\n"
       "  gsrt @MPI           %6.2f jobs/s  ratio %.2f (rounds %.2f-%.2f; "
       "goal >= 0.8)\n",
-      jobs, rounds, best_direct, best_gsrt, best_gsrt / best_direct, low, high);
+      jobs, rounds, r.best_direct, r.best_gsrt, r.ratio(), r.low, r.high);
   fs::current_path("/");
   fs::remove_all(dir);
   return 0;

@@ -25,22 +25,21 @@
 #              equal its sequential build's, jobs ran on several nodes, and
 #              nothing was submitted.
 set -euo pipefail
+source "$(dirname "$0")/lib/nodes_bed.sh"
 src=$1 scratch=$2 nodes_dir=$3 mode=$4 build=${5:-}
 work=$(mktemp -d)
 pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
   if [ "$mode" = node-lost ]; then
-    bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null 2>&1 || true
+    nodes_bed_restart
   fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
 
-bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null
-# shellcheck source=/dev/null
-source "$nodes_dir/slurm.env"
+nodes_bed_up
 salloc=$(command -v salloc)
 # Submissions would leave a mark.
 mkdir "$work/shim"
@@ -124,7 +123,7 @@ if [ "$mode" = node-lost ]; then
     ((SECONDS < deadline)) || fail "20 tasks were not done in time"
     sleep 0.1
   done
-  bash "$src/tests/testbed/slurm_nodes.sh" kill "$nodes_dir" n2 > /dev/null
+  nodes_bed_kill n2
 fi
 timeout 300 tail --pid="$pid" -f /dev/null || fail "the run did not finish"
 status=0

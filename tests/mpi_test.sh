@@ -23,6 +23,7 @@
 #   crash  rank 1 aborts: the run fails naming the operation, the MPI job
 #          and Open MPI's report of the rank that failed.
 set -euo pipefail
+source "$(dirname "$0")/lib/nodes_bed.sh"
 src=$1 app=$2 mode=$3 nodes_dir=${4:-}
 work=$(mktemp -d)
 pid=
@@ -32,7 +33,7 @@ cleanup() {
     nodes*|node-lost) scancel --quiet --partition=debug 2>/dev/null || true ;;
   esac
   if [ "$mode" = node-lost ]; then
-    bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null 2>&1 || true
+    nodes_bed_restart
   fi
   rm -rf "$work"
 }
@@ -52,9 +53,7 @@ fi
 if [ "${mode%-srun}" = nodes ] || [ "$mode" = node-lost ]; then
   # The site's MpiDefault for srun's steps.
   [ "$mode" = nodes-srun ] && export SLURM_MPI_TYPE=pmix
-  bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null
-  # shellcheck source=/dev/null
-  source "$nodes_dir/slurm.env"
+  nodes_bed_up
   printf 'runtime:\n  progress: always\nhosts:\n  - name: cluster\n    adapter: slurm\n    mode: job\n    slots: 8\n    shared_fs: true\n    workdir: %s/cluster\n' \
     "$work" > "$work/gsrt.yaml"
 else
@@ -75,7 +74,7 @@ if [ "$mode" = node-lost ]; then
     [ -n "$nodes" ] || sleep 0.2
   done
   victim=$(scontrol show hostnames "$nodes" | head -n 1)
-  bash "$src/tests/testbed/slurm_nodes.sh" kill "$nodes_dir" "$victim" > /dev/null
+  nodes_bed_kill "$victim"
 fi
 wait "$pid" || status=$?
 pid=

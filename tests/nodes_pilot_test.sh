@@ -12,6 +12,7 @@
 #              is lost, the run ends with the sequential build's files.
 #              The bed is started again for the tests after it.
 set -euo pipefail
+source "$(dirname "$0")/lib/nodes_bed.sh"
 src=$1 scratch=$2 nodes_dir=$3 mode=$4
 work=$(mktemp -d)
 pid=
@@ -19,16 +20,14 @@ cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
   scancel --quiet --partition=debug 2>/dev/null || true
   if [ "$mode" = node-lost ]; then
-    bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null 2>&1 || true
+    nodes_bed_restart
   fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; tail -20 "$work/err" 2>/dev/null || true; exit 1; }
 
-bash "$src/tests/testbed/slurm_nodes.sh" start "$nodes_dir" 3 > /dev/null
-# shellcheck source=/dev/null
-source "$nodes_dir/slurm.env"
+nodes_bed_up
 host="nodes-$$"
 printf 'runtime:\n  progress: always\nhosts:\n  - name: %s\n    adapter: slurm\n    mode: pilot\n    pilots: 3\n    cpus_per_task: 2\n    shared_fs: true\n    listen: "%s"\n    workdir: %s/cluster\n' \
   "$host" "$GSRT_SLURM_NODES_GATEWAY" "$work" > "$work/gsrt.yaml"
@@ -54,7 +53,7 @@ if [ "$mode" = spread ]; then
 else
   victim=$(echo "$nodes" | head -n 1)
   [ -n "$victim" ] || fail "no pilot was running"
-  bash "$src/tests/testbed/slurm_nodes.sh" kill "$nodes_dir" "$victim" > /dev/null
+  nodes_bed_kill "$victim"
 fi
 timeout 300 tail --pid="$pid" -f /dev/null || fail "the run did not finish"
 status=0

@@ -38,8 +38,9 @@ WaitEstimate BatchJobAdapter::queue_wait_estimate() const {
   if (system_start_ && now - system_start_read_ <= kSystemEstimateLife) {
     system_start = system_start_;
   }
-  return EstimateQueueWait(system_start, now, waits().NewestFirst(),
-                           BatchJobShape(options().host.batch));
+  return EstimateQueueWait(
+      system_start, now,
+      waits().FromHistory(BatchJobShape(options().host.batch)));
 }
 
 BatchJobAdapter::~BatchJobAdapter() {

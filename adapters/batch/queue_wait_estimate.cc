@@ -64,15 +64,12 @@ WaitEstimate EstimateFromHistory(const std::vector<SizedWait>& newest_first,
 }
 
 WaitEstimate EstimateQueueWait(std::optional<Seconds> system_start, Seconds now,
-                               const std::vector<SizedWait>& newest_first,
-                               const JobShape& shape) {
-  if (system_start) {
-    WaitEstimate e;
-    e.seconds = std::max<Seconds>(0, *system_start - now);
-    e.basis = WaitBasis::kBatchSystem;
-    return e;
-  }
-  return EstimateFromHistory(newest_first, shape);
+                               const WaitEstimate& from_history) {
+  if (!system_start) return from_history;
+  WaitEstimate e;
+  e.seconds = std::max<Seconds>(0, *system_start - now);
+  e.basis = WaitBasis::kBatchSystem;
+  return e;
 }
 
 }  // namespace gs

@@ -25,6 +25,7 @@ struct JobShape {
   int cores = 1;  // per node
   int nodes = 1;
   Seconds walltime = 0;  // its time limit; 0: the partition's default
+  bool operator==(const JobShape&) const = default;
 };
 
 // The size of a one-node batch job of a host with `config`: the more of
@@ -66,10 +67,10 @@ WaitEstimate EstimateFromHistory(const std::vector<SizedWait>& newest_first,
                                  const JobShape& shape, int limit = 20);
 
 // The estimate: the batch system's start time `system_start` (seconds
-// since the epoch, as `now`) when there is one, else the history's.
+// since the epoch, as `now`) when there is one, else `from_history`
+// (EstimateFromHistory's).
 WaitEstimate EstimateQueueWait(std::optional<Seconds> system_start, Seconds now,
-                               const std::vector<SizedWait>& newest_first,
-                               const JobShape& shape);
+                               const WaitEstimate& from_history);
 
 }  // namespace gs
 

@@ -56,19 +56,18 @@ TEST(QueueWaitEstimateTest, NothingKnownIsZero) {
   EXPECT_EQ(e.basis, WaitBasis::kNone);
   EXPECT_EQ(e.seconds, 0);
   EXPECT_EQ(e.Describe(), "unknown");
-  EXPECT_EQ(EstimateQueueWait(std::nullopt, 100, {}, kSmall).basis,
-            WaitBasis::kNone);
+  EXPECT_EQ(EstimateQueueWait(std::nullopt, 100, e).basis, WaitBasis::kNone);
 }
 
 TEST(QueueWaitEstimateTest, TheSystemsEstimateBeatsTheHistory) {
-  const std::vector<SizedWait> waits = {{kSmall, 10}};
-  WaitEstimate e = EstimateQueueWait(1600.0, 1000, waits, kSmall);
+  const WaitEstimate history = EstimateFromHistory({{kSmall, 10}}, kSmall);
+  WaitEstimate e = EstimateQueueWait(1600.0, 1000, history);
   EXPECT_EQ(e.basis, WaitBasis::kBatchSystem);
   EXPECT_DOUBLE_EQ(e.seconds, 600);
   EXPECT_EQ(e.Describe("slurm"), "slurm estimate");
   // A start already passed: it starts now.
-  EXPECT_DOUBLE_EQ(EstimateQueueWait(900.0, 1000, waits, kSmall).seconds, 0);
-  EXPECT_EQ(EstimateQueueWait(std::nullopt, 1000, waits, kSmall).basis,
+  EXPECT_DOUBLE_EQ(EstimateQueueWait(900.0, 1000, history).seconds, 0);
+  EXPECT_EQ(EstimateQueueWait(std::nullopt, 1000, history).basis,
             WaitBasis::kHistoryBySize);
 }
 

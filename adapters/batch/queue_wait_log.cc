@@ -17,6 +17,7 @@ void QueueWaitLog::Add(Seconds submitted, Seconds started,
   w.nodes = shape.nodes;
   w.walltime = shape.walltime;
   all_.push_back(std::move(w));
+  memo_.reset();
 }
 
 std::vector<QueueWaitSample> QueueWaitLog::Take() {
@@ -37,7 +38,10 @@ std::vector<SizedWait> QueueWaitLog::NewestFirst() const {
 }
 
 WaitEstimate QueueWaitLog::FromHistory(const JobShape& shape) const {
-  return EstimateFromHistory(NewestFirst(), shape);
+  if (!memo_ || !(memo_->shape == shape)) {
+    memo_ = Memo{shape, EstimateFromHistory(NewestFirst(), shape)};
+  }
+  return memo_->estimate;
 }
 
 }  // namespace gs

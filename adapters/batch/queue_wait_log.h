@@ -6,6 +6,7 @@
 #ifndef GSRT_ADAPTERS_BATCH_QUEUE_WAIT_LOG_H_
 #define GSRT_ADAPTERS_BATCH_QUEUE_WAIT_LOG_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ class QueueWaitLog {
   const std::vector<QueueWaitSample>& waits() const { return all_; }
   // This run's waits, newest first, then the earlier runs'.
   std::vector<SizedWait> NewestFirst() const;
-  // What they say of a job of `shape` (EstimateFromHistory).
+  // What they say of a job of `shape` (EstimateFromHistory); kept until
+  // the next Add, since the scheduler asks for every prediction.
   WaitEstimate FromHistory(const JobShape& shape) const;
 
  private:
@@ -36,6 +38,11 @@ class QueueWaitLog {
   std::vector<SizedWait> past_;
   std::vector<QueueWaitSample> all_;
   size_t taken_ = 0;
+  struct Memo {
+    JobShape shape;
+    WaitEstimate estimate;
+  };
+  mutable std::optional<Memo> memo_;
 };
 
 }  // namespace gs
