@@ -20,6 +20,11 @@
 #          process in it); the job runs again on the nodes left and the
 #          run ends with the sequential build's file. The bed is started
 #          again after.
+#   allocation  the master inside `salloc -N 3 -c 2` with a host in
+#          `mode: allocation`: one node per host, and gsrt places each job
+#          on a gang of two of them (one by mpirun, one by srun): the two
+#          need 8 cores of 6, so one waits for the other, whole; the
+#          ranks ran on two nodes, nothing was submitted.
 #   crash  rank 1 aborts: the run fails naming the operation, the MPI job
 #          and Open MPI's report of the rank that failed.
 set -euo pipefail
@@ -30,7 +35,7 @@ pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
   case $mode in
-    nodes*|node-lost) scancel --quiet --partition=debug 2>/dev/null || true ;;
+    nodes*|node-lost|allocation) scancel --quiet --partition=debug 2>/dev/null || true ;;
   esac
   if [ "$mode" = node-lost ]; then
     nodes_bed_restart
@@ -50,7 +55,19 @@ if [ "$(id -u)" = 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
-if [ "${mode%-srun}" = nodes ] || [ "$mode" = node-lost ]; then
+run=()
+if [ "$mode" = allocation ]; then
+  export SLURM_MPI_TYPE=pmix
+  nodes_bed_up
+  # Submissions would leave a mark.
+  for tool in sbatch qsub; do
+    printf '#!/bin/sh\ntouch %s/submitted-%s\nexit 1\n' "$work" "$tool" > "$work/bin/$tool"
+    chmod +x "$work/bin/$tool"
+  done
+  printf 'runtime:\n  progress: always\nhosts:\n  - name: alloc\n    adapter: slurm\n    mode: allocation\n    shared_fs: true\n' \
+    > "$work/gsrt.yaml"
+  run=("$(command -v salloc)" -N 3 -c 2)
+elif [ "${mode%-srun}" = nodes ] || [ "$mode" = node-lost ]; then
   # The site's MpiDefault for srun's steps.
   [ "$mode" = nodes-srun ] && export SLURM_MPI_TYPE=pmix
   nodes_bed_up
@@ -60,7 +77,7 @@ else
   printf 'runtime:\n  progress: always\nhosts:\n  - name: here\n    adapter: local\n    slots: 6\n' > "$work/gsrt.yaml"
 fi
 status=0
-(cd "$work/run" && GSRT_CONFIG="$work/gsrt.yaml" timeout 300 "$app" "$mode") \
+(cd "$work/run" && GSRT_CONFIG="$work/gsrt.yaml" timeout 300 "${run[@]}" "$app" "$mode") \
   > "$work/out" 2> "$work/err" &
 pid=$!
 if [ "$mode" = node-lost ]; then
@@ -93,7 +110,7 @@ fi
 # node-lost's and nodes-srun's files are nodes' (the ranks only wait
 # longer, or start otherwise).
 seq_mode=$mode
-[ "$mode" = node-lost ] || [ "$mode" = nodes-srun ] && seq_mode=nodes
+case $mode in node-lost | nodes-srun | allocation) seq_mode=nodes ;; esac
 (cd "$work/seq" && PATH="$work/bin:$PATH" "$app-sequential" "$seq_mode") > /dev/null 2> "$work/seq.err" ||
   fail "the sequential build failed: $(cat "$work/seq.err")"
 files="a.txt b.txt"
@@ -103,7 +120,7 @@ for f in $files; do
 done
 expected=$(printf 'rank %d of 4\n' 0 1 2 3)
 [ "$(cat "$work/run/a.txt")" = "$expected" ] || fail "a.txt: $(cat "$work/run/a.txt")"
-if [ "${mode%-srun}" = nodes ]; then
+if [ "${mode%-srun}" = nodes ] || [ "$mode" = allocation ]; then
   for f in a.hosts b.hosts; do
     [ "$(grep -c . "$work/run/$f")" = 2 ] ||
       fail "the ranks of $f did not run on two nodes: $(cat "$work/run/$f")"
@@ -114,5 +131,9 @@ if [ "$mode" = node-lost ]; then
     fail "the job's result came from the run on the lost node $victim"
   [ "$(grep -c . "$work/run/a.hosts")" = 2 ] ||
     fail "the job that ran again was not over two nodes: $(cat "$work/run/a.hosts")"
+fi
+if [ "$mode" = allocation ]; then
+  ls "$work"/submitted-* > /dev/null 2>&1 && fail "gsrt submitted a batch job inside the allocation"
+  grep -q "MPI job over 2 nodes" "$work/err" && fail "refused: $(cat "$work/err")"
 fi
 echo "OK: mpi $mode"

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "runtime/base/joined.h"
+#include "runtime/sched/gang_choice.h"
 #include "runtime/sched/gtp_plan.h"
 #include "runtime/sched/implementation_choice.h"
 #include "runtime/sched/policies_ft.h"
@@ -85,18 +86,7 @@ Status Dispatcher::Admit(OpId op) {
       any = any || spanning[h];
       names.push_back(hosts_[h]->name);
     }
-    if (!any) {
-      admitted_.resize(op + 1);
-      admitted_[op] = Status::InvalidArgument(
-          "operation '" + std::string(desc.name) + "' is an MPI job over " +
-          std::to_string(desc.nodes) + " nodes (@MPI processes over " +
-          "processesPerNode), and none of this run's hosts (" +
-          Joined(names, ", ") +
-          ") runs a job over several nodes: add a slurm or pbs host in job "
-          "mode (its queue allocates the nodes; docs/sites.md), or set "
-          "processesPerNode to processes to run it on one host");
-      return admitted_[op];
-    }
+    if (!any) return AdmitGang(op, need);
     need.only_on = &spanning;
   }
   scheduler_.SetNeed(op, need);
@@ -143,6 +133,86 @@ Status Dispatcher::Admit(OpId op) {
   return admitted;
 }
 
+Status Dispatcher::AdmitGang(OpId op, Need need) {
+  const gs_operation& desc = *ops_[op].desc;
+  // Each node's share: the need counted every node's cores.
+  need.cores = std::max(1, desc.computing_units);
+  std::vector<HostState> capacities(hosts_.size());
+  std::vector<std::string> names;
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    const HostEntry& host = *hosts_[h];
+    capacities[h].slots = host.cores;
+    capacities[h].memory_gb = host.memory_gb;
+    capacities[h].gpus = host.gpus.learned() ? need.gpus : host.gpus.size();
+    names.push_back(host.name);
+  }
+  admitted_.resize(op + 1);
+  if (!SomeGangFits(capacities, gang_groups_, desc.nodes, need, need.only_on)) {
+    admitted_[op] = Status::InvalidArgument(
+        "operation '" + std::string(desc.name) + "' is an MPI job over " +
+        std::to_string(desc.nodes) + " nodes of " + std::to_string(need.cores) +
+        " cores each (@MPI processes over processesPerNode), and none of " +
+        "this run's hosts (" + Joined(names, ", ") +
+        ") runs a job over several nodes: add a slurm or pbs host in job "
+        "mode (its queue allocates the nodes), or run the master inside an "
+        "allocation of enough nodes with a host in `mode: allocation` "
+        "(docs/sites.md), or set processesPerNode to processes to run it "
+        "on one host");
+    return admitted_[op];
+  }
+  gangs_[op] = Gang{desc.nodes, need};
+  // The policy never places it: PlaceGangs does, before the policy's pass.
+  no_host_.assign(hosts_.size(), false);
+  Need hidden = need;
+  hidden.only_on = &no_host_;
+  scheduler_.SetNeed(op, hidden);
+  gpu_needs_ = gpu_needs_ || need.gpus > 0;
+  admitted_[op] = Status::Ok();
+  return admitted_[op];
+}
+
+namespace {
+
+// How long the cores held for a waiting gang look busy to the policy: one
+// round (the next round holds them again while it still waits).
+constexpr Seconds kHeldForAGang = 3600;
+
+}  // namespace
+
+void Dispatcher::PlaceGangs(std::vector<HostState>& states,
+                            const BookFn& book) {
+  std::vector<TaskId> placed;
+  const Seconds now = clock_->Now();
+  for (const ReadyTask& r : scheduler_.ready()) {
+    auto gang = gangs_.find(r.op);
+    if (gang == gangs_.end()) continue;
+    const Need& per_node = gang->second.per_node;
+    std::vector<HostId> hosts = ChooseGang(
+        states, gang_groups_, gang->second.nodes, per_node, per_node.only_on);
+    if (hosts.empty()) {
+      // It waits for the cores its hosts still lack: what they have free
+      // now is held for it, this round, from the smaller jobs the policy
+      // places next (which could otherwise keep it waiting forever).
+      for (HostId h : GangToWaitFor(states, gang_groups_, gang->second.nodes,
+                                    per_node, per_node.only_on)) {
+        if (const int free = states[h].free_slots(); free > 0) {
+          states[h].AddBusy(now + kHeldForAGang, Need{free});
+        }
+      }
+      continue;
+    }
+    const Seconds end = now + predictor_->ExecTime(r.op, hosts.front());
+    for (HostId h : hosts) states[h].AddBusy(end, per_node);
+    placed.push_back(r.id);
+    book({r.id, hosts.front(), end, /*replica=*/false, nullptr,
+          std::vector<HostId>(hosts.begin() + 1, hosts.end())});
+  }
+  if (placed.empty()) return;
+  scheduler_.RemoveIf([&placed](TaskId id) {
+    return std::find(placed.begin(), placed.end(), id) != placed.end();
+  });
+}
+
 void Dispatcher::LeaveGpusOut(std::vector<HostState>* states) const {
   if (gpu_needs_) return;
   for (HostState& s : *states) s.gpus = 0;
@@ -164,11 +234,15 @@ void Dispatcher::Round(const BookFn& book) {
   for (const JobTable::Running& job : jobs_.running()) {
     states[job.host].AddBusy(job.predicted_end, job.need);
   }
+  for (const JobTable::Running& hold : jobs_.gang_holds()) {
+    states[hold.host].AddBusy(hold.predicted_end, hold.need);
+  }
   round_transfers_stable_ = hosts_.TransfersStable();
   if (replication_ == ReplicationMode::kDynamic &&
       scheduler_.policy().needs().host_order) {
     scheduler_.mutable_policy()->SetHostOrder(hosts_.Order(true));
   }
+  if (!gangs_.empty()) PlaceGangs(states, book);
   std::vector<Placement> placed;
   PlaceReady(states, &placed, book);
   if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {

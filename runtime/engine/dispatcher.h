@@ -68,6 +68,9 @@ class Dispatcher {
     Seconds predicted_end;
     bool replica;
     const gs_operation* implementation;
+    // An MPI gang's other hosts (gang_choice.h), each holding the job's
+    // need as `host` does; empty for any other job.
+    std::vector<HostId> gang = {};
   };
   // Books a placement as a job (the engine's DispatchLocked).
   using BookFn = std::function<void(const Booking&)>;
@@ -96,6 +99,13 @@ class Dispatcher {
   // The hosts that run a job over several nodes (HostSetup::spans_nodes),
   // by HostId; before the first Admit.
   void SpanNodesOn(HostMask hosts) { spans_nodes_ = std::move(hosts); }
+  // Groups of hosts that are nodes of one allocation (mode: allocation):
+  // an MPI operation over several nodes that no host in SpanNodesOn takes
+  // runs on a gang of one group's members, all at once (gang_choice.h);
+  // before the first Admit.
+  void GangsOn(std::vector<std::vector<HostId>> groups) {
+    gang_groups_ = std::move(groups);
+  }
   // Whether any host can hold a job of `op` (checked once per operation);
   // else why not, naming the operation, its needs and every host.
   Status Admit(OpId op);
@@ -148,6 +158,13 @@ class Dispatcher {
   // Jobs queued on hosts with a prefetch depth for the tasks the round left
   // waiting: a second pass of the policy (dispatcher_prefetch.cc).
   void Prefetch(std::vector<HostState>* states, const BookFn& book);
+  // Admit's answer for an MPI operation over several nodes that only a gang
+  // of allocation nodes can run (`need`: the whole job's).
+  Status AdmitGang(OpId op, Need need);
+  // The ready gang operations' tasks, each on a whole gang or left ready
+  // (before the policy, which never places them: their need allows no
+  // host).
+  void PlaceGangs(std::vector<HostState>& states, const BookFn& book);
   // Zeroes the hosts' GPUs unless an operation asks for some.
   void LeaveGpusOut(std::vector<HostState>* states) const;
   // Replicas of running tasks on the slots left free
@@ -183,6 +200,16 @@ class Dispatcher {
   // nodes may run on (their addresses are in the scheduler's needs).
   HostMask spans_nodes_;
   std::map<OpId, HostMask> spanning_;
+  // GangsOn's; by OpId, the gang operations' nodes and per-node need (its
+  // only_on: the hosts they may use); and the mask that keeps the policy
+  // from placing them.
+  struct Gang {
+    int nodes;
+    Need per_node;
+  };
+  std::vector<std::vector<HostId>> gang_groups_;
+  std::map<OpId, Gang> gangs_;
+  HostMask no_host_;
   // Some admitted operation asks for GPUs: until then the rounds leave the
   // hosts' devices out (LeaveGpusOut: the board then tracks none, and MCT
   // replays its rounds, as on a machine without GPUs).

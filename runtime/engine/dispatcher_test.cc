@@ -77,14 +77,13 @@ class DispatcherTest : public ::testing::Test {
     dispatcher_->Round([&](const Dispatcher::Booking& b) {
       booked.push_back(b);
       graph_.task(b.task).state = TaskState::kRunning;
-      jobs_.Add(next_job_++, JobEntry{b.task,
-                                      b.host,
-                                      b.predicted_end,
-                                      clock_.Now(),
-                                      1,
-                                      b.replica,
-                                      {},
-                                      Need{}});
+      JobEntry entry{b.task,    b.host, b.predicted_end, clock_.Now(), 1,
+                     b.replica, {},     Need{}};
+      if (!b.gang.empty()) {  // a gang holds its share on every node
+        entry.need = dispatcher_->scheduler().NeedOf(graph_.task(b.task).op);
+        entry.gang_hosts = b.gang;
+      }
+      jobs_.Add(next_job_++, std::move(entry));
     });
     return booked;
   }
@@ -230,6 +229,83 @@ TEST_F(DispatcherTest, AnMpiJobOverNodesWithoutSuchAHostIsRefused) {
   gs_operation one = Operation("one", 4);
   one.nodes = 1;
   EXPECT_TRUE(dispatcher_->Admit(ops_.Intern(&one)).ok());
+}
+
+// Inside an allocation each node is a host: gsrt places the job on a gang
+// of them, all at once or not at all (gang_choice.h).
+TEST_F(DispatcherTest, AnMpiJobOverNodesTakesAWholeGangOfAllocationNodes) {
+  AddHost("local", 8);
+  AddHost("alloc-n1", 2);
+  AddHost("alloc-n2", 2);
+  AddHost("alloc-n3", 2);
+  Start();
+  dispatcher_->GangsOn({{1, 2, 3}});
+  gs_operation mpi = Operation("mpi", 2);
+  mpi.nodes = 2;
+  const TaskId first = AddTask(&mpi);
+  const TaskId second = AddTask(&mpi);
+  EXPECT_EQ(dispatcher_->scheduler().NeedOf(ops_.Intern(&mpi)).cores, 2)
+      << "each node's share";
+  std::vector<Dispatcher::Booking> booked = Round();
+  ASSERT_EQ(booked.size(), 1u) << "the second gang fits only half: it waits";
+  EXPECT_EQ(booked[0].task, first);
+  ASSERT_EQ(booked[0].gang.size(), 1u);
+  std::vector<HostId> gang = {booked[0].host, booked[0].gang[0]};
+  std::sort(gang.begin(), gang.end());
+  EXPECT_TRUE(gang[0] >= 1 && gang[0] != gang[1]) << "never on local";
+  EXPECT_TRUE(Round().empty()) << "still no whole gang for the second";
+  EXPECT_EQ(graph_.task(second).state, TaskState::kReady);
+  // The first ends: its nodes are free again, the second takes two.
+  JobEntry done;
+  std::vector<JobId> others;
+  ASSERT_TRUE(jobs_.Take(1, &done, &others));
+  EXPECT_TRUE(jobs_.gang_holds().empty());
+  booked = Round();
+  ASSERT_EQ(booked.size(), 1u);
+  EXPECT_EQ(booked[0].task, second);
+  EXPECT_EQ(booked[0].gang.size(), 1u);
+}
+
+TEST_F(DispatcherTest, AWaitingGangKeepsSmallJobsOffTheNodesItWaitsFor) {
+  AddHost("alloc-n1", 2);
+  AddHost("alloc-n2", 2);
+  AddHost("alloc-n3", 2);
+  Start();
+  dispatcher_->GangsOn({{0, 1, 2}});
+  gs_operation mpi = Operation("mpi", 2);
+  mpi.nodes = 2;
+  gs_operation work = Operation("work");
+  AddTask(&mpi);
+  AddTask(&mpi);
+  ASSERT_EQ(Round().size(), 1u);
+  // The second gang waits for the first's nodes; the node left free is
+  // one of those it waits for: a one-core job does not take it (it would
+  // again each time a core freed, and the gang would never start).
+  const TaskId small = AddTask(&work);
+  EXPECT_TRUE(Round().empty()) << "took a core the waiting gang needs";
+  EXPECT_EQ(graph_.task(small).state, TaskState::kReady);
+  // The first gang ends: the second starts before the small job.
+  JobEntry done;
+  std::vector<JobId> others;
+  ASSERT_TRUE(jobs_.Take(1, &done, &others));
+  std::vector<Dispatcher::Booking> booked = Round();
+  ASSERT_FALSE(booked.empty());
+  EXPECT_EQ(graph_.task(booked[0].task).op, ops_.Intern(&mpi));
+}
+
+TEST_F(DispatcherTest, AGangNoAllocationCanHoldIsRefusedSayingWhatToDo) {
+  AddHost("alloc-n1", 2);
+  AddHost("alloc-n2", 1);
+  Start();
+  dispatcher_->GangsOn({{0, 1}});
+  gs_operation mpi = Operation("mpi", 2);
+  mpi.nodes = 2;
+  Status s = dispatcher_->Admit(ops_.Intern(&mpi));
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("over 2 nodes of 2 cores each"), std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("`mode: allocation`"), std::string::npos)
+      << s.message();
 }
 
 TEST_F(DispatcherTest, ARestrictionEveryHostMeetsKeepsTheNeedSimple) {

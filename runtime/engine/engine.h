@@ -212,6 +212,11 @@ struct HostSetup {
   // Runs a job over several nodes (a batch queue in job mode allocates
   // them): where an @MPI operation of more than one node may go.
   bool spans_nodes = false;
+  // The allocation node it is (`mode: allocation`), and the hosts that are
+  // nodes of the same allocation share a gang group ("": none): an @MPI job
+  // over several nodes runs on a gang of one group's members at once.
+  std::string node;
+  std::string gang_group;
   // Jobs sent beyond the host's free slots, queued there to hide the round
   // trip (runtime/sched/prefetch.h); 0: none.
   int prefetch = 0;
@@ -315,13 +320,15 @@ class Engine {
   void WakeLocked() REQUIRES(mu_);
   // One round; its placements booked into `out`.
   void ScheduleLocked(std::vector<Dispatch>* out) REQUIRES(mu_);
-  // Builds the job of one instance of `task` on `host` and books it; it
-  // runs `implementation` (one of the operation's @Implements
-  // alternatives) when given, else the operation the program called.
-  Dispatch DispatchLocked(TaskId task, HostId host, Seconds predicted_end,
-                          bool replica,
-                          const gs_operation* implementation = nullptr)
-      REQUIRES(mu_);
+  // Builds the job of one instance of the booking's task on its host and
+  // books it; it runs the booking's implementation (one of the operation's
+  // @Implements alternatives) when given, else the operation the program
+  // called; an MPI gang's other hosts hold its need too.
+  Dispatch DispatchLocked(const Dispatcher::Booking& booking) REQUIRES(mu_);
+  // A gang job's nodes, in its environment, and its other hosts, in its
+  // entry.
+  void NameGang(const HostEntry& leader, const std::vector<HostId>& others,
+                const Need& need, JobEntry* entry, JobSpec* spec) REQUIRES(mu_);
   void Send(std::vector<Dispatch> dispatches);
   // Hands one job to its host's adapter: Submit, or Adopt (engine thread).
   void SubmitToHost(Dispatch d);

@@ -61,6 +61,9 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     facts.staging_failures = dispatcher_.staging_failures(job.task);
     facts.other_instances = !others.empty();
     facts.stopping = loop_.stopping(mu_);
+    for (HostId other : job.gang_hosts) {
+      if (!hosts_[other]->usable) facts.gang_host_lost = hosts_[other]->name;
+    }
     OutcomePlan plan = PlanOutcome(report.outcome, facts, options_.retries);
     ApplyOutcomeLocked(plan, job, host_id, report, others, &after);
     mover_.CollectGarbage(mu_, &after.doomed);

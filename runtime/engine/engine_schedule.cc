@@ -64,6 +64,18 @@ void GiveDevices(const Need& need, GpuPool* pool, JobSpec* spec) {
 
 }  // namespace
 
+void Engine::NameGang(const HostEntry& leader,
+                      const std::vector<HostId>& others, const Need& need,
+                      JobEntry* entry, JobSpec* spec) {
+  // The runner reads the nodes (runtime/worker/run_binary.h): the leader's
+  // first, each with its share of the ranks.
+  const std::string share = ":" + std::to_string(need.cores);
+  std::string nodes = leader.node + share;
+  for (HostId other : others) nodes += "," + hosts_[other]->node + share;
+  spec->env.push_back("GSRT_MPI_NODES=" + nodes);
+  entry->gang_hosts = others;
+}
+
 void Engine::WakeLocked() {
   if (!loop_.made() || !dispatcher_.RequestRound()) return;
   boost::asio::post(loop_.io(), [this] {
@@ -80,8 +92,7 @@ void Engine::WakeLocked() {
 void Engine::ScheduleLocked(std::vector<Dispatch>* out) {
   dispatcher_.Round([this, out](const Dispatcher::Booking& b) {
     mu_.AssertHeld();  // the round books with the lock held
-    out->push_back(DispatchLocked(b.task, b.host, b.predicted_end, b.replica,
-                                  b.implementation));
+    out->push_back(DispatchLocked(b));
   });
 }
 
@@ -95,9 +106,11 @@ void Engine::DispatchLink::RetryDue(TaskId task) {
   e_.Send(std::move(out));
 }
 
-Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
-                                        Seconds predicted_end, bool replica,
-                                        const gs_operation* implementation) {
+Engine::Dispatch Engine::DispatchLocked(const Dispatcher::Booking& b) {
+  const TaskId t = b.task;
+  const HostId h = b.host;
+  const bool replica = b.replica;
+  const gs_operation* implementation = b.implementation;
   Task& task = program_.graph.task(t);
   task.state = TaskState::kRunning;
   // Replicas are not retries: they do not spend the task's budget.
@@ -115,8 +128,10 @@ Engine::Dispatch Engine::DispatchLocked(TaskId t, HostId h,
   SetWhatRuns(
       implementation != nullptr ? *implementation : *program_.ops[task.op].desc,
       need, options_.operations.timeouts, &spec);
-  JobEntry entry{t,       h,  predicted_end, loop_.clock().Now(), task.attempts,
-                 replica, {}, need};
+  JobEntry entry{
+      t,  h,   b.predicted_end, loop_.clock().Now(), task.attempts, replica,
+      {}, need};
+  if (!b.gang.empty()) NameGang(*hosts_[h], b.gang, need, &entry, &spec);
   GiveDevices(need, &host.gpus, &spec);
   if (replica && host.shared) WriteReplicaBeside(&spec, &entry);
   const int slots = HostSet::Slots(host);

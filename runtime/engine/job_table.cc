@@ -8,6 +8,9 @@ void JobTable::Add(JobId id, JobEntry entry) {
   const TaskId task = entry.task;
   entry.running_index = static_cast<uint32_t>(running_.size());
   running_.push_back({id, entry.host, entry.predicted_end, entry.need});
+  for (HostId h : entry.gang_hosts) {
+    gang_holds_.push_back({id, h, entry.predicted_end, entry.need});
+  }
   jobs_.emplace(id, std::move(entry));
   instances_[task].push_back(id);
   ++submitted_;
@@ -25,6 +28,10 @@ bool JobTable::Take(JobId id, JobEntry* job, std::vector<JobId>* others) {
     jobs_.at(running_[at].id).running_index = at;
   }
   running_.pop_back();
+  // Gangs are few: the holds are looked through only when one ends.
+  if (!job->gang_hosts.empty()) {
+    std::erase_if(gang_holds_, [id](const Running& r) { return r.id == id; });
+  }
   others->clear();
   auto in = instances_.find(job->task);
   if (in == instances_.end()) return true;

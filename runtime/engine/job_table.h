@@ -33,6 +33,9 @@ struct JobEntry {
   // What the job holds (its operation's Need), kept here so a round does
   // not look every running job's task up again.
   Need need;
+  // An MPI gang's other hosts (gang_choice.h): each holds `need` there
+  // too, for as long as the job runs.
+  std::vector<HostId> gang_hosts;
   uint32_t running_index = 0;  // in JobTable::running(); the table's
 };
 
@@ -65,6 +68,9 @@ class JobTable {
   Map::const_iterator begin() const { return jobs_.begin(); }
   Map::const_iterator end() const { return jobs_.end(); }
   const std::vector<Running>& running() const { return running_; }
+  // What gang jobs hold on their other hosts: one entry per host, `id`
+  // the job (which runs on its own `host` as well).
+  const std::vector<Running>& gang_holds() const { return gang_holds_; }
   // The tasks with jobs out, and their jobs.
   const std::unordered_map<TaskId, std::vector<JobId>>& instances() const {
     return instances_;
@@ -83,6 +89,7 @@ class JobTable {
  private:
   Map jobs_;
   std::vector<Running> running_;  // the jobs of jobs_, in one array
+  std::vector<Running> gang_holds_;
   std::unordered_map<TaskId, std::vector<JobId>> instances_;
   uint64_t ok_ = 0;
   uint64_t submitted_ = 0;

@@ -19,7 +19,19 @@ struct Failure {
 
 Failure Classify(const JobOutcome& outcome, const OutcomeFacts& facts,
                  const RetryBudgets& budgets) {
-  if (const auto* exited = std::get_if<Exited>(&outcome)) {
+  const auto* exited = std::get_if<Exited>(&outcome);
+  if (exited != nullptr && !facts.gang_host_lost.empty()) {
+    // Its ranks there died with the node: the infrastructure's failure.
+    return {
+        Budget::kInfra, budgets.infra,
+        "host " + facts.gang_host_lost +
+            " of its MPI gang was lost while it ran (" +
+            (exited->error.empty() ? "exit code " + std::to_string(exited->code)
+                                   : exited->error) +
+            ")",
+        exited->log_dir, exited->log_note};
+  }
+  if (exited != nullptr) {
     Failure f{Budget::kApp, budgets.app,
               exited->error.empty()
                   ? "exit code " + std::to_string(exited->code)

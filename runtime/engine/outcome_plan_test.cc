@@ -100,6 +100,35 @@ TEST(OutcomePlanTest, ApplicationFailureSpendsTheAppBudget) {
   EXPECT_FALSE(plan.host_lost);
 }
 
+TEST(OutcomePlanTest, AGangWhoseOtherNodeWasLostFailedForTheInfrastructure) {
+  // Its runner saw the ranks there die: not the application's failure,
+  // and not the leader host's either.
+  for (State s : kStates) {
+    SCOPED_TRACE(Name(s));
+    OutcomeFacts facts = Facts(Attempts(s, Budgets().infra));
+    facts.gang_host_lost = "alloc-n2";
+    OutcomePlan plan = PlanOutcome(ExitCode(3), facts, Budgets());
+    EXPECT_FALSE(plan.host_lost);
+    if (s == State::kExhausted) {
+      const auto* fails = std::get_if<TaskFails>(&plan.decision);
+      ASSERT_NE(fails, nullptr);
+      EXPECT_EQ(fails->budget, Budget::kInfra);
+      EXPECT_EQ(fails->error,
+                "host alloc-n2 of its MPI gang was lost while it ran (exit "
+                "code 3)");
+    } else {
+      const auto* retry = std::get_if<TaskRetry>(&plan.decision);
+      ASSERT_NE(retry, nullptr);
+      EXPECT_EQ(retry->budget, Budget::kInfra);
+    }
+  }
+  // Success is success.
+  OutcomeFacts facts = Facts(1);
+  facts.gang_host_lost = "alloc-n2";
+  EXPECT_TRUE(std::holds_alternative<TaskDone>(
+      PlanOutcome(Success(), facts, Budgets()).decision));
+}
+
 TEST(OutcomePlanTest, FailedTaskKeepsWhereItsLogsCameFrom) {
   Exited e = ExitCode(1);
   e.log_note = "fetched from host 'h1': /w/failed/s/j";

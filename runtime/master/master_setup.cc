@@ -107,6 +107,13 @@ StatusOr<std::vector<HostSetup>> MakeHosts(
       setup.gpus = VisibleGpusOfThisMachine();
     }
     setup.spans_nodes = batch && host.batch.mode == BatchMode::kJob;
+    if (batch && host.batch.mode == BatchMode::kAllocation &&
+        !host.batch.node.empty()) {
+      // ExpandAllocationHosts named it ALLOCATION-NODE.
+      setup.node = host.batch.node;
+      setup.gang_group =
+          host.name.substr(0, host.name.size() - host.batch.node.size() - 1);
+    }
     setup.prefetch = host.PrefetchDepth();
     setup.prefetch_window = host.PrefetchWindow();
     setup.fallbacks.assign(makers.begin() + 1, makers.end());

@@ -243,8 +243,72 @@ MpiSite MpiSite::FromEnvironment() {
   if (const char* tasks = std::getenv("SLURM_NTASKS")) {
     site.slurm_tasks = std::atoi(tasks);
   }
+  if (const char* nodes = std::getenv("GSRT_MPI_NODES")) {
+    site.gang = ParseMpiNodes(nodes);
+  }
   return site;
 }
+
+std::vector<std::pair<std::string, int>> ParseMpiNodes(std::string_view text) {
+  std::vector<std::pair<std::string, int>> nodes;
+  for (bool more = !text.empty(); more;) {
+    const size_t comma = text.find(',');
+    std::string_view one = text.substr(0, comma);
+    more = comma != std::string_view::npos;
+    text = more ? text.substr(comma + 1) : "";
+    const size_t colon = one.rfind(':');
+    if (colon == 0 || colon == std::string_view::npos) return {};
+    int ranks = 0;
+    for (char c : one.substr(colon + 1)) {
+      if (c < '0' || c > '9' || ranks > 1 << 20) return {};
+      ranks = ranks * 10 + (c - '0');
+    }
+    if (ranks < 1) return {};
+    nodes.emplace_back(std::string(one.substr(0, colon)), ranks);
+  }
+  return nodes;
+}
+
+namespace {
+
+// The gang's runner options (MpiArgv): srun's node list, or the --host
+// list of mpirun and mpiexec.
+void GangOptions(const std::string& runner, const std::string& n,
+                 const std::string& per_node, const MpiSite& site,
+                 std::vector<std::string>* argv) {
+  std::string names, hosts;
+  for (const auto& [node, ranks] : site.gang) {
+    names += (names.empty() ? "" : ",") + node;
+    hosts += (hosts.empty() ? "" : ",") + node + ":" + std::to_string(ranks);
+  }
+  if (runner == "srun") {
+    argv->insert(argv->end(),
+                 {"--overlap", "--nodes=" + std::to_string(site.gang.size()),
+                  "--nodelist=" + names, "--ntasks=" + n,
+                  "--ntasks-per-node=" + per_node, "--cpus-per-task=1",
+                  "--kill-on-bad-exit=1"});
+    return;
+  }
+  argv->insert(argv->end(), {"-n", n});
+  if (runner == "mpirun") argv->insert(argv->end(), {"--bind-to", "none"});
+  argv->insert(argv->end(), {"--host", hosts});
+  if (runner == "mpirun" && site.in_slurm_job && site.gang.size() > 1) {
+    // The hosts are the gang (not the agent's one-task step). Open MPI
+    // starts a daemon on each other node with one srun, without a node
+    // list: left to itself Slurm may put one on this node, whose ranks
+    // then take this node's shared memory names. So the srun is given the
+    // other nodes, and shares the CPUs the agents' steps hold.
+    std::string others;
+    for (size_t i = 1; i < site.gang.size(); ++i) {
+      others += (others.empty() ? "" : ",") + site.gang[i].first;
+    }
+    argv->insert(argv->end(),
+                 {"--mca", "ras", "^slurm", "--mca", "plm_slurm_args",
+                  "--overlap --nodelist=" + others});
+  }
+}
+
+}  // namespace
 
 std::vector<std::string> MpiArgv(const gs_binary& b,
                                  std::vector<std::string> program_argv,
@@ -254,7 +318,9 @@ std::vector<std::string> MpiArgv(const gs_binary& b,
   const std::string per_node = std::to_string(
       b.mpi_per_node > 0 ? b.mpi_per_node : std::max(1, b.mpi_processes));
   std::vector<std::string> argv = {runner};
-  if (runner == "srun") {
+  if (!site.gang.empty()) {
+    GangOptions(runner, n, per_node, site, &argv);
+  } else if (runner == "srun") {
     argv.insert(argv.end(), {"--ntasks=" + n, "--ntasks-per-node=" + per_node,
                              "--kill-on-bad-exit=1"});
   } else if (runner == "mpirun") {

@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gs/gs_abi.h"
@@ -33,8 +34,15 @@ std::vector<std::string> BinaryArgv(const gs_binary& binary,
 struct MpiSite {
   bool in_slurm_job = false;  // SLURM_JOB_ID set
   int slurm_tasks = 0;        // SLURM_NTASKS
+  // The gang gsrt placed it on (GSRT_MPI_NODES, "n1:2,n2:2": each node and
+  // its ranks, this host's first); empty when the job is on one host or
+  // its queue allocated the nodes.
+  std::vector<std::pair<std::string, int>> gang;
   static MpiSite FromEnvironment();
 };
+
+// GSRT_MPI_NODES's text as MpiSite::gang; empty when it does not parse.
+std::vector<std::pair<std::string, int>> ParseMpiNodes(std::string_view text);
 
 // The argv that starts `program_argv` (BinaryArgv's) as the @MPI job of
 // `binary`: the runner with its rank count and layout, then the program.
@@ -45,6 +53,12 @@ struct MpiSite {
 //   srun: --ntasks=N --ntasks-per-node=P --kill-on-bad-exit=1 (a step of
 //     the job's allocation);
 //   anything else (mpiexec): -n N.
+// On a gang (nodes of an allocation gsrt placed it on, each a host with
+// its agent's step there): srun --overlap --nodes=k --nodelist=NODES
+// --ntasks=N --ntasks-per-node=P --cpus-per-task=1 (a step beside the
+// agents'); mpirun --host n1:P,n2:P, with --mca ras ^slurm and its
+// daemons started on the other nodes by srun --overlap --nodelist in a
+// Slurm job; mpiexec --host too.
 std::vector<std::string> MpiArgv(const gs_binary& binary,
                                  std::vector<std::string> program_argv,
                                  const MpiSite& site);

@@ -223,6 +223,40 @@ TEST(RunBinaryTest, AnMpiJobStartsItsRanksWithItsRunner) {
               ElementsAre("mpiexec", "-n", "4", "parts", "out file"));
 }
 
+TEST(RunBinaryTest, AGangsRunnerStartsTheRanksOnItsNodes) {
+  gs_binary b = {"parts", nullptr, 0, -1, -1, -1, kZero, 1};
+  b.mpi_runner = "srun";
+  b.mpi_processes = 4;
+  b.mpi_per_node = 2;
+  const std::vector<std::string> program = {"parts", "out file"};
+  MpiSite site{true, 1};  // an allocation node's agent: one task
+  site.gang = ParseMpiNodes("n2:2,n3:2");
+  EXPECT_THAT(
+      MpiArgv(b, program, site),
+      ElementsAre("srun", "--overlap", "--nodes=2", "--nodelist=n2,n3",
+                  "--ntasks=4", "--ntasks-per-node=2", "--cpus-per-task=1",
+                  "--kill-on-bad-exit=1", "parts", "out file"));
+  b.mpi_runner = "mpirun";
+  EXPECT_THAT(MpiArgv(b, program, site),
+              ElementsAre("mpirun", "-n", "4", "--bind-to", "none", "--host",
+                          "n2:2,n3:2", "--mca", "ras", "^slurm", "--mca",
+                          "plm_slurm_args", "--overlap --nodelist=n3", "parts",
+                          "out file"));
+  b.mpi_runner = "mpiexec";
+  EXPECT_THAT(MpiArgv(b, program, MpiSite{false, 0, site.gang}),
+              ElementsAre("mpiexec", "-n", "4", "--host", "n2:2,n3:2", "parts",
+                          "out file"));
+}
+
+TEST(RunBinaryTest, GangNodesParseOrNotAtAll) {
+  using Nodes = std::vector<std::pair<std::string, int>>;
+  EXPECT_EQ(ParseMpiNodes("n1:2"), (Nodes{{"n1", 2}}));
+  EXPECT_EQ(ParseMpiNodes("a-b.c:3,d:1"), (Nodes{{"a-b.c", 3}, {"d", 1}}));
+  for (const char* bad : {"n1", "n1:", ":2", "n1:0", "n1:x", "n1:2,", ""}) {
+    EXPECT_TRUE(ParseMpiNodes(bad).empty()) << bad;
+  }
+}
+
 TEST(RunBinaryTest, TheRunnersReportOfTheFailedRankIsFound) {
   EXPECT_EQ(MpiFailureReport(
                 "[vm:1] *** End of error message ***\n"

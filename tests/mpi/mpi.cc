@@ -4,6 +4,8 @@
 //   mpi crash   a job whose rank 1 aborts
 //   mpi node-lost  one 4-rank job over 2 nodes that takes 10 s
 //   mpi nodes-srun  as nodes, the ranks started by srun
+//   mpi allocation  as nodes, one job by mpirun and one by srun, on gangs
+//                   of allocation nodes gsrt places
 // The host files are compared apart: where ranks run is not the program's
 // result.
 #include "mpi.h"
@@ -21,6 +23,9 @@ int main(int argc, char** argv) {
     parts_slowly("a.txt", "a.hosts");
   } else if (std::strcmp(mode, "nodes-srun") == 0) {
     parts_by_srun("a.txt", "a.hosts");
+    parts_by_srun("b.txt", "b.hosts");
+  } else if (std::strcmp(mode, "allocation") == 0) {
+    parts_on_nodes("a.txt", "a.hosts");
     parts_by_srun("b.txt", "b.hosts");
   } else if (std::strcmp(mode, "nodes") == 0) {
     parts_on_nodes("a.txt", "a.hosts");
