@@ -25,6 +25,12 @@
 #          on a gang of two of them (one by mpirun, one by srun): the two
 #          need 8 cores of 6, so one waits for the other, whole; the
 #          ranks ran on two nodes, nothing was submitted.
+#   allocation-node-lost  inside `salloc -N 3 -c 2`, one 4-rank job over a
+#          gang of 2 nodes that takes 10 s: once its ranks run, the
+#          gang's other node (where Open MPI's daemon step runs) is
+#          killed; the job runs again on a gang of the nodes left and the
+#          run ends with the sequential build's file. The bed is started
+#          again after.
 #   crash  rank 1 aborts: the run fails naming the operation, the MPI job
 #          and Open MPI's report of the rank that failed.
 set -euo pipefail
@@ -35,9 +41,9 @@ pid=
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
   case $mode in
-    nodes*|node-lost|allocation) scancel --quiet --partition=debug 2>/dev/null || true ;;
+    nodes*|node-lost|allocation*) scancel --quiet --partition=debug 2>/dev/null || true ;;
   esac
-  if [ "$mode" = node-lost ]; then
+  if [ "${mode#allocation-}" = node-lost ]; then
     nodes_bed_restart
   fi
   rm -rf "$work"
@@ -56,7 +62,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 
 run=()
-if [ "$mode" = allocation ]; then
+if [ "${mode%-node-lost}" = allocation ]; then
   export SLURM_MPI_TYPE=pmix
   nodes_bed_up
   # Submissions would leave a mark.
@@ -67,6 +73,9 @@ if [ "$mode" = allocation ]; then
   printf 'runtime:\n  progress: always\nhosts:\n  - name: alloc\n    adapter: slurm\n    mode: allocation\n    shared_fs: true\n' \
     > "$work/gsrt.yaml"
   run=("$(command -v salloc)" -N 3 -c 2)
+  # Without --no-kill Slurm ends the whole allocation once it declares a
+  # node down (as on a real site: docs/sites.md).
+  [ "$mode" = allocation-node-lost ] && run+=(--no-kill)
 elif [ "${mode%-srun}" = nodes ] || [ "$mode" = node-lost ]; then
   # The site's MpiDefault for srun's steps.
   [ "$mode" = nodes-srun ] && export SLURM_MPI_TYPE=pmix
@@ -80,6 +89,18 @@ status=0
 (cd "$work/run" && GSRT_CONFIG="$work/gsrt.yaml" timeout 300 "${run[@]}" "$app" "$mode") \
   > "$work/out" 2> "$work/err" &
 pid=$!
+if [ "$mode" = allocation-node-lost ]; then
+  # The gang's other node runs Open MPI's daemon, a step of its own.
+  deadline=$((SECONDS + 120))
+  victim=
+  until [ -n "$victim" ]; do
+    kill -0 "$pid" 2>/dev/null || fail "the run ended before its job ran"
+    ((SECONDS < deadline)) || fail "the MPI job did not start in time"
+    victim=$(squeue -h -s -o '%j %N' | awk '$1 == "orted" { print $2; exit }')
+    [ -n "$victim" ] || sleep 0.2
+  done
+  nodes_bed_kill "$victim"
+fi
 if [ "$mode" = node-lost ]; then
   # The bed is this test's alone (RESOURCE_LOCK): the running job is ours.
   deadline=$((SECONDS + 120))
@@ -110,11 +131,11 @@ fi
 # node-lost's and nodes-srun's files are nodes' (the ranks only wait
 # longer, or start otherwise).
 seq_mode=$mode
-case $mode in node-lost | nodes-srun | allocation) seq_mode=nodes ;; esac
+case $mode in node-lost | nodes-srun | allocation*) seq_mode=nodes ;; esac
 (cd "$work/seq" && PATH="$work/bin:$PATH" "$app-sequential" "$seq_mode") > /dev/null 2> "$work/seq.err" ||
   fail "the sequential build failed: $(cat "$work/seq.err")"
 files="a.txt b.txt"
-[ "$mode" = node-lost ] && files=a.txt
+[ "${mode#allocation-}" = node-lost ] && files=a.txt
 for f in $files; do
   cmp -s "$work/run/$f" "$work/seq/$f" || fail "$f differs from the sequential build's"
 done
@@ -126,13 +147,13 @@ if [ "${mode%-srun}" = nodes ] || [ "$mode" = allocation ]; then
       fail "the ranks of $f did not run on two nodes: $(cat "$work/run/$f")"
   done
 fi
-if [ "$mode" = node-lost ]; then
+if [ "${mode#allocation-}" = node-lost ]; then
   grep -qx "$victim" "$work/run/a.hosts" &&
     fail "the job's result came from the run on the lost node $victim"
   [ "$(grep -c . "$work/run/a.hosts")" = 2 ] ||
     fail "the job that ran again was not over two nodes: $(cat "$work/run/a.hosts")"
 fi
-if [ "$mode" = allocation ]; then
+if [ "${mode%-node-lost}" = allocation ]; then
   ls "$work"/submitted-* > /dev/null 2>&1 && fail "gsrt submitted a batch job inside the allocation"
   grep -q "MPI job over 2 nodes" "$work/err" && fail "refused: $(cat "$work/err")"
 fi

@@ -29,6 +29,12 @@ std::string EncodeThrown(std::string_view what);
 // anything else (a normal result file, an empty or foreign one).
 std::optional<std::string> DecodeThrown(std::string_view file);
 
+// How a failed MPI job's message begins when its runner said that a node
+// or its daemon there was lost (runtime/worker/run_binary.h): the engine
+// charges such a failure to the infrastructure, not to the application
+// (runtime/engine/outcome_plan.h).
+inline constexpr std::string_view kMpiNodeLost = "MPI job lost a node";
+
 // "OP threw: WHAT", the job's error.
 std::string ThrownError(std::string_view operation, std::string_view what);
 

@@ -133,6 +133,22 @@ Status Dispatcher::Admit(OpId op) {
   return admitted;
 }
 
+void Dispatcher::GangsOn(const std::vector<GangNode>& hosts) {
+  std::map<std::string, std::vector<HostId>> groups;
+  gangs_.nodes.clear();
+  for (HostId h = 0; h < hosts.size(); ++h) {
+    gangs_.nodes.push_back(hosts[h].node);
+    if (!hosts[h].group.empty()) groups[hosts[h].group].push_back(h);
+  }
+  gangs_.groups.clear();
+  for (auto& [name, members] : groups) gangs_.groups.push_back(members);
+}
+
+const std::string& Dispatcher::NodeOf(HostId h) const {
+  static const std::string kNone;
+  return h < gangs_.nodes.size() ? gangs_.nodes[h] : kNone;
+}
+
 Status Dispatcher::AdmitGang(OpId op, Need need) {
   const gs_operation& desc = *ops_[op].desc;
   // Each node's share: the need counted every node's cores.
@@ -147,7 +163,8 @@ Status Dispatcher::AdmitGang(OpId op, Need need) {
     names.push_back(host.name);
   }
   admitted_.resize(op + 1);
-  if (!SomeGangFits(capacities, gang_groups_, desc.nodes, need, need.only_on)) {
+  if (!SomeGangFits(capacities, gangs_.groups, desc.nodes, need,
+                    need.only_on)) {
     admitted_[op] = Status::InvalidArgument(
         "operation '" + std::string(desc.name) + "' is an MPI job over " +
         std::to_string(desc.nodes) + " nodes of " + std::to_string(need.cores) +
@@ -160,11 +177,11 @@ Status Dispatcher::AdmitGang(OpId op, Need need) {
         "on one host");
     return admitted_[op];
   }
-  gangs_[op] = Gang{desc.nodes, need};
+  gangs_.ops[op] = Gangs::Op{desc.nodes, need};
   // The policy never places it: PlaceGangs does, before the policy's pass.
-  no_host_.assign(hosts_.size(), false);
+  gangs_.no_host.assign(hosts_.size(), false);
   Need hidden = need;
-  hidden.only_on = &no_host_;
+  hidden.only_on = &gangs_.no_host;
   scheduler_.SetNeed(op, hidden);
   gpu_needs_ = gpu_needs_ || need.gpus > 0;
   admitted_[op] = Status::Ok();
@@ -183,18 +200,29 @@ void Dispatcher::PlaceGangs(std::vector<HostState>& states,
                             const BookFn& book) {
   std::vector<TaskId> placed;
   const Seconds now = clock_->Now();
+  // A suspect host gets no gang: a node that may be gone would fail the
+  // whole job (and a job that lost one would go back to it).
+  HostMask up(hosts_.size());
+  for (HostId h = 0; h < hosts_.size(); ++h) {
+    up[h] = hosts_.HealthOf(h) == HealthState::kUp;
+  }
+  HostMask allowed;
   for (const ReadyTask& r : scheduler_.ready()) {
-    auto gang = gangs_.find(r.op);
-    if (gang == gangs_.end()) continue;
+    auto gang = gangs_.ops.find(r.op);
+    if (gang == gangs_.ops.end()) continue;
     const Need& per_node = gang->second.per_node;
+    allowed = up;
+    for (HostId h = 0; h < allowed.size(); ++h) {
+      allowed[h] = allowed[h] && per_node.Allows(h);
+    }
     std::vector<HostId> hosts = ChooseGang(
-        states, gang_groups_, gang->second.nodes, per_node, per_node.only_on);
+        states, gangs_.groups, gang->second.nodes, per_node, &allowed);
     if (hosts.empty()) {
       // It waits for the cores its hosts still lack: what they have free
       // now is held for it, this round, from the smaller jobs the policy
       // places next (which could otherwise keep it waiting forever).
-      for (HostId h : GangToWaitFor(states, gang_groups_, gang->second.nodes,
-                                    per_node, per_node.only_on)) {
+      for (HostId h : GangToWaitFor(states, gangs_.groups, gang->second.nodes,
+                                    per_node, &allowed)) {
         if (const int free = states[h].free_slots(); free > 0) {
           states[h].AddBusy(now + kHeldForAGang, Need{free});
         }
@@ -242,7 +270,7 @@ void Dispatcher::Round(const BookFn& book) {
       scheduler_.policy().needs().host_order) {
     scheduler_.mutable_policy()->SetHostOrder(hosts_.Order(true));
   }
-  if (!gangs_.empty()) PlaceGangs(states, book);
+  if (!gangs_.ops.empty()) PlaceGangs(states, book);
   std::vector<Placement> placed;
   PlaceReady(states, &placed, book);
   if (replication_ != ReplicationMode::kOff && scheduler_.num_ready() == 0) {

@@ -99,13 +99,18 @@ class Dispatcher {
   // The hosts that run a job over several nodes (HostSetup::spans_nodes),
   // by HostId; before the first Admit.
   void SpanNodesOn(HostMask hosts) { spans_nodes_ = std::move(hosts); }
-  // Groups of hosts that are nodes of one allocation (mode: allocation):
-  // an MPI operation over several nodes that no host in SpanNodesOn takes
+  // Hosts that are nodes of an allocation (mode: allocation): by HostId,
+  // its gang group ("": none, HostSetup::gang_group) and its node name. An
+  // MPI operation over several nodes that no host in SpanNodesOn takes
   // runs on a gang of one group's members, all at once (gang_choice.h);
   // before the first Admit.
-  void GangsOn(std::vector<std::vector<HostId>> groups) {
-    gang_groups_ = std::move(groups);
-  }
+  struct GangNode {
+    std::string group;
+    std::string node;
+  };
+  void GangsOn(const std::vector<GangNode>& hosts);
+  // The node host `h` is ("" when it is none); for a gang job's runner.
+  const std::string& NodeOf(HostId h) const;
   // Whether any host can hold a job of `op` (checked once per operation);
   // else why not, naming the operation, its needs and every host.
   Status Admit(OpId op);
@@ -200,16 +205,19 @@ class Dispatcher {
   // nodes may run on (their addresses are in the scheduler's needs).
   HostMask spans_nodes_;
   std::map<OpId, HostMask> spanning_;
-  // GangsOn's; by OpId, the gang operations' nodes and per-node need (its
-  // only_on: the hosts they may use); and the mask that keeps the policy
-  // from placing them.
-  struct Gang {
-    int nodes;
-    Need per_node;
-  };
-  std::vector<std::vector<HostId>> gang_groups_;
-  std::map<OpId, Gang> gangs_;
-  HostMask no_host_;
+  // GangsOn's groups and nodes (by HostId); by OpId, the gang operations'
+  // nodes and per-node need (its only_on: the hosts they may use); and the
+  // mask that keeps the policy from placing them.
+  struct Gangs {
+    struct Op {
+      int nodes;
+      Need per_node;
+    };
+    std::vector<std::vector<HostId>> groups;
+    std::vector<std::string> nodes;
+    std::map<OpId, Op> ops;
+    HostMask no_host;
+  } gangs_;
   // Some admitted operation asks for GPUs: until then the rounds leave the
   // hosts' devices out (LeaveGpusOut: the board then tracks none, and MCT
   // replays its rounds, as on a machine without GPUs).

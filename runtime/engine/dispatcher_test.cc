@@ -57,7 +57,10 @@ class DispatcherTest : public ::testing::Test {
     return raw;
   }
 
-  void Start() { dispatcher_->StartPredicting(&clock_, nullptr, names_); }
+  void Start() {
+    hosts_.set_clock(&clock_);
+    dispatcher_->StartPredicting(&clock_, nullptr, names_);
+  }
 
   // A task of `op` writing its own file; ready.
   TaskId AddTask(const gs_operation* op) {
@@ -235,11 +238,11 @@ TEST_F(DispatcherTest, AnMpiJobOverNodesWithoutSuchAHostIsRefused) {
 // of them, all at once or not at all (gang_choice.h).
 TEST_F(DispatcherTest, AnMpiJobOverNodesTakesAWholeGangOfAllocationNodes) {
   AddHost("local", 8);
-  AddHost("alloc-n1", 2);
-  AddHost("alloc-n2", 2);
-  AddHost("alloc-n3", 2);
+  AddHost("alloc-n1", 2)->answers.last_heard = -1;
+  AddHost("alloc-n2", 2)->answers.last_heard = -1;
+  AddHost("alloc-n3", 2)->answers.last_heard = -1;
   Start();
-  dispatcher_->GangsOn({{1, 2, 3}});
+  dispatcher_->GangsOn({{}, {"alloc", "n1"}, {"alloc", "n2"}, {"alloc", "n3"}});
   gs_operation mpi = Operation("mpi", 2);
   mpi.nodes = 2;
   const TaskId first = AddTask(&mpi);
@@ -267,11 +270,11 @@ TEST_F(DispatcherTest, AnMpiJobOverNodesTakesAWholeGangOfAllocationNodes) {
 }
 
 TEST_F(DispatcherTest, AWaitingGangKeepsSmallJobsOffTheNodesItWaitsFor) {
-  AddHost("alloc-n1", 2);
-  AddHost("alloc-n2", 2);
-  AddHost("alloc-n3", 2);
+  AddHost("alloc-n1", 2)->answers.last_heard = -1;
+  AddHost("alloc-n2", 2)->answers.last_heard = -1;
+  AddHost("alloc-n3", 2)->answers.last_heard = -1;
   Start();
-  dispatcher_->GangsOn({{0, 1, 2}});
+  dispatcher_->GangsOn({{"alloc", "n1"}, {"alloc", "n2"}, {"alloc", "n3"}});
   gs_operation mpi = Operation("mpi", 2);
   mpi.nodes = 2;
   gs_operation work = Operation("work");
@@ -293,11 +296,27 @@ TEST_F(DispatcherTest, AWaitingGangKeepsSmallJobsOffTheNodesItWaitsFor) {
   EXPECT_EQ(graph_.task(booked[0].task).op, ops_.Intern(&mpi));
 }
 
+TEST_F(DispatcherTest, ASuspectNodeGetsNoGang) {
+  AddHost("alloc-n1", 2)->answers.last_heard = -1;
+  AddHost("alloc-n2", 4);  // silent for 87.5 s of its 3 s heartbeat
+  AddHost("alloc-n3", 2)->answers.last_heard = -1;
+  Start();
+  dispatcher_->GangsOn({{"alloc", "n1"}, {"alloc", "n2"}, {"alloc", "n3"}});
+  gs_operation mpi = Operation("mpi", 2);
+  mpi.nodes = 2;
+  AddTask(&mpi);
+  std::vector<Dispatcher::Booking> booked = Round();
+  ASSERT_EQ(booked.size(), 1u);
+  ASSERT_EQ(booked[0].gang.size(), 1u);
+  EXPECT_NE(booked[0].host, 1u);
+  EXPECT_NE(booked[0].gang[0], 1u) << "the freest, but suspect";
+}
+
 TEST_F(DispatcherTest, AGangNoAllocationCanHoldIsRefusedSayingWhatToDo) {
   AddHost("alloc-n1", 2);
   AddHost("alloc-n2", 1);
   Start();
-  dispatcher_->GangsOn({{0, 1}});
+  dispatcher_->GangsOn({{"alloc", "n1"}, {"alloc", "n2"}});
   gs_operation mpi = Operation("mpi", 2);
   mpi.nodes = 2;
   Status s = dispatcher_->Admit(ops_.Intern(&mpi));

@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <future>
-#include <map>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -146,18 +145,15 @@ Status Engine::Start(std::vector<HostSetup> hosts) {
                                 names);
     std::vector<HostLabels> labels;
     HostMask spanning;
-    std::map<std::string, std::vector<HostId>> gangs;
-    for (HostId h = 0; h < hosts.size(); ++h) {
-      const HostSetup& setup = hosts[h];
+    std::vector<Dispatcher::GangNode> gangs;
+    for (const HostSetup& setup : hosts) {
       labels.push_back({setup.name, setup.labels});
       spanning.push_back(setup.spans_nodes);
-      if (!setup.gang_group.empty()) gangs[setup.gang_group].push_back(h);
+      gangs.push_back({setup.gang_group, setup.node});
     }
     dispatcher_.KeepTo(PlacementMasks(options_.operations.placement, labels));
     dispatcher_.SpanNodesOn(std::move(spanning));
-    std::vector<std::vector<HostId>> groups;
-    for (auto& [name, members] : gangs) groups.push_back(std::move(members));
-    dispatcher_.GangsOn(std::move(groups));
+    dispatcher_.GangsOn(gangs);
   }
   std::future<CodeIdentity> identity;
   if (options_.code_identity_of) {
@@ -252,7 +248,6 @@ void Engine::AddHost(HostSetup& setup, std::unique_ptr<Adapter> adapter,
   entry->learns_cores = setup.cores <= 0;
   entry->learns_memory = setup.memory_gb <= 0;
   entry->cores = setup.cores;
-  entry->node = setup.node;
   entry->memory_gb = setup.memory_gb;
   entry->gpus = GpuPool(setup.gpus, setup.gpu_naming);
   entry->prefetch = std::max(0, setup.prefetch);

@@ -325,10 +325,6 @@ class Engine {
   // @Implements alternatives) when given, else the operation the program
   // called; an MPI gang's other hosts hold its need too.
   Dispatch DispatchLocked(const Dispatcher::Booking& booking) REQUIRES(mu_);
-  // A gang job's nodes, in its environment, and its other hosts, in its
-  // entry.
-  void NameGang(const HostEntry& leader, const std::vector<HostId>& others,
-                const Need& need, JobEntry* entry, JobSpec* spec) REQUIRES(mu_);
   void Send(std::vector<Dispatch> dispatches);
   // Hands one job to its host's adapter: Submit, or Adopt (engine thread).
   void SubmitToHost(Dispatch d);

@@ -16,6 +16,21 @@
 
 namespace gs {
 
+namespace {
+
+// A gang job's other host that is lost, or silent past its heartbeat: its
+// ranks may have died with it, and the runner then ends with whatever
+// status it chose. "" when none is (or the job is no gang).
+std::string LostGangHost(const HostSet& hosts, const JobEntry& job) {
+  for (HostId other : job.gang_hosts) {
+    if (!hosts[other]->usable || hosts.HealthOf(other) != HealthState::kUp)
+      return hosts[other]->name;
+  }
+  return "";
+}
+
+}  // namespace
+
 void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
   Aftermath after;
   {
@@ -61,9 +76,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     facts.staging_failures = dispatcher_.staging_failures(job.task);
     facts.other_instances = !others.empty();
     facts.stopping = loop_.stopping(mu_);
-    for (HostId other : job.gang_hosts) {
-      if (!hosts_[other]->usable) facts.gang_host_lost = hosts_[other]->name;
-    }
+    facts.gang_host_lost = LostGangHost(hosts_, job);
     OutcomePlan plan = PlanOutcome(report.outcome, facts, options_.retries);
     ApplyOutcomeLocked(plan, job, host_id, report, others, &after);
     mover_.CollectGarbage(mu_, &after.doomed);

@@ -62,19 +62,19 @@ void GiveDevices(const Need& need, GpuPool* pool, JobSpec* spec) {
   spec->env.push_back("GSRT_GPUS=" + devices);
 }
 
-}  // namespace
-
-void Engine::NameGang(const HostEntry& leader,
-                      const std::vector<HostId>& others, const Need& need,
-                      JobEntry* entry, JobSpec* spec) {
-  // The runner reads the nodes (runtime/worker/run_binary.h): the leader's
-  // first, each with its share of the ranks.
+// A gang job's nodes, in its environment for the runner
+// (runtime/worker/run_binary.h), its host's first, each with its share of
+// the ranks; and its other hosts, in its entry.
+void NameGang(const Dispatcher& dispatcher, const Dispatcher::Booking& b,
+              const Need& need, JobEntry* entry, JobSpec* spec) {
   const std::string share = ":" + std::to_string(need.cores);
-  std::string nodes = leader.node + share;
-  for (HostId other : others) nodes += "," + hosts_[other]->node + share;
+  std::string nodes = dispatcher.NodeOf(b.host) + share;
+  for (HostId other : b.gang) nodes += "," + dispatcher.NodeOf(other) + share;
   spec->env.push_back("GSRT_MPI_NODES=" + nodes);
-  entry->gang_hosts = others;
+  entry->gang_hosts = b.gang;
 }
+
+}  // namespace
 
 void Engine::WakeLocked() {
   if (!loop_.made() || !dispatcher_.RequestRound()) return;
@@ -131,7 +131,7 @@ Engine::Dispatch Engine::DispatchLocked(const Dispatcher::Booking& b) {
   JobEntry entry{
       t,  h,   b.predicted_end, loop_.clock().Now(), task.attempts, replica,
       {}, need};
-  if (!b.gang.empty()) NameGang(*hosts_[h], b.gang, need, &entry, &spec);
+  if (!b.gang.empty()) NameGang(dispatcher_, b, need, &entry, &spec);
   GiveDevices(need, &host.gpus, &spec);
   if (replica && host.shared) WriteReplicaBeside(&spec, &entry);
   const int slots = HostSet::Slots(host);

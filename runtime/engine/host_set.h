@@ -26,7 +26,6 @@ namespace gs {
 struct HostEntry {
   std::string name;
   std::string worker;
-  std::string node;  // the allocation node it is (HostSetup::node)
   std::unique_ptr<Adapter> adapter;
   bool usable = true;
   bool shared = true;    // sees the master's files at the same paths

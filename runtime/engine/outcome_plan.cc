@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runtime/base/units.h"
+#include "runtime/base/worker_failure.h"
 
 namespace gs {
 
@@ -20,6 +21,12 @@ struct Failure {
 Failure Classify(const JobOutcome& outcome, const OutcomeFacts& facts,
                  const RetryBudgets& budgets) {
   const auto* exited = std::get_if<Exited>(&outcome);
+  if (exited != nullptr &&
+      exited->error.find(kMpiNodeLost) != std::string::npos) {
+    // The runner saw a node of the job die: not the application's fault.
+    return {Budget::kInfra, budgets.infra, exited->error, exited->log_dir,
+            exited->log_note};
+  }
   if (exited != nullptr && !facts.gang_host_lost.empty()) {
     // Its ranks there died with the node: the infrastructure's failure.
     return {

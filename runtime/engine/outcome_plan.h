@@ -34,8 +34,8 @@ struct OutcomeFacts {
   uint32_t staging_failures = 0;  // its earlier jobs that never ran
   bool other_instances = false;   // other instances of the task still run
   bool stopping = false;          // the run is ending (GS_Off, a signal)
-  // An MPI gang's other host that was lost ("": none, or no gang): a
-  // failure is then the infrastructure's, not the application's.
+  // An MPI gang's other host that was lost or is suspect ("": none, or no
+  // gang): a failure is then the infrastructure's, not the application's.
   std::string gang_host_lost;
 };
 

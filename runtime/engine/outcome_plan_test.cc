@@ -129,6 +129,12 @@ TEST(OutcomePlanTest, AGangWhoseOtherNodeWasLostFailedForTheInfrastructure) {
       PlanOutcome(Success(), facts, Budgets()).decision));
 }
 
+TEST(OutcomePlanTest, AnMpiJobWhoseRunnerLostANodeFailedForTheInfrastructure) {
+  Exited e = ExitCode(205);
+  e.error = "parts threw: MPI job lost a node: MPI job mpirun -n 4 ...";
+  ExpectChargedTo(e, Budget::kInfra, Budgets().infra, e.error, "/logs/7");
+}
+
 TEST(OutcomePlanTest, FailedTaskKeepsWhereItsLogsCameFrom) {
   Exited e = ExitCode(1);
   e.log_note = "fetched from host 'h1': /w/failed/s/j";

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "runtime/base/shell_quote.h"
+#include "runtime/base/worker_failure.h"
 
 namespace gs {
 namespace {
@@ -174,6 +175,20 @@ std::string Describe(int status) {
 }
 
 }  // namespace
+
+bool MpiLostANode(std::string_view text) {
+  static constexpr std::string_view kSigns[] = {
+      "lost communication with a remote daemon",
+      "daemon has unexpectedly failed",
+      "unable to reliably start one or more daemons",
+      "Node failure on",
+      "due to node failure",
+  };
+  for (std::string_view sign : kSigns) {
+    if (text.find(sign) != std::string_view::npos) return true;
+  }
+  return false;
+}
 
 std::string MpiFailureReport(std::string_view text) {
   auto lower = [](std::string_view line) {
@@ -398,6 +413,10 @@ Status RunBinary(const gs_binary& b, const gs_operation& op,
     tail = TailOfFile("/proc/self/fd/2", err_before.st_size);
   }
   std::string message = what + " " + Describe(status);
+  // First, so that it survives the message being cut to one line.
+  if (b.mpi_processes > 0 && MpiLostANode(tail)) {
+    message = std::string(kMpiNodeLost) + ": " + message;
+  }
   if (WIFEXITED(status) && b.num_success > 0) {
     std::string codes;
     for (int i = 0; i < b.num_success; ++i) {

@@ -53,15 +53,16 @@ std::vector<std::pair<std::string, int>> ParseMpiNodes(std::string_view text);
 //   srun: --ntasks=N --ntasks-per-node=P --kill-on-bad-exit=1 (a step of
 //     the job's allocation);
 //   anything else (mpiexec): -n N.
-// On a gang (nodes of an allocation gsrt placed it on, each a host with
-// its agent's step there): srun --overlap --nodes=k --nodelist=NODES
-// --ntasks=N --ntasks-per-node=P --cpus-per-task=1 (a step beside the
-// agents'); mpirun --host n1:P,n2:P, with --mca ras ^slurm and its
-// daemons started on the other nodes by srun --overlap --nodelist in a
-// Slurm job; mpiexec --host too.
+// On a gang gsrt placed (site.gang): srun --overlap over its nodes, or
+// mpirun/mpiexec --host n1:P,n2:P (docs/sites.md, "Programs and MPI").
 std::vector<std::string> MpiArgv(const gs_binary& binary,
                                  std::vector<std::string> program_argv,
                                  const MpiSite& site);
+
+// Whether `text` (an MPI job's standard error) says that the runner lost
+// a node or its daemon there: Open MPI's "lost communication with a remote
+// daemon" or "daemon has unexpectedly failed", Slurm's "Node failure".
+bool MpiLostANode(std::string_view text);
 
 // The runner's line that says which rank failed and how, the last one in
 // `text` (an MPI job's standard error): Open MPI's "mpirun noticed that

@@ -248,6 +248,18 @@ TEST(RunBinaryTest, AGangsRunnerStartsTheRanksOnItsNodes) {
                           "out file"));
 }
 
+TEST(RunBinaryTest, ARunnerThatLostANodeIsTold) {
+  EXPECT_TRUE(
+      MpiLostANode("ORTE has lost communication with a remote daemon.\n"
+                   "  Remote daemon: [[15397,0],1] on node n2\n"));
+  EXPECT_TRUE(MpiLostANode(
+      "An ORTE daemon has unexpectedly failed after launch and before\n"));
+  EXPECT_TRUE(MpiLostANode("srun: error: Node failure on n2\n"));
+  EXPECT_FALSE(MpiLostANode(
+      "mpirun noticed that process rank 1 with PID 7 on node n1 exited on "
+      "signal 6 (Aborted).\n"));
+}
+
 TEST(RunBinaryTest, GangNodesParseOrNotAtAll) {
   using Nodes = std::vector<std::pair<std::string, int>>;
   EXPECT_EQ(ParseMpiNodes("n1:2"), (Nodes{{"n1", 2}}));

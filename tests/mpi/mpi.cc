@@ -6,6 +6,7 @@
 //   mpi nodes-srun  as nodes, the ranks started by srun
 //   mpi allocation  as nodes, one job by mpirun and one by srun, on gangs
 //                   of allocation nodes gsrt places
+//   mpi allocation-node-lost  as node-lost, on a gang of allocation nodes
 // The host files are compared apart: where ranks run is not the program's
 // result.
 #include "mpi.h"
@@ -19,7 +20,8 @@ int main(int argc, char** argv) {
   if (GS_On() != 0) return 1;
   if (std::strcmp(mode, "crash") == 0) {
     crash("crash.txt", "crash.hosts");
-  } else if (std::strcmp(mode, "node-lost") == 0) {
+  } else if (std::strcmp(mode, "node-lost") == 0 ||
+             std::strcmp(mode, "allocation-node-lost") == 0) {
     parts_slowly("a.txt", "a.hosts");
   } else if (std::strcmp(mode, "nodes-srun") == 0) {
     parts_by_srun("a.txt", "a.hosts");
