@@ -111,6 +111,12 @@ class Dispatcher {
   void GangsOn(const std::vector<GangNode>& hosts);
   // The node host `h` is ("" when it is none); for a gang job's runner.
   const std::string& NodeOf(HostId h) const;
+  // How many nodes a job of `op` takes as a gang PlaceGangs places; 0 when
+  // it is none (for what a stall report says of a waiting task).
+  int GangNodes(OpId op) const {
+    auto it = gangs_.ops.find(op);
+    return it == gangs_.ops.end() ? 0 : it->second.nodes;
+  }
   // Whether any host can hold a job of `op` (checked once per operation);
   // else why not, naming the operation, its needs and every host.
   Status Admit(OpId op);

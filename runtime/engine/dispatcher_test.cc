@@ -249,6 +249,7 @@ TEST_F(DispatcherTest, AnMpiJobOverNodesTakesAWholeGangOfAllocationNodes) {
   const TaskId second = AddTask(&mpi);
   EXPECT_EQ(dispatcher_->scheduler().NeedOf(ops_.Intern(&mpi)).cores, 2)
       << "each node's share";
+  EXPECT_EQ(dispatcher_->GangNodes(ops_.Intern(&mpi)), 2);
   std::vector<Dispatcher::Booking> booked = Round();
   ASSERT_EQ(booked.size(), 1u) << "the second gang fits only half: it waits";
   EXPECT_EQ(booked[0].task, first);

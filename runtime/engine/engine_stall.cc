@@ -19,10 +19,15 @@ std::vector<std::pair<TaskId, std::string>> Engine::StallLink::ReadyTasks()
   std::vector<std::pair<TaskId, std::string>> ready;
   for (const ReadyTask& r : e_.dispatcher_.scheduler().ready()) {
     // A GPU need is what most often keeps a task off every host.
-    const std::string gpus =
+    std::string needs =
         r.need.gpus > 0 ? ", " + std::to_string(r.need.gpus) + " GPUs" : "";
+    // So is a gang that no allocation can hold whole now.
+    if (const int nodes = e_.dispatcher_.GangNodes(r.op); nodes > 0) {
+      needs += ", a gang of " + std::to_string(nodes) + " nodes of " +
+               std::to_string(r.need.cores) + " cores";
+    }
     ready.emplace_back(r.id, "task " + std::to_string(r.id) + " (" +
-                                 e_.program_.ops[r.op].name + gpus + ")");
+                                 e_.program_.ops[r.op].name + needs + ")");
   }
   return ready;
 }
