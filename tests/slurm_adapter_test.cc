@@ -24,6 +24,7 @@
 #include "tests/support/job_spec_builder.h"
 #include "tests/support/report_collector.h"
 #include "tests/support/run_until.h"
+#include "tests/support/shell_command.h"
 #include "tests/support/slurm_testbed.h"
 #include "tests/support/sshd_testbed.h"
 #include "tests/support/temp_dir.h"
@@ -36,17 +37,8 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// The output of a Slurm command run here (the test's own checks).
-std::string Shell(const std::string& command) {
-  std::string out;
-  if (FILE* p = ::popen(command.c_str(), "r")) {
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    ::pclose(p);
-  }
-  return out;
-}
+// The test's own look at Slurm (tests/support/shell_command.h).
+using gs::testing::ShellOutput;
 
 class SlurmAdapterTest : public ::testing::Test {
  protected:
@@ -80,7 +72,7 @@ class SlurmAdapterTest : public ::testing::Test {
 
   // The wait Slurm predicts now for a one-core job (`sbatch --test-only`).
   std::optional<Seconds> SlurmPredictedWait() {
-    const std::string out = Shell("sbatch --test-only --wrap=true 2>&1");
+    const std::string out = ShellOutput("sbatch --test-only --wrap=true");
     const std::optional<Seconds> start =
         MakeSlurmSystem()->ParseTestOnlyStart(out);
     if (!start) return std::nullopt;
@@ -203,9 +195,9 @@ TEST_F(SlurmAdapterTest, AJobCancelledFromOutsideIsAnInfrastructureFailure) {
   const std::string id = adapter.BatchIds().front();
   // Running (so it would have written a record had it finished).
   ASSERT_TRUE(RunUntil(io_, [&] {
-    return Shell("squeue -h -j " + id + " -o %T").starts_with("RUNNING");
+    return ShellOutput("squeue -h -j " + id + " -o %T").starts_with("RUNNING");
   }));
-  Shell("scancel " + id);
+  ShellOutput("scancel " + id);
   ASSERT_TRUE(WaitFor(1));
   const auto* failed = std::get_if<HostFailed>(&reports_.Get(1).outcome);
   ASSERT_NE(failed, nullptr) << OutcomeName(reports_.Get(1));
@@ -230,7 +222,7 @@ TEST_F(SlurmAdapterTest, CancelAndShutdownLeaveNothingInTheQueue) {
   }
   std::string left;
   ASSERT_TRUE(RunUntil(io_, [&] {
-    left = Shell("squeue -h -r -o '%i %j' | grep gsrt-tidy- || true");
+    left = ShellOutput("squeue -h -r -o '%i %j' | grep gsrt-tidy- || true");
     return left.empty();
   })) << left;
 }
@@ -253,9 +245,10 @@ TEST_F(SlurmAdapterTest, TheTokenIsNeverShown) {
   const std::string token = ReadText(token_file).value_or("").substr(0, 64);
   ASSERT_EQ(token.size(), 64u);
   const std::string id = adapter.PilotJobIds().front();
-  EXPECT_THAT(Shell("scontrol show job " + id), Not(HasSubstr(token)));
-  EXPECT_THAT(Shell("squeue -h -o '%o %k' -j " + id), Not(HasSubstr(token)));
-  EXPECT_THAT(Shell("ps -eo args"), Not(HasSubstr(token)));
+  EXPECT_THAT(ShellOutput("scontrol show job " + id), Not(HasSubstr(token)));
+  EXPECT_THAT(ShellOutput("squeue -h -o '%o %k' -j " + id),
+              Not(HasSubstr(token)));
+  EXPECT_THAT(ShellOutput("ps -eo args"), Not(HasSubstr(token)));
   EXPECT_THAT(ReadText(dir + "/secret-p0.sh").value_or(""),
               Not(HasSubstr(token)));
   adapter.Shutdown();
@@ -295,7 +288,7 @@ TEST_F(SlurmAdapterTest, ALostPilotIsReplaced) {
   ASSERT_TRUE(adapter.Connect().ok());
   const std::string first = adapter.PilotJobIds().front();
   reports_.Submit(adapter, Job(1, "sleep", {Scalar("60000")}));
-  Shell("scancel " + first);
+  ShellOutput("scancel " + first);
   ASSERT_TRUE(WaitFor(1));
   EXPECT_TRUE(std::holds_alternative<HostFailed>(reports_.Get(1).outcome))
       << OutcomeName(reports_.Get(1));
@@ -353,7 +346,7 @@ TEST_F(SlurmAdapterTest, AQueuedPilotOfAKilledMasterServesTheNextOne) {
   ::waitpid(first, nullptr, 0);
   ASSERT_FALSE(record.empty()) << "the first master recorded no pilot";
   const std::string id = record.substr(0, record.find(' '));
-  EXPECT_EQ(Shell("squeue -h -j " + id + " -o %T"), "PENDING\n");
+  EXPECT_EQ(ShellOutput("squeue -h -j " + id + " -o %T"), "PENDING");
   // The dead master's token file, as it left it.
   std::string token_file;
   for (const auto& e : std::filesystem::directory_iterator(pilots)) {
@@ -373,7 +366,7 @@ TEST_F(SlurmAdapterTest, AQueuedPilotOfAKilledMasterServesTheNextOne) {
            std::chrono::steady_clock::now() < until) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    Shell("scontrol release " + id);
+    ShellOutput("scontrol release " + id);
   });
   PilotAdapter next(io_, clock_, o, MakeSlurmSystem());
   RecordingMessages said;

@@ -142,6 +142,7 @@ void Dispatcher::GangsOn(const std::vector<GangNode>& hosts) {
   }
   gangs_.groups.clear();
   for (auto& [name, members] : groups) gangs_.groups.push_back(members);
+  gangs_.no_host.assign(hosts.size(), false);
 }
 
 const std::string& Dispatcher::NodeOf(HostId h) const {
@@ -179,7 +180,6 @@ Status Dispatcher::AdmitGang(OpId op, Need need) {
   }
   gangs_.ops[op] = Gangs::Op{desc.nodes, need};
   // The policy never places it: PlaceGangs does, before the policy's pass.
-  gangs_.no_host.assign(hosts_.size(), false);
   Need hidden = need;
   hidden.only_on = &gangs_.no_host;
   scheduler_.SetNeed(op, hidden);
@@ -201,16 +201,20 @@ void Dispatcher::PlaceGangs(std::vector<HostState>& states,
   std::vector<TaskId> placed;
   const Seconds now = clock_->Now();
   // A suspect host gets no gang: a node that may be gone would fail the
-  // whole job (and a job that lost one would go back to it).
-  HostMask up(hosts_.size());
-  for (HostId h = 0; h < hosts_.size(); ++h) {
-    up[h] = hosts_.HealthOf(h) == HealthState::kUp;
-  }
+  // whole job (and a job that lost one would go back to it). Read once a
+  // round, and only in a round where a gang is ready.
+  HostMask up;
   HostMask allowed;
   for (const ReadyTask& r : scheduler_.ready()) {
     auto gang = gangs_.ops.find(r.op);
     if (gang == gangs_.ops.end()) continue;
     const Need& per_node = gang->second.per_node;
+    if (up.empty()) {
+      up.resize(hosts_.size());
+      for (HostId h = 0; h < hosts_.size(); ++h) {
+        up[h] = hosts_.HealthOf(h) == HealthState::kUp;
+      }
+    }
     allowed = up;
     for (HostId h = 0; h < allowed.size(); ++h) {
       allowed[h] = allowed[h] && per_node.Allows(h);

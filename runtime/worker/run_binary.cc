@@ -15,9 +15,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <span>
 #include <string_view>
 #include <vector>
 
+#include "runtime/base/joined.h"
 #include "runtime/base/shell_quote.h"
 #include "runtime/base/worker_failure.h"
 
@@ -291,35 +293,32 @@ namespace {
 void GangOptions(const std::string& runner, const std::string& n,
                  const std::string& per_node, const MpiSite& site,
                  std::vector<std::string>* argv) {
-  std::string names, hosts;
+  std::vector<std::string> names, hosts;
   for (const auto& [node, ranks] : site.gang) {
-    names += (names.empty() ? "" : ",") + node;
-    hosts += (hosts.empty() ? "" : ",") + node + ":" + std::to_string(ranks);
+    names.push_back(node);
+    hosts.push_back(node + ":" + std::to_string(ranks));
   }
   if (runner == "srun") {
     argv->insert(argv->end(),
                  {"--overlap", "--nodes=" + std::to_string(site.gang.size()),
-                  "--nodelist=" + names, "--ntasks=" + n,
+                  "--nodelist=" + Joined(names, ","), "--ntasks=" + n,
                   "--ntasks-per-node=" + per_node, "--cpus-per-task=1",
                   "--kill-on-bad-exit=1"});
     return;
   }
   argv->insert(argv->end(), {"-n", n});
   if (runner == "mpirun") argv->insert(argv->end(), {"--bind-to", "none"});
-  argv->insert(argv->end(), {"--host", hosts});
+  argv->insert(argv->end(), {"--host", Joined(hosts, ",")});
   if (runner == "mpirun" && site.in_slurm_job && site.gang.size() > 1) {
     // The hosts are the gang (not the agent's one-task step). Open MPI
     // starts a daemon on each other node with one srun, without a node
     // list: left to itself Slurm may put one on this node, whose ranks
     // then take this node's shared memory names. So the srun is given the
     // other nodes, and shares the CPUs the agents' steps hold.
-    std::string others;
-    for (size_t i = 1; i < site.gang.size(); ++i) {
-      others += (others.empty() ? "" : ",") + site.gang[i].first;
-    }
-    argv->insert(argv->end(),
-                 {"--mca", "ras", "^slurm", "--mca", "plm_slurm_args",
-                  "--overlap --nodelist=" + others});
+    argv->insert(
+        argv->end(),
+        {"--mca", "ras", "^slurm", "--mca", "plm_slurm_args",
+         "--overlap --nodelist=" + Joined(std::span(names).subspan(1), ",")});
   }
 }
 

@@ -195,11 +195,17 @@ TEST(RunBinaryTest, AMissingProgramOrInputSaysWhatToDo) {
   EXPECT_THAT(in.message(), HasSubstr("cannot open stdin for program sh"));
 }
 
-TEST(RunBinaryTest, AnMpiJobStartsItsRanksWithItsRunner) {
+// `parts` as an @MPI job of 4 ranks, 2 per node, under `runner`.
+gs_binary FourRanksTwoPerNode(const char* runner) {
   gs_binary b = {"parts", nullptr, 0, -1, -1, -1, kZero, 1};
-  b.mpi_runner = "mpirun";
+  b.mpi_runner = runner;
   b.mpi_processes = 4;
   b.mpi_per_node = 2;
+  return b;
+}
+
+TEST(RunBinaryTest, AnMpiJobStartsItsRanksWithItsRunner) {
+  gs_binary b = FourRanksTwoPerNode("mpirun");
   const std::vector<std::string> program = {"parts", "out file"};
   // On one host: its N cores are the slots.
   EXPECT_THAT(MpiArgv(b, program, MpiSite{}),
@@ -224,10 +230,7 @@ TEST(RunBinaryTest, AnMpiJobStartsItsRanksWithItsRunner) {
 }
 
 TEST(RunBinaryTest, AGangsRunnerStartsTheRanksOnItsNodes) {
-  gs_binary b = {"parts", nullptr, 0, -1, -1, -1, kZero, 1};
-  b.mpi_runner = "srun";
-  b.mpi_processes = 4;
-  b.mpi_per_node = 2;
+  gs_binary b = FourRanksTwoPerNode("srun");
   const std::vector<std::string> program = {"parts", "out file"};
   MpiSite site{true, 1};  // an allocation node's agent: one task
   site.gang = ParseMpiNodes("n2:2,n3:2");
