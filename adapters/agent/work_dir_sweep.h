@@ -24,7 +24,7 @@ struct SweepCounts {
 };
 
 // Removes every entry of `work_dir`/data whose name is not in `keep` and
-// every entry of `work_dir`/jobs, the sandbox pools' idle ones (".idle.")
+// every entry of `work_dir`/jobs, the sandbox pools' idle ones
 // included: the caller's own pool drops its list first (a pool that finds
 // an idle sandbox gone makes a fresh one anyway). Nothing else in
 // `work_dir` (bin/, logs/, failed/) is touched. FailedPrecondition, touching

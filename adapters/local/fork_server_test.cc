@@ -201,6 +201,18 @@ TEST_F(ForkServerTest, ACrashFailsOnlyItsJob) {
   EXPECT_EQ(adapter_->workers_started(), 1);
 }
 
+// A child that exits 0 without writing its result: the server answers
+// with status 0, and the result job 1 left in the reused sandbox must not
+// pass for job 2's.
+TEST_F(ForkServerTest, AChildThatExitsWithoutAResultFailsItsJob) {
+  const pid_t server = Returned(1, "ppid");
+  ASSERT_GT(server, 0);
+  Exited e = RunExited(TestJob(2, kServe, "exit_now", {Scalar("0")}));
+  EXPECT_FALSE(e.succeeded());
+  EXPECT_THAT(e.error, HasSubstr("was not written"));
+  EXPECT_EQ(Returned(3, "ppid"), server) << "the server goes on";
+}
+
 TEST_F(ForkServerTest, AHangPastTheTimeoutKillsItsJobAndTheNextRuns) {
   const pid_t hung = StartSleeper(1, /*timeout=*/0.3);
   ASSERT_GT(hung, 0);

@@ -103,7 +103,6 @@ Status LocalAdapter::EnsureOpen() {
                                "' (choose a writable workdir): " + s.message());
       }
     }
-    sandboxes_.RemoveStale();
     evidence_.RemoveOlderThan(options_.keep_failed, std::time(nullptr));
     dirs_ready_ = true;
   }

@@ -109,7 +109,9 @@ std::optional<JobOutcome> LocalJob::Stage() {
   cmd_ = std::move(cmd).value();
   std::vector<std::string> absent_inputs;
   if (auto failed = SizeInputs(&absent_inputs)) return failed;
-  if (Status s = host_.sandboxes->Acquire(sandbox_); !s.ok()) {
+  // A pooled worker removes the old result itself (ServeReply).
+  const bool mark_stale = host_.mode == WorkerMode::kProcess;
+  if (Status s = host_.sandboxes->Acquire(sandbox_, mark_stale); !s.ok()) {
     return HostFailed{"host '" + host_.host_name + "': " + s.message()};
   }
   if (auto failed = CopyInouts(absent_inputs)) return failed;
@@ -300,6 +302,7 @@ void LocalJob::OnReply(const boost::system::error_code& ec) {
   usage_.ru_maxrss = reply.max_rss_kb;
   host_.workers->Give(std::move(worker), reply.max_rss_kb,
                       host_.max_idle_workers);
+  left_ = reply;
   // A fork server reports its child's wait status; `serve` an exit code.
   const int status = forked ? reply.code : (reply.code & 0xff) << 8;
   ended_(shared_from_this(), true, status, 0);
@@ -359,6 +362,11 @@ JobReport LocalJob::Conclude(bool reaped, int status, int wait_errno) {
   report.id = spec_.id;
   report.submitted = submitted_;
   report.started = started_;
+  // A pooled worker that never answered may have died before it removed
+  // an earlier job's result: that one is not this job's.
+  if (host_.mode != WorkerMode::kProcess && !left_) {
+    (void)fs_.Remove(cmd_.result_path);
+  }
   if (!reaped) {
     report.outcome = HostFailed{
         "lost the exit status of worker pid " + std::to_string(pid_) +
@@ -410,7 +418,7 @@ Exited LocalJob::Collect(int status) {
     }
     e.bytes_out += info->size;
   }
-  auto results = ReadResultFile(fs_, cmd_.result_path, kMaxResultBytes);
+  auto results = ReadResult();
   if (!results.ok()) {
     e.error = "the worker exited 0 but its result file is unusable: " +
               results.status().message();
@@ -431,7 +439,7 @@ Exited LocalJob::Collect(int status) {
 
 std::string LocalJob::ExitError(int code) {
   // A function that threw left its message in the result file.
-  auto file = ReadResultFile(fs_, cmd_.result_path, kMaxResultBytes);
+  auto file = ReadResult();
   if (file.ok()) {
     if (auto what = DecodeThrown(*file)) {
       return ThrownError(spec_.operation, *what);
@@ -440,10 +448,27 @@ std::string LocalJob::ExitError(int code) {
   return "exit code " + std::to_string(code) + FullDiskNote(fs_, sandbox_);
 }
 
+StatusOr<std::string> LocalJob::ReadResult() {
+  if (left_ && left_->result_bytes < 0) {
+    return Status::NotFound("'" + cmd_.result_path + "' was not written");
+  }
+  if (left_ && left_->result_bytes == 0) return std::string();
+  return ReadResultFile(fs_, cmd_.result_path, kMaxResultBytes);
+}
+
+bool LocalJob::KnownClean() const {
+  // Collect found every output's temporary, each a file of the sandbox.
+  return left_ &&
+         left_->other_files == static_cast<int32_t>(cmd_.outputs.size());
+}
+
 void LocalJob::KeepLogs(Exited& e) {
   e.log_dir.clear();
   const std::string id = std::to_string(spec_.id);
   for (const char* stream : {SandboxPool::kStdout, SandboxPool::kStderr}) {
+    if (left_ && (stream == SandboxPool::kStdout ? left_->stdout_bytes
+                                                 : left_->stderr_bytes) == 0)
+      continue;  // the worker saw it empty
     const std::string path = sandbox_ + "/" + stream;
     auto info = fs_.Examine(path);
     if (!info.ok() || info->size == 0) continue;
@@ -453,7 +478,7 @@ void LocalJob::KeepLogs(Exited& e) {
       e.log_dir = host_.logs_dir;
     }
   }
-  host_.sandboxes->Release(sandbox_);
+  host_.sandboxes->Release(sandbox_, KnownClean());
 }
 
 std::string LocalJob::KeepEvidence() {

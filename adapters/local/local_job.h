@@ -160,6 +160,11 @@ class LocalJob : public std::enable_shared_from_this<LocalJob> {
   // "OP threw: WHAT" when the worker left the message of an exception,
   // "exit code N" otherwise.
   std::string ExitError(int code);
+  // The job's result file: what left_ says of it, else what is there.
+  StatusOr<std::string> ReadResult();
+  // Whether the sandbox holds nothing but the files a pooled one keeps
+  // once the outputs moved out: known from left_, else the pool looks.
+  bool KnownClean() const;
   void KeepLogs(Exited& exited);
   // Moves the failed job's sandbox to the evidence; returns where it went
   // (the sandbox itself if it could not be moved).
@@ -180,6 +185,9 @@ class LocalJob : public std::enable_shared_from_this<LocalJob> {
   // Pooled modes: the worker serving the job.
   std::unique_ptr<PersistentWorker> worker_;
   char reply_[kServeReplyBytes];
+  // Pooled modes: the sandbox as the worker's reply described it; null
+  // without a reply (then an earlier job's result file may be there).
+  std::optional<ServeReply> left_;
   // Appended to the error of a failed job.
   std::string note_;
   std::unique_ptr<Timer> timeout_;

@@ -136,7 +136,8 @@ TEST_F(LocalJobTest, CollectMovesOutputsKeepsLogsAndPoolsTheSandbox) {
   EXPECT_EQ(fs_.Contents("/w/logs/job-11.stdout"), "hello\n");
   EXPECT_EQ(fs_.Contents("/w/logs/job-11.stderr"), std::nullopt)
       << "an empty log is not kept";
-  EXPECT_FALSE(fs_.IsDir("/w/jobs/11"));
+  EXPECT_FALSE(fs_.Contents("/w/jobs/11/stdout").has_value())
+      << "the log moved out of the sandbox";
   EXPECT_EQ(sandboxes_.idle(), 1);
 }
 

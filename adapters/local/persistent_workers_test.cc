@@ -104,7 +104,8 @@ TEST_F(PersistentWorkersTest, OneWorkerRunsJobAfterJob) {
   for (JobId id = 2; id <= 5; ++id) EXPECT_EQ(WorkerPid(id), first);
   EXPECT_EQ(adapter_->workers_started(), 1);
   EXPECT_EQ(adapter_->idle_workers(), 1u);
-  EXPECT_FALSE(Exists(dir_ / "work/jobs/5")) << "the sandbox went back";
+  EXPECT_TRUE(Exists(dir_ / "work/jobs/5")) << "the sandbox went back";
+  EXPECT_FALSE(Exists(dir_ / "work/jobs/4")) << "one sandbox, renamed";
 }
 
 TEST_F(PersistentWorkersTest, OutputIsRenamedOnlyOnSuccess) {
@@ -169,6 +170,18 @@ TEST_F(PersistentWorkersTest, ACrashFailsItsJobAndAFreshWorkerTakesOver) {
   EXPECT_GT(after, 0);
   EXPECT_NE(after, before);
   EXPECT_EQ(adapter_->workers_started(), 2);
+}
+
+// The sandbox of job 1 (its result file holding the pid) is reused for
+// job 2, whose worker exits 0 from inside the function: it never answers,
+// and job 1's result must not pass for job 2's.
+TEST_F(PersistentWorkersTest, AWorkerThatExitsMidJobLeavesNoResult) {
+  const pid_t before = WorkerPid(1);
+  ASSERT_GT(before, 0);
+  Exited e = RunExited(TestJob(2, kServe, "exit_now", {Scalar("0")}));
+  EXPECT_FALSE(e.succeeded());
+  EXPECT_THAT(e.error, HasSubstr("was not written"));
+  EXPECT_EQ(e.results, "");
 }
 
 TEST_F(PersistentWorkersTest, AHangPastTheTimeoutKillsItsWorker) {

@@ -1,7 +1,5 @@
 #include "adapters/local/sandbox_pool.h"
 
-#include <unistd.h>  // getpid
-
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -12,8 +10,6 @@ namespace gs {
 
 namespace {
 
-constexpr const char kIdlePrefix[] = ".idle.";
-
 bool IsPoolFile(std::string_view name) {
   return name == SandboxPool::kStdout || name == SandboxPool::kStderr ||
          name == SandboxPool::kResult;
@@ -22,34 +18,14 @@ bool IsPoolFile(std::string_view name) {
 }  // namespace
 
 SandboxPool::SandboxPool(FileSystem& fs, std::string jobs_dir, int max_idle)
-    : fs_(fs),
-      jobs_dir_(std::move(jobs_dir)),
-      // The pid once: getpid is a system call per job otherwise.
-      idle_prefix_(jobs_dir_ + "/" + kIdlePrefix + std::to_string(::getpid()) +
-                   "."),
-      max_idle_(max_idle) {}
+    : fs_(fs), jobs_dir_(std::move(jobs_dir)), max_idle_(max_idle) {}
 
 void SandboxPool::Clear() {
   for (const std::string& dir : idle_) Remove(dir);
   idle_.clear();
 }
 
-void SandboxPool::RemoveStale() {
-  std::vector<std::string> stale;
-  (void)fs_.ListDir(jobs_dir_, [&](const DirEntry& e) {
-    if (e.name.rfind(kIdlePrefix, 0) == 0) {
-      stale.push_back(jobs_dir_ + "/" + std::string(e.name));
-    }
-    return true;
-  });
-  for (const std::string& path : stale) {
-    bool ours = false;
-    for (const std::string& dir : idle_) ours |= dir == path;
-    if (!ours) (void)fs_.RemoveAll(path);
-  }
-}
-
-Status SandboxPool::Acquire(const std::string& sandbox) {
+Status SandboxPool::Acquire(const std::string& sandbox, bool mark_stale) {
   while (!idle_.empty()) {
     std::string dir = std::move(idle_.back());
     idle_.pop_back();
@@ -60,7 +36,7 @@ Status SandboxPool::Acquire(const std::string& sandbox) {
       s = fs_.Rename(dir, sandbox);
     }
     if (s.ok()) {
-      MarkStale(fs_, sandbox + "/" + kResult);
+      if (mark_stale) MarkStale(fs_, sandbox + "/" + kResult);
       return Status::Ok();
     }
     Remove(dir);
@@ -68,13 +44,12 @@ Status SandboxPool::Acquire(const std::string& sandbox) {
   return MakeFreshDir(fs_, sandbox);
 }
 
-void SandboxPool::Release(const std::string& sandbox) {
-  if (static_cast<int>(idle_.size()) >= max_idle_ || !OnlyPoolFiles(sandbox)) {
+void SandboxPool::Release(const std::string& sandbox, bool known_clean) {
+  if (static_cast<int>(idle_.size()) >= max_idle_ ||
+      !(known_clean || OnlyPoolFiles(sandbox))) {
     return Remove(sandbox);
   }
-  std::string dir = idle_prefix_ + std::to_string(next_name_++);
-  if (!fs_.Rename(sandbox, dir).ok()) return Remove(sandbox);
-  idle_.push_back(std::move(dir));
+  idle_.push_back(sandbox);
 }
 
 void SandboxPool::Remove(const std::string& sandbox) {

@@ -1,11 +1,12 @@
 // Job sandboxes (directories work_dir/jobs/<id>) with reuse. Making and
 // removing a directory costs ~150 us on ext4, renaming one ~7 us, and the
-// local adapter aims at a few tens of microseconds of overhead per job, so
-// the sandbox of a successful job is renamed to an idle name and renamed
-// again for a later job, keeping its (empty) stdout/stderr and its result
-// file, which MarkStale() flags as not written by the next job. All its
-// file work goes through a borrowed FileSystem; used on the adapter's
-// thread only.
+// local adapter aims at a few microseconds of overhead per job, so the
+// sandbox of a successful job is kept, under its name, and renamed for a
+// later job, keeping its (empty) stdout/stderr and its result file, which
+// MarkStale() flags as not written by the next job (or a pooled worker
+// removes). An idle sandbox keeps the name of the job that last used it:
+// job ids only grow, so no later job wants it. All its file work goes
+// through a borrowed FileSystem; used on the adapter's thread only.
 #ifndef GSRT_ADAPTERS_LOCAL_SANDBOX_POOL_H_
 #define GSRT_ADAPTERS_LOCAL_SANDBOX_POOL_H_
 
@@ -32,19 +33,15 @@ class SandboxPool {
   SandboxPool(const SandboxPool&) = delete;
   SandboxPool& operator=(const SandboxPool&) = delete;
 
-  // Removes idle sandboxes left by an earlier process (names starting with
-  // ".idle."), so that reuse only ever starts from directories this pool
-  // checked.
-  void RemoveStale();
-
-  // Makes `sandbox` (a path in jobs_dir), mode 0700, holding nothing the
-  // next worker could mistake for its own: at most empty stdout/stderr and
-  // a result file marked stale.
-  Status Acquire(const std::string& sandbox);
+  // Makes `sandbox` (a path in jobs_dir), mode 0700, holding at most
+  // empty stdout/stderr and an earlier job's result file, marked stale
+  // when `mark_stale` (else the job's worker must remove it).
+  Status Acquire(const std::string& sandbox, bool mark_stale = true);
 
   // Takes back the sandbox of a finished job. Reused when it holds only
-  // empty stdout/stderr and the result file; removed otherwise.
-  void Release(const std::string& sandbox);
+  // empty stdout/stderr and the result file (looked at unless
+  // `known_clean`); removed otherwise.
+  void Release(const std::string& sandbox, bool known_clean = false);
 
   // Removes the idle sandboxes.
   void Clear();
@@ -60,10 +57,8 @@ class SandboxPool {
 
   FileSystem& fs_;
   std::string jobs_dir_;
-  std::string idle_prefix_;  // jobs_dir/.idle.PID.
   int max_idle_;
-  unsigned long next_name_ = 0;
-  std::vector<std::string> idle_;
+  std::vector<std::string> idle_;  // under their last jobs' names
 };
 
 }  // namespace gs

@@ -33,11 +33,12 @@ TEST_F(SandboxPoolTest, CleanSandboxIsReusedWithItsResultMarkedStale) {
   WriteText(jobs_ + "/1/stdout", "");
   WriteText(jobs_ + "/1/result", "42\n");
   pool.Release(jobs_ + "/1");
-  EXPECT_FALSE(Exists(jobs_ + "/1"));
+  EXPECT_TRUE(Exists(jobs_ + "/1")) << "kept under its name, not renamed";
   EXPECT_EQ(pool.idle(), 1);
 
   ASSERT_TRUE(pool.Acquire(jobs_ + "/2").ok());
   EXPECT_EQ(pool.idle(), 0);
+  EXPECT_FALSE(Exists(jobs_ + "/1")) << "renamed once, for the next job";
   EXPECT_TRUE(Exists(jobs_ + "/2/stdout")) << "reused, not recreated";
   EXPECT_FALSE(ReadResultFile(RealFileSystem(), jobs_ + "/2/result", 100).ok())
       << "the earlier job's result must not count for this one";
@@ -59,6 +60,22 @@ TEST_F(SandboxPoolTest, SandboxWithOtherFilesIsRemoved) {
   pool.Release(jobs_ + "/2");
   EXPECT_EQ(pool.idle(), 0);
   EXPECT_EQ(Entries(), 0);
+}
+
+// A pooled worker reports its sandbox (ServeReply): the pool trusts that
+// report instead of listing, and leaves the old result to the worker.
+TEST_F(SandboxPoolTest, AKnownCleanSandboxIsNotListedNorItsResultMarked) {
+  SandboxPool pool(RealFileSystem(), jobs_, 2);
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
+  WriteText(jobs_ + "/1/result", "42\n");
+  WriteText(jobs_ + "/1/unlisted", "x");
+  pool.Release(jobs_ + "/1", /*known_clean=*/true);
+  EXPECT_EQ(pool.idle(), 1) << "kept on the caller's word";
+
+  ASSERT_TRUE(pool.Acquire(jobs_ + "/2", /*mark_stale=*/false).ok());
+  auto result = ReadResultFile(RealFileSystem(), jobs_ + "/2/result", 100);
+  ASSERT_TRUE(result.ok()) << "not marked: the worker removes it";
+  EXPECT_EQ(*result, "42\n");
 }
 
 TEST_F(SandboxPoolTest, KeepsAtMostMaxIdle) {
@@ -97,16 +114,6 @@ TEST_F(SandboxPoolTest, ClearAndDestructorRemoveIdleSandboxes) {
     EXPECT_EQ(Entries(), 1);
   }
   EXPECT_EQ(Entries(), 0);
-}
-
-TEST_F(SandboxPoolTest, RemoveStaleDropsIdleSandboxesOfEarlierRuns) {
-  std::filesystem::create_directories(jobs_ + "/.idle.1.0");
-  WriteText(jobs_ + "/.idle.1.0/junk", "");
-  std::filesystem::create_directories(jobs_ + "/17");  // a kept failure
-  SandboxPool pool(RealFileSystem(), jobs_, 2);
-  pool.RemoveStale();
-  EXPECT_FALSE(Exists(jobs_ + "/.idle.1.0"));
-  EXPECT_TRUE(Exists(jobs_ + "/17"));
 }
 
 }  // namespace

@@ -98,6 +98,10 @@ void EncodeServeReply(const ServeReply& reply, char* out) {
   std::memcpy(out + 4, &reply.user_us, 8);
   std::memcpy(out + 12, &reply.system_us, 8);
   std::memcpy(out + 20, &reply.max_rss_kb, 8);
+  std::memcpy(out + 28, &reply.result_bytes, 8);
+  std::memcpy(out + 36, &reply.stdout_bytes, 8);
+  std::memcpy(out + 44, &reply.stderr_bytes, 8);
+  std::memcpy(out + 52, &reply.other_files, 4);
 }
 
 ServeReply DecodeServeReply(const char* in) {
@@ -106,6 +110,10 @@ ServeReply DecodeServeReply(const char* in) {
   std::memcpy(&reply.user_us, in + 4, 8);
   std::memcpy(&reply.system_us, in + 12, 8);
   std::memcpy(&reply.max_rss_kb, in + 20, 8);
+  std::memcpy(&reply.result_bytes, in + 28, 8);
+  std::memcpy(&reply.stdout_bytes, in + 36, 8);
+  std::memcpy(&reply.stderr_bytes, in + 44, 8);
+  std::memcpy(&reply.other_files, in + 52, 4);
   return reply;
 }
 

@@ -6,7 +6,7 @@
 //            cwd, the number of environment entries (decimal), that many
 //            "NAME=value" entries, then the worker's arguments from "run"
 //            on (run OP RESULT_PATH ARG...), exactly as process mode's argv.
-//   reply:   kServeReplyBytes: ServeReply below.
+//   reply:   kServeReplyBytes: ServeReply below, its fields in order.
 // A worker that dies mid-job closes the socket; the adapter then reads the
 // exit status from waitpid instead of a reply.
 #ifndef GSRT_RUNTIME_BASE_SERVE_PROTOCOL_H_
@@ -48,8 +48,17 @@ struct ServeReply {
   int64_t user_us = 0;
   int64_t system_us = 0;
   int64_t max_rss_kb = 0;
+  // The job's sandbox (the request's cwd) as the worker left it, so that
+  // the adapter need not look: sizes of the result file the job wrote
+  // (-1: none; the worker removes the old one first), of stdout and of
+  // stderr, and how many regular files it holds besides those three (-1:
+  // something else too, a directory or a link, or it could not be read).
+  int64_t result_bytes = -1;
+  int64_t stdout_bytes = 0;
+  int64_t stderr_bytes = 0;
+  int32_t other_files = -1;
 };
-constexpr size_t kServeReplyBytes = 4 + 3 * 8;
+constexpr size_t kServeReplyBytes = 4 + 6 * 8 + 4;
 
 // The whole frame, header included. Fails when a field holds a NUL byte
 // or the frame would exceed kMaxServeRequestBytes.

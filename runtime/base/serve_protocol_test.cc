@@ -66,7 +66,11 @@ TEST(ServeProtocolTest, ReplyRoundTrips) {
   ServeReply in{.code = -7,
                 .user_us = 1234567890123,
                 .system_us = 42,
-                .max_rss_kb = 1 << 20};
+                .max_rss_kb = 1 << 20,
+                .result_bytes = 17,
+                .stdout_bytes = int64_t{5} << 33,
+                .stderr_bytes = 3,
+                .other_files = 2};
   char bytes[kServeReplyBytes];
   EncodeServeReply(in, bytes);
   ServeReply out = DecodeServeReply(bytes);
@@ -74,6 +78,15 @@ TEST(ServeProtocolTest, ReplyRoundTrips) {
   EXPECT_EQ(out.user_us, in.user_us);
   EXPECT_EQ(out.system_us, in.system_us);
   EXPECT_EQ(out.max_rss_kb, in.max_rss_kb);
+  EXPECT_EQ(out.result_bytes, in.result_bytes);
+  EXPECT_EQ(out.stdout_bytes, in.stdout_bytes);
+  EXPECT_EQ(out.stderr_bytes, in.stderr_bytes);
+  EXPECT_EQ(out.other_files, 2);
+  // The defaults: no result, a sandbox to look at.
+  EncodeServeReply(ServeReply{}, bytes);
+  out = DecodeServeReply(bytes);
+  EXPECT_EQ(out.result_bytes, -1);
+  EXPECT_EQ(out.other_files, -1);
 }
 
 }  // namespace

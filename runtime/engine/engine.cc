@@ -289,16 +289,15 @@ void Engine::StartThread() {
         return true;
       });
     }
-    if (memory_.journal) {
-      // Batch jobs just queued are committed within a second, like the
-      // journal: a master killed later finds them (engine_adopt.cc). Even
-      // when the commit failed, collected data goes: disk use stays
-      // bounded, and a resume that misses entries only recomputes.
-      recorder_.StartFlushing([this] { RecordQueuedJobs(); },
-                              [this] { DeleteCollectedData(); });
-    } else {
-      recorder_.StartFlushing();
-    }
+    // What the run recorded, the journal and the batch jobs just queued
+    // are committed within a second: a master killed later finds them
+    // (engine_adopt.cc). Even when the commit failed, collected data goes:
+    // disk use stays bounded, and a resume that misses entries only
+    // recomputes.
+    recorder_.StartFlushing([this] { RecordPending(); },
+                            [this] {
+                              if (memory_.journal) DeleteCollectedData();
+                            });
     Seconds period;
     {
       MutexLock lock(&mu_);

@@ -290,6 +290,7 @@ class Engine {
     std::vector<std::string> doomed;  // files to remove
     std::vector<std::pair<HostId, JobId>> cancels;
     std::vector<Dispatch> dispatches;
+    bool record = false;  // enough rows pend: write them now (RecordPending)
   };
 
   // Start (engine.cc): the hosts, the thread's timers. Fails only when an

@@ -82,11 +82,14 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
     mover_.CollectGarbage(mu_, &after.doomed);
     if (!loop_.stopping(mu_)) ScheduleLocked(&after.dispatches);
     waits_.NotifyIfWaiting();
+    after.record = recorder_.PendingRows(mu_) >= RunRecorder::kWriteRows;
   }
   mover_.RemoveFiles(after.doomed);
   for (auto [h, id] : after.cancels) hosts_[h]->adapter->Cancel(id);
   Send(std::move(after.dispatches));
-  RecordPending();
+  // Otherwise the flush timer writes them, within a second: a write per
+  // job end cost more than the rest of the job's handling.
+  if (after.record) RecordPending();
 }
 
 void Engine::ApplyOutcomeLocked(const OutcomePlan& plan, const JobEntry& job,

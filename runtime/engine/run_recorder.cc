@@ -27,8 +27,9 @@ bool RunRecorder::OpenHistory(const std::string& path, std::string_view program,
                               std::string_view cwd, Seconds started) {
   if (path.empty()) return false;
   HistoryOptions options;
-  // Jobs end at up to ~1,500/s here: commit in groups, flushed every second.
-  options.batch_size = 64;
+  // Rows come in groups (RecordPending) and are committed every second by
+  // the flush timer, or sooner when a transaction would grow past this.
+  options.batch_size = 4 * kWriteRows;
   auto history = History::Open(path, options);
   Status s = history.status();
   if (history.ok()) {
@@ -175,6 +176,12 @@ void RunRecorder::RecordHostLost(const Mutex& mu, HostId host,
                                  const std::string& why) {
   pending_.failures.push_back(HostFailure{hosts_[host].name, clock_->Now(),
                                           "host_lost", why, run_id_, 0});
+}
+
+size_t RunRecorder::PendingRows(const Mutex& mu) const {
+  const Pending& p = pending_;
+  return p.jobs.size() + p.failures.size() + p.checks.size() + p.tasks.size() +
+         p.task_ends.size() + p.events.size();
 }
 
 RunRecorder::Pending RunRecorder::TakePending(const Mutex& mu) {

@@ -129,6 +129,10 @@ class RunRecorder {
       REQUIRES(mu);
   // What was kept since the last call, for Write.
   Pending TakePending(const Mutex& mu) REQUIRES(mu);
+  // Rows kept since then; the engine writes them once there are
+  // kWriteRows, and the flush timer every second.
+  size_t PendingRows(const Mutex& mu) const REQUIRES(mu);
+  static constexpr size_t kWriteRows = 4096;
 
   // --- The engine thread (or the master's once it stopped), without the
   // engine lock: SQLite writes. All do nothing without a history. ---

@@ -5,9 +5,11 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/base/messages.h"
@@ -138,7 +141,7 @@ class Server {
       if (fork_per_job_) {
         ForkOne(request, &reply);
       } else {
-        reply.code = RunOne(request);
+        reply.code = RunOne(request, &reply);
         rusage usage{};
         ::getrusage(RUSAGE_SELF, &usage);
         reply.user_us = Micros(usage.ru_utime);
@@ -230,8 +233,9 @@ class Server {
                      entries_, n_, std::cout, std::cerr);
   }
 
-  int RunOne(const ServeRequest& request) {
+  int RunOne(const ServeRequest& request, ServeReply* reply) {
     if (!Enter(request)) return kWorkerBadCall;
+    ForgetResult(request);
     const int code = Call(request);
     // What the job printed belongs to its files, not to the next job's.
     std::cout.flush();
@@ -239,6 +243,7 @@ class Server {
     std::cout.clear();
     std::cerr.clear();
     std::fflush(nullptr);
+    Inspect(request, reply);
     ::dup2(null_, STDOUT_FILENO);
     ::dup2(err_, STDERR_FILENO);
     // Holds no sandbox open between jobs.
@@ -259,6 +264,7 @@ class Server {
     std::cerr.flush();
     std::fflush(nullptr);
     const pid_t server = ::getpid();
+    ForgetResult(request);
     const pid_t child = ::fork();
     if (child == 0) {
       // fork() clears the parent-death signal: ask again, for this parent.
@@ -284,11 +290,58 @@ class Server {
       }
       reply->code = status;
       reply->max_rss_kb = usage.ru_maxrss;
+      Inspect(request, reply);
       children_user_us_ += Micros(usage.ru_utime);
       children_system_us_ += Micros(usage.ru_stime);
     }
     reply->user_us = children_user_us_;
     reply->system_us = children_system_us_;
+  }
+
+  // The request's result file (run OP RESULT_PATH ...), or null.
+  static const char* ResultPath(const ServeRequest& request) {
+    return request.args.size() > 2 ? request.args[2].c_str() : nullptr;
+  }
+
+  // An earlier job's result must not pass for this job's: only a result
+  // file that exists after the job was written by it.
+  static void ForgetResult(const ServeRequest& request) {
+    if (const char* result = ResultPath(request)) ::unlink(result);
+  }
+
+  // The sandbox as the job left it, reported so that the adapter (the
+  // master, for local hosts) spends no system call on it.
+  static void Inspect(const ServeRequest& request, ServeReply* reply) {
+    auto size_of = [](const std::string& path) -> int64_t {
+      struct stat st;
+      return ::stat(path.c_str(), &st) == 0 ? st.st_size : -1;
+    };
+    const char* result = ResultPath(request);
+    reply->result_bytes = result != nullptr ? size_of(result) : -1;
+    reply->stdout_bytes =
+        std::max<int64_t>(0, size_of(request.cwd + "/stdout"));
+    reply->stderr_bytes =
+        std::max<int64_t>(0, size_of(request.cwd + "/stderr"));
+    reply->other_files = OtherFiles(request.cwd);
+  }
+
+  // Regular files in `dir` besides stdout, stderr and result; -1 when it
+  // holds anything that is not a regular file or cannot be read.
+  static int32_t OtherFiles(const std::string& dir) {
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return -1;
+    int32_t others = 0;
+    while (const dirent* e = ::readdir(d)) {
+      const std::string_view name = e->d_name;
+      if (name == "." || name == "..") continue;
+      if (e->d_type != DT_REG && e->d_type != DT_UNKNOWN) {
+        others = -1;
+        break;
+      }
+      others += name != "stdout" && name != "stderr" && name != "result";
+    }
+    ::closedir(d);
+    return others;
   }
 
   const char* program_;
