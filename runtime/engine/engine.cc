@@ -115,6 +115,9 @@ Engine::~Engine() {
     }
     loop_.Stop();
     loop_.Join();
+    // A master gone without GS_Off (tests kill it so) leaves what it had
+    // recorded, as the periodic flush would have; the thread is gone.
+    RecordPending();
   }
 }
 
@@ -290,7 +293,7 @@ void Engine::StartThread() {
       });
     }
     // What the run recorded, the journal and the batch jobs just queued
-    // are committed within a second: a master killed later finds them
+    // are committed within kFlushPeriod: a master killed later finds them
     // (engine_adopt.cc). Even when the commit failed, collected data goes:
     // disk use stays bounded, and a resume that misses entries only
     // recomputes.

@@ -3,7 +3,7 @@
 // writes of what this run recorded. Only the engine writes the history:
 // adapters report what they learn (queue waits) and the engine records it.
 // Writes happen on the engine thread, outside the engine mutex, in batched
-// transactions flushed every second.
+// transactions written and flushed every RunRecorder::kFlushPeriod.
 #include "runtime/engine/engine.h"
 #include "runtime/engine/engine_hosts.h"
 #include "runtime/engine/resume_journal.h"

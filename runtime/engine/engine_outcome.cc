@@ -87,7 +87,7 @@ void Engine::OnJobDone(HostId host_id, JobReport report, bool host_at_fault) {
   mover_.RemoveFiles(after.doomed);
   for (auto [h, id] : after.cancels) hosts_[h]->adapter->Cancel(id);
   Send(std::move(after.dispatches));
-  // Otherwise the flush timer writes them, within a second: a write per
+  // Otherwise the flush timer writes them, within kFlushPeriod: a write per
   // job end cost more than the rest of the job's handling.
   if (after.record) RecordPending();
 }

@@ -27,8 +27,8 @@ bool RunRecorder::OpenHistory(const std::string& path, std::string_view program,
                               std::string_view cwd, Seconds started) {
   if (path.empty()) return false;
   HistoryOptions options;
-  // Rows come in groups (RecordPending) and are committed every second by
-  // the flush timer, or sooner when a transaction would grow past this.
+  // Rows come in groups (RecordPending) and are committed by the flush
+  // timer, or sooner when a transaction would grow past this.
   options.batch_size = 4 * kWriteRows;
   auto history = History::Open(path, options);
   Status s = history.status();
@@ -241,7 +241,7 @@ void RunRecorder::StartFlushing(std::function<void()> before,
 }
 
 void RunRecorder::ScheduleFlush() {
-  flush_timer_ = clock_->After(1.0, [this] {
+  flush_timer_ = clock_->After(kFlushPeriod, [this] {
     if (before_flush_) before_flush_();
     if (Status s = history_->Flush(); !s.ok()) WarnHistory(s);
     if (after_flush_) after_flush_();

@@ -3,7 +3,7 @@
 // here. A fact is reported under the engine's lock, which serialises the
 // observers' calls: they hear it at once, and the history's row is kept
 // (pending) until the engine thread writes it without the lock (TakePending,
-// then Write), in transactions committed every second (StartFlushing).
+// then Write), in transactions committed every kFlushPeriod (StartFlushing).
 //
 // Owned by the Engine; not locked by itself. Beside each method: the thread
 // and the lock it needs. "The engine lock" is the Engine's mu_, passed as
@@ -130,15 +130,17 @@ class RunRecorder {
   // What was kept since the last call, for Write.
   Pending TakePending(const Mutex& mu) REQUIRES(mu);
   // Rows kept since then; the engine writes them once there are
-  // kWriteRows, and the flush timer every second.
+  // kWriteRows, and the flush timer every kFlushPeriod.
   size_t PendingRows(const Mutex& mu) const REQUIRES(mu);
   static constexpr size_t kWriteRows = 4096;
+  // What a master killed with SIGKILL may lose of its history and journal.
+  static constexpr Seconds kFlushPeriod = 0.25;
 
   // --- The engine thread (or the master's once it stopped), without the
   // engine lock: SQLite writes. All do nothing without a history. ---
   // Writes `pending`; a job that cannot be written is warned of.
   void Write(Pending pending);
-  // Every second: `before`, the commit (a failure warned of), `after`;
+  // Every kFlushPeriod: `before`, the commit (a failure warned of), `after`;
   // until StopFlushing. Runs on the clock's thread (the engine's).
   void StartFlushing(std::function<void()> before = nullptr,
                      std::function<void()> after = nullptr);
