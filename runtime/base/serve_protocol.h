@@ -50,7 +50,8 @@ struct ServeReply {
   int64_t max_rss_kb = 0;
   // The job's sandbox (the request's cwd) as the worker left it, so that
   // the adapter need not look: sizes of the result file the job wrote
-  // (-1: none; the worker removes the old one first), of stdout and of
+  // (-1: none; the worker sets the old one's time to 0 first, as
+  // MarkStale does, and counts only a file written since), of stdout and of
   // stderr, and how many regular files it holds besides those three (-1:
   // something else too, a directory or a link, or it could not be read).
   int64_t result_bytes = -1;

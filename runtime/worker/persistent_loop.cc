@@ -303,25 +303,32 @@ class Server {
     return request.args.size() > 2 ? request.args[2].c_str() : nullptr;
   }
 
-  // An earlier job's result must not pass for this job's: only a result
-  // file that exists after the job was written by it.
+  // An earlier job's result must not pass for this job's: its time is set
+  // to 0, and a result file whose time is not 0 after the job was written
+  // by it. (Removing it costs more: ext4 allocates a new inode for the
+  // next, ~20 us here.)
   static void ForgetResult(const ServeRequest& request) {
-    if (const char* result = ResultPath(request)) ::unlink(result);
+    const char* result = ResultPath(request);
+    if (result == nullptr) return;
+    const timespec times[2] = {{0, UTIME_OMIT}, {0, 0}};
+    ::utimensat(AT_FDCWD, result, times, 0);
   }
 
   // The sandbox as the job left it, reported so that the adapter (the
   // master, for local hosts) spends no system call on it.
   static void Inspect(const ServeRequest& request, ServeReply* reply) {
-    auto size_of = [](const std::string& path) -> int64_t {
+    auto size_of = [](const char* path, bool written_now) -> int64_t {
       struct stat st;
-      return ::stat(path.c_str(), &st) == 0 ? st.st_size : -1;
+      if (::stat(path, &st) != 0) return -1;
+      const bool stale = st.st_mtim.tv_sec == 0 && st.st_mtim.tv_nsec == 0;
+      return written_now && stale ? -1 : st.st_size;
     };
     const char* result = ResultPath(request);
-    reply->result_bytes = result != nullptr ? size_of(result) : -1;
-    reply->stdout_bytes =
-        std::max<int64_t>(0, size_of(request.cwd + "/stdout"));
-    reply->stderr_bytes =
-        std::max<int64_t>(0, size_of(request.cwd + "/stderr"));
+    reply->result_bytes = result != nullptr ? size_of(result, true) : -1;
+    const std::string out = request.cwd + "/stdout";
+    const std::string err = request.cwd + "/stderr";
+    reply->stdout_bytes = std::max<int64_t>(0, size_of(out.c_str(), false));
+    reply->stderr_bytes = std::max<int64_t>(0, size_of(err.c_str(), false));
     reply->other_files = OtherFiles(request.cwd);
   }
 
