@@ -1,14 +1,14 @@
 // Benchmark: an operation that runs a program (@Binary) against spawning
 // the same program directly. `true` as an operation through gsrt (local
-// host, default persistent workers: each job's worker forks and execs
+// host, default persistent workers: each job's worker vforks and execs
 // `true`) versus a raw posix_spawnp + waitpid loop of `true` with the same
 // parallelism, in the same process, rounds alternating so that other load
-// falls on both sides alike.
+// falls on both sides alike. Both sides run the same command line.
 //
 //   binary_bench [jobs (default 1000)] [rounds (default 3)]
 //
 // Prints every round and the best rate of each side; the ratio is gsrt /
-// direct (goal >= 0.8, issue 30).
+// direct (goal >= 0.8, issue 30); then each side's CPU per job.
 #include <gs/gs.h>
 #include <unistd.h>
 

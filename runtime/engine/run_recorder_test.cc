@@ -414,19 +414,20 @@ TEST_F(RunRecorderTest, HistoryWarningsGoToTheSink) {
   EXPECT_EQ(said[0].text, "gsrt: warning: history: disk I/O error\n");
 }
 
-TEST_F(RunRecorderTest, FlushesEverySecondUntilStopped) {
+TEST_F(RunRecorderTest, FlushesEveryPeriodUntilStopped) {
+  constexpr Seconds kPeriod = RunRecorder::kFlushPeriod;
   int before = 0, after = 0;
   recorder_.StartFlushing([&] { ++before; }, [&] { ++after; });
   EXPECT_EQ(clock_.pending(), 0u);  // no history: nothing to flush
   ASSERT_TRUE(OpenHistory());
   recorder_.StartFlushing([&] { ++before; }, [&] { ++after; });
-  clock_.Advance(0.5);
+  clock_.Advance(0.5 * kPeriod);
   EXPECT_EQ(before, 0);
-  clock_.Advance(2.5);
+  clock_.Advance(2.5 * kPeriod);
   EXPECT_EQ(before, 3);
   EXPECT_EQ(after, 3);
   recorder_.StopFlushing();
-  clock_.Advance(5);
+  clock_.Advance(20 * kPeriod);
   EXPECT_EQ(before, 3);
   EXPECT_TRUE(messages_.messages().empty()) << messages_.AllText();
 }
