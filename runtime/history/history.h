@@ -80,7 +80,8 @@ class History {
 
   // Durations (ended - started) of successful jobs, at most
   // `limit_per_key` per (operation, host), grouped by (operation, host) in
-  // name order, newest first within a group.
+  // name order, newest first within a group. Walks the index
+  // jobs_exec_times: O(keys x (log jobs + limit)), not O(jobs).
   StatusOr<std::vector<ExecTimeSample>> LoadExecTimes(int limit_per_key);
   // Accumulated availability and distrust counts (zeros for a host never
   // seen). Checks count at a regular pace (check_pace.h): a burst of
@@ -223,7 +224,8 @@ class History {
   SqliteStatement insert_job_;
   SqliteStatement insert_check_;
   SqliteStatement insert_failure_;
-  SqliteStatement exec_times_;
+  SqliteStatement exec_keys_;   // the next (operation, host) after ?1, ?2
+  SqliteStatement exec_times_;  // the newest durations of one key
   SqliteStatement checks_for_host_;
   SqliteStatement success_for_host_;
   SqliteStatement failures_for_host_;
