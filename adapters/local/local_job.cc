@@ -103,17 +103,24 @@ LocalJob::LocalJob(const LocalJobHost& host, JobSpec spec, DoneCallback done,
 int LocalJob::cores() const { return std::max(1, spec_.cores); }
 
 std::optional<JobOutcome> LocalJob::Stage() {
-  sandbox_ = host_.jobs_dir + "/" + std::to_string(spec_.id);
-  auto cmd = BuildWorkerCommand(spec_, sandbox_);
+  // Checked under the name a fresh sandbox gets; a pooled one keeps the
+  // name it was made with, and the command is built again for it (a few
+  // strings: far less than the rename it saves).
+  const std::string fresh = host_.jobs_dir + "/" + std::to_string(spec_.id);
+  auto cmd = BuildWorkerCommand(spec_, fresh);
   if (!cmd.ok()) return NotStarted(cmd.status().message());
-  cmd_ = std::move(cmd).value();
   std::vector<std::string> absent_inputs;
   if (auto failed = SizeInputs(&absent_inputs)) return failed;
-  // A pooled worker removes the old result itself (ServeReply).
+  // A pooled worker marks the old result itself (ServeReply).
   const bool mark_stale = host_.mode == WorkerMode::kProcess;
-  if (Status s = host_.sandboxes->Acquire(sandbox_, mark_stale); !s.ok()) {
-    return HostFailed{"host '" + host_.host_name + "': " + s.message()};
+  auto sandbox = host_.sandboxes->Acquire(fresh, mark_stale);
+  if (!sandbox.ok()) {
+    return HostFailed{"host '" + host_.host_name +
+                      "': " + sandbox.status().message()};
   }
+  sandbox_ = std::move(sandbox).value();
+  if (sandbox_ != fresh) cmd = BuildWorkerCommand(spec_, sandbox_);
+  cmd_ = std::move(cmd).value();
   if (auto failed = CopyInouts(absent_inputs)) return failed;
   ChooseOpenMpThreads();
   return std::nullopt;

@@ -154,7 +154,7 @@ TEST_F(LocalJobTest, AReusedSandboxsResultDoesNotCountForTheNextJob) {
   Exited e = second->Collect(ExitStatus(0));  // wrote nothing
   EXPECT_FALSE(e.succeeded());
   EXPECT_THAT(e.error, HasSubstr("result file is unusable"));
-  EXPECT_EQ(e.log_dir, "/w/jobs/13");
+  EXPECT_EQ(e.log_dir, "/w/jobs/12") << "the sandbox job 12 made";
 }
 
 TEST_F(LocalJobTest, CollectNamesAnOutputThatWasNotWritten) {

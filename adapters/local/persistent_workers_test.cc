@@ -104,8 +104,8 @@ TEST_F(PersistentWorkersTest, OneWorkerRunsJobAfterJob) {
   for (JobId id = 2; id <= 5; ++id) EXPECT_EQ(WorkerPid(id), first);
   EXPECT_EQ(adapter_->workers_started(), 1);
   EXPECT_EQ(adapter_->idle_workers(), 1u);
-  EXPECT_TRUE(Exists(dir_ / "work/jobs/5")) << "the sandbox went back";
-  EXPECT_FALSE(Exists(dir_ / "work/jobs/4")) << "one sandbox, renamed";
+  EXPECT_TRUE(Exists(dir_ / "work/jobs/1")) << "the sandbox went back";
+  EXPECT_FALSE(Exists(dir_ / "work/jobs/5")) << "one sandbox, never renamed";
 }
 
 TEST_F(PersistentWorkersTest, OutputIsRenamedOnlyOnSuccess) {

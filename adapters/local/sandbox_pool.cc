@@ -25,23 +25,17 @@ void SandboxPool::Clear() {
   idle_.clear();
 }
 
-Status SandboxPool::Acquire(const std::string& sandbox, bool mark_stale) {
-  while (!idle_.empty()) {
+StatusOr<std::string> SandboxPool::Acquire(const std::string& fresh,
+                                           bool mark_stale) {
+  if (!idle_.empty()) {
     std::string dir = std::move(idle_.back());
     idle_.pop_back();
-    Status s = fs_.Rename(dir, sandbox);
-    if (!s.ok()) {
-      // A sandbox of an earlier run with the same job id: it goes.
-      Remove(sandbox);
-      s = fs_.Rename(dir, sandbox);
-    }
-    if (s.ok()) {
-      if (mark_stale) MarkStale(fs_, sandbox + "/" + kResult);
-      return Status::Ok();
-    }
-    Remove(dir);
+    if (mark_stale) MarkStale(fs_, dir + "/" + kResult);
+    return dir;
   }
-  return MakeFreshDir(fs_, sandbox);
+  // A sandbox of an earlier run with the same job id goes (MakeFreshDir).
+  if (Status s = MakeFreshDir(fs_, fresh); !s.ok()) return s;
+  return fresh;
 }
 
 void SandboxPool::Release(const std::string& sandbox, bool known_clean) {

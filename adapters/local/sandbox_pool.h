@@ -1,12 +1,13 @@
-// Job sandboxes (directories work_dir/jobs/<id>) with reuse. Making and
+// Job sandboxes (directories in work_dir/jobs) with reuse. Making and
 // removing a directory costs ~150 us on ext4, renaming one ~7 us, and the
 // local adapter aims at a few microseconds of overhead per job, so the
-// sandbox of a successful job is kept, under its name, and renamed for a
-// later job, keeping its (empty) stdout/stderr and its result file, which
-// MarkStale() flags as not written by the next job (or a pooled worker
-// removes). An idle sandbox keeps the name of the job that last used it:
-// job ids only grow, so no later job wants it. All its file work goes
-// through a borrowed FileSystem; used on the adapter's thread only.
+// sandbox of a successful job is kept and given, under the name it has,
+// to a later job: a sandbox is named by the job that made it
+// (jobs/<id>), and job ids only grow, so no later job wants that name. It
+// keeps its (empty) stdout/stderr and its result file, which MarkStale()
+// flags as not written by the next job (or a pooled worker does). All its
+// file work goes through a borrowed FileSystem; used on the adapter's
+// thread only.
 #ifndef GSRT_ADAPTERS_LOCAL_SANDBOX_POOL_H_
 #define GSRT_ADAPTERS_LOCAL_SANDBOX_POOL_H_
 
@@ -33,10 +34,12 @@ class SandboxPool {
   SandboxPool(const SandboxPool&) = delete;
   SandboxPool& operator=(const SandboxPool&) = delete;
 
-  // Makes `sandbox` (a path in jobs_dir), mode 0700, holding at most
-  // empty stdout/stderr and an earlier job's result file, marked stale
-  // when `mark_stale` (else the job's worker must remove it).
-  Status Acquire(const std::string& sandbox, bool mark_stale = true);
+  // A sandbox for a job, mode 0700: an idle one, holding at most empty
+  // stdout/stderr and an earlier job's result file (marked stale when
+  // `mark_stale`; else the job's worker must see to it), or else a fresh
+  // one made at `fresh` (a path in jobs_dir). Its path.
+  StatusOr<std::string> Acquire(const std::string& fresh,
+                                bool mark_stale = true);
 
   // Takes back the sandbox of a finished job. Reused when it holds only
   // empty stdout/stderr and the result file (looked at unless
@@ -58,7 +61,7 @@ class SandboxPool {
   FileSystem& fs_;
   std::string jobs_dir_;
   int max_idle_;
-  std::vector<std::string> idle_;  // under their last jobs' names
+  std::vector<std::string> idle_;  // under the names they were made with
 };
 
 }  // namespace gs

@@ -29,21 +29,25 @@ class SandboxPoolTest : public ::testing::Test {
 
 TEST_F(SandboxPoolTest, CleanSandboxIsReusedWithItsResultMarkedStale) {
   SandboxPool pool(RealFileSystem(), jobs_, 2);
-  ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
+  auto first = pool.Acquire(jobs_ + "/1");
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(*first, jobs_ + "/1") << "a fresh one has the job's name";
   WriteText(jobs_ + "/1/stdout", "");
   WriteText(jobs_ + "/1/result", "42\n");
   pool.Release(jobs_ + "/1");
-  EXPECT_TRUE(Exists(jobs_ + "/1")) << "kept under its name, not renamed";
+  EXPECT_TRUE(Exists(jobs_ + "/1")) << "kept under its name";
   EXPECT_EQ(pool.idle(), 1);
 
-  ASSERT_TRUE(pool.Acquire(jobs_ + "/2").ok());
+  auto second = pool.Acquire(jobs_ + "/2");
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(*second, jobs_ + "/1") << "reused under its name, not renamed";
   EXPECT_EQ(pool.idle(), 0);
-  EXPECT_FALSE(Exists(jobs_ + "/1")) << "renamed once, for the next job";
-  EXPECT_TRUE(Exists(jobs_ + "/2/stdout")) << "reused, not recreated";
-  EXPECT_FALSE(ReadResultFile(RealFileSystem(), jobs_ + "/2/result", 100).ok())
+  EXPECT_FALSE(Exists(jobs_ + "/2")) << "no fresh one made";
+  EXPECT_TRUE(Exists(jobs_ + "/1/stdout")) << "reused, not recreated";
+  EXPECT_FALSE(ReadResultFile(RealFileSystem(), jobs_ + "/1/result", 100).ok())
       << "the earlier job's result must not count for this one";
   struct stat st;
-  ASSERT_EQ(::stat((jobs_ + "/2").c_str(), &st), 0);
+  ASSERT_EQ(::stat((jobs_ + "/1").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
 }
 
@@ -72,8 +76,9 @@ TEST_F(SandboxPoolTest, AKnownCleanSandboxIsNotListedNorItsResultMarked) {
   pool.Release(jobs_ + "/1", /*known_clean=*/true);
   EXPECT_EQ(pool.idle(), 1) << "kept on the caller's word";
 
-  ASSERT_TRUE(pool.Acquire(jobs_ + "/2", /*mark_stale=*/false).ok());
-  auto result = ReadResultFile(RealFileSystem(), jobs_ + "/2/result", 100);
+  auto second = pool.Acquire(jobs_ + "/2", /*mark_stale=*/false);
+  ASSERT_TRUE(second.ok());
+  auto result = ReadResultFile(RealFileSystem(), *second + "/result", 100);
   ASSERT_TRUE(result.ok()) << "not marked: the worker removes it";
   EXPECT_EQ(*result, "42\n");
 }
@@ -90,8 +95,6 @@ TEST_F(SandboxPoolTest, KeepsAtMostMaxIdle) {
 
 TEST_F(SandboxPoolTest, AcquireReplacesAStaleSandboxOfTheSameId) {
   SandboxPool pool(RealFileSystem(), jobs_, 2);
-  ASSERT_TRUE(pool.Acquire(jobs_ + "/1").ok());
-  pool.Release(jobs_ + "/1");
   std::filesystem::create_directories(jobs_ + "/9");
   WriteText(jobs_ + "/9/out.0", "from an earlier run");
   ASSERT_TRUE(pool.Acquire(jobs_ + "/9").ok());
