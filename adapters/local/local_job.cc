@@ -103,12 +103,13 @@ LocalJob::LocalJob(const LocalJobHost& host, JobSpec spec, DoneCallback done,
 int LocalJob::cores() const { return std::max(1, spec_.cores); }
 
 std::optional<JobOutcome> LocalJob::Stage() {
-  // Checked under the name a fresh sandbox gets; a pooled one keeps the
-  // name it was made with, and the command is built again for it (a few
-  // strings: far less than the rename it saves).
+  // Built for the sandbox the pool will hand out (a pooled one keeps the
+  // name it was made with), before any is taken: a job that cannot start
+  // touches no directory.
   const std::string fresh = host_.jobs_dir + "/" + std::to_string(spec_.id);
-  auto cmd = BuildWorkerCommand(spec_, fresh);
+  auto cmd = BuildWorkerCommand(spec_, host_.sandboxes->NextPath(fresh));
   if (!cmd.ok()) return NotStarted(cmd.status().message());
+  cmd_ = std::move(cmd).value();
   std::vector<std::string> absent_inputs;
   if (auto failed = SizeInputs(&absent_inputs)) return failed;
   // A pooled worker marks the old result itself (ServeReply).
@@ -119,8 +120,6 @@ std::optional<JobOutcome> LocalJob::Stage() {
                       "': " + sandbox.status().message()};
   }
   sandbox_ = std::move(sandbox).value();
-  if (sandbox_ != fresh) cmd = BuildWorkerCommand(spec_, sandbox_);
-  cmd_ = std::move(cmd).value();
   if (auto failed = CopyInouts(absent_inputs)) return failed;
   ChooseOpenMpThreads();
   return std::nullopt;
@@ -369,8 +368,8 @@ JobReport LocalJob::Conclude(bool reaped, int status, int wait_errno) {
   report.id = spec_.id;
   report.submitted = submitted_;
   report.started = started_;
-  // A pooled worker that never answered may have died before it removed
-  // an earlier job's result: that one is not this job's.
+  // A pooled worker that never answered may have died before it marked
+  // an earlier job's result stale: that one is not this job's.
   if (host_.mode != WorkerMode::kProcess && !left_) {
     (void)fs_.Remove(cmd_.result_path);
   }
@@ -472,10 +471,12 @@ bool LocalJob::KnownClean() const {
 void LocalJob::KeepLogs(Exited& e) {
   e.log_dir.clear();
   const std::string id = std::to_string(spec_.id);
-  for (const char* stream : {SandboxPool::kStdout, SandboxPool::kStderr}) {
-    if (left_ && (stream == SandboxPool::kStdout ? left_->stdout_bytes
-                                                 : left_->stderr_bytes) == 0)
-      continue;  // the worker saw it empty
+  // Each stream with its size as the worker reported it (-1: unknown).
+  const std::pair<const char*, int64_t> streams[] = {
+      {SandboxPool::kStdout, left_ ? left_->stdout_bytes : -1},
+      {SandboxPool::kStderr, left_ ? left_->stderr_bytes : -1}};
+  for (const auto& [stream, reported] : streams) {
+    if (reported == 0) continue;  // the worker saw it empty
     const std::string path = sandbox_ + "/" + stream;
     auto info = fs_.Examine(path);
     if (!info.ok() || info->size == 0) continue;

@@ -40,6 +40,10 @@ class SandboxPool {
   // one made at `fresh` (a path in jobs_dir). Its path.
   StatusOr<std::string> Acquire(const std::string& fresh,
                                 bool mark_stale = true);
+  // The path the next Acquire(fresh) hands out when it succeeds.
+  const std::string& NextPath(const std::string& fresh) const {
+    return idle_.empty() ? fresh : idle_.back();
+  }
 
   // Takes back the sandbox of a finished job. Reused when it holds only
   // empty stdout/stderr and the result file (looked at unless

@@ -38,9 +38,11 @@ TEST_F(SandboxPoolTest, CleanSandboxIsReusedWithItsResultMarkedStale) {
   EXPECT_TRUE(Exists(jobs_ + "/1")) << "kept under its name";
   EXPECT_EQ(pool.idle(), 1);
 
+  EXPECT_EQ(pool.NextPath(jobs_ + "/2"), jobs_ + "/1");
   auto second = pool.Acquire(jobs_ + "/2");
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(*second, jobs_ + "/1") << "reused under its name, not renamed";
+  EXPECT_EQ(pool.NextPath(jobs_ + "/3"), jobs_ + "/3") << "none idle: fresh";
   EXPECT_EQ(pool.idle(), 0);
   EXPECT_FALSE(Exists(jobs_ + "/2")) << "no fresh one made";
   EXPECT_TRUE(Exists(jobs_ + "/1/stdout")) << "reused, not recreated";
@@ -79,7 +81,7 @@ TEST_F(SandboxPoolTest, AKnownCleanSandboxIsNotListedNorItsResultMarked) {
   auto second = pool.Acquire(jobs_ + "/2", /*mark_stale=*/false);
   ASSERT_TRUE(second.ok());
   auto result = ReadResultFile(RealFileSystem(), *second + "/result", 100);
-  ASSERT_TRUE(result.ok()) << "not marked: the worker removes it";
+  ASSERT_TRUE(result.ok()) << "not marked: the worker marks it";
   EXPECT_EQ(*result, "42\n");
 }
 
